@@ -1,0 +1,23 @@
+import { createUIMessageStreamResponse } from "ai";
+import { requireOwner } from "@/lib/auth/session";
+import { readJson } from "@/lib/http/body";
+import { route } from "@/lib/http/handler";
+import { getRuntime } from "@/lib/runtime";
+import { chatRequestSchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (request) => {
+  const body = await readJson(request, chatRequestSchema);
+  const owner = await requireOwner(request);
+  const turn = await getRuntime().start({
+    owner,
+    threadId: body.threadId,
+    message: { id: body.message.id, role: "user", content: body.message.content },
+    clientHistory: body.history,
+  });
+  return createUIMessageStreamResponse({
+    stream: turn.stream,
+    headers: { "X-Thread-Id": turn.threadId, "X-History-Source": turn.historySource, "Cache-Control": "no-store" },
+  });
+});

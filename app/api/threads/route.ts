@@ -1,0 +1,18 @@
+import { requireOwner } from "@/lib/auth/session";
+import { validationError } from "@/lib/http/body";
+import { jsonResponse, route } from "@/lib/http/handler";
+import { threads } from "@/lib/threads/service";
+import { listThreadsQuerySchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request) => {
+  const params = new URL(request.url).searchParams;
+  const query = listThreadsQuerySchema.safeParse({
+    limit: params.get("limit") ?? undefined,
+    cursor: params.get("cursor") ?? undefined,
+  });
+  if (!query.success) throw validationError(query.error);
+  const owner = await requireOwner(request);
+  return jsonResponse(await threads().list(owner, query.data));
+});

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { limits } from "@/lib/config";
+import { MAX_TITLE_LENGTH } from "@/lib/threads/title";
+
+export const listThreadsQuerySchema = z.object({
+  limit: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(limits.maxThreadsPage, `must be at most ${limits.maxThreadsPage}`)
+    .default(limits.defaultThreadsPage),
+  cursor: z.string().min(1, "must not be empty").max(500, "is too long").optional(),
+});
+
+export const renameThreadSchema = z.object({
+  title: z
+    .string({ message: "must be a string" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
+    // eslint-disable-next-line no-control-regex
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must be a single line without control characters")
+    .refine((s) => s.isWellFormed(), "must be valid Unicode text"),
+});

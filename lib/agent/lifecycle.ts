@@ -1,0 +1,55 @@
+// The history lifecycle as small pure rules, one per row of DESIGN.md's table.
+// The turn runner (turn.ts) only sequences them.
+
+import type { ModelMessage } from "ai";
+import type { ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
+
+export type HistorySource = "client" | "database" | "new";
+
+export type ThreadResolution =
+  | { kind: "upsert"; threadId: string } // client id + createThread
+  | { kind: "use-given"; threadId: string } // client id, no createThread
+  | { kind: "create" } // no id + createThread
+  | { kind: "generate" } // no id, no createThread, but get
+  | { kind: "none" }; // no id and nothing to store it with
+
+export function resolveThread(threadId: string | undefined, history: HistoryConfig): ThreadResolution {
+  if (threadId) return history.createThread ? { kind: "upsert", threadId } : { kind: "use-given", threadId };
+  if (history.createThread) return { kind: "create" };
+  if (history.get) return { kind: "generate" };
+  return { kind: "none" };
+}
+
+export interface LoadDecisionInput {
+  /** The thread id came from the client (not created or generated in this turn). */
+  clientThreadId: boolean;
+  /** The client sent its own copy of the history (even an empty one). */
+  clientSentHistory: boolean;
+  /** createThread reported that the thread did not exist before this turn. */
+  createdThisTurn: boolean;
+  hasGet: boolean;
+}
+
+/** `get` runs only for a client-given thread, without client history, that existed before. */
+export function shouldLoadHistory(input: LoadDecisionInput): boolean {
+  return input.hasGet && input.clientThreadId && !input.clientSentHistory && !input.createdThisTurn;
+}
+
+export function historySource(input: { clientSentHistory: boolean; createdThisTurn: boolean; clientThreadId: boolean }): HistorySource {
+  if (input.clientSentHistory) return "client";
+  if (!input.clientThreadId || input.createdThisTurn) return "new";
+  return "database";
+}
+
+/**
+ * The model's input: earlier messages, then the new one, exactly once. A
+ * client that already put the new message into its history copy (or a
+ * database read that already sees it) must not make the model read it twice.
+ */
+export function buildModelMessages(history: ConversationMessage[], message: UserMessage): ModelMessage[] {
+  const earlier = history.filter((m) => m.id !== message.id);
+  return [
+    ...earlier.map((m): ModelMessage => ({ role: m.role, content: m.content })),
+    { role: "user", content: message.content },
+  ];
+}

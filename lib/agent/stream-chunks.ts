@@ -1,0 +1,27 @@
+import type { UIMessageChunk } from "ai";
+import type { HistorySource } from "./lifecycle";
+
+/** Where a turn's output goes; the runtime decides how it reaches the client. */
+export type Publish = (chunk: UIMessageChunk) => void | Promise<void>;
+
+export interface TextChunkSink {
+  textStart(id: string): Promise<void>;
+  textDelta(id: string, delta: string): Promise<void>;
+  textEnd(id: string): Promise<void>;
+}
+
+export function textSink(publish: Publish): TextChunkSink {
+  return {
+    textStart: async (id) => void (await publish({ type: "text-start", id })),
+    textDelta: async (id, delta) => void (await publish({ type: "text-delta", id, delta })),
+    textEnd: async (id) => void (await publish({ type: "text-end", id })),
+  };
+}
+
+export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk => ({
+  type: "data-thread",
+  data: { threadId, historySource },
+  transient: true,
+});
+
+export const stoppedChunk: UIMessageChunk = { type: "data-status", data: { status: "stopped" }, transient: true };

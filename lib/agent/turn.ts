@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/errors";
+import type { AgentResult, ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
+import { buildModelMessages, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
+import { runAgent, type Network } from "./network";
+import { stoppedChunk, textSink, threadChunk, type Publish } from "./stream-chunks";
+
+/**
+ * Wraps a side effect so a durable runtime can memoize it under a stable id
+ * (Inngest's step.run). The inline runtime just runs it.
+ */
+export type StepRunner = <T>(id: string, work: () => Promise<T>) => Promise<T>;
+export const runNow: StepRunner = (_id, work) => work();
+
+export interface TurnInput {
+  owner: string;
+  /** The thread the client named, if any. */
+  threadId?: string;
+  message: UserMessage;
+  /** The client's copy of the earlier messages; undefined when it sent none. */
+  clientHistory?: ConversationMessage[];
+}
+
+export interface TurnDeps {
+  history: HistoryConfig;
+  network: Network;
+  publish: Publish;
+  signal?: AbortSignal;
+  step?: StepRunner;
+  /** Called once the thread is known and the user's message is stored, before any model call. */
+  onReady?: (ready: { threadId: string; historySource: HistorySource }) => void;
+  generateId?: () => string;
+}
+
+export interface TurnOutcome {
+  threadId: string;
+  historySource: HistorySource;
+  status: "complete" | "stopped" | "failed";
+  results: AgentResult[];
+  error?: Error;
+}
+
+export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+  const { history, network, publish } = deps;
+  const step = deps.step ?? runNow;
+  const newId = deps.generateId ?? randomUUID;
+  const scope = { owner: input.owner };
+
+  // 1. The thread.
+  const resolution = resolveThread(input.threadId, history);
+  let threadId: string;
+  let createdThisTurn = false;
+  switch (resolution.kind) {
+    case "upsert":
+    case "create": {
+      const created = await step("create-thread", () =>
+        history.createThread!({ ...scope, threadId: resolution.kind === "upsert" ? resolution.threadId : undefined }),
+      );
+      threadId = created.threadId;
+      createdThisTurn = created.created;
+      break;
+    }
+    case "use-given":
+      threadId = resolution.threadId;
+      break;
+    case "generate":
+    case "none":
+      // Generated inside a step so that a replay of the run agrees on it.
+      threadId = await step("generate-thread-id", async () => newId());
+      createdThisTurn = true;
+      break;
+  }
+
+  // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
+  if (history.appendUserMessage) {
+    const { duplicate } = await step("append-user-message", () =>
+      history.appendUserMessage!({ ...scope, threadId, message: input.message }),
+    );
+    if (duplicate) {
+      throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
+    }
+  }
+
+  const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
+  const clientSentHistory = input.clientHistory !== undefined;
+  const source = historySource({ clientSentHistory, createdThisTurn, clientThreadId });
+  deps.onReady?.({ threadId, historySource: source });
+  await publish(threadChunk(threadId, source));
+
+  // 3. The history: the client's copy, or the database's.
+  let earlier: ConversationMessage[] = input.clientHistory ?? [];
+  if (shouldLoadHistory({ clientThreadId, clientSentHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
+    earlier = await step("load-history", () => history.get!({ ...scope, threadId }));
+  }
+  const messages = buildModelMessages(earlier, input.message);
+
+  // 4. The network.
+  const results: AgentResult[] = [];
+  const messageId = newId();
+  await publish({ type: "start", messageId });
+  let status: TurnOutcome["status"] = "complete";
+  let failure: Error | undefined;
+  try {
+    for (let iteration = 0; iteration < network.maxIter; iteration++) {
+      const agent = network.router({ iteration, results, agents: network.agents });
+      if (!agent) break;
+      await publish({ type: "start-step" });
+      const result = await runAgent({
+        agent,
+        model: network.model,
+        messages: [...messages, ...results.map((r) => ({ role: "assistant" as const, content: r.content }))],
+        resultId: iteration === 0 ? messageId : newId(),
+        sink: textSink(publish),
+        signal: deps.signal,
+      });
+      await publish({ type: "finish-step" });
+      results.push(result);
+      if (result.status === "stopped") {
+        status = "stopped";
+        break;
+      }
+    }
+  } catch (error) {
+    status = "failed";
+    failure = error instanceof Error ? error : new Error(String(error));
+  }
+
+  // 5. The results: only this run's, in one transaction. A stopped reply keeps what was written.
+  const toStore = results.filter((r) => r.content.length > 0);
+  if (status !== "failed" && history.appendResults && toStore.length > 0) {
+    try {
+      await step("append-results", () => history.appendResults!({ ...scope, threadId, results: toStore }));
+    } catch (error) {
+      status = "failed";
+      failure = new Error("The reply could not be saved.", { cause: error });
+    }
+  }
+
+  if (status === "failed") {
+    await publish({ type: "error", errorText: failure!.message });
+  } else {
+    if (status === "stopped") await publish(stoppedChunk);
+    await publish({ type: "finish", finishReason: status === "stopped" ? "other" : "stop" });
+  }
+  return { threadId, historySource: source, status, results, error: failure };
+}

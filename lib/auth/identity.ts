@@ -1,0 +1,50 @@
+// Anonymous identities: a random id, signed with HMAC-SHA-256 so that a client
+// cannot pick someone else's. Web Crypto keeps this usable in any runtime.
+
+export const IDENTITY_COOKIE = "threadline_id";
+export const IDENTITY_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
+
+const encoder = new TextEncoder();
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+}
+
+function toBase64Url(bytes: ArrayBuffer): string {
+  return Buffer.from(bytes).toString("base64url");
+}
+
+export async function signIdentity(id: string, secret: string): Promise<string> {
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(id));
+  return `${id}.${toBase64Url(signature)}`;
+}
+
+/** The identity in a cookie value, or null when it is malformed or its signature does not match. */
+export async function verifyIdentity(value: string | undefined, secret: string): Promise<string | null> {
+  if (!value) return null;
+  const dot = value.indexOf(".");
+  if (dot < 0) return null;
+  const id = value.slice(0, dot);
+  if (!ID_PATTERN.test(id)) return null;
+  const signature = Buffer.from(value.slice(dot + 1), "base64url");
+  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(id));
+  return valid ? id : null;
+}
+
+export function newIdentity(): string {
+  return crypto.randomUUID();
+}
+
+/** Reads one cookie from a Cookie header. */
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return decodeURIComponent(pair.slice(eq + 1).trim());
+  }
+  return undefined;
+}

@@ -1,0 +1,2 @@
+export function ensureDatabase(databaseUrl: string): Promise<boolean>;
+export function migrate(databaseUrl: string, options?: { log?: (message: string) => void }): Promise<string[]>;

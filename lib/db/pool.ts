@@ -1,0 +1,36 @@
+import "server-only";
+import pg from "pg";
+import { databaseUrl } from "@/lib/config";
+
+// One pool per process, created on first use. Kept on globalThis so that dev
+// hot reloads reuse it instead of leaking a new pool per edit.
+const globalForPool = globalThis as unknown as { threadlinePool?: pg.Pool };
+
+export function getPool(): pg.Pool {
+  if (!globalForPool.threadlinePool) {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client losing its connection must not crash the server.
+    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    globalForPool.threadlinePool = pool;
+  }
+  return globalForPool.threadlinePool;
+}
+
+export async function withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await getPool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

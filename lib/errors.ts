@@ -1,0 +1,63 @@
+// One error type for the whole app. A code reads "<kind>:<subject>", e.g.
+// "not_found:thread"; the kind decides the HTTP status. The client parses the
+// JSON body back into the same type (see fromErrorBody).
+
+export type ErrorKind =
+  | "bad_request"
+  | "unauthorized"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "internal";
+
+export type ErrorCode = `${ErrorKind}:${string}`;
+
+const STATUS: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AppError";
+    this.code = code;
+  }
+
+  get kind(): ErrorKind {
+    return this.code.split(":")[0] as ErrorKind;
+  }
+
+  get status(): number {
+    return STATUS[this.kind] ?? 500;
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  const error = (value as ErrorBody | null)?.error;
+  return typeof error?.code === "string" && typeof error?.message === "string";
+}
+
+export function fromErrorBody(body: unknown, fallbackStatus = 500): AppError {
+  if (isErrorBody(body)) return new AppError(body.error.code, body.error.message);
+  const kind = (Object.keys(STATUS) as ErrorKind[]).find((k) => STATUS[k] === fallbackStatus) ?? "internal";
+  return new AppError(`${kind}:unknown`, "Something went wrong. Please try again.");
+}
+
+export const notFoundThread = () => new AppError("not_found:thread", "Thread not found.");

@@ -1,0 +1,56 @@
+import "server-only";
+import type { z } from "zod";
+import { limits } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+
+/** Reads the body as text, refusing more than maxBytes without buffering it all first. */
+async function readLimited(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new AppError("payload_too_large:body", `The request body is larger than ${maxBytes} bytes.`);
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+}
+
+/** Parses and validates a JSON body; every way it can be wrong is a 4xx with a message saying which. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, maxBytes = limits.maxBodyBytes): Promise<z.infer<S>> {
+  const type = request.headers.get("content-type");
+  if (type && !/^application\/json\b/i.test(type)) {
+    throw new AppError("unsupported_media_type:body", "Send the request body as application/json.");
+  }
+  let text: string;
+  try {
+    text = await readLimited(request, maxBytes);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("bad_request:body", "The request body is not valid UTF-8.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request:json", "The request body is not valid JSON.");
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+export function validationError(error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return new AppError("bad_request:validation", `${where}${issue.message}`);
+}

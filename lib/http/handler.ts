@@ -1,0 +1,29 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+
+type Handler<Ctx> = (request: Request, context: Ctx) => Promise<Response>;
+
+export function jsonResponse(body: unknown, init?: ResponseInit): Response {
+  return Response.json(body, { ...init, headers: { "cache-control": "no-store", ...init?.headers } });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof AppError && error.kind !== "internal") {
+    return jsonResponse(error.toBody(), { status: error.status });
+  }
+  // Logged in full here; the client gets a generic message and never a stack.
+  console.error("[api] unexpected error:", error);
+  const generic = new AppError("internal:server", "Something went wrong on the server. Please try again.");
+  return jsonResponse(generic.toBody(), { status: 500 });
+}
+
+/** Wraps a route handler so that every failure becomes the one JSON error shape. */
+export function route<Ctx = unknown>(handler: Handler<Ctx>): Handler<Ctx> {
+  return async (request, context) => {
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

@@ -1,0 +1,18 @@
+import type { UIMessageChunk } from "ai";
+import type { HistorySource } from "@/lib/agent/lifecycle";
+import type { TurnInput } from "@/lib/agent/turn";
+
+export interface StartedTurn {
+  threadId: string;
+  historySource: HistorySource;
+  stream: ReadableStream<UIMessageChunk>;
+}
+
+/** Runs turns somewhere (in this process, or on Inngest) and streams them back. */
+export interface TurnRuntime {
+  readonly name: "inline" | "inngest";
+  /** Resolves once the thread exists and the user's message is stored; rejects with an AppError before that. */
+  start(input: TurnInput): Promise<StartedTurn>;
+  /** Ends the thread's running generation, keeping what it wrote. False when nothing was running. */
+  stop(owner: string, threadId: string): Promise<boolean>;
+}

@@ -1,0 +1,60 @@
+import { defineConfig } from "@playwright/test";
+import { APP_URL, E2E_APP_ENV, MOCK_MODEL_PORT, MOCK_MODEL_URL } from "./scripts/e2e-env.mjs";
+
+// Runs against a production build: scripts/test.mjs builds the app and resets
+// the e2e database before Playwright starts (a webServer cannot do either in
+// the right order).
+export default defineConfig({
+  testDir: "tests/e2e",
+  // Two CPU cores and one shared app: parallel workers only add flakiness.
+  workers: 1,
+  fullyParallel: false,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  outputDir: ".test-output/e2e-artifacts",
+  reporter: [["list"], ["json", { outputFile: ".test-output/e2e.json" }]],
+  use: {
+    baseURL: APP_URL,
+    browserName: "chromium",
+    // Playwright cannot download its own browser here; Debian's Chromium works.
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  webServer: [
+    {
+      name: "mock-model",
+      command: "node scripts/mock-model-server.mjs",
+      env: { MOCK_MODEL_PORT: String(MOCK_MODEL_PORT) },
+      url: `${MOCK_MODEL_URL}/__requests`,
+      reuseExistingServer: false,
+      timeout: 15_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 2_000 },
+    },
+    {
+      name: "app",
+      // Creates the database when missing and applies migrations, then `next start`.
+      command: "node scripts/run-app.mjs start",
+      env: { ...E2E_APP_ENV },
+      url: `${APP_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      // Lets the app close its database pool instead of being killed mid-write.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+  ],
+});

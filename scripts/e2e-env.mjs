@@ -1,0 +1,21 @@
+// The one place that says where the end-to-end suite's servers live. Both
+// playwright.config.ts (which starts them) and scripts/test.mjs (which resets
+// the database before they start) read it, so the two can never disagree.
+
+export const MOCK_MODEL_PORT = 4010;
+export const MOCK_MODEL_URL = `http://127.0.0.1:${MOCK_MODEL_PORT}`;
+
+export const APP_PORT = 3100;
+export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+
+export const E2E_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/threadline_e2e";
+
+/** Environment of the app under test: a throwaway database and the mock model. */
+export const E2E_APP_ENV = {
+  PORT: String(APP_PORT),
+  DATABASE_URL: E2E_DATABASE_URL,
+  SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  MODEL_PROVIDER: "openai-compatible",
+  OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
+  MODEL: "mock-model",
+};

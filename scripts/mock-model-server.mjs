@@ -1,0 +1,225 @@
+// A local OpenAI-compatible model server. Tests point the app's real provider
+// code (@ai-sdk/openai-compatible) at it, so requests and token streams cross a
+// real HTTP connection and every reply is predictable.
+//
+// Markers in the last user message choose the behaviour:
+//   [[slow]]      a long reply, 150 ms between chunks (Stop, streaming growth)
+//   [[markdown]]  bold, a list, a code block and raw HTML that must not run
+//   [[error]]     HTTP 500 with an OpenAI-style error body
+//   [[fail-mid]]  a few words, then the socket is destroyed
+//   otherwise     an echo that counts the roles it received (history checks)
+import http from "node:http";
+import { pathToFileURL } from "node:url";
+
+const SLOW_CHUNK_DELAY_MS = 150;
+
+export const SLOW_REPLY =
+  "Streaming slowly on purpose: this reply arrives one word at a time so that a test can watch it grow, " +
+  "press Stop halfway through, and then check that only the words which had already arrived were kept. " +
+  "Nothing in it matters except its length, which is long enough to take several seconds at this pace, " +
+  "giving every observer plenty of chances to see partial text.";
+
+export const MARKDOWN_REPLY = [
+  "Here is **bold text** and a list:",
+  "",
+  "- first item",
+  "- second item",
+  "",
+  "```js",
+  'console.log("fenced code");',
+  "```",
+  "",
+  'Raw HTML that must stay inert: <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 1">',
+].join("\n");
+
+const FAIL_MID_REPLY = "This reply will break off in the middle of a sentence because";
+
+/** The reply to an ordinary message: it says which history reached the model. */
+export function echoReply(text, userCount, assistantCount) {
+  return `You said: "${text}". I can see ${userCount} user message(s) and ${assistantCount} assistant message(s) in this conversation.`;
+}
+
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part) => part?.type === "text" && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("");
+}
+
+/** Decides what the model does for one request body. */
+export function planReply(body) {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  const lastUser = messages.findLast((m) => m?.role === "user");
+  const text = textOf(lastUser?.content);
+  if (text.includes("[[error]]")) return { kind: "error" };
+  if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
+  if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, delayMs: SLOW_CHUNK_DELAY_MS };
+  if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY };
+  const count = (role) => messages.filter((m) => m?.role === role).length;
+  return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")) };
+}
+
+/** Word-sized chunks that keep their whitespace, so joining them gives the reply back. */
+export function chunksOf(reply) {
+  return reply.split(/(?<=\s)(?=\S)/);
+}
+
+function sendJson(res, status, value) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendModelError(res) {
+  sendJson(res, 500, { error: { message: "mock model failure", type: "server_error" } });
+}
+
+// Resolves after `ms`, or at once when `signal` aborts, leaving no timer behind.
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    req.on("data", (part) => parts.push(part));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function usageFor(body, chunks) {
+  const promptWords = (body.messages ?? []).map((m) => textOf(m?.content)).join(" ").split(/\s+/).filter(Boolean);
+  return {
+    prompt_tokens: promptWords.length,
+    completion_tokens: chunks.length,
+    total_tokens: promptWords.length + chunks.length,
+  };
+}
+
+async function streamReply(req, res, body, plan, { id, chunkDelayMs }) {
+  // The client hanging up (Stop, a closed tab) must end the loop and its timer.
+  const hangUp = new AbortController();
+  res.on("close", () => hangUp.abort());
+
+  const model = body.model ?? "mock-model";
+  const created = Math.floor(Date.now() / 1000);
+  const event = (delta, extra = {}) =>
+    `data: ${JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: extra.finish_reason ?? null }],
+      ...(extra.usage ? { usage: extra.usage } : {}),
+    })}\n\n`;
+
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.write(event({ role: "assistant", content: "" }));
+
+  const chunks = chunksOf(plan.reply);
+  const delayMs = plan.delayMs ?? chunkDelayMs;
+  const sent = plan.kind === "fail-mid" ? chunks.slice(0, 4) : chunks;
+  for (const chunk of sent) {
+    await pause(delayMs, hangUp.signal);
+    if (hangUp.signal.aborted) return;
+    res.write(event({ content: chunk }));
+  }
+  if (plan.kind === "fail-mid") {
+    // One more pause lets the words already written reach the client first.
+    await pause(delayMs, hangUp.signal);
+    req.socket.destroy();
+    return;
+  }
+  res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks) }));
+  res.end("data: [DONE]\n\n");
+}
+
+function completeReply(req, res, body, plan, { id }) {
+  if (plan.kind === "fail-mid") {
+    req.socket.destroy();
+    return;
+  }
+  sendJson(res, 200, {
+    id,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model ?? "mock-model",
+    choices: [{ index: 0, message: { role: "assistant", content: plan.reply }, finish_reason: "stop" }],
+    usage: usageFor(body, chunksOf(plan.reply)),
+  });
+}
+
+export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
+  const requests = [];
+  const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
+  let completions = 0;
+
+  const server = http.createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://mock").pathname;
+    try {
+      if (path === "/__requests" && req.method === "GET") return sendJson(res, 200, requests);
+      if (path === "/__requests" && req.method === "DELETE") {
+        requests.length = 0; // in place: in-process callers hold this array
+        return sendJson(res, 200, { cleared: true });
+      }
+      if (path === "/v1/chat/completions" && req.method === "POST") {
+        let body;
+        try {
+          body = JSON.parse(await readBody(req));
+        } catch {
+          return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
+        }
+        requests.push(body);
+        const plan = planReply(body);
+        if (plan.kind === "error") return sendModelError(res);
+        const id = `chatcmpl-mock-${++completions}`;
+        if (body.stream === true) return await streamReply(req, res, body, plan, { id, chunkDelayMs });
+        return completeReply(req, res, body, plan, { id });
+      }
+      sendJson(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "not_found" } });
+    } catch (error) {
+      // A bug here must show up as a failed request, not a hung one.
+      console.error("[mock-model]", error);
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: "mock_bug" } });
+      else res.destroy();
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const actualPort = server.address().port;
+      resolve({
+        url: `http://${host}:${actualPort}/v1`,
+        port: actualPort,
+        requests,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+const runDirectly = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (runDirectly) {
+  const mock = await startMockModelServer({ port: Number(process.env.MOCK_MODEL_PORT ?? 4010) });
+  console.log(`mock model server listening on ${mock.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => mock.close().then(() => process.exit(0)));
+  }
+}

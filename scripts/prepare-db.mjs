@@ -1,0 +1,21 @@
+import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
+import { redact } from "./db-url.mjs";
+
+/** Creates the database if needed and applies pending migrations, with messages a new user can act on. */
+export async function prepareDatabase(databaseUrl) {
+  try {
+    if (await ensureDatabase(databaseUrl)) console.log(`[threadline] created database ${redact(databaseUrl)}`);
+    const applied = await migrate(databaseUrl);
+    console.log(
+      applied.length > 0
+        ? `[threadline] applied migrations: ${applied.join(", ")}`
+        : "[threadline] database schema is up to date",
+    );
+  } catch (error) {
+    console.error(`\n[threadline] cannot prepare the database at ${redact(databaseUrl)}: ${error.message}`);
+    console.error(
+      "[threadline] start Postgres (docker compose up -d db) or set DATABASE_URL in .env to a server you can reach.\n",
+    );
+    process.exit(1);
+  }
+}
