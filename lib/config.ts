@@ -1,7 +1,7 @@
 // Environment, read in one place. Every variable named here is documented in
 // .env.example and the README; nothing else reads process.env directly.
 
-export const DEFAULT_DATABASE_URL = "postgres://postgres:postgres@localhost:5432/threadline";
+import { DEFAULT_DATABASE_URL } from "./db/default-url.mjs";
 
 export function databaseUrl(): string {
   return process.env.DATABASE_URL || DEFAULT_DATABASE_URL;

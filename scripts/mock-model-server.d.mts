@@ -12,6 +12,7 @@ export function startMockModelServer(options?: { port?: number; host?: string })
 export const SLOW_REPLY: string;
 export const MARKDOWN_REPLY: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
+export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 export function planReply(body: unknown):
   | { kind: "error" }

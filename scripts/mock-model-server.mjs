@@ -39,7 +39,8 @@ export function echoReply(text, userCount, assistantCount) {
   return `You said: "${text}". I can see ${userCount} user message(s) and ${assistantCount} assistant message(s) in this conversation.`;
 }
 
-function textOf(content) {
+/** The text of a chat message's content, which may be a string or a list of parts. */
+export function messageText(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
@@ -52,7 +53,7 @@ function textOf(content) {
 export function planReply(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
-  const text = textOf(lastUser?.content);
+  const text = messageText(lastUser?.content);
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, delayMs: SLOW_CHUNK_DELAY_MS };
@@ -100,7 +101,7 @@ function readBody(req) {
 }
 
 function usageFor(body, chunks) {
-  const promptWords = (body.messages ?? []).map((m) => textOf(m?.content)).join(" ").split(/\s+/).filter(Boolean);
+  const promptWords = (body.messages ?? []).map((m) => messageText(m?.content)).join(" ").split(/\s+/).filter(Boolean);
   return {
     prompt_tokens: promptWords.length,
     completion_tokens: chunks.length,

@@ -1,5 +1,5 @@
 import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
-import { redact } from "./db-url.mjs";
+import { redact } from "../lib/db/default-url.mjs";
 
 /** Creates the database if needed and applies pending migrations, with messages a new user can act on. */
 export async function prepareDatabase(databaseUrl) {

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import nextEnv from "@next/env";
-import { DEFAULT_DATABASE_URL } from "./db-url.mjs";
+import { DEFAULT_DATABASE_URL } from "../lib/db/default-url.mjs";
 import { prepareDatabase } from "./prepare-db.mjs";
 
 const mode = process.argv[2];

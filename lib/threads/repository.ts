@@ -45,7 +45,7 @@ function decodeCursor(cursor: string): [string, string] {
       Array.isArray(value) &&
       value.length === 2 &&
       typeof value[0] === "string" &&
-      !Number.isNaN(Date.parse(value[0].replace(" ", "T"))) &&
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
       /^[0-9a-f-]{36}$/i.test(value[1])
     ) {
       return value as [string, string];

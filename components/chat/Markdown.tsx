@@ -1,0 +1,32 @@
+"use client";
+
+import { memo } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import rehypeSanitize from "rehype-sanitize";
+import remarkGfm from "remark-gfm";
+
+// Messages are untrusted: raw HTML is never parsed (no rehype-raw) and
+// rehype-sanitize strips whatever markdown could still smuggle in (event
+// handlers, javascript: links), so a <script> shows as text or disappears.
+const components: Components = {
+  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
+  // Wide tables scroll inside the bubble instead of stretching the page.
+  table: ({ node: _node, ...props }) => (
+    <div className="overflow-x-auto">
+      <table {...props} />
+    </div>
+  ),
+};
+
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [rehypeSanitize];
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+});

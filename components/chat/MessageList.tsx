@@ -1,0 +1,59 @@
+"use client";
+
+import { useEffect } from "react";
+import { MessageBubble } from "@/components/chat/MessageBubble";
+import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
+import { ErrorNotice } from "@/components/chat/ErrorNotice";
+import { useStickToBottom } from "@/components/chat/useStickToBottom";
+import { messageText, type ChatMessage } from "@/lib/client/messages";
+
+interface MessageListProps {
+  messages: ChatMessage[];
+  /** "submitted" (waiting for the first chunk), "streaming", or idle. */
+  phase: "submitted" | "streaming" | "idle";
+  stoppedReplyIds: ReadonlySet<string>;
+  errorMessage: string | null;
+  onRetry?: () => void;
+  /** Changes when the user sends: the list then jumps to the end even if scrolled up. */
+  sendCount: number;
+}
+
+export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount }: MessageListProps) {
+  const visible = messages.filter((m): m is ChatMessage & { role: "user" | "assistant" } => m.role !== "system");
+  const last = visible[visible.length - 1];
+  const contentVersion = `${visible.length}:${last ? messageText(last).length : 0}:${phase}:${errorMessage}`;
+  const { containerRef, onScroll, pinned, scrollToBottom } = useStickToBottom<HTMLDivElement>(contentVersion);
+
+  useEffect(() => {
+    if (sendCount > 0) scrollToBottom();
+  }, [sendCount, scrollToBottom]);
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <div ref={containerRef} onScroll={onScroll} className="h-full overflow-y-auto">
+        <div role="log" aria-label="Conversation" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6">
+          {visible.map((message) => (
+            <MessageBubble
+              key={message.id}
+              role={message.role}
+              text={messageText(message)}
+              streaming={phase === "streaming" && message === last && message.role === "assistant"}
+              stopped={stoppedReplyIds.has(message.id)}
+            />
+          ))}
+          {phase === "submitted" && <ThinkingIndicator />}
+          {errorMessage && <ErrorNotice message={errorMessage} onRetry={onRetry} />}
+        </div>
+      </div>
+      {!pinned && (
+        <button
+          type="button"
+          onClick={scrollToBottom}
+          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full border border-neutral-200 bg-white px-3 py-1 text-sm shadow-sm hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-800 dark:hover:bg-neutral-700"
+        >
+          Scroll to latest
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// Turns whatever useChat reports as an error into a sentence for the user.
+import { fromErrorBody, isErrorBody } from "@/lib/errors";
+
+const GENERIC = "Something went wrong. Please try again.";
+
+export function describeChatError(error: Error): string {
+  // DefaultChatTransport throws the raw response text of a non-2xx answer; ours is a JSON error body.
+  const body = parseJson(error.message);
+  if (isErrorBody(body)) return fromErrorBody(body).message;
+  if (body !== undefined) return GENERIC;
+  if (error instanceof TypeError) return "Could not reach the server. Check your connection and try again.";
+  // An `error` chunk in the stream carries the server's own errorText: show it unless it is markup.
+  const text = error.message.trim();
+  if (text.length === 0 || text.length > 500 || text.startsWith("<")) return GENERIC;
+  return text;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,45 @@
+// The hybrid history pattern in one place. The client sends its copy of the
+// thread only when it can vouch for it; otherwise the server reads the database.
+import type { HistoryMessage } from "@/lib/history/types";
+import { messageText, toHistoryPayload, type ChatMessage } from "@/lib/client/messages";
+
+export type HistorySource = "new" | "database" | "client";
+
+export interface ConversationState {
+  /** Known once the server has named the thread (data-thread part) or the page was loaded for it. */
+  threadId: string | null;
+  /**
+   * True when this page session built the copy it holds and its last turn ended
+   * cleanly. A copy rendered by the server may already be stale (another tab), and
+   * one whose turn failed or was cut off on the client may differ from what the
+   * server stored; in both cases the database is the better source.
+   */
+  clientCopyIsTrusted: boolean;
+}
+
+export function chooseHistorySource({ threadId, clientCopyIsTrusted }: ConversationState): HistorySource {
+  if (threadId === null) return "new";
+  return clientCopyIsTrusted ? "client" : "database";
+}
+
+export interface ChatRequestBody {
+  threadId?: string;
+  message: { id: string; content: string };
+  history?: HistoryMessage[];
+}
+
+/** The POST /api/chat body for the last message of `messages`, which is the new one. */
+export function buildChatRequestBody(
+  messages: ChatMessage[],
+  conversation: ConversationState,
+  now: Date = new Date(),
+): ChatRequestBody {
+  const newMessage = messages[messages.length - 1];
+  if (!newMessage) throw new Error("There is no message to send.");
+  const body: ChatRequestBody = { message: { id: newMessage.id, content: messageText(newMessage) } };
+  const source = chooseHistorySource(conversation);
+  if (source === "new") return body;
+  body.threadId = conversation.threadId!;
+  if (source === "client") body.history = toHistoryPayload(messages.slice(0, -1), now);
+  return body;
+}

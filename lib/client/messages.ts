@@ -1,0 +1,68 @@
+// The browser's view of a thread: AI SDK UIMessages, converted to and from the
+// shapes our API speaks. Pure functions only, so they are easy to test.
+import type { UIMessage } from "ai";
+import type { HistoryMessage } from "@/lib/history/types";
+
+/** The server enforces the same cap; checking here saves a round trip. */
+export const MAX_MESSAGE_CHARS = 32_000;
+
+export interface ChatMetadata {
+  /** When the message was written; the wire format for history needs it. */
+  createdAt?: string;
+}
+
+/** Transient data parts the server sends (see the POST /api/chat contract). */
+export interface ChatDataParts {
+  thread: { threadId: string; historySource: string };
+  status: { status: "stopped" };
+  [name: string]: unknown;
+}
+
+export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
+
+export function toChatMessage(message: HistoryMessage): ChatMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    metadata: { createdAt: message.createdAt },
+    parts: [{ type: "text", text: message.content }],
+  };
+}
+
+/** The visible text of a message: its text parts in order. */
+export function messageText(message: Pick<ChatMessage, "parts">): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/**
+ * The thread as the API's `history` field wants it. Replies carry no timestamp on
+ * the wire, so a reply borrows the time of the message before it (the closest we
+ * know); empty messages (a reply that never produced text) are left out.
+ */
+export function toHistoryPayload(messages: ChatMessage[], now: Date): HistoryMessage[] {
+  const history: HistoryMessage[] = [];
+  let lastKnownTime = now.toISOString();
+  for (const message of messages) {
+    if (message.role === "system") continue;
+    const content = messageText(message);
+    const createdAt = message.metadata?.createdAt ?? lastKnownTime;
+    lastKnownTime = createdAt;
+    if (content.length === 0) continue;
+    history.push({ id: message.id, role: message.role, content, createdAt });
+  }
+  return history;
+}
+
+/**
+ * A UUID v4. crypto.randomUUID only exists in secure contexts, and a self-hosted
+ * app is often opened over plain http on a LAN address, so fall back to
+ * getRandomValues, which exists everywhere.
+ */
+export function newMessageId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

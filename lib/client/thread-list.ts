@@ -1,0 +1,29 @@
+// How pages of GET /api/threads combine into the sidebar's list.
+import type { ThreadSummary } from "@/lib/threads/repository";
+
+export interface ThreadPage {
+  threads: ThreadSummary[];
+  nextCursor: string | null;
+}
+
+/** "Load more": append, skipping threads that moved pages since the last fetch. */
+export function appendPage(list: ThreadPage, page: ThreadPage): ThreadPage {
+  const known = new Set(list.threads.map((thread) => thread.id));
+  return {
+    threads: [...list.threads, ...page.threads.filter((thread) => !known.has(thread.id))],
+    nextCursor: page.nextCursor,
+  };
+}
+
+/**
+ * A refresh fetches only the first page; replacing the list with it would throw
+ * away the pages the user already loaded. Activity only moves threads to the top,
+ * so the threads we had that are not in the new first page are older than all of
+ * it and keep their place, and the old cursor still points past the last of them.
+ */
+export function mergeFirstPage(list: ThreadPage, firstPage: ThreadPage): ThreadPage {
+  const fresh = new Set(firstPage.threads.map((thread) => thread.id));
+  const olderTail = list.threads.filter((thread) => !fresh.has(thread.id));
+  if (olderTail.length === 0 || firstPage.nextCursor === null) return firstPage;
+  return { threads: [...firstPage.threads, ...olderTail], nextCursor: list.nextCursor };
+}

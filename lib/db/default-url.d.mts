@@ -1,0 +1,2 @@
+export const DEFAULT_DATABASE_URL: string;
+export function redact(url: string): string;

@@ -1,0 +1,51 @@
+import type { AgentResult, HistoryConfig, HistoryMessage, UserMessage } from "@/lib/history/types";
+
+/** An in-memory adapter that records every hook call, for the lifecycle unit tests. */
+export class RecordingHistory implements Required<HistoryConfig> {
+  calls: { hook: string; args: Record<string, unknown> }[] = [];
+  existing = new Set<string>();
+  stored: (UserMessage | AgentResult)[] = [];
+  history: HistoryMessage[] = [];
+  nextThreadId = "11111111-1111-4111-8111-111111111111";
+
+  async createThread(args: { owner: string; threadId?: string }) {
+    this.calls.push({ hook: "createThread", args });
+    const threadId = args.threadId ?? this.nextThreadId;
+    const created = !this.existing.has(threadId);
+    this.existing.add(threadId);
+    return { threadId, created };
+  }
+
+  async get(args: { owner: string; threadId: string }) {
+    this.calls.push({ hook: "get", args });
+    return this.history;
+  }
+
+  async appendUserMessage(args: { owner: string; threadId: string; message: UserMessage }) {
+    this.calls.push({ hook: "appendUserMessage", args });
+    const duplicate = this.stored.some((m) => m.id === args.message.id);
+    if (!duplicate) this.stored.push(args.message);
+    return { duplicate };
+  }
+
+  async appendResults(args: { owner: string; threadId: string; results: AgentResult[] }) {
+    this.calls.push({ hook: "appendResults", args });
+    this.stored.push(...args.results);
+  }
+
+  hooks(): string[] {
+    return this.calls.map((c) => c.hook);
+  }
+}
+
+/** The same adapter without some hooks, for the rows of the table that lack them. */
+export function without(history: RecordingHistory, ...hooks: (keyof HistoryConfig)[]): HistoryConfig {
+  const config: HistoryConfig = {
+    createThread: history.createThread.bind(history),
+    get: history.get.bind(history),
+    appendUserMessage: history.appendUserMessage.bind(history),
+    appendResults: history.appendResults.bind(history),
+  };
+  for (const hook of hooks) delete config[hook];
+  return config;
+}

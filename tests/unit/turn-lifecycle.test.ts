@@ -1,0 +1,210 @@
+import type { UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import { buildModelMessages, shouldLoadHistory } from "@/lib/agent/lifecycle";
+import { createNetwork } from "@/lib/agent/network";
+import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn";
+import type { HistoryConfig } from "@/lib/history/types";
+import { RecordingHistory, without } from "../support/fake-history";
+import { scriptedModel } from "../support/scripted-model";
+
+const OWNER = "owner-a";
+const GIVEN = "22222222-2222-4222-8222-222222222222";
+const message = { id: "msg-1", role: "user" as const, content: "Hello there" };
+
+async function turn(input: Partial<TurnInput>, history: HistoryConfig, model = scriptedModel(["Hi", " you"]).model) {
+  const chunks: UIMessageChunk[] = [];
+  const steps: string[] = [];
+  const step: StepRunner = (id, work) => {
+    steps.push(id);
+    return work();
+  };
+  const outcome = await runTurn(
+    { owner: OWNER, message, ...input },
+    {
+      history,
+      network: createNetwork({ model, agents: [{ name: "assistant", system: "Be brief." }] }),
+      publish: (c) => void chunks.push(c),
+      step,
+      generateId: (() => {
+        let n = 0;
+        return () => `generated-${++n}`;
+      })(),
+    },
+  );
+  return { outcome, chunks, steps };
+}
+
+describe("thread id resolution (DESIGN.md lifecycle table)", () => {
+  it("client id + createThread: calls createThread to upsert the given id", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, history);
+    expect(history.calls[0]).toEqual({ hook: "createThread", args: { owner: OWNER, threadId: GIVEN } });
+    expect(outcome.threadId).toBe(GIVEN);
+  });
+
+  it("client id without createThread: uses the id as given", async () => {
+    const history = new RecordingHistory();
+    const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, without(history, "createThread"));
+    expect(history.hooks()).not.toContain("createThread");
+    expect(outcome.threadId).toBe(GIVEN);
+  });
+
+  it("no id + createThread: createThread makes the thread and its id is used", async () => {
+    const history = new RecordingHistory();
+    const { outcome } = await turn({}, history);
+    expect(history.calls[0]).toEqual({ hook: "createThread", args: { owner: OWNER, threadId: undefined } });
+    expect(outcome.threadId).toBe(history.nextThreadId);
+    expect(outcome.historySource).toBe("new");
+  });
+
+  it("no id, no createThread, but get: generates an id once, inside a step", async () => {
+    const history = new RecordingHistory();
+    const { outcome, steps } = await turn({}, without(history, "createThread"));
+    expect(outcome.threadId).toBe("generated-1");
+    expect(steps).toContain("generate-thread-id");
+    // A thread generated in this turn has nothing to load.
+    expect(history.hooks()).not.toContain("get");
+  });
+});
+
+describe("when get runs", () => {
+  it("loads history for a client-given existing thread when the client sent none", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    history.history = [{ id: "old-1", role: "user", content: "Earlier question", createdAt: "2026-01-01T00:00:00Z" }];
+    const { model, prompts } = scriptedModel(["ok"]);
+    const { outcome } = await turn({ threadId: GIVEN }, history, model);
+    expect(history.hooks()).toEqual(["createThread", "appendUserMessage", "get", "appendResults"]);
+    expect(outcome.historySource).toBe("database");
+    expect(JSON.stringify(prompts[0])).toContain("Earlier question");
+  });
+
+  it("skips get when the client sent its history (even an empty one)", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, history);
+    expect(history.hooks()).not.toContain("get");
+    expect(outcome.historySource).toBe("client");
+  });
+
+  it("skips get when the given thread was created by this turn's upsert", async () => {
+    const history = new RecordingHistory();
+    const { outcome } = await turn({ threadId: GIVEN }, history);
+    expect(history.hooks()).not.toContain("get");
+    expect(outcome.historySource).toBe("new");
+  });
+
+  it("skips get when no thread id came from the client", async () => {
+    const history = new RecordingHistory();
+    await turn({}, history);
+    expect(history.hooks()).not.toContain("get");
+  });
+
+  it("shouldLoadHistory needs all four conditions", () => {
+    const all = { clientThreadId: true, clientSentHistory: false, createdThisTurn: false, hasGet: true };
+    expect(shouldLoadHistory(all)).toBe(true);
+    expect(shouldLoadHistory({ ...all, clientThreadId: false })).toBe(false);
+    expect(shouldLoadHistory({ ...all, clientSentHistory: true })).toBe(false);
+    expect(shouldLoadHistory({ ...all, createdThisTurn: true })).toBe(false);
+    expect(shouldLoadHistory({ ...all, hasGet: false })).toBe(false);
+  });
+});
+
+describe("appendUserMessage and appendResults", () => {
+  it("stores the user's message with the client's id before the model runs", async () => {
+    const history = new RecordingHistory();
+    const { model, prompts } = scriptedModel(["ok"]);
+    let modelCallsAtAppend = -1;
+    const original = history.appendUserMessage.bind(history);
+    history.appendUserMessage = async (args) => {
+      modelCallsAtAppend = prompts.length;
+      return original(args);
+    };
+    await turn({}, history, model);
+    expect(modelCallsAtAppend).toBe(0);
+    expect(history.calls.find((c) => c.hook === "appendUserMessage")?.args.message).toEqual(message);
+  });
+
+  it("refuses a message id it has already stored, without calling the model", async () => {
+    const history = new RecordingHistory();
+    history.stored.push(message);
+    const { model, prompts } = scriptedModel(["ok"]);
+    await expect(turn({}, history, model)).rejects.toMatchObject({ code: "conflict:duplicate_message" });
+    expect(prompts).toHaveLength(0);
+    expect(history.hooks()).not.toContain("appendResults");
+  });
+
+  it("appends only this run's results, once, after the run", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    const clientHistory = [
+      { id: "old-1", role: "user" as const, content: "Q" },
+      { id: "old-2", role: "assistant" as const, content: "A" },
+    ];
+    const { outcome } = await turn({ threadId: GIVEN, clientHistory }, history);
+    const appends = history.calls.filter((c) => c.hook === "appendResults");
+    expect(appends).toHaveLength(1);
+    expect(appends[0].args.results).toEqual([
+      { id: "generated-1", role: "assistant", agentName: "assistant", content: "Hi you", status: "complete" },
+    ]);
+    expect(outcome.status).toBe("complete");
+  });
+
+  it("does not append results when the model fails, and streams an error instead", async () => {
+    const history = new RecordingHistory();
+    const { model } = scriptedModel([], { failWith: new Error("upstream exploded") });
+    const { outcome, chunks } = await turn({}, history, model);
+    expect(history.hooks()).toEqual(["createThread", "appendUserMessage"]);
+    expect(outcome.status).toBe("failed");
+    const error = chunks.find((c) => c.type === "error");
+    expect(error).toMatchObject({ type: "error" });
+    expect((error as { errorText: string }).errorText).toContain("upstream exploded");
+  });
+});
+
+describe("the model's input", () => {
+  it("holds the new message exactly once when the client's history already contains it", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    const { model, prompts } = scriptedModel(["ok"]);
+    await turn(
+      { threadId: GIVEN, clientHistory: [{ id: "old", role: "user", content: "First" }, { ...message }] },
+      history,
+      model,
+    );
+    const userTexts = prompts[0].filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+    expect(userTexts.filter((t) => t.includes("Hello there"))).toHaveLength(1);
+    expect(userTexts).toHaveLength(2);
+  });
+
+  it("buildModelMessages keeps order and appends the new message last", () => {
+    const built = buildModelMessages(
+      [
+        { id: "a", role: "user", content: "1" },
+        { id: "b", role: "assistant", content: "2" },
+      ],
+      message,
+    );
+    expect(built).toEqual([
+      { role: "user", content: "1" },
+      { role: "assistant", content: "2" },
+      { role: "user", content: "Hello there" },
+    ]);
+  });
+});
+
+describe("the stream", () => {
+  it("announces the thread first, then streams text deltas in order, then finishes", async () => {
+    const history = new RecordingHistory();
+    const { chunks } = await turn({}, history, scriptedModel(["One", " two", " three"]).model);
+    expect(chunks[0]).toEqual({
+      type: "data-thread",
+      data: { threadId: history.nextThreadId, historySource: "new" },
+      transient: true,
+    });
+    const deltas = chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta);
+    expect(deltas).toEqual(["One", " two", " three"]);
+    expect(chunks.at(-1)).toMatchObject({ type: "finish" });
+  });
+});
