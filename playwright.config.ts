@@ -6,6 +6,10 @@ import { APP_URL, E2E_APP_ENV, MOCK_MODEL_PORT, MOCK_MODEL_URL } from "./scripts
 // the right order).
 export default defineConfig({
   testDir: "tests/e2e",
+  // Tests share the mock's canned replies by importing its plain-ESM module.
+  // Playwright's TypeScript transform would rewrite it to CommonJS, which Node
+  // then refuses to run as .mjs; left alone, Node loads it natively.
+  build: { external: ["**/scripts/*.mjs"] },
   // Two CPU cores and one shared app: parallel workers only add flakiness.
   workers: 1,
   fullyParallel: false,

@@ -216,11 +216,18 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   });
 }
 
-const runDirectly = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (runDirectly) {
+// No top-level await: test files load this module through require().
+async function runStandalone() {
   const mock = await startMockModelServer({ port: Number(process.env.MOCK_MODEL_PORT ?? 4010) });
   console.log(`mock model server listening on ${mock.url}`);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => mock.close().then(() => process.exit(0)));
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runStandalone().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

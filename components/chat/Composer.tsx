@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_CHARS } from "@/lib/client/messages";
+import { MAX_MESSAGE_CHARS } from "@/lib/client/limits";
 import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
 
 interface ComposerProps {

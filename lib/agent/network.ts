@@ -75,17 +75,22 @@ export async function runAgent(args: {
     // Errors arrive as stream parts below; the default handler would only log them.
     onError: () => {},
   });
-  for await (const part of result.fullStream) {
-    if (part.type === "text-delta") {
-      if (!started) {
-        started = true;
-        await sink.textStart(resultId);
+  try {
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        if (!started) {
+          started = true;
+          await sink.textStart(resultId);
+        }
+        text += part.text;
+        await sink.textDelta(resultId, part.text);
+      } else if (part.type === "error") {
+        failure = part.error;
       }
-      text += part.text;
-      await sink.textDelta(resultId, part.text);
-    } else if (part.type === "error") {
-      failure = part.error;
     }
+  } catch (error) {
+    // An abort surfaces as whatever the provider's interrupted fetch throws.
+    failure = error;
   }
   if (started) await sink.textEnd(resultId);
   const stopped = args.signal?.aborted ?? false;

@@ -1,6 +1,7 @@
 // The hybrid history pattern in one place. The client sends its copy of the
 // thread only when it can vouch for it; otherwise the server reads the database.
 import type { HistoryMessage } from "@/lib/history/types";
+import { MAX_HISTORY_BYTES, MAX_HISTORY_ITEMS } from "@/lib/client/limits";
 import { messageText, toHistoryPayload, type ChatMessage } from "@/lib/client/messages";
 
 export type HistorySource = "new" | "database" | "client";
@@ -28,7 +29,7 @@ export interface ChatRequestBody {
   history?: HistoryMessage[];
 }
 
-/** The POST /api/chat body for the last message of `messages`, which is the new one. */
+/** The POST /api/chat body for the last of `messages`, which is the one being sent. */
 export function buildChatRequestBody(
   messages: ChatMessage[],
   conversation: ConversationState,
@@ -40,6 +41,15 @@ export function buildChatRequestBody(
   const source = chooseHistorySource(conversation);
   if (source === "new") return body;
   body.threadId = conversation.threadId!;
-  if (source === "client") body.history = toHistoryPayload(messages.slice(0, -1), now);
+  if (source === "client") {
+    const history = toHistoryPayload(messages.slice(0, -1), now);
+    // A thread too long for one request body is left to the database rather than refused.
+    if (fitsInRequest(history)) body.history = history;
+  }
   return body;
+}
+
+function fitsInRequest(history: HistoryMessage[]): boolean {
+  if (history.length > MAX_HISTORY_ITEMS) return false;
+  return new TextEncoder().encode(JSON.stringify(history)).length <= MAX_HISTORY_BYTES;
 }

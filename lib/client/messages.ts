@@ -3,20 +3,16 @@
 import type { UIMessage } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 
-/** The server enforces the same cap; checking here saves a round trip. */
-export const MAX_MESSAGE_CHARS = 32_000;
-
 export interface ChatMetadata {
   /** When the message was written; the wire format for history needs it. */
   createdAt?: string;
 }
 
 /** Transient data parts the server sends (see the POST /api/chat contract). */
-export interface ChatDataParts {
+export type ChatDataParts = {
   thread: { threadId: string; historySource: string };
   status: { status: "stopped" };
-  [name: string]: unknown;
-}
+};
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
 

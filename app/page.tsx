@@ -1,0 +1,5 @@
+import { NewChatView } from "@/components/chat/NewChatView";
+
+export default function NewChatPage() {
+  return <NewChatView />;
+}

@@ -1,0 +1,132 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import type { HistoryMessage } from "@/lib/history/types";
+import { buildChatRequestBody, type ConversationState } from "@/lib/client/history-mode";
+import { describeChatError } from "@/lib/client/chat-error";
+import { messageText, newMessageId, toChatMessage, type ChatMessage } from "@/lib/client/messages";
+import { useThreads } from "@/components/sidebar/ThreadsContext";
+import { Composer } from "@/components/chat/Composer";
+import { EmptyState } from "@/components/chat/EmptyState";
+import { MessageList } from "@/components/chat/MessageList";
+import { useStopReply } from "@/components/chat/useStopReply";
+
+export interface ChatViewProps {
+  /** null for a brand-new chat; the server names the thread on the first reply. */
+  threadId: string | null;
+  /** The thread as the server rendered it (empty for a new chat). */
+  initialHistory: HistoryMessage[];
+}
+
+export function ChatView({ threadId: initialThreadId, initialHistory }: ChatViewProps) {
+  const { refresh: refreshThreads } = useThreads();
+  const [chatId] = useState(() => initialThreadId ?? newMessageId());
+  const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
+  // A ref, not state: the transport reads it when a request is built, and the
+  // callbacks below update it the moment the stream tells us something.
+  const conversation = useRef<ConversationState>({
+    threadId: initialThreadId,
+    clientCopyIsTrusted: initialThreadId === null,
+  });
+  const [transport] = useState(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ messages }) => ({
+          body: buildChatRequestBody(messages, conversation.current),
+        }),
+      }),
+  );
+  const [stoppedReplyIds, setStoppedReplyIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [sendCount, setSendCount] = useState(0);
+  const serverSaidStopped = useRef(false);
+  const mounted = useRef(false);
+
+  const onThreadNamed = useCallback(
+    (threadId: string) => {
+      const known = conversation.current.threadId === threadId;
+      conversation.current.threadId = threadId;
+      if (known || !mounted.current) return;
+      // The URL follows the thread without remounting the page (a reload then opens it).
+      const path = `/c/${threadId}`;
+      if (window.location.pathname !== path) window.history.replaceState(null, "", path);
+      void refreshThreads();
+    },
+    [refreshThreads],
+  );
+
+  const { messages, sendMessage, status, error, stop: abort } = useChat<ChatMessage>({
+    id: chatId,
+    messages: initialMessages,
+    transport,
+    generateId: newMessageId,
+    onData: (part) => {
+      if (part.type === "data-thread") onThreadNamed(part.data.threadId);
+      if (part.type === "data-status" && part.data.status === "stopped") serverSaidStopped.current = true;
+    },
+    // Runs after render, when turnEnded (declared below: it needs `abort`) exists.
+    onFinish: ({ message, isAbort, isError, isDisconnect }) => {
+      turnEnded();
+      if ((serverSaidStopped.current || isAbort) && message.role === "assistant") {
+        setStoppedReplyIds((ids) => new Set(ids).add(message.id));
+      }
+      serverSaidStopped.current = false;
+      conversation.current.clientCopyIsTrusted = !isAbort && !isError && !isDisconnect;
+      if (mounted.current) void refreshThreads();
+    },
+  });
+
+  const { stop: stopReply, stopping, turnEnded } = useStopReply({
+    threadId: () => conversation.current.threadId,
+    abort,
+  });
+
+  // Leaving the chat (New chat, another thread) drops its stream; the server
+  // finishes the turn on its own. The flag keeps a late chunk from rewriting the URL.
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      void abort();
+    };
+  }, [abort]);
+
+  const send = useCallback(
+    (text: string) => {
+      turnEnded();
+      setSendCount((count) => count + 1);
+      void sendMessage({ text, metadata: { createdAt: new Date().toISOString() } });
+    },
+    [sendMessage, turnEnded],
+  );
+
+  // Retry sends the failed text again as a new message; the failed one stays, as it does on the server.
+  const lastUserMessage = messages.findLast((m) => m.role === "user");
+  const retry = lastUserMessage ? () => send(messageText(lastUserMessage)) : undefined;
+  const busy = status === "submitted" || status === "streaming";
+  const phase = status === "submitted" || status === "streaming" ? status : "idle";
+  const isEmpty = messages.length === 0;
+
+  // The composer keeps the same position in the tree in both layouts, so its
+  // draft and focus survive the switch from the empty state to the thread.
+  return (
+    <div className="flex h-full flex-col">
+      {isEmpty ? (
+        <EmptyState />
+      ) : (
+        <MessageList
+          messages={messages}
+          phase={phase}
+          stoppedReplyIds={stoppedReplyIds}
+          errorMessage={error ? describeChatError(error) : null}
+          onRetry={retry}
+          sendCount={sendCount}
+        />
+      )}
+      <Composer busy={busy} stopping={stopping} onSend={send} onStop={() => void stopReply()} />
+      {isEmpty && <div className="flex-1" aria-hidden="true" />}
+    </div>
+  );
+}

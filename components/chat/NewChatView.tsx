@@ -1,0 +1,10 @@
+"use client";
+
+import { ChatView } from "@/components/chat/ChatView";
+import { useNewChat } from "@/components/chat/NewChatContext";
+
+/** The "/" page: an empty chat, replaced by a fresh one each time "New chat" is pressed. */
+export function NewChatView() {
+  const { newChatKey } = useNewChat();
+  return <ChatView key={newChatKey} threadId={null} initialHistory={[]} />;
+}

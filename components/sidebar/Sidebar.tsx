@@ -1,0 +1,52 @@
+"use client";
+
+import { useNewChat } from "@/components/chat/NewChatContext";
+import { ThreadList } from "@/components/sidebar/ThreadList";
+import { CloseIcon, PlusIcon } from "@/components/ui/icons";
+
+interface SidebarProps {
+  /** Only matters on narrow screens, where the sidebar is a drawer. */
+  open: boolean;
+  onClose: () => void;
+}
+
+export function Sidebar({ open, onClose }: SidebarProps) {
+  const { startNewChat } = useNewChat();
+
+  return (
+    <>
+      {open && <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={onClose} aria-hidden="true" />}
+      {/* Closed on a narrow screen it is invisible (not just off-screen), so it leaves the tab order too. */}
+      <aside
+        className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-neutral-200 bg-neutral-50 transition-[translate,visibility] md:static md:visible md:z-auto md:translate-x-0 dark:border-neutral-800 dark:bg-neutral-950 ${
+          open ? "visible translate-x-0" : "invisible -translate-x-full"
+        }`}
+      >
+        <div className="flex items-center gap-2 p-3">
+          <button
+            type="button"
+            onClick={() => {
+              onClose();
+              startNewChat();
+            }}
+            className="flex flex-1 items-center gap-2 rounded-lg border border-neutral-200 bg-white px-3 py-2 text-sm font-medium hover:bg-neutral-100 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800"
+          >
+            <PlusIcon />
+            New chat
+          </button>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close sidebar"
+            className="grid size-9 place-items-center rounded-lg hover:bg-neutral-200 md:hidden dark:hover:bg-neutral-800"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        <nav aria-label="Threads" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+          <ThreadList onNavigate={onClose} />
+        </nav>
+      </aside>
+    </>
+  );
+}

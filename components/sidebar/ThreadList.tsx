@@ -1,0 +1,78 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { usePathname } from "next/navigation";
+import type { ThreadSummary } from "@/lib/threads/repository";
+import { groupThreadsByDate } from "@/lib/client/group-threads";
+import { useNewChat } from "@/components/chat/NewChatContext";
+import { useThreads } from "@/components/sidebar/ThreadsContext";
+import { ThreadRow } from "@/components/sidebar/ThreadRow";
+import { DeleteThreadDialog } from "@/components/sidebar/DeleteThreadDialog";
+
+export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
+  const { threads, hasMore, loadState, loadingMore, loadMore, rename, remove } = useThreads();
+  const { startNewChat } = useNewChat();
+  // usePathname follows history.replaceState too, so a chat that just got its id is highlighted.
+  const pathname = usePathname();
+  const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3)) : null;
+  const [pendingDelete, setPendingDelete] = useState<ThreadSummary | null>(null);
+  const [loadMoreError, setLoadMoreError] = useState<string | null>(null);
+  // Grouping uses "now" at render time; a stale day boundary fixes itself on the next refresh.
+  const groups = useMemo(() => groupThreadsByDate(threads, new Date()), [threads]);
+
+  async function confirmDelete(thread: ThreadSummary) {
+    await remove(thread.id);
+    setPendingDelete(null);
+    if (thread.id === activeId) startNewChat();
+  }
+
+  async function showMore() {
+    setLoadMoreError(null);
+    try {
+      await loadMore();
+    } catch (cause) {
+      setLoadMoreError(cause instanceof Error ? cause.message : "Could not load more chats.");
+    }
+  }
+
+  return (
+    <>
+      {loadState === "loading" && threads.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">Loading chats…</p>}
+      {loadState === "error" && <p className="px-3 py-2 text-sm text-red-600 dark:text-red-400">Could not load your chats.</p>}
+      {loadState === "ready" && threads.length === 0 && (
+        <p className="px-3 py-2 text-sm text-neutral-500 dark:text-neutral-400">Your chats will appear here.</p>
+      )}
+      {groups.map((group) => (
+        <section key={group.label} className="mb-4">
+          <h2 className="px-3 pb-1 text-xs font-medium text-neutral-500 dark:text-neutral-400">
+            {group.label}
+          </h2>
+          <ul className="flex flex-col gap-0.5">
+            {group.threads.map((thread) => (
+              <ThreadRow
+                key={thread.id}
+                thread={thread}
+                active={thread.id === activeId}
+                onRename={rename}
+                onDelete={setPendingDelete}
+                onNavigate={onNavigate}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {hasMore && (
+        <button
+          type="button"
+          onClick={() => void showMore()}
+          disabled={loadingMore}
+          className="mx-3 mb-4 rounded-lg px-3 py-1.5 text-sm text-neutral-600 hover:bg-neutral-100 disabled:opacity-50 dark:text-neutral-300 dark:hover:bg-neutral-800"
+        >
+          {loadingMore ? "Loading…" : "Load more"}
+        </button>
+      )}
+      {loadMoreError && <p className="px-3 pb-2 text-xs text-red-600 dark:text-red-400">{loadMoreError}</p>}
+      <DeleteThreadDialog thread={pendingDelete} onCancel={() => setPendingDelete(null)} onConfirm={confirmDelete} />
+    </>
+  );
+}

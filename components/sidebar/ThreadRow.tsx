@@ -1,0 +1,94 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import Link from "next/link";
+import type { ThreadSummary } from "@/lib/threads/repository";
+import { PencilIcon, TrashIcon } from "@/components/ui/icons";
+import { ThreadTitleInput } from "@/components/sidebar/ThreadTitleInput";
+
+interface ThreadRowProps {
+  thread: ThreadSummary;
+  active: boolean;
+  /** Rejects with a user-facing message when the server refuses the title. */
+  onRename: (id: string, title: string) => Promise<void>;
+  onDelete: (thread: ThreadSummary) => void;
+  onNavigate: () => void;
+}
+
+export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: ThreadRowProps) {
+  const [editing, setEditing] = useState(false);
+  // Shown in place of the server's title while the rename is on its way.
+  const [pendingTitle, setPendingTitle] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function save(title: string) {
+    setEditing(false);
+    setPendingTitle(title);
+    setError(null);
+    try {
+      await onRename(thread.id, title);
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : "The chat could not be renamed.");
+    } finally {
+      setPendingTitle(null);
+    }
+  }
+
+  const rowTone = active
+    ? "bg-neutral-200 dark:bg-neutral-800"
+    : "hover:bg-neutral-100 focus-within:bg-neutral-100 dark:hover:bg-neutral-800/60 dark:focus-within:bg-neutral-800/60";
+
+  return (
+    <li>
+      {editing ? (
+        <div className="px-1 py-0.5">
+          <ThreadTitleInput initialTitle={thread.title} onSave={(title) => void save(title)} onCancel={() => setEditing(false)} />
+        </div>
+      ) : (
+        <div className={`group relative flex items-center rounded-lg ${rowTone}`}>
+          <Link
+            href={`/c/${thread.id}`}
+            aria-current={active ? "page" : undefined}
+            onClick={onNavigate}
+            className="block min-w-0 flex-1 truncate rounded-lg py-2 pr-16 pl-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-400"
+          >
+            {pendingTitle ?? thread.title}
+          </Link>
+          {/* Outside the link, so the link's name is exactly the title. Faded rather
+              than hidden (display:none) so they stay reachable by keyboard and tests. */}
+          <div
+            className={`absolute right-1 flex gap-0.5 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 ${
+              active ? "" : "[@media(hover:hover)]:opacity-0"
+            }`}
+          >
+            <RowAction label="Rename" onClick={() => setEditing(true)}>
+              <PencilIcon />
+            </RowAction>
+            <RowAction label="Delete" onClick={() => onDelete(thread)}>
+              <TrashIcon />
+            </RowAction>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="px-3 pt-1 pb-2 text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function RowAction({ label, onClick, children }: { label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className="grid size-7 place-items-center rounded-md text-neutral-500 hover:bg-neutral-300/60 hover:text-neutral-900 dark:text-neutral-400 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
+    >
+      {children}
+    </button>
+  );
+}

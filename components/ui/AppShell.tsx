@@ -1,0 +1,34 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { usePathname } from "next/navigation";
+import { NewChatProvider } from "@/components/chat/NewChatContext";
+import { Sidebar } from "@/components/sidebar/Sidebar";
+import { ThreadsProvider } from "@/components/sidebar/ThreadsContext";
+import { Header, type ModelBadgeInfo } from "@/components/ui/Header";
+
+/** The page frame: threads sidebar on the left, header and the page in the main column. */
+export function AppShell({ model, children }: { model: ModelBadgeInfo; children: ReactNode }) {
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const pathname = usePathname();
+  const [lastPathname, setLastPathname] = useState(pathname);
+  // The drawer closes when the page changes (React's "adjust state on prop change" pattern, no effect).
+  if (pathname !== lastPathname) {
+    setLastPathname(pathname);
+    setSidebarOpen(false);
+  }
+
+  return (
+    <NewChatProvider>
+      <ThreadsProvider>
+        <div className="flex h-dvh overflow-hidden">
+          <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+          <div className="flex min-w-0 flex-1 flex-col">
+            <Header model={model} onOpenSidebar={() => setSidebarOpen(true)} />
+            <main className="min-h-0 flex-1">{children}</main>
+          </div>
+        </div>
+      </ThreadsProvider>
+    </NewChatProvider>
+  );
+}

@@ -1,0 +1,32 @@
+"use client";
+
+import { MenuIcon } from "@/components/ui/icons";
+
+export interface ModelBadgeInfo {
+  label: string;
+  /** No API key configured: replies come from the built-in offline demo model. */
+  offline: boolean;
+}
+
+export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpenSidebar: () => void }) {
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 dark:border-neutral-800">
+      <button
+        type="button"
+        onClick={onOpenSidebar}
+        aria-label="Open sidebar"
+        className="grid size-9 place-items-center rounded-lg hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
+      >
+        <MenuIcon />
+      </button>
+      <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200" title="Model">
+        {model.label}
+      </span>
+      {model.offline && (
+        <span className="shrink-0 rounded-full border border-amber-300 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+          Offline demo model — no API key configured
+        </span>
+      )}
+    </header>
+  );
+}

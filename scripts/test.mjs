@@ -1,0 +1,134 @@
+// The one test command (`npm test`): unit + integration tests (Vitest), a
+// production build, then the end-to-end suite (Playwright) against it. Ends with
+// a single summary line, "tests: N passed, M failed[, K skipped]", and a non-zero
+// exit code when any test failed or any step could not run.
+//
+//   node scripts/test.mjs             everything
+//   node scripts/test.mjs --unit-only Vitest only
+//   node scripts/test.mjs --e2e-only  build + Playwright only
+import { spawn } from "node:child_process";
+import { mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { E2E_APP_ENV, E2E_DATABASE_URL } from "./e2e-env.mjs";
+
+const OUTPUT_DIR = ".test-output";
+const VITEST_REPORT = path.join(OUTPUT_DIR, "vitest.json");
+const E2E_REPORT = path.join(OUTPUT_DIR, "e2e.json"); // written by playwright.config.ts
+
+const args = new Set(process.argv.slice(2));
+const runUnit = !args.has("--e2e-only");
+const runE2e = !args.has("--unit-only");
+
+/** Runs a command with inherited output; resolves with its exit code (a signal counts as failure). */
+function run(command, commandArgs, env = process.env) {
+  console.log(`\n$ ${[command, ...commandArgs].join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { stdio: "inherit", env });
+    child.on("error", (error) => {
+      console.error(`could not start ${command}: ${error.message}`);
+      resolve(127);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function readJson(file) {
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops the e2e database so every run starts empty; the app recreates and migrates it. */
+async function resetE2eDatabase() {
+  const target = new URL(E2E_DATABASE_URL);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(E2E_DATABASE_URL);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  console.log(`\nreset database ${name}`);
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const problems = [];
+
+// A step that failed without a failing test (a crash, a bad config, a failed
+// build) still has to show in the count, or the summary would read as green.
+function recordStepFailure(message) {
+  problems.push(message);
+  totals.failed += 1;
+}
+
+async function unitAndIntegration() {
+  const exitCode = await run("npx", [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${VITEST_REPORT}`,
+  ]);
+  const report = await readJson(VITEST_REPORT);
+  if (!report) return recordStepFailure(`vitest wrote no report (exit code ${exitCode})`);
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  if (exitCode !== 0 && !report.numFailedTests) {
+    recordStepFailure(`vitest exited with code ${exitCode} (${report.numFailedTestSuites ?? 0} test file(s) failed to run)`);
+  }
+}
+
+async function endToEnd() {
+  // The build sees the same environment as the app it is built for.
+  const buildEnv = { ...process.env, ...E2E_APP_ENV };
+  delete buildEnv.PORT;
+  const buildExit = await run("npx", ["next", "build"], buildEnv);
+  if (buildExit !== 0) return recordStepFailure(`next build failed (exit code ${buildExit}); end-to-end tests skipped`);
+
+  try {
+    await resetE2eDatabase();
+  } catch (error) {
+    return recordStepFailure(`could not reset the e2e database: ${error.message}; end-to-end tests skipped`);
+  }
+
+  const exitCode = await run("npx", ["playwright", "test"]);
+  const report = await readJson(E2E_REPORT);
+  if (!report?.stats) return recordStepFailure(`playwright wrote no report (exit code ${exitCode})`);
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
+  totals.passed += expected + flaky; // flaky: failed once, then passed on retry
+  totals.failed += unexpected;
+  totals.skipped += skipped;
+  for (const error of report.errors ?? []) problems.push(`playwright: ${error.message?.split("\n")[0]}`);
+  if (exitCode !== 0 && !unexpected) {
+    recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
+  }
+}
+
+async function main() {
+  await mkdir(OUTPUT_DIR, { recursive: true });
+  // Stale reports from an earlier run must never be counted as this run's.
+  await Promise.all([rm(VITEST_REPORT, { force: true }), rm(E2E_REPORT, { force: true })]);
+
+  if (runUnit) await unitAndIntegration();
+  if (runE2e) await endToEnd();
+
+  console.log("");
+  for (const problem of problems) console.log(`problem: ${problem}`);
+  const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  process.exitCode = totals.failed > 0 || problems.length > 0 ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log(`tests: ${totals.passed} passed, ${totals.failed + 1} failed`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,280 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { params, parseChunks, replyText, request, SESSION_SECRET, visitor } from "../support/api";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+
+// The route handlers run in-process against the real database, and the real
+// OpenAI-compatible provider code talks HTTP to the local mock model server.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let thread: typeof import("@/app/api/threads/[id]/route");
+let history: typeof import("@/app/api/threads/[id]/history/route");
+let stop: typeof import("@/app/api/threads/[id]/stop/route");
+let list: typeof import("@/app/api/threads/route");
+const pool = testPool();
+let me: { id: string; cookie: string };
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: mock.url,
+    MODEL: "mock-model",
+  });
+  chat = await import("@/app/api/chat/route");
+  thread = await import("@/app/api/threads/[id]/route");
+  history = await import("@/app/api/threads/[id]/history/route");
+  stop = await import("@/app/api/threads/[id]/stop/route");
+  list = await import("@/app/api/threads/route");
+});
+afterAll(async () => {
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mock.requests.length = 0;
+});
+
+function send(body: unknown, cookie = me.cookie) {
+  return chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
+}
+
+async function turn(body: Record<string, unknown>, cookie = me.cookie) {
+  const response = await send(body, cookie);
+  const chunks = parseChunks(await response.text());
+  return { response, chunks, text: replyText(chunks) };
+}
+
+const msg = (content: string) => ({ id: randomUUID(), content });
+
+async function storedRows(owner: string) {
+  const { rows } = await pool.query(
+    `SELECT m.kind, m.content, m.status, m.message_id FROM messages m JOIN threads t ON t.id = m.thread_id
+      WHERE t.owner = $1 ORDER BY m.thread_id, m.seq`,
+    [owner],
+  );
+  return rows;
+}
+
+describe("POST /api/chat", () => {
+  it("creates a thread, streams the model's reply and stores both messages", async () => {
+    const first = msg("Hello mock");
+    const { response, chunks, text } = await turn({ message: first });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("x-history-source")).toBe("new");
+    const threadId = response.headers.get("x-thread-id")!;
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(chunks[0]).toMatchObject({ type: "data-thread", data: { threadId, historySource: "new" } });
+    expect(text).toBe('You said: "Hello mock". I can see 1 user message(s) and 0 assistant message(s) in this conversation.');
+    expect(chunks.filter((c) => c.type === "text-delta").length).toBeGreaterThan(5);
+
+    const start = chunks.find((c) => c.type === "start") as { messageId: string };
+    const rows = await storedRows(me.id);
+    expect(rows).toEqual([
+      { kind: "user", content: "Hello mock", status: "complete", message_id: first.id },
+      { kind: "assistant", content: text, status: "complete", message_id: start.messageId },
+    ]);
+  });
+
+  it("uses the client's history when it sends one and the database's when it does not", async () => {
+    const first = msg("one");
+    const a = await turn({ message: first });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    const start = a.chunks.find((c) => c.type === "start") as { messageId: string };
+
+    const second = msg("two");
+    const b = await turn({
+      threadId,
+      message: second,
+      history: [
+        { id: first.id, role: "user", content: "one" },
+        { id: start.messageId, role: "assistant", content: a.text },
+      ],
+    });
+    expect(b.response.headers.get("x-history-source")).toBe("client");
+    expect(b.text).toContain("I can see 2 user message(s) and 1 assistant message(s)");
+
+    const c = await turn({ threadId, message: msg("three") });
+    expect(c.response.headers.get("x-history-source")).toBe("database");
+    expect(c.text).toContain("I can see 3 user message(s) and 2 assistant message(s)");
+    // The database copy already holds the new message; the model still reads it once.
+    const lastRequest = mock.requests.at(-1) as { messages: { role: string; content: string }[] };
+    expect(lastRequest.messages.filter((m) => m.role === "user" && m.content === "three")).toHaveLength(1);
+
+    const body = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: me.cookie }), params(threadId))).json();
+    const said = (m: { role: string; content: string }) => (m.role === "user" ? m.content : m.content.split('"')[1]);
+    expect(body.messages.map((m: { role: string; content: string }) => `${m.role}:${said(m)}`)).toEqual([
+      "user:one",
+      "assistant:one",
+      "user:two",
+      "assistant:two",
+      "user:three",
+      "assistant:three",
+    ]);
+  });
+
+  it("answers a resent message id with 409 and never calls the model twice", async () => {
+    const message = msg("only once");
+    const a = await turn({ message });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    const again = await send({ threadId, message });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("conflict:duplicate_message");
+    expect(mock.requests).toHaveLength(1);
+    expect(await storedRows(me.id)).toHaveLength(2);
+  });
+
+  it("stores one message and runs one reply when the same message is sent twice at once", async () => {
+    const threadId = randomUUID();
+    const message = msg("double click");
+    const responses = await Promise.all([send({ threadId, message }), send({ threadId, message })]);
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    await Promise.all(responses.map((r) => r.text()));
+    const rows = await storedRows(me.id);
+    expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("Stop ends the generation on the server and keeps what was written", async () => {
+    const response = await send({ message: msg("[[slow]] take your time") });
+    const threadId = response.headers.get("x-thread-id")!;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
+    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    expect(stopped.status).toBe(202);
+    expect(await stopped.json()).toEqual({ stopped: true });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    const chunks = parseChunks(text);
+    expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
+    const partial = replyText(chunks);
+    const rows = await storedRows(me.id);
+    expect(rows[1]).toMatchObject({ kind: "assistant", status: "stopped", content: partial });
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(150);
+  });
+
+  it("streams an error when the model fails, keeping the user's message", async () => {
+    const { response, chunks } = await turn({ message: msg("[[error]] please") });
+    expect(response.status).toBe(200);
+    const error = chunks.find((c) => c.type === "error") as { errorText: string };
+    expect(error.errorText).toMatch(/model failed/i);
+    expect(error.errorText).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
+    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user"]);
+  });
+
+  it("refuses a second message while a reply is still being written in the thread", async () => {
+    const first = await send({ message: msg("[[slow]] long one") });
+    const threadId = first.headers.get("x-thread-id")!;
+    const second = await send({ threadId, message: msg("impatient") });
+    expect(second.status).toBe(409);
+    expect((await second.json()).error.code).toBe("conflict:turn_in_progress");
+    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    await first.text();
+  });
+});
+
+describe("bad input is refused with a clear error and leaves no row behind", () => {
+  const cases: [string, () => Request, number, string][] = [
+    ["malformed JSON", () => request("/api/chat", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }), 400, "bad_request:json"],
+    ["a body that is not an object", () => request("/api/chat", { method: "POST", json: [1, 2] }), 400, "bad_request:validation"],
+    ["content of the wrong type", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: 42 } } }), 400, "bad_request:validation"],
+    ["empty content", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: "  \n " } } }), 400, "bad_request:validation"],
+    ["over-long content", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: "x".repeat(32_001) } } }), 400, "bad_request:validation"],
+    ["a thread id that is not a UUID", () => request("/api/chat", { method: "POST", json: { threadId: "42", message: { id: "a", content: "hi" } } }), 400, "bad_request:validation"],
+    ["a bad message id", () => request("/api/chat", { method: "POST", json: { message: { id: "no spaces", content: "hi" } } }), 400, "bad_request:validation"],
+    ["a history item with an unknown role", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: "hi" }, history: [{ id: "b", role: "system", content: "x" }] } }), 400, "bad_request:validation"],
+    ["lone surrogates", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: "bad \ud800 text" } } }), 400, "bad_request:validation"],
+    ["a non-JSON content type", () => request("/api/chat", { method: "POST", body: "hi", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type:body"],
+    ["a body over the size limit", () => request("/api/chat", { method: "POST", json: { message: { id: "a", content: "hi" }, padding: "x".repeat(5 * 1024 * 1024) } }), 413, "payload_too_large:body"],
+  ];
+
+  for (const [name, make, status, code] of cases) {
+    it(`${name} → ${status}`, async () => {
+      const req = make();
+      req.headers.set("cookie", me.cookie);
+      const response = await chat.POST(req, undefined);
+      expect(response.status).toBe(status);
+      const body = await response.json();
+      expect(body.error.code).toBe(code);
+      expect(body.error.message.length).toBeGreaterThan(5);
+      const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [me.id]);
+      expect(rows[0].n).toBe(0);
+    });
+  }
+
+  it("names the field that is wrong", async () => {
+    const response = await send({ message: { id: "a", content: 42 } });
+    expect((await response.json()).error.message).toContain("message.content");
+  });
+});
+
+describe("ownership: another identity's thread answers exactly like a missing one", () => {
+  it("404s every route and writes nothing", async () => {
+    const a = await turn({ message: msg("mine") });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    const other = await visitor();
+    const missing = randomUUID();
+
+    for (const id of [threadId, missing]) {
+      const responses = [
+        await thread.GET(request(`/api/threads/${id}`, { cookie: other.cookie }), params(id)),
+        await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: other.cookie, json: { title: "x" } }), params(id)),
+        await thread.DELETE(request(`/api/threads/${id}`, { method: "DELETE", cookie: other.cookie }), params(id)),
+        await history.GET(request(`/api/threads/${id}/history`, { cookie: other.cookie }), params(id)),
+        await stop.POST(request(`/api/threads/${id}/stop`, { method: "POST", cookie: other.cookie }), params(id)),
+      ];
+      for (const response of responses) {
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: { code: "not_found:thread", message: "Thread not found." } });
+      }
+    }
+    const hijack = await send({ threadId, message: msg("let me in") }, other.cookie);
+    expect(hijack.status).toBe(404);
+    expect(await storedRows(me.id)).toHaveLength(2);
+    const listed = await (await list.GET(request("/api/threads", { cookie: other.cookie }), undefined)).json();
+    expect(listed.threads).toEqual([]);
+  });
+
+  it("refuses a request without a valid identity cookie", async () => {
+    const forged = me.cookie.slice(0, -4) + "AAAA";
+    const response = await send({ message: msg("hi") }, forged);
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("thread routes", () => {
+  it("renames, lists and deletes a thread", async () => {
+    const a = await turn({ message: msg("Plan a trip to Porto") });
+    const id = a.response.headers.get("x-thread-id")!;
+    const listed = await (await list.GET(request("/api/threads", { cookie: me.cookie }), undefined)).json();
+    expect(listed).toMatchObject({ threads: [{ id, title: "Plan a trip to Porto", messageCount: 2 }], nextCursor: null });
+
+    const renamed = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: me.cookie, json: { title: "  Porto 🧳 " } }), params(id));
+    expect((await renamed.json()).thread.title).toBe("Porto 🧳");
+
+    const deleted = await thread.DELETE(request(`/api/threads/${id}`, { method: "DELETE", cookie: me.cookie }), params(id));
+    expect(deleted.status).toBe(204);
+    expect(await storedRows(me.id)).toEqual([]);
+    expect((await thread.GET(request(`/api/threads/${id}`, { cookie: me.cookie }), params(id))).status).toBe(404);
+  });
+
+  it("refuses bad titles, bad ids and bad paging parameters", async () => {
+    const id = randomUUID();
+    for (const title of ["", "   ", "two\nlines", "x".repeat(121), 7]) {
+      const r = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: me.cookie, json: { title } }), params(id));
+      expect(r.status).toBe(400);
+    }
+    expect((await thread.GET(request("/api/threads/nope", { cookie: me.cookie }), params("nope"))).status).toBe(400);
+    for (const query of ["limit=0", "limit=abc", "limit=1000", "cursor=bogus"]) {
+      const r = await list.GET(request(`/api/threads?${query}`, { cookie: me.cookie }), undefined);
+      expect(r.status).toBe(400);
+    }
+  });
+});

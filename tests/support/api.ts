@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
+
+export const SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
+
+/** A signed identity cookie header for a new anonymous visitor. */
+export async function visitor(): Promise<{ id: string; cookie: string }> {
+  const id = randomUUID();
+  return { id, cookie: `${IDENTITY_COOKIE}=${await signIdentity(id, SESSION_SECRET)}` };
+}
+
+export function request(path: string, init: RequestInit & { cookie?: string; json?: unknown } = {}): Request {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("cookie", init.cookie);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return new Request(`http://localhost${path}`, { ...init, headers, body });
+}
+
+/** Parses an SSE body of UI message chunks. */
+export function parseChunks(text: string): UIMessageChunk[] {
+  return text
+    .split("\n\n")
+    .map((event) => event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n"))
+    .filter((data) => data && data !== "[DONE]")
+    .map((data) => JSON.parse(data) as UIMessageChunk);
+}
+
+export function replyText(chunks: UIMessageChunk[]): string {
+  return chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("");
+}
+
+export const params = (id: string) => ({ params: Promise.resolve({ id }) });
