@@ -13,6 +13,9 @@ export const E2E_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/threadline_e
 /** Environment of the app under test: a throwaway database and the mock model. */
 export const E2E_APP_ENV = {
   PORT: String(APP_PORT),
+  // Containers export HOSTNAME (their id); Next would bind to that address
+  // instead of the loopback one the tests and the health check use.
+  HOSTNAME: "127.0.0.1",
   DATABASE_URL: E2E_DATABASE_URL,
   SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
   MODEL_PROVIDER: "openai-compatible",

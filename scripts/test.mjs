@@ -90,6 +90,7 @@ async function endToEnd() {
   // The build sees the same environment as the app it is built for.
   const buildEnv = { ...process.env, ...E2E_APP_ENV };
   delete buildEnv.PORT;
+  delete buildEnv.HOSTNAME;
   const buildExit = await run("npx", ["next", "build"], buildEnv);
   if (buildExit !== 0) return recordStepFailure(`next build failed (exit code ${buildExit}); end-to-end tests skipped`);
 

@@ -6,7 +6,15 @@ import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
-import { messageText, newMessageId, toChatMessage, type ChatMessage } from "@/lib/client/messages";
+import {
+  isStoppedPart,
+  messageText,
+  newMessageId,
+  threadIdFromPart,
+  toChatMessage,
+  type ChatMessage,
+  type DataPart,
+} from "@/lib/client/messages";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
@@ -62,9 +70,10 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
     messages: initialMessages,
     transport,
     generateId: newMessageId,
-    onData: (part) => {
-      if (part.type === "data-thread") onThreadNamed(part.data.threadId);
-      if (part.type === "data-status" && part.data.status === "stopped") serverSaidStopped.current = true;
+    onData: (part: DataPart) => {
+      const threadId = threadIdFromPart(part);
+      if (threadId) onThreadNamed(threadId);
+      if (isStoppedPart(part)) serverSaidStopped.current = true;
     },
     // Runs after render, when turnEnded (declared below: it needs `abort`) exists.
     onFinish: ({ message, isAbort, isError, isDisconnect }) => {

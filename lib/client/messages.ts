@@ -8,13 +8,25 @@ export interface ChatMetadata {
   createdAt?: string;
 }
 
-/** Transient data parts the server sends (see the POST /api/chat contract). */
-export type ChatDataParts = {
-  thread: { threadId: string; historySource: string };
-  status: { status: "stopped" };
-};
+export type ChatMessage = UIMessage<ChatMetadata>;
 
-export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
+/** A data part as useChat's onData hands it over; its data is checked before use. */
+export interface DataPart {
+  type: string;
+  data: unknown;
+}
+
+/** The thread id from the server's `data-thread` part, or null for any other part. */
+export function threadIdFromPart(part: DataPart): string | null {
+  if (part.type !== "data-thread") return null;
+  const threadId = (part.data as { threadId?: unknown } | null)?.threadId;
+  return typeof threadId === "string" ? threadId : null;
+}
+
+/** True for the server's `data-status` part that says the user's Stop ended the reply. */
+export function isStoppedPart(part: DataPart): boolean {
+  return part.type === "data-status" && (part.data as { status?: unknown } | null)?.status === "stopped";
+}
 
 export function toChatMessage(message: HistoryMessage): ChatMessage {
   return {
