@@ -4,10 +4,11 @@ import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import { rehypeRawAsText } from "@/lib/client/rehype-raw-as-text";
 
-// Messages are untrusted: raw HTML is never parsed (no rehype-raw) and
-// rehype-sanitize strips whatever markdown could still smuggle in (event
-// handlers, javascript: links), so a <script> shows as text or disappears.
+// Messages are untrusted: raw HTML is never parsed (no rehype-raw) but shown as
+// the text it is, and rehype-sanitize strips whatever markdown could still
+// smuggle in (javascript: links, unknown attributes).
 const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
   // Wide tables scroll inside the bubble instead of stretching the page.
@@ -19,7 +20,7 @@ const components: Components = {
 };
 
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [rehypeSanitize];
+const rehypePlugins = [rehypeRawAsText, rehypeSanitize];
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (

@@ -48,6 +48,8 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
         <div className={`group relative flex items-center rounded-lg ${rowTone}`}>
           <Link
             href={`/c/${thread.id}`}
+            // A thread page reads the database; prefetching every visible row would do that for each.
+            prefetch={false}
             aria-current={active ? "page" : undefined}
             onClick={onNavigate}
             className="block min-w-0 flex-1 truncate rounded-lg py-2 pr-16 pl-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-400"

@@ -19,13 +19,13 @@ export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpen
       >
         <MenuIcon />
       </button>
-      <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200" title="Model">
-        {model.label}
-      </span>
-      {model.offline && (
-        <span className="shrink-0 rounded-full border border-amber-300 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+      {/* Offline, the badge alone names the model, so its name appears once on the page. */}
+      {model.offline ? (
+        <span className="truncate rounded-full border border-amber-300 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
           Offline demo model — no API key configured
         </span>
+      ) : (
+        <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200">{model.label}</span>
       )}
     </header>
   );
