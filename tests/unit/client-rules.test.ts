@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { groupThreadsByDate } from "@/lib/client/group-threads";
+import { buildChatRequestBody } from "@/lib/client/history-mode";
+import type { ChatMessage } from "@/lib/client/messages";
+
+const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2 });
+
+describe("groupThreadsByDate", () => {
+  it("puts threads under Today, Yesterday, Previous 7 days, Previous 30 days and Older by calendar day", () => {
+    const now = new Date(2026, 10, 21, 9, 0); // local time, 09:00
+    const at = (daysAgo: number, hour = 12) => new Date(2026, 10, 21 - daysAgo, hour).toISOString();
+    const groups = groupThreadsByDate(
+      [thread("t0", at(0, 1)), thread("t1", at(1, 23)), thread("t7", at(7)), thread("t8", at(8)), thread("t30", at(30)), thread("t31", at(31))],
+      now,
+    );
+    expect(groups.map((g) => [g.label, g.threads.map((t) => t.id)])).toEqual([
+      ["Today", ["t0"]],
+      ["Yesterday", ["t1"]],
+      ["Previous 7 days", ["t7"]],
+      ["Previous 30 days", ["t8", "t30"]],
+      ["Older", ["t31"]],
+    ]);
+  });
+});
+
+describe("the hybrid history decision", () => {
+  const messages: ChatMessage[] = [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "first" }], metadata: { createdAt: "2026-11-21T10:00:00.000Z" } },
+    { id: "a1", role: "assistant", parts: [{ type: "text", text: "reply" }] },
+    { id: "u2", role: "user", parts: [{ type: "text", text: "second" }] },
+  ];
+
+  it("a new chat sends neither a thread id nor history", () => {
+    expect(buildChatRequestBody(messages.slice(2), { threadId: null, clientCopyIsTrusted: true })).toEqual({
+      message: { id: "u2", content: "second" },
+    });
+  });
+
+  it("a copy loaded from the server sends only the thread id, so the server reads the database", () => {
+    const body = buildChatRequestBody(messages, { threadId: "t", clientCopyIsTrusted: false });
+    expect(body).toEqual({ threadId: "t", message: { id: "u2", content: "second" } });
+  });
+
+  it("a copy built in this page sends the earlier messages, without the new one", () => {
+    const body = buildChatRequestBody(messages, { threadId: "t", clientCopyIsTrusted: true });
+    expect(body.history?.map((m) => [m.id, m.role, m.content])).toEqual([
+      ["u1", "user", "first"],
+      ["a1", "assistant", "reply"],
+    ]);
+  });
+});

@@ -1,0 +1,33 @@
+import { streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import { createOfflineModel } from "@/lib/model/offline-model";
+
+describe("the offline demo model", () => {
+  it("streams its reply word by word and answers what the user wrote", async () => {
+    const result = streamText({
+      model: createOfflineModel(),
+      messages: [
+        { role: "user", content: "first" },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "What is Threadline?" },
+      ],
+    });
+    const deltas: string[] = [];
+    for await (const delta of result.textStream) deltas.push(delta);
+    const text = deltas.join("");
+    expect(deltas.length).toBeGreaterThan(20);
+    expect(text).toContain('You wrote: "What is Threadline?"');
+    expect(text).toContain("2 messages from you");
+    expect(text).toMatch(/offline demo model/);
+  });
+
+  it("stops when aborted", async () => {
+    const controller = new AbortController();
+    const result = streamText({ model: createOfflineModel(), prompt: "hi", abortSignal: controller.signal, onError: () => {} });
+    let seen = 0;
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta" && ++seen === 3) controller.abort();
+    }
+    expect(seen).toBe(3);
+  });
+});
