@@ -14,7 +14,7 @@ export async function proxy(request: NextRequest) {
   response.cookies.set(IDENTITY_COOKIE, value, {
     httpOnly: true,
     sameSite: "lax",
-    secure: request.nextUrl.protocol === "https:",
+    secure: request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
     path: "/",
     maxAge: IDENTITY_MAX_AGE_SECONDS,
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_CHARS } from "@/lib/client/limits";
+import { limits } from "@/lib/limits";
 import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
 
 interface ComposerProps {
@@ -18,7 +18,7 @@ export function Composer({ busy, stopping, onSend, onStop }: ComposerProps) {
   const content = text.trim();
   // Counted in UTF-16 units, which is never fewer than the server's count, so
   // a message the client lets through is never refused for length.
-  const tooLong = text.length > MAX_MESSAGE_CHARS;
+  const tooLong = text.length > limits.maxMessageChars;
   const canSend = !busy && content.length > 0 && !tooLong;
 
   function send() {
@@ -80,7 +80,7 @@ export function Composer({ busy, stopping, onSend, onStop }: ComposerProps) {
       <p id={hintId} aria-live="polite" className="mt-1.5 min-h-4 text-center text-xs text-neutral-500 dark:text-neutral-400">
         {tooLong ? (
           <span className="font-medium text-red-600 dark:text-red-400">
-            Message is too long: {text.length.toLocaleString("en-US")} of {MAX_MESSAGE_CHARS.toLocaleString("en-US")}{" "}
+            Message is too long: {text.length.toLocaleString("en-US")} of {limits.maxMessageChars.toLocaleString("en-US")}{" "}
             characters. Shorten it to send.
           </span>
         ) : (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { MAX_THREAD_TITLE_CHARS } from "@/lib/client/limits";
+import { limits } from "@/lib/limits";
 
 interface ThreadTitleInputProps {
   initialTitle: string;
@@ -33,7 +33,7 @@ export function ThreadTitleInput({ initialTitle, onSave, onCancel }: ThreadTitle
       ref={inputRef}
       aria-label="Thread title"
       defaultValue={initialTitle}
-      maxLength={MAX_THREAD_TITLE_CHARS}
+      maxLength={limits.maxTitleChars}
       onKeyDown={(event) => {
         if (event.nativeEvent.isComposing) return;
         if (event.key === "Enter") {

@@ -1,3 +1,4 @@
+import "server-only";
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { AgentResult } from "@/lib/history/types";
 import type { TextChunkSink } from "./stream-chunks";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { AgentResult, ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";

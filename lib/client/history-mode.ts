@@ -1,7 +1,7 @@
 // The hybrid history pattern in one place. The client sends its copy of the
 // thread only when it can vouch for it; otherwise the server reads the database.
 import type { HistoryMessage } from "@/lib/history/types";
-import { MAX_HISTORY_BYTES, MAX_HISTORY_ITEMS } from "@/lib/client/limits";
+import { limits } from "@/lib/limits";
 import { messageText, toHistoryPayload, type ChatMessage } from "@/lib/client/messages";
 
 export type HistorySource = "new" | "database" | "client";
@@ -50,6 +50,6 @@ export function buildChatRequestBody(
 }
 
 function fitsInRequest(history: HistoryMessage[]): boolean {
-  if (history.length > MAX_HISTORY_ITEMS) return false;
-  return new TextEncoder().encode(JSON.stringify(history)).length <= MAX_HISTORY_BYTES;
+  if (history.length > limits.maxHistoryItems) return false;
+  return new TextEncoder().encode(JSON.stringify(history)).length <= limits.maxHistoryBytes;
 }

@@ -1,4 +1,4 @@
-// Shared by lib/config.ts and the plain-Node start scripts.
+// Shared by the pool (lib/db/pool.ts) and the plain-Node start scripts.
 export const DEFAULT_DATABASE_URL = "postgres://postgres:postgres@localhost:5432/threadline";
 
 /** The URL with its password hidden, for messages. */

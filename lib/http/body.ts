@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { limits } from "@/lib/config";
+import { limits } from "@/lib/limits";
 import { AppError } from "@/lib/errors";
 
 /** Reads the body as text, refusing more than maxBytes without buffering it all first. */

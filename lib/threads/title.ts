@@ -1,4 +1,3 @@
-export const MAX_TITLE_LENGTH = 120;
 const DEFAULT_TITLE_LENGTH = 60;
 
 /** The default title of a thread: the start of its first user message, on one line. */

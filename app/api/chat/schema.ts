@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limits } from "@/lib/config";
+import { limits } from "@/lib/limits";
 import { uuid } from "@/lib/http/params";
 
 const messageId = z

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { limits } from "@/lib/config";
-import { MAX_TITLE_LENGTH } from "@/lib/threads/title";
+import { limits } from "@/lib/limits";
 
 export const listThreadsQuerySchema = z.object({
   limit: z.coerce
@@ -17,7 +16,7 @@ export const renameThreadSchema = z.object({
     .string({ message: "must be a string" })
     .trim()
     .min(1, "must not be empty")
-    .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
+    .max(limits.maxTitleChars, `must be at most ${limits.maxTitleChars} characters`)
     // eslint-disable-next-line no-control-regex
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must be a single line without control characters")
     .refine((s) => s.isWellFormed(), "must be valid Unicode text"),

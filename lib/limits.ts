@@ -1,0 +1,12 @@
+// What a client may send. The API enforces these; the UI uses the same numbers
+// to say so before a round trip.
+export const limits = {
+  maxMessageChars: 32_000,
+  maxTitleChars: 120,
+  maxHistoryItems: 500,
+  maxBodyBytes: 4 * 1024 * 1024,
+  /** The client's history must leave room in the body for the rest of the request. */
+  maxHistoryBytes: 3.5 * 1024 * 1024,
+  maxThreadsPage: 100,
+  defaultThreadsPage: 30,
+} as const;
