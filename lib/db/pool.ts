@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { databaseUrl } from "@/lib/config";
+import { DEFAULT_DATABASE_URL } from "./default-url.mjs";
 
 // One pool per process, created on first use. Kept on globalThis so that dev
 // hot reloads reuse it instead of leaking a new pool per edit.
@@ -9,7 +9,7 @@ const globalForPool = globalThis as unknown as { threadlinePool?: pg.Pool };
 export function getPool(): pg.Pool {
   if (!globalForPool.threadlinePool) {
     const pool = new pg.Pool({
-      connectionString: databaseUrl(),
+      connectionString: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       idleTimeoutMillis: 30_000,
     });
