@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import pg from "pg";
+import { recreateDatabase } from "../lib/db/migrate.mjs";
 import { E2E_APP_ENV, E2E_DATABASE_URL } from "./e2e-env.mjs";
 
 const OUTPUT_DIR = ".test-output";
@@ -41,21 +41,10 @@ async function readJson(file) {
   }
 }
 
-/** Drops the e2e database so every run starts empty; the app recreates and migrates it. */
+/** Drops the e2e database so every run starts empty; the app migrates it when it starts. */
 async function resetE2eDatabase() {
-  const target = new URL(E2E_DATABASE_URL);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(E2E_DATABASE_URL);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await client.end();
-  }
-  console.log(`\nreset database ${name}`);
+  await recreateDatabase(E2E_DATABASE_URL);
+  console.log(`\nreset database ${new URL(E2E_DATABASE_URL).pathname.slice(1)}`);
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
