@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import type { AgentResult, ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
 import { buildModelMessages, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
@@ -86,7 +87,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const clientSentHistory = input.clientHistory !== undefined;
   const source = historySource({ clientSentHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
-  await publish(threadChunk(threadId, source));
+  // Chunks outside the model call are published in steps of their own: a
+  // durable runtime replays the code between steps, and they must go out once.
+  const announce = (id: string, ...chunks: UIMessageChunk[]) =>
+    step(id, async () => {
+      for (const chunk of chunks) await publish(chunk);
+    });
+  await announce("announce-thread", threadChunk(threadId, source));
 
   // 3. The history: the client's copy, or the database's.
   let earlier: ConversationMessage[] = input.clientHistory ?? [];
@@ -97,24 +104,30 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
   // 4. The network.
   const results: AgentResult[] = [];
-  const messageId = newId();
-  await publish({ type: "start", messageId });
+  const messageId = await step("assistant-message-id", async () => newId());
+  await announce("announce-start", { type: "start", messageId });
   let status: TurnOutcome["status"] = "complete";
   let failure: Error | undefined;
   try {
     for (let iteration = 0; iteration < network.maxIter; iteration++) {
       const agent = network.router({ iteration, results, agents: network.agents });
       if (!agent) break;
-      await publish({ type: "start-step" });
-      const result = await runAgent({
-        agent,
-        model: network.model,
-        messages: [...messages, ...results.map((r) => ({ role: "assistant" as const, content: r.content }))],
-        resultId: iteration === 0 ? messageId : newId(),
-        sink: textSink(publish),
-        signal: deps.signal,
+      const earlierResults = results.map((r) => ({ role: "assistant" as const, content: r.content }));
+      // One step per model call: its memoized value is the whole reply, and the
+      // tokens stream out while it runs, so a finished call is never repeated.
+      const result = await step(`agent-${iteration}-${agent.name}`, async () => {
+        await publish({ type: "start-step" });
+        const reply = await runAgent({
+          agent,
+          model: network.model,
+          messages: [...messages, ...earlierResults],
+          resultId: iteration === 0 ? messageId : newId(),
+          sink: textSink(publish),
+          signal: deps.signal,
+        });
+        await publish({ type: "finish-step" });
+        return reply;
       });
-      await publish({ type: "finish-step" });
       results.push(result);
       if (result.status === "stopped") {
         status = "stopped";
@@ -138,10 +151,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   }
 
   if (status === "failed") {
-    await publish({ type: "error", errorText: failure!.message });
+    await announce("announce-end", { type: "error", errorText: failure!.message });
   } else {
-    if (status === "stopped") await publish(stoppedChunk);
-    await publish({ type: "finish", finishReason: status === "stopped" ? "other" : "stop" });
+    const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
+    await announce("announce-end", ...(status === "stopped" ? [stoppedChunk, finish] : [finish]));
   }
   return { threadId, historySource: source, status, results, error: failure };
 }
