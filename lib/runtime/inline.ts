@@ -1,15 +1,10 @@
 import "server-only";
 import { runTurn, type TurnInput } from "@/lib/agent/turn";
 import type { Network } from "@/lib/agent/network";
-import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
+import { activeTurns, type ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
 import type { StartedTurn, TurnRuntime } from "./types";
-
-interface ActiveTurn {
-  owner: string;
-  controller: AbortController;
-}
 
 /**
  * Runs each turn in this process, detached from the request: closing the tab
@@ -17,19 +12,15 @@ interface ActiveTurn {
  */
 export class InlineRuntime implements TurnRuntime {
   readonly name = "inline";
-  private readonly active = new Map<string, ActiveTurn>();
-
-  constructor(private readonly deps: { history: () => HistoryConfig; network: () => Network }) {}
+  constructor(
+    private readonly deps: { history: () => HistoryConfig; network: () => Network },
+    private readonly active: ActiveTurns = activeTurns(),
+  ) {}
 
   start(input: TurnInput): Promise<StartedTurn> {
     const controller = new AbortController();
     const channel = new TurnChannel();
-    const claim = (threadId: string) => {
-      if (this.active.has(threadId)) {
-        throw new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop.");
-      }
-      this.active.set(threadId, { owner: input.owner, controller });
-    };
+    const claim = (threadId: string) => this.active.claim(threadId, input.owner, controller);
     // Claimed before any await, so two requests for one thread cannot both pass.
     if (input.threadId) claim(input.threadId);
     let claimed = input.threadId;
@@ -60,15 +51,12 @@ export class InlineRuntime implements TurnRuntime {
         })
         .finally(() => {
           channel.close();
-          if (claimed && this.active.get(claimed)?.controller === controller) this.active.delete(claimed);
+          if (claimed) this.active.release(claimed, controller);
         });
     });
   }
 
   async stop(owner: string, threadId: string): Promise<boolean> {
-    const turn = this.active.get(threadId);
-    if (!turn || turn.owner !== owner) return false;
-    turn.controller.abort(new Error("Stopped by the user"));
-    return true;
+    return this.active.stop(owner, threadId);
   }
 }

@@ -1,0 +1,45 @@
+import { AppError } from "@/lib/errors";
+
+interface ActiveTurn {
+  owner: string;
+  controller: AbortController;
+}
+
+/**
+ * The turns this process is running, by thread: one at a time per thread, and
+ * the handle that Stop aborts. Process-wide, so the inline runtime and the
+ * Inngest function (served by the same process) share it.
+ */
+export class ActiveTurns {
+  private readonly turns = new Map<string, ActiveTurn>();
+
+  /** Claims the thread for a new turn, or refuses while another is running there. */
+  claim(threadId: string, owner: string, controller: AbortController): void {
+    if (this.turns.has(threadId)) {
+      throw new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop.");
+    }
+    this.turns.set(threadId, { owner, controller });
+  }
+
+  /** Registers a turn that may already be registered (a durable run's replay). */
+  track(threadId: string, owner: string, controller: AbortController): void {
+    this.turns.set(threadId, { owner, controller });
+  }
+
+  release(threadId: string, controller: AbortController): void {
+    if (this.turns.get(threadId)?.controller === controller) this.turns.delete(threadId);
+  }
+
+  stop(owner: string, threadId: string): boolean {
+    const turn = this.turns.get(threadId);
+    if (!turn || turn.owner !== owner) return false;
+    turn.controller.abort(new Error("Stopped by the user"));
+    return true;
+  }
+}
+
+const globalForTurns = globalThis as unknown as { threadlineActiveTurns?: ActiveTurns };
+
+export function activeTurns(): ActiveTurns {
+  return (globalForTurns.threadlineActiveTurns ??= new ActiveTurns());
+}
