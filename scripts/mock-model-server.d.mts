@@ -14,7 +14,7 @@ export const MARKDOWN_REPLY: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
 export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
-export function planReply(body: unknown):
+export function planReply(body: unknown, options?: { brokenBefore?: (text: string) => boolean }):
   | { kind: "error" }
   | { kind: "fail-mid"; reply: string }
   | { kind: "reply"; reply: string; delayMs?: number };

@@ -7,6 +7,8 @@
 //   [[markdown]]  bold, a list, a code block and raw HTML that must not run
 //   [[error]]     HTTP 500 with an OpenAI-style error body
 //   [[fail-mid]]  a few words, then the socket is destroyed
+//   [[flaky-mid]] the first request with this text breaks off like [[fail-mid]];
+//                 every later one gets the ordinary echo (retries, durability)
 //   otherwise     an echo that counts the roles it received (history checks)
 import http from "node:http";
 import { pathToFileURL } from "node:url";
@@ -50,12 +52,13 @@ export function messageText(content) {
 }
 
 /** Decides what the model does for one request body. */
-export function planReply(body) {
+export function planReply(body, { brokenBefore = () => true } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
+  if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, delayMs: SLOW_CHUNK_DELAY_MS };
   if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY };
   const count = (role) => messages.filter((m) => m?.role === role).length;
@@ -166,6 +169,13 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   const requests = [];
   const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
   let completions = 0;
+  // Texts whose first request [[flaky-mid]] already broke off.
+  const brokenOnce = new Set();
+  const brokenBefore = (text) => {
+    if (brokenOnce.has(text)) return true;
+    brokenOnce.add(text);
+    return false;
+  };
 
   const server = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://mock").pathname;
@@ -183,7 +193,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
           return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         }
         requests.push(body);
-        const plan = planReply(body);
+        const plan = planReply(body, { brokenBefore });
         if (plan.kind === "error") return sendModelError(res);
         const id = `chatcmpl-mock-${++completions}`;
         if (body.stream === true) return await streamReply(req, res, body, plan, { id, chunkDelayMs });

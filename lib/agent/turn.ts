@@ -16,6 +16,8 @@ export const runNow: StepRunner = (_id, work) => work();
 
 export interface TurnInput {
   owner: string;
+  /** This turn's id: stable across a durable run's retries, new for every request. */
+  turnId: string;
   /** The thread the client named, if any. */
   threadId?: string;
   message: UserMessage;
@@ -76,7 +78,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
   if (history.appendUserMessage) {
     const { duplicate } = await step("append-user-message", () =>
-      history.appendUserMessage!({ ...scope, threadId, message: input.message }),
+      history.appendUserMessage!({ ...scope, threadId, turnId: input.turnId, message: input.message }),
     );
     if (duplicate) {
       throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");

@@ -56,7 +56,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return rows.map(toHistoryMessage);
   }
 
-  async appendUserMessage({ owner, threadId, message }: ThreadScope & { threadId: string; message: UserMessage }) {
+  async appendUserMessage({ owner, threadId, turnId, message }: ThreadScope & { threadId: string; turnId: string; message: UserMessage }) {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
@@ -69,14 +69,20 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       if (thread.rows.length === 0) throw notFoundThread();
       const { content, escaped } = encodeContent(message.content);
       const inserted = await client.query(
-        `INSERT INTO messages (thread_id, seq, message_id, kind, content, content_escaped)
-         VALUES ($1, $2, $3, 'user', $4, $5)
+        `INSERT INTO messages (thread_id, seq, message_id, kind, content, content_escaped, turn_id)
+         VALUES ($1, $2, $3, 'user', $4, $5, $6)
          ON CONFLICT (thread_id, message_id) DO NOTHING
          RETURNING id`,
-        [threadId, thread.rows[0].next_seq, message.id, content, escaped],
+        [threadId, thread.rows[0].next_seq, message.id, content, escaped, turnId],
       );
-      const duplicate = inserted.rowCount === 0;
-      if (!duplicate) {
+      let duplicate = false;
+      if (inserted.rowCount === 0) {
+        const existing = await client.query<{ turn_id: string | null }>(
+          "SELECT turn_id FROM messages WHERE thread_id = $1 AND message_id = $2",
+          [threadId, message.id],
+        );
+        duplicate = existing.rows[0]?.turn_id !== turnId;
+      } else {
         await client.query(
           `UPDATE threads
               SET next_seq = next_seq + 1, message_count = message_count + 1, updated_at = now(),
@@ -98,24 +104,30 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   async appendResults({ owner, threadId, results }: ThreadScope & { threadId: string; results: AgentResult[] }) {
     if (results.length === 0) return;
     const encoded = results.map((r) => encodeContent(r.content));
-    // One statement: it is its own transaction and one round trip. The UPDATE
-    // locks the thread row and reserves a block of seq numbers for the rows.
+    // One statement: it is its own transaction and one round trip. Rows whose
+    // id is already stored (a retried step whose first try committed) are
+    // skipped; the UPDATE locks the thread row and reserves seq numbers for the rest.
     const { rowCount } = await this.pool.query(
-      `WITH reserved AS (
+      `WITH incoming AS (
+         SELECT r.*, row_number() OVER (ORDER BY r.ord) AS n
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
+                  WITH ORDINALITY AS r(message_id, agent_name, content, escaped, status, ord)
+          WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.message_id = r.message_id)
+       ), reserved AS (
          UPDATE threads
-            SET next_seq = next_seq + $3, message_count = message_count + $3, updated_at = now()
+            SET next_seq = next_seq + (SELECT count(*) FROM incoming),
+                message_count = message_count + (SELECT count(*) FROM incoming),
+                updated_at = now()
           WHERE id = $1 AND owner = $2
-        RETURNING next_seq - $3 AS first_seq
+        RETURNING next_seq - (SELECT count(*) FROM incoming) AS first_seq
        )
        INSERT INTO messages (thread_id, seq, message_id, kind, agent_name, content, content_escaped, status)
-       SELECT $1, reserved.first_seq + r.ord - 1, r.message_id, 'assistant', r.agent_name, r.content, r.escaped, r.status
-         FROM reserved,
-              unnest($4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[])
-                WITH ORDINALITY AS r(message_id, agent_name, content, escaped, status, ord)`,
+       SELECT $1, reserved.first_seq + incoming.n - 1, incoming.message_id, 'assistant', incoming.agent_name,
+              incoming.content, incoming.escaped, incoming.status
+         FROM reserved, incoming`,
       [
         threadId,
         owner,
-        results.length,
         results.map((r) => r.id),
         results.map((r) => r.agentName),
         encoded.map((e) => e.content),
@@ -123,6 +135,10 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         results.map((r) => r.status),
       ],
     );
-    if (rowCount === 0) throw notFoundThread();
+    // Nothing inserted: every row was there already, or the thread is not the owner's.
+    if (rowCount === 0) {
+      const { rowCount: owned } = await this.pool.query("SELECT 1 FROM threads WHERE id = $1 AND owner = $2", [threadId, owner]);
+      if (owned === 0) throw notFoundThread();
+    }
   }
 }

@@ -42,8 +42,12 @@ export interface HistoryConfig {
   createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{ threadId: string; created: boolean }>;
   /** The thread's history in order; an unknown thread gives [], never an error. */
   get?(ctx: ThreadScope & { threadId: string }): Promise<HistoryMessage[]>;
-  /** Store the user's message at once; the same message id twice stores it once. */
-  appendUserMessage?(ctx: ThreadScope & { threadId: string; message: UserMessage }): Promise<{ duplicate: boolean }>;
+  /**
+   * Store the user's message at once; the same message id twice stores it once.
+   * `duplicate` is true only when another turn stored it: a retry of the same
+   * turn (same turnId) finds its own row and goes on.
+   */
+  appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean }>;
   /** Store only this turn's results, all in one transaction. */
   appendResults?(ctx: ThreadScope & { threadId: string; results: AgentResult[] }): Promise<void>;
 }

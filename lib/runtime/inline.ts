@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { runTurn, type TurnInput } from "@/lib/agent/turn";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
@@ -17,7 +18,8 @@ export class InlineRuntime implements TurnRuntime {
     private readonly active: ActiveTurns = activeTurns(),
   ) {}
 
-  start(input: TurnInput): Promise<StartedTurn> {
+  start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {
+    const input: TurnInput = { ...request, turnId: randomUUID() };
     const controller = new AbortController();
     const channel = new TurnChannel();
     const claim = (threadId: string) => this.active.claim(threadId, input.owner, controller);

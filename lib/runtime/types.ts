@@ -12,7 +12,7 @@ export interface StartedTurn {
 export interface TurnRuntime {
   readonly name: "inline" | "inngest";
   /** Resolves once the thread exists and the user's message is stored; rejects with an AppError before that. */
-  start(input: TurnInput): Promise<StartedTurn>;
+  start(input: Omit<TurnInput, "turnId">): Promise<StartedTurn>;
   /** Ends the thread's running generation, keeping what it wrote. False when nothing was running. */
   stop(owner: string, threadId: string): Promise<boolean>;
 }

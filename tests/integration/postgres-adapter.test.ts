@@ -62,7 +62,7 @@ describe("get", () => {
 
   it("returns [] for another owner's thread", async () => {
     const { threadId } = await adapter.createThread({ owner });
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("m1", "secret") });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("m1", "secret") });
     expect(await adapter.get({ owner: "intruder", threadId })).toEqual([]);
   });
 });
@@ -71,24 +71,35 @@ describe("appendUserMessage", () => {
   it("stores one row for the same message id sent many times concurrently", async () => {
     const { threadId } = await adapter.createThread({ owner });
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, () => adapter.appendUserMessage({ owner, threadId, message: userMessage("same", "Hi") })),
+      Array.from({ length: 8 }, () => adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("same", "Hi") })),
     );
     expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
     expect(await rows(threadId)).toHaveLength(1);
     expect((await repo.get(owner, threadId)).messageCount).toBe(1);
   });
 
+  it("lets a retry of the same turn find its own message instead of calling it a duplicate", async () => {
+    const { threadId } = await adapter.createThread({ owner });
+    const turnId = randomUUID();
+    const message = userMessage("retried", "Hi");
+    expect(await adapter.appendUserMessage({ owner, threadId, turnId, message })).toEqual({ duplicate: false });
+    expect(await adapter.appendUserMessage({ owner, threadId, turnId, message })).toEqual({ duplicate: false });
+    expect(await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message })).toEqual({ duplicate: true });
+    expect(await rows(threadId)).toHaveLength(1);
+    expect((await repo.get(owner, threadId)).messageCount).toBe(1);
+  });
+
   it("titles the thread with the start of its first user message only", async () => {
     const { threadId } = await adapter.createThread({ owner });
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("a", "  Plan my\ntrip to Lisbon  ") });
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("b", "Something else") });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("a", "  Plan my\ntrip to Lisbon  ") });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("b", "Something else") });
     expect((await repo.get(owner, threadId)).title).toBe("Plan my trip to Lisbon");
   });
 
   it("refuses a thread that is not the owner's", async () => {
     const { threadId } = await adapter.createThread({ owner });
     await expect(
-      adapter.appendUserMessage({ owner: "intruder", threadId, message: userMessage("x", "hi") }),
+      adapter.appendUserMessage({ owner: "intruder", threadId, turnId: randomUUID(), message: userMessage("x", "hi") }),
     ).rejects.toMatchObject({ code: "not_found:thread" });
     expect(await rows(threadId)).toHaveLength(0);
   });
@@ -97,7 +108,7 @@ describe("appendUserMessage", () => {
 describe("appendResults", () => {
   it("writes a batch in one statement, in order, after the user's message", async () => {
     const { threadId } = await adapter.createThread({ owner });
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("u1", "question") });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("u1", "question") });
     let statements = 0;
     const counting = new Proxy(pool, {
       get: (target, prop) =>
@@ -123,6 +134,20 @@ describe("appendResults", () => {
     expect((await repo.get(owner, threadId)).messageCount).toBe(4);
   });
 
+  it("skips results it already stored, so a retried append adds nothing", async () => {
+    const { threadId } = await adapter.createThread({ owner });
+    const batch = [result("one"), result("two")];
+    await adapter.appendResults({ owner, threadId, results: batch });
+    await adapter.appendResults({ owner, threadId, results: batch });
+    await adapter.appendResults({ owner, threadId, results: [batch[1], result("three")] });
+    expect((await rows(threadId)).map((r) => [r.seq, r.content])).toEqual([
+      [1, "one"],
+      [2, "two"],
+      [3, "three"],
+    ]);
+    expect((await repo.get(owner, threadId)).messageCount).toBe(3);
+  });
+
   it("writes nothing of a batch when one row fails", async () => {
     const { threadId } = await adapter.createThread({ owner });
     const bad = { ...result("bad"), status: "exploded" } as unknown as AgentResult;
@@ -134,7 +159,7 @@ describe("appendResults", () => {
   it("orders by sequence even when every row carries the same timestamp", async () => {
     const { threadId } = await adapter.createThread({ owner });
     for (let turn = 0; turn < 3; turn++) {
-      await adapter.appendUserMessage({ owner, threadId, message: userMessage(`u${turn}`, `q${turn}`) });
+      await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage(`u${turn}`, `q${turn}`) });
       await adapter.appendResults({ owner, threadId, results: [result(`a${turn}`)] });
     }
     await pool.query("UPDATE messages SET created_at = '2026-01-01T00:00:00Z' WHERE thread_id = $1", [threadId]);
@@ -148,7 +173,7 @@ describe("text", () => {
   it("round-trips emoji, NUL bytes and backslashes exactly", async () => {
     const { threadId } = await adapter.createThread({ owner });
     const texts = ["emoji 👩‍💻🧵 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "nul\u0000in\u0000the middle", "a literal \\0 is not a NUL", "both \\ and \u0000\\0"];
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("u", texts[0]) });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("u", texts[0]) });
     await adapter.appendResults({ owner, threadId, results: texts.slice(1).map((t) => result(t)) });
     expect((await adapter.get({ owner, threadId })).map((m) => m.content)).toEqual(texts);
   });
@@ -157,7 +182,7 @@ describe("text", () => {
 describe("thread repository", () => {
   it("deleting a thread removes all its messages", async () => {
     const { threadId } = await adapter.createThread({ owner });
-    await adapter.appendUserMessage({ owner, threadId, message: userMessage("u", "hi") });
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("u", "hi") });
     await adapter.appendResults({ owner, threadId, results: [result("hello")] });
     await repo.delete(owner, threadId);
     expect(await rows(threadId)).toHaveLength(0);
@@ -175,11 +200,11 @@ describe("thread repository", () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       const { threadId } = await adapter.createThread({ owner });
-      await adapter.appendUserMessage({ owner, threadId, message: userMessage("u", `thread ${i}`) });
+      await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: userMessage("u", `thread ${i}`) });
       ids.push(threadId);
     }
     // Older activity moves a thread down; a new message moves it back to the top.
-    await adapter.appendUserMessage({ owner, threadId: ids[2], message: userMessage("again", "bump") });
+    await adapter.appendUserMessage({ owner, threadId: ids[2], turnId: randomUUID(), message: userMessage("again", "bump") });
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

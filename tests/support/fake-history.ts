@@ -21,11 +21,11 @@ export class RecordingHistory implements Required<HistoryConfig> {
     return this.history;
   }
 
-  async appendUserMessage(args: { owner: string; threadId: string; message: UserMessage }) {
+  async appendUserMessage(args: { owner: string; threadId: string; turnId: string; message: UserMessage }) {
     this.calls.push({ hook: "appendUserMessage", args });
-    const duplicate = this.stored.some((m) => m.id === args.message.id);
-    if (!duplicate) this.stored.push(args.message);
-    return { duplicate };
+    const stored = this.stored.some((m) => m.id === args.message.id);
+    if (!stored) this.stored.push(args.message);
+    return { duplicate: stored };
   }
 
   async appendResults(args: { owner: string; threadId: string; results: AgentResult[] }) {

@@ -13,7 +13,7 @@ describe("the agent network", () => {
     const router: Router = ({ iteration, agents }) => agents[iteration];
     const history = new RecordingHistory();
     const outcome = await runTurn(
-      { owner: "o", message },
+      { owner: "o", turnId: "t", message },
       {
         history,
         network: createNetwork({
@@ -38,7 +38,7 @@ describe("the agent network", () => {
   it("never runs more than maxIter agents, whatever the router says", async () => {
     const { model, prompts } = scriptedModel(["again"]);
     const outcome = await runTurn(
-      { owner: "o", message },
+      { owner: "o", turnId: "t", message },
       {
         history: new RecordingHistory(),
         network: createNetwork({ model, maxIter: 3, router: ({ agents }) => agents[0], agents: [{ name: "loop", system: "" }] }),

@@ -19,7 +19,7 @@ async function turn(input: Partial<TurnInput>, history: HistoryConfig, model = s
     return work();
   };
   const outcome = await runTurn(
-    { owner: OWNER, message, ...input },
+    { owner: OWNER, turnId: "turn-1", message, ...input },
     {
       history,
       network: createNetwork({ model, agents: [{ name: "assistant", system: "Be brief." }] }),
@@ -123,7 +123,7 @@ describe("appendUserMessage and appendResults", () => {
     };
     await turn({}, history, model);
     expect(modelCallsAtAppend).toBe(0);
-    expect(history.calls.find((c) => c.hook === "appendUserMessage")?.args.message).toEqual(message);
+    expect(history.calls.find((c) => c.hook === "appendUserMessage")?.args).toMatchObject({ message, turnId: "turn-1" });
   });
 
   it("refuses a message id it has already stored, without calling the model", async () => {

@@ -1,0 +1,5 @@
+import { Inngest } from "inngest";
+
+// The SDK reads INNGEST_DEV, INNGEST_BASE_URL, INNGEST_EVENT_KEY and
+// INNGEST_SIGNING_KEY itself; lib/runtime decides whether to use it at all.
+export const inngest = new Inngest({ id: "threadline" });

@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import { InngestTestEngine } from "@inngest/test";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TurnChunkMessage, TurnRefusal } from "@/inngest/channels";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import type { HistoryConfig } from "@/lib/history/types";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { SESSION_SECRET } from "../support/api";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+
+// The chat function runs whole in-process under @inngest/test (the official
+// engine), against the real database and the real provider code talking HTTP
+// to the mock model server.
+let mock: MockModelServer;
+let functions: typeof import("@/inngest/functions/chat-turn");
+const pool = testPool();
+let owner: string;
+let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal }[];
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: mock.url,
+    MODEL: "mock-model",
+  });
+  functions = await import("@/inngest/functions/chat-turn");
+});
+afterAll(async () => {
+  await mock.close();
+  await pool.end();
+});
+beforeEach(() => {
+  owner = `owner-${randomUUID()}`;
+  published = [];
+  mock.requests.length = 0;
+});
+
+function engine(
+  data: Partial<import("@/inngest/functions/chat-turn").ChatTurnEventData> & { content: string },
+  history?: () => HistoryConfig,
+) {
+  const turnId = randomUUID();
+  const fn = functions.createChatTurnFunction({
+    history,
+    publisher: {
+      chunk: async (id, chunk) => void published.push({ turnId: id, chunk }),
+      refused: async (id, refused) => void published.push({ turnId: id, refused }),
+    },
+  });
+  const event = {
+    name: functions.CHAT_TURN_EVENT,
+    data: {
+      turnId,
+      owner,
+      threadId: data.threadId,
+      message: data.message ?? { id: randomUUID(), role: "user" as const, content: data.content },
+      clientHistory: data.clientHistory,
+      concurrencyKey: data.threadId ?? turnId,
+    },
+  };
+  // The engine always runs attempt 0; a retry is the same run with the next attempt number.
+  const at = (attempt: number) =>
+    new InngestTestEngine({ function: fn, events: [event], transformCtx: (ctx) => ({ ...ctx, attempt }) });
+  return { turnId, t: at(0), at };
+}
+
+type MockedSteps = NonNullable<InngestTestEngine.Options["steps"]>;
+
+/** The steps that finished in a run, as mocks: what Inngest replays from memory. */
+async function memoized(state: Record<string, Promise<unknown>>): Promise<MockedSteps> {
+  const steps: MockedSteps = [];
+  for (const [id, value] of Object.entries(state)) {
+    const settled = await value.then((data) => ({ ok: true as const, data }), () => ({ ok: false as const }));
+    if (settled.ok) steps.push({ id, idIsHashed: true, handler: () => settled.data });
+  }
+  return steps;
+}
+
+/**
+ * What the Inngest executor does when a step fails with retries left: run the
+ * function again with the next attempt number and every finished step memoized.
+ */
+async function executeWithRetries(at: (attempt: number) => InngestTestEngine, maxAttempts = 4, steps: MockedSteps = []) {
+  for (let attempt = 0; ; attempt++) {
+    const out = await at(attempt).execute({ steps });
+    const final = !out.error || (out.error as { name?: string }).name === "NonRetriableError";
+    if (final || attempt + 1 >= maxAttempts) return { ...out, attempts: attempt + 1 };
+    steps = await memoized(out.state as Record<string, Promise<unknown>>);
+  }
+}
+
+async function rows(threadId: string) {
+  const { rows } = await pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  return rows;
+}
+
+describe("the chat function under Inngest", () => {
+  it("runs a whole turn: rows written, chunks published in order, a result returned", async () => {
+    const { turnId, t } = engine({ content: "durable hello" });
+    const { result, error } = await t.execute();
+    expect(error).toBeUndefined();
+    const { threadId, status, historySource, replyIds } = result as Record<string, unknown>;
+    expect(status).toBe("complete");
+    expect(historySource).toBe("new");
+    const reply = 'You said: "durable hello". I can see 1 user message(s) and 0 assistant message(s) in this conversation.';
+    expect(await rows(threadId as string)).toEqual([
+      { kind: "user", content: "durable hello" },
+      { kind: "assistant", content: reply },
+    ]);
+    expect(published.every((p) => p.turnId === turnId)).toBe(true);
+    const chunks = published.map((p) => p.chunk!.chunk);
+    const types = chunks.map((c) => c.type);
+    expect(types.slice(0, 4)).toEqual(["data-thread", "start", "start-step", "text-start"]);
+    expect(types.slice(-3)).toEqual(["text-end", "finish-step", "finish"]);
+    expect(chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("")).toBe(reply);
+    expect(chunks.find((c) => c.type === "start")).toMatchObject({ messageId: (replyIds as string[])[0] });
+  });
+});
+
+
+describe("retries and replays", () => {
+  it("a model call that breaks off once is retried: one user message, one reply, the retry's chunks tagged", async () => {
+    const { at } = engine({ content: "[[flaky-mid]] try again" });
+    const { result, error, attempts } = await executeWithRetries(at);
+    expect(error).toBeUndefined();
+    expect(attempts).toBe(2);
+    const threadId = (result as { threadId: string }).threadId;
+    const stored = await rows(threadId);
+    expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(stored[1].content).toContain('You said: "[[flaky-mid]] try again"');
+    expect(mock.requests).toHaveLength(2);
+    const tagged = new Set(published.filter((p) => p.chunk?.chunk.type === "text-delta").map((p) => p.chunk!.attempt));
+    expect([...tagged].sort()).toEqual([0, 1]);
+  });
+});
+
+describe("more retries and replays", () => {
+  it("a database write that fails once is retried: exactly one user message and one reply", async () => {
+    const real = new PostgresHistoryAdapter(pool);
+    const failures = { user: 0, results: 0 };
+    const flaky: HistoryConfig = {
+      createThread: (ctx) => real.createThread(ctx),
+      get: (ctx) => real.get(ctx),
+      appendUserMessage: async (ctx) => {
+        const outcome = await real.appendUserMessage(ctx);
+        // The write landed but the step still failed (a lost connection after COMMIT).
+        if (failures.user++ === 0) throw new Error("connection lost after commit");
+        return outcome;
+      },
+      appendResults: async (ctx) => {
+        await real.appendResults(ctx);
+        if (failures.results++ === 0) throw new Error("connection lost after commit");
+      },
+    };
+    const { at } = engine({ content: "write me once" }, () => flaky);
+    const { result, error, attempts } = await executeWithRetries(at);
+    expect(error).toBeUndefined();
+    expect(attempts).toBe(3);
+    const stored = await rows((result as { threadId: string }).threadId);
+    expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("a whole replay of a finished run writes nothing and publishes nothing", async () => {
+    const { at } = engine({ content: "replay me" });
+    const first = await at(0).execute();
+    const threadId = (first.result as { threadId: string }).threadId;
+    const before = await rows(threadId);
+    const requestsBefore = mock.requests.length;
+    published = [];
+
+    const replay = await at(0).execute({ steps: await memoized(first.state as Record<string, Promise<unknown>>) });
+    expect(replay.error).toBeUndefined();
+    expect(replay.result).toEqual(first.result);
+    expect(await rows(threadId)).toEqual(before);
+    expect(mock.requests).toHaveLength(requestsBefore);
+    expect(published).toEqual([]);
+  });
+
+  it("another owner's thread is refused at once, without retries and without rows", async () => {
+    const real = new PostgresHistoryAdapter(pool);
+    const { threadId } = await real.createThread({ owner: "someone-else" });
+    const { at, turnId } = engine({ content: "let me in", threadId });
+    const { error, attempts } = await executeWithRetries(at);
+    expect(error).toBeDefined();
+    expect(attempts).toBe(1);
+    expect(published).toEqual([{ turnId, refused: { code: "not_found:thread", message: "Thread not found." } }]);
+    expect(await rows(threadId)).toEqual([]);
+  });
+});
