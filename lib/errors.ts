@@ -9,6 +9,7 @@ export type ErrorKind =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "unavailable"
   | "internal";
 
 export type ErrorCode = `${ErrorKind}:${string}`;
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unavailable: 503,
   internal: 500,
 };
 

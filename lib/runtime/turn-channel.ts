@@ -5,13 +5,13 @@ import type { UIMessageChunk } from "ai";
  * never waits for the reader: chunks queue until read, and once the reader is
  * gone (the tab closed) they are dropped while the turn runs on to the end.
  */
-export class TurnChannel {
-  private queue: UIMessageChunk[] = [];
+export class TurnChannel<T = UIMessageChunk> {
+  private queue: T[] = [];
   private wake?: () => void;
   private closed = false;
   private detached = false;
 
-  publish = (chunk: UIMessageChunk): void => {
+  publish = (chunk: T): void => {
     if (this.closed || this.detached) return;
     this.queue.push(chunk);
     this.wake?.();
@@ -22,8 +22,8 @@ export class TurnChannel {
     this.wake?.();
   }
 
-  readable(): ReadableStream<UIMessageChunk> {
-    return new ReadableStream<UIMessageChunk>({
+  readable(): ReadableStream<T> {
+    return new ReadableStream<T>({
       pull: async (controller) => {
         while (this.queue.length === 0 && !this.closed) {
           await new Promise<void>((resolve) => (this.wake = resolve));

@@ -1,0 +1,146 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import type { Inngest } from "inngest";
+import { turnChannel, type TurnChunkMessage, type TurnRefusal } from "@/inngest/channels";
+import { CHAT_TURN_EVENT, type ChatTurnEventData } from "@/inngest/functions/chat-turn";
+import type { HistorySource } from "@/lib/agent/lifecycle";
+import type { TurnInput } from "@/lib/agent/turn";
+import { AppError, type ErrorCode } from "@/lib/errors";
+import { activeTurns } from "./active-turns";
+import { AttemptFilter, isTerminal } from "./inngest-stream";
+import { TurnChannel } from "./turn-channel";
+import type { StartedTurn, TurnRuntime } from "./types";
+import { ensureWebSocket } from "./websocket";
+
+export interface InngestRuntimeOptions {
+  /** How long to wait for the run to announce its thread (queued behind another turn counts). */
+  startTimeoutMs: number;
+  /** How long the run may stay silent once it has started streaming. */
+  idleTimeoutMs: number;
+}
+
+type Message = { topic: "chunk"; data: TurnChunkMessage } | { topic: "refused"; data: TurnRefusal };
+
+/**
+ * Sends each turn to Inngest as an event and streams the run's realtime
+ * messages back. The subscription is opened before the event is sent, since
+ * a subscriber only sees what is published after it connects.
+ */
+export class InngestRuntime implements TurnRuntime {
+  readonly name = "inngest";
+
+  constructor(
+    private readonly client: Inngest,
+    private readonly options: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 },
+  ) {}
+
+  async start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {
+    await ensureWebSocket();
+    const turnId = randomUUID();
+    const inbox = new TurnChannel<Message>();
+    const subscription = await this.client.realtime
+      .subscribe({
+        channel: turnChannel(turnId),
+        topics: ["chunk", "refused"],
+        onMessage: (message) => inbox.publish({ topic: message.topic, data: message.data } as Message),
+        onError: (error) => console.error(`[turn ${turnId}] realtime subscription error:`, error),
+      })
+      .catch((error) => {
+        throw new AppError("unavailable:inngest", "Inngest realtime is not reachable. Please try again.", { cause: error });
+      });
+
+    const data: ChatTurnEventData = {
+      turnId,
+      owner: request.owner,
+      threadId: request.threadId,
+      message: request.message,
+      clientHistory: request.clientHistory,
+      concurrencyKey: request.threadId ?? turnId,
+    };
+    const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());
+    try {
+      await this.client.send({ name: CHAT_TURN_EVENT, data }).catch((error) => {
+        throw new AppError("unavailable:inngest", "Inngest is not reachable. Please try again.", { cause: error });
+      });
+      const first = await feed.first(this.options.startTimeoutMs);
+      if (first.type !== "data-thread") throw new AppError("internal:inngest", "The turn did not announce its thread.");
+      const { threadId, historySource } = first.data as { threadId: string; historySource: HistorySource };
+      return { threadId, historySource, stream: feed.stream(first, this.options.idleTimeoutMs) };
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+  }
+
+  async stop(owner: string, threadId: string): Promise<boolean> {
+    // Works when this process serves the run's model step (one app server,
+    // as in docker-compose); see the README for several servers.
+    return activeTurns().stop(owner, threadId);
+  }
+}
+
+/** One run's realtime messages, read in order, with timeouts and the attempt filter. */
+class RunFeed {
+  private readonly filter = new AttemptFilter();
+  private closed = false;
+
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Message>,
+    private readonly unsubscribe: () => void,
+  ) {}
+
+  /** The next UI chunks (possibly none), null at the end; a refusal or silence throws. */
+  private async next(timeoutMs: number): Promise<UIMessageChunk[] | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
+    try {
+      const next = await Promise.race([this.reader.read(), timeout]);
+      if (next === "timeout") throw new AppError("unavailable:turn_timeout", "The reply stopped arriving. Please try again.");
+      if (next.done) return null;
+      if (next.value.topic === "refused") throw new AppError(next.value.data.code as ErrorCode, next.value.data.message);
+      return this.filter.accept(next.value.data);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async first(timeoutMs: number): Promise<UIMessageChunk> {
+    for (;;) {
+      const chunks = await this.next(timeoutMs);
+      if (chunks === null) throw new AppError("internal:inngest", "The realtime stream ended before the turn started.");
+      if (chunks.length > 0) return chunks[0];
+    }
+  }
+
+  stream(first: UIMessageChunk, idleTimeoutMs: number): ReadableStream<UIMessageChunk> {
+    return new ReadableStream<UIMessageChunk>({
+      start: (controller) => controller.enqueue(first),
+      pull: async (controller) => {
+        try {
+          const chunks = await this.next(idleTimeoutMs);
+          for (const chunk of chunks ?? []) controller.enqueue(chunk);
+          if (chunks === null || chunks.some(isTerminal)) {
+            this.close();
+            controller.close();
+          }
+        } catch (error) {
+          const message = error instanceof AppError ? error.message : "The reply could not be received.";
+          controller.enqueue({ type: "error", errorText: message });
+          this.close();
+          controller.close();
+        }
+      },
+      // The tab closed: the run goes on in Inngest, but this server stops listening.
+      cancel: () => this.close(),
+    });
+  }
+
+  /** Closes the upstream websocket too: cancelling the stream alone leaves it open. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    void this.reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,53 @@
+import type { UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import { AttemptFilter } from "@/lib/runtime/inngest-stream";
+import { inngestConfigured } from "@/lib/runtime";
+
+describe("choosing the runtime", () => {
+  it("uses Inngest for a dev server or a full set of keys, inline otherwise", () => {
+    expect(inngestConfigured({ INNGEST_DEV: "1" })).toBe(true);
+    expect(inngestConfigured({ INNGEST_DEV: "http://localhost:8288" })).toBe(true);
+    expect(inngestConfigured({ INNGEST_EVENT_KEY: "e", INNGEST_SIGNING_KEY: "signkey-prod-1" })).toBe(true);
+    expect(inngestConfigured({})).toBe(false);
+    expect(inngestConfigured({ INNGEST_DEV: "0" })).toBe(false);
+    expect(inngestConfigured({ INNGEST_EVENT_KEY: "e" })).toBe(false);
+  });
+});
+
+describe("the attempt filter", () => {
+  const delta = (text: string): UIMessageChunk => ({ type: "text-delta", id: "m", delta: text });
+
+  it("tells the client to drop a failed try's partial text and ignores its stragglers", () => {
+    const filter = new AttemptFilter();
+    const out = [
+      ...filter.accept({ attempt: 0, chunk: { type: "start-step" } }),
+      ...filter.accept({ attempt: 0, chunk: { type: "text-start", id: "m" } }),
+      ...filter.accept({ attempt: 0, chunk: delta("partial ") }),
+      ...filter.accept({ attempt: 1, chunk: { type: "start-step" } }),
+      ...filter.accept({ attempt: 0, chunk: delta("late ") }),
+      ...filter.accept({ attempt: 1, chunk: { type: "text-start", id: "m" } }),
+      ...filter.accept({ attempt: 1, chunk: delta("whole") }),
+    ];
+    expect(out.map((c) => c.type)).toEqual(["start-step", "text-start", "text-delta", "data-retry", "start-step", "text-start", "text-delta"]);
+    expect(out[3]).toEqual({ type: "data-retry", data: { keepTextParts: 0 }, transient: true });
+    expect(out.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual(["partial ", "whole"]);
+  });
+
+  it("keeps the text of steps that finished before the retry", () => {
+    const filter = new AttemptFilter();
+    for (const chunk of [{ type: "text-start", id: "a" }, delta("done"), { type: "finish-step" }, { type: "text-start", id: "b" }] as UIMessageChunk[]) {
+      filter.accept({ attempt: 0, chunk });
+    }
+    expect(filter.accept({ attempt: 2, chunk: { type: "start-step" } })[0]).toEqual({
+      type: "data-retry",
+      data: { keepTextParts: 1 },
+      transient: true,
+    });
+  });
+
+  it("says nothing when a retry comes before any text was shown", () => {
+    const filter = new AttemptFilter();
+    filter.accept({ attempt: 0, chunk: { type: "start-step" } });
+    expect(filter.accept({ attempt: 1, chunk: { type: "start-step" } })).toEqual([{ type: "start-step" }]);
+  });
+});
