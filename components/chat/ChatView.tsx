@@ -20,6 +20,7 @@ import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { MessageList } from "@/components/chat/MessageList";
 import { useStopReply } from "@/components/chat/useStopReply";
+import { retryNoticeFromPart, withoutRetriedText, type RetryNotice } from "@/lib/client/retried-text";
 
 export interface ChatViewProps {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -50,6 +51,9 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const [stoppedReplyIds, setStoppedReplyIds] = useState<ReadonlySet<string>>(() => new Set());
   const [sendCount, setSendCount] = useState(0);
   const serverSaidStopped = useRef(false);
+  // Retries of the reply being streamed (durable runtime); a ref for onFinish, state to re-render.
+  const retryNotices = useRef<RetryNotice[]>([]);
+  const [retryCount, setRetryCount] = useState(0);
   const mounted = useRef(false);
 
   const onThreadNamed = useCallback(
@@ -65,7 +69,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
     [refreshThreads],
   );
 
-  const { messages, sendMessage, status, error, stop: abort } = useChat<ChatMessage>({
+  const { messages, setMessages, sendMessage, status, error, stop: abort } = useChat<ChatMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
@@ -74,10 +78,21 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       const threadId = threadIdFromPart(part);
       if (threadId) onThreadNamed(threadId);
       if (isStoppedPart(part)) serverSaidStopped.current = true;
+      const retry = retryNoticeFromPart(part);
+      if (retry) {
+        retryNotices.current = [...retryNotices.current, retry];
+        setRetryCount(retryNotices.current.length);
+      }
     },
     // Runs after render, when turnEnded (declared below: it needs `abort`) exists.
     onFinish: ({ message, isAbort, isError, isDisconnect }) => {
       turnEnded();
+      if (retryNotices.current.length > 0) {
+        const notices = retryNotices.current;
+        setMessages((all) => all.map((m) => (m.id === message.id ? { ...m, parts: withoutRetriedText(m.parts, notices) } : m)));
+        retryNotices.current = [];
+        setRetryCount(0);
+      }
       if ((serverSaidStopped.current || isAbort) && message.role === "assistant") {
         setStoppedReplyIds((ids) => new Set(ids).add(message.id));
       }
@@ -105,6 +120,8 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const send = useCallback(
     (text: string) => {
       turnEnded();
+      retryNotices.current = [];
+      setRetryCount(0);
       setSendCount((count) => count + 1);
       void sendMessage({ text, metadata: { createdAt: new Date().toISOString() } });
     },
@@ -117,6 +134,12 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const busy = status === "submitted" || status === "streaming";
   const phase = status === "submitted" || status === "streaming" ? status : "idle";
   const isEmpty = messages.length === 0;
+  // While a retried reply streams, its failed try's text is hidden rather than shown twice.
+  const last = messages.at(-1);
+  const shown =
+    retryCount > 0 && last?.role === "assistant"
+      ? [...messages.slice(0, -1), { ...last, parts: withoutRetriedText(last.parts, retryNotices.current) }]
+      : messages;
 
   // The composer keeps the same position in the tree in both layouts, so its
   // draft and focus survive the switch from the empty state to the thread.
@@ -126,7 +149,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
         <EmptyState />
       ) : (
         <MessageList
-          messages={messages}
+          messages={shown}
           phase={phase}
           stoppedReplyIds={stoppedReplyIds}
           errorMessage={error ? describeChatError(error) : null}

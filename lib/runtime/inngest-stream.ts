@@ -4,9 +4,10 @@ import type { TurnChunkMessage } from "@/inngest/channels";
 /**
  * Turns the function's realtime messages back into one clean UI message
  * stream. A retried model step publishes its text again under a higher
- * attempt number: the client is told (data-retry) how many text parts of the
- * reply to keep, so the failed try's partial text is dropped instead of shown
- * twice; stragglers from an older attempt are ignored.
+ * attempt number: the client is told (data-retry) which text parts of the
+ * reply belong to the failed try (the `dropTextParts` after the first
+ * `keepTextParts`), so that partial text is dropped instead of shown twice;
+ * stragglers from an older attempt are ignored.
  */
 export class AttemptFilter {
   private attempt = 0;
@@ -19,7 +20,11 @@ export class AttemptFilter {
     if (attempt > this.attempt) {
       this.attempt = attempt;
       if (this.openTextParts > 0) {
-        out.push({ type: "data-retry", data: { keepTextParts: this.finishedTextParts }, transient: true });
+        out.push({
+          type: "data-retry",
+          data: { keepTextParts: this.finishedTextParts, dropTextParts: this.openTextParts },
+          transient: true,
+        });
         this.openTextParts = 0;
       }
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { buildChatRequestBody } from "@/lib/client/history-mode";
 import type { ChatMessage } from "@/lib/client/messages";
+import { retryNoticeFromPart, withoutRetriedText } from "@/lib/client/retried-text";
 
 const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2 });
 
@@ -47,5 +48,29 @@ describe("the hybrid history decision", () => {
       ["u1", "user", "first"],
       ["a1", "assistant", "reply"],
     ]);
+  });
+});
+
+describe("text of a retried model step", () => {
+  const text = (t: string) => ({ type: "text" as const, text: t });
+
+  it("hides the failed try's partial text and keeps what came before and after", () => {
+    const parts = [text("first agent"), text("partial"), text("retried whole")];
+    expect(withoutRetriedText(parts, [{ keepTextParts: 1, dropTextParts: 1 }])).toEqual([text("first agent"), text("retried whole")]);
+  });
+
+  it("applies several retries in order", () => {
+    const parts = [text("try 1"), text("try 2"), text("try 3")];
+    const notices = [
+      { keepTextParts: 0, dropTextParts: 1 },
+      { keepTextParts: 0, dropTextParts: 1 },
+    ];
+    expect(withoutRetriedText(parts, notices)).toEqual([text("try 3")]);
+  });
+
+  it("reads notices only from data-retry parts with numbers", () => {
+    expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: 2, dropTextParts: 1 } })).toEqual({ keepTextParts: 2, dropTextParts: 1 });
+    expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: "2" } })).toBeNull();
+    expect(retryNoticeFromPart({ type: "data-thread", data: {} })).toBeNull();
   });
 });

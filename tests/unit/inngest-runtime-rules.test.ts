@@ -29,7 +29,7 @@ describe("the attempt filter", () => {
       ...filter.accept({ attempt: 1, chunk: delta("whole") }),
     ];
     expect(out.map((c) => c.type)).toEqual(["start-step", "text-start", "text-delta", "data-retry", "start-step", "text-start", "text-delta"]);
-    expect(out[3]).toEqual({ type: "data-retry", data: { keepTextParts: 0 }, transient: true });
+    expect(out[3]).toEqual({ type: "data-retry", data: { keepTextParts: 0, dropTextParts: 1 }, transient: true });
     expect(out.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual(["partial ", "whole"]);
   });
 
@@ -40,7 +40,7 @@ describe("the attempt filter", () => {
     }
     expect(filter.accept({ attempt: 2, chunk: { type: "start-step" } })[0]).toEqual({
       type: "data-retry",
-      data: { keepTextParts: 1 },
+      data: { keepTextParts: 1, dropTextParts: 1 },
       transient: true,
     });
   });

@@ -1,0 +1,137 @@
+// A test-only stand-in for the Inngest server. Production (and anyone running
+// Threadline with Inngest for real) uses an actual Inngest server: the dev
+// server or self-hosted Inngest, see the README. This exists because the test
+// machines cannot install the dev server binary, and it implements only what
+// Threadline's SDK calls touch, with the paths and JSON the SDK (inngest 4.x)
+// uses:
+//   POST /e/:eventKey            inngest.send(); answers {ids, status: 200}
+//   /v1/realtime/…               token, websocket connect, publish (realtime.mjs)
+//   executor                     runs functions through the serve endpoint (executor.mjs)
+//   GET  /__standin/state        what it saw, for tests in another process
+// Anything else answers 404 and is recorded in `unhandled`, so a new SDK call
+// shows up as a failure instead of silently doing nothing.
+//
+// Point the app at it with INNGEST_DEV=<url> (the SDK then uses that URL for
+// both the event and the API base). Loopback only, no auth: never expose it.
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { Executor } from "./executor.mjs";
+import { Realtime } from "./realtime.mjs";
+
+export function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs } = {}) {
+  const executor = new Executor({
+    appUrl: appUrl ?? (appFetch ? "http://threadline.test/api/inngest" : undefined),
+    appFetch,
+    retryDelayMs,
+  });
+  const realtime = new Realtime();
+  const events = [];
+  const unhandled = [];
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://standin");
+    try {
+      const body = req.method === "POST" ? await readBody(req) : "";
+      const route = `${req.method} ${url.pathname}`;
+      if (req.method === "POST" && url.pathname.startsWith("/e/")) return send(res, acceptEvents(body));
+      if (route === "POST /v1/realtime/token") return send(res, realtime.issueToken(parseJson(body)));
+      if (route === "POST /v1/realtime/publish") {
+        return send(res, realtime.publish(url, String(req.headers["content-type"] ?? ""), body));
+      }
+      if (route === "GET /__standin/state") {
+        const state = { events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled };
+        return send(res, { status: 200, body: state });
+      }
+      unhandled.push(route);
+      send(res, { status: 404, body: { error: `the Inngest stand-in does not implement ${route}` } });
+    } catch (error) {
+      send(res, { status: 500, body: { error: String(error?.message ?? error) } });
+    }
+  });
+
+  server.on("upgrade", (req, socket, head) => {
+    const url = new URL(req.url ?? "/", "http://standin");
+    if (url.pathname === "/v1/realtime/connect") return realtime.connect(req, socket, head, url);
+    unhandled.push(`UPGRADE ${url.pathname}`);
+    socket.destroy();
+  });
+
+  function acceptEvents(body) {
+    const parsed = parseJson(body);
+    const batch = Array.isArray(parsed) ? parsed : [parsed];
+    if (!batch.every((e) => e && typeof e.name === "string")) {
+      return { status: 400, body: { error: "every event needs a name", status: 400 } };
+    }
+    const accepted = batch.map((e) => ({ ...e, id: e.id || randomUUID(), ts: e.ts || Date.now(), data: e.data ?? {} }));
+    events.push(...accepted);
+    // Inngest answers the sender first and runs functions afterwards.
+    if (executor.configured) setImmediate(() => accepted.forEach((e) => executor.dispatch(e)));
+    return { status: 200, body: { ids: accepted.map((e) => e.id), status: 200 } };
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      const actualPort = server.address().port;
+      resolve({
+        url: `http://127.0.0.1:${actualPort}`,
+        port: actualPort,
+        events,
+        runs: executor.runs,
+        published: realtime.published,
+        unhandled,
+        sync: () => executor.sync(),
+        waitForRuns: (eventId) => executor.waitForRuns(eventId),
+        idle: () => executor.idle(),
+        connections: () => realtime.connections(),
+        close: () =>
+          new Promise((done) => {
+            executor.stop();
+            realtime.closeAll();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function send(res, { status, body }) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+// No top-level await: test files load this module through require().
+async function runStandalone() {
+  const appUrl = process.env.INNGEST_STANDIN_APP_URL;
+  const standin = await startInngestStandin({ port: Number(process.env.INNGEST_STANDIN_PORT ?? 8288), appUrl });
+  console.log(`Inngest stand-in listening on ${standin.url}${appUrl ? `, running functions at ${appUrl}` : " (no app: events are only recorded)"}`);
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => standin.close().then(() => process.exit(0)));
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runStandalone().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
