@@ -13,7 +13,7 @@ const isSet = (value: string | undefined) => Boolean(value && !["0", "false"].in
  * or when the keys of a self-hosted or cloud Inngest are set; otherwise the
  * turn runs inline, in this process.
  */
-export function inngestConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+export function inngestConfigured(env: Record<string, string | undefined> = process.env): boolean {
   return isSet(env.INNGEST_DEV) || Boolean(env.INNGEST_EVENT_KEY && env.INNGEST_SIGNING_KEY);
 }
 
