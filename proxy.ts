@@ -22,5 +22,5 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|api/health).*)"],
+  matcher: ["/((?!_next/|favicon.ico|api/health|api/inngest).*)"],
 };

@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TurnChunkMessage } from "@/inngest/channels";
+import type { ChatTurnEventData } from "@/inngest/functions/chat-turn";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { SESSION_SECRET } from "../support/api";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { startInngestStandin, type InngestStandin, type StandinRun } from "../support/inngest-standin/index.mjs";
+
+// The real serve route (app/api/inngest/route.ts) imported in-process and
+// driven by the stand-in's executor with the SDK's execution protocol: one
+// Request per step, memoized steps sent back each time, until the final 200.
+// Events go in through the app's own Inngest client, as the chat route sends them.
+type Route = typeof import("@/app/api/inngest/route");
+let route: Route;
+let client: typeof import("@/inngest/client").inngest;
+let CHAT_TURN_EVENT: string;
+let mock: MockModelServer;
+let standin: InngestStandin;
+const pool = testPool();
+let owner: string;
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  standin = await startInngestStandin({
+    appFetch: (request) => route[request.method as "GET" | "POST" | "PUT"](request as never, undefined as never),
+    retryDelayMs: 10,
+  });
+  // The SDK reads its mode and URLs when the client is built: set them first.
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: mock.url,
+    MODEL: "mock-model",
+    INNGEST_DEV: standin.url,
+  });
+  route = await import("@/app/api/inngest/route");
+  client = (await import("@/inngest/client")).inngest;
+  CHAT_TURN_EVENT = (await import("@/inngest/functions/chat-turn")).CHAT_TURN_EVENT;
+});
+afterAll(async () => {
+  await standin.idle();
+  await standin.close();
+  await mock.close();
+  await pool.end();
+});
+beforeEach(() => {
+  owner = `owner-${randomUUID()}`;
+  mock.requests.length = 0;
+});
+
+function turnEvent(content: string, extra: Partial<ChatTurnEventData> = {}) {
+  const turnId = randomUUID();
+  const data: ChatTurnEventData = {
+    turnId,
+    owner,
+    message: { id: randomUUID(), role: "user", content },
+    concurrencyKey: extra.threadId ?? turnId,
+    ...extra,
+  };
+  return { name: CHAT_TURN_EVENT, data };
+}
+
+async function runTurn(content: string, extra: Partial<ChatTurnEventData> = {}) {
+  const event = turnEvent(content, extra);
+  const { ids } = await client.send(event);
+  const runs = await standin.waitForRuns(ids[0]);
+  expect(runs).toHaveLength(1);
+  return { run: runs[0], turnId: event.data.turnId };
+}
+
+async function rows(threadId: string) {
+  const { rows } = await pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  return rows;
+}
+
+const chunksOn = (turnId: string) =>
+  standin.published
+    .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunk")
+    .map((m) => m.data as TurnChunkMessage);
+
+const deltas = (messages: TurnChunkMessage[]) =>
+  messages.map((m) => (m.chunk.type === "text-delta" ? m.chunk.delta : "")).join("");
+
+describe("the Inngest serve route", () => {
+  it("answers an in-band sync with the chat function's config", async () => {
+    const response = await route.PUT(
+      new Request("http://localhost/api/inngest", {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-inngest-sync-kind": "in_band" },
+        body: JSON.stringify({ url: "http://localhost/api/inngest" }),
+      }) as never,
+      undefined as never,
+    );
+    expect(response.status).toBe(200);
+    const config = await response.json();
+    expect(config.app_id).toBe("threadline");
+    expect(config.inspection.mode).toBe("dev");
+    expect(config.functions).toHaveLength(1);
+    expect(config.functions[0]).toMatchObject({
+      id: "threadline-chat-turn",
+      triggers: [{ event: "threadline/chat.turn" }],
+      concurrency: [{ key: "event.data.concurrencyKey", limit: 1 }],
+      steps: {
+        step: {
+          runtime: { type: "http", url: "http://localhost/api/inngest?fnId=threadline-chat-turn&stepId=step" },
+          retries: { attempts: 3 },
+        },
+      },
+    });
+  });
+
+  it("runs a whole turn over the execution protocol: rows written once, the result in the final 200", async () => {
+    const { run, turnId } = await runTurn("served hello");
+    expect(run).toMatchObject({ fnId: "threadline-chat-turn", status: "completed", attempts: 1 });
+    // Several steps, each a 206 carrying the step's op, then the function's return value.
+    const statuses = run.requests.map((r) => r.status);
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.slice(0, -1).every((s) => s === 206)).toBe(true);
+    expect(run.requests.flatMap((r) => r.ops).filter((op) => op === "StepRun").length).toBeGreaterThanOrEqual(2);
+
+    const output = run.output as { threadId: string; status: string; historySource: string; replyIds: string[] };
+    expect(output).toMatchObject({ status: "complete", historySource: "new" });
+    const reply = echoReply("served hello", 1, 0);
+    expect(await rows(output.threadId)).toEqual([
+      { kind: "user", content: "served hello" },
+      { kind: "assistant", content: reply },
+    ]);
+    expect(mock.requests).toHaveLength(1);
+
+    // Chunks went out once, through the stand-in's realtime publish, in order.
+    const published = chunksOn(turnId);
+    expect(published.every((m) => m.attempt === 0)).toBe(true);
+    expect(published[0].chunk).toMatchObject({ type: "data-thread", data: { threadId: output.threadId } });
+    expect(published.at(-1)!.chunk.type).toBe("finish");
+    expect(published.find((m) => m.chunk.type === "start")!.chunk).toMatchObject({ messageId: output.replyIds[0] });
+    expect(deltas(published)).toBe(reply);
+    expect(standin.unhandled).toEqual([]);
+  });
+
+  it("retries a model step that breaks off: one user row, one reply, the retry's chunks tagged", async () => {
+    const { run, turnId } = await runTurn("[[flaky-mid]] once more");
+    expect(run.status).toBe("completed");
+    const failed = run.requests.findIndex((r) => r.ops.includes("StepError"));
+    expect(failed).toBeGreaterThanOrEqual(0);
+    // The same step asked for again, with the next attempt number.
+    expect(run.requests[failed + 1]).toMatchObject({ attempt: 1, status: 206, ops: ["StepRun"] });
+
+    const { threadId } = run.output as { threadId: string };
+    const stored = await rows(threadId);
+    expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(stored[1].content).toBe(echoReply("[[flaky-mid]] once more", 1, 0));
+    expect(mock.requests).toHaveLength(2);
+    const attempts = new Set(chunksOn(turnId).filter((m) => m.chunk.type === "text-delta").map((m) => m.attempt));
+    expect([...attempts].sort()).toEqual([0, 1]);
+  });
+
+  it("does not retry a refusal: the run fails at once and the refusal is published", async () => {
+    const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner: "someone-else" });
+    const { run, turnId } = await runTurn("let me in", { threadId });
+    expect(run.status).toBe("failed");
+    expect(run.requests.every((r) => r.attempt === 0)).toBe(true);
+    expect(run.requests.flatMap((r) => r.ops)).toContain("StepFailed");
+    expect(run.requests.at(-1)!.status).toBe(400);
+    expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toMatchObject([
+      { topic: "refused", data: { code: "not_found:thread", message: "Thread not found." } },
+    ]);
+    expect(await rows(threadId)).toEqual([]);
+  });
+
+  it("runs turns with the same concurrency key one after another, others alongside", async () => {
+    const [a, b, c] = [turnEvent("first in line"), turnEvent("second in line"), turnEvent("elsewhere")];
+    b.data.concurrencyKey = a.data.concurrencyKey;
+    const { ids } = await client.send([a, b, c]);
+    const [runA, runB, runC] = (await Promise.all(ids.map((id) => standin.waitForRuns(id)))).map(([r]) => r as StandinRun);
+    for (const run of [runA, runB, runC]) expect(run.status).toBe("completed");
+    expect(runB.startedAt!).toBeGreaterThanOrEqual(runA.endedAt!);
+    expect(runC.startedAt!).toBeLessThan(runA.endedAt!);
+  });
+});
