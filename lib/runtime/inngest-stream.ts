@@ -10,15 +10,18 @@ import type { TurnChunkMessage } from "@/inngest/channels";
  * stragglers from an older attempt are ignored.
  */
 export class AttemptFilter {
-  private attempt = 0;
-  private finishedTextParts = 0;
+  /** Inside a model step (between start-step and finish-step), and the attempt that is streaming it. */
+  private stepOpen = false;
+  private stepAttempt = 0;
   private openTextParts = 0;
+  private finishedTextParts = 0;
 
+  // Inngest numbers attempts per step: the next step starts again at 0.
   accept({ attempt, chunk }: TurnChunkMessage): UIMessageChunk[] {
-    if (attempt < this.attempt) return [];
+    if (this.stepOpen && attempt < this.stepAttempt) return []; // a straggler of the failed try
     const out: UIMessageChunk[] = [];
-    if (attempt > this.attempt) {
-      this.attempt = attempt;
+    if (this.stepOpen && attempt > this.stepAttempt) {
+      this.stepAttempt = attempt;
       if (this.openTextParts > 0) {
         out.push({
           type: "data-retry",
@@ -27,9 +30,15 @@ export class AttemptFilter {
         });
         this.openTextParts = 0;
       }
+      if (chunk.type === "start-step") return out; // the client already saw this step start
     }
-    if (chunk.type === "text-start") this.openTextParts++;
-    if (chunk.type === "finish-step") {
+    if (chunk.type === "start-step") {
+      this.stepOpen = true;
+      this.stepAttempt = attempt;
+    } else if (chunk.type === "text-start") {
+      this.openTextParts++;
+    } else if (chunk.type === "finish-step") {
+      this.stepOpen = false;
       this.finishedTextParts += this.openTextParts;
       this.openTextParts = 0;
     }

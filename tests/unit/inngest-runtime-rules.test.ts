@@ -16,38 +16,45 @@ describe("choosing the runtime", () => {
 
 describe("the attempt filter", () => {
   const delta = (text: string): UIMessageChunk => ({ type: "text-delta", id: "m", delta: text });
+  const run = (filter: AttemptFilter, messages: [number, UIMessageChunk][]) =>
+    messages.flatMap(([attempt, chunk]) => filter.accept({ attempt, chunk }));
 
   it("tells the client to drop a failed try's partial text and ignores its stragglers", () => {
-    const filter = new AttemptFilter();
-    const out = [
-      ...filter.accept({ attempt: 0, chunk: { type: "start-step" } }),
-      ...filter.accept({ attempt: 0, chunk: { type: "text-start", id: "m" } }),
-      ...filter.accept({ attempt: 0, chunk: delta("partial ") }),
-      ...filter.accept({ attempt: 1, chunk: { type: "start-step" } }),
-      ...filter.accept({ attempt: 0, chunk: delta("late ") }),
-      ...filter.accept({ attempt: 1, chunk: { type: "text-start", id: "m" } }),
-      ...filter.accept({ attempt: 1, chunk: delta("whole") }),
-    ];
-    expect(out.map((c) => c.type)).toEqual(["start-step", "text-start", "text-delta", "data-retry", "start-step", "text-start", "text-delta"]);
+    const out = run(new AttemptFilter(), [
+      [0, { type: "start-step" }],
+      [0, { type: "text-start", id: "m" }],
+      [0, delta("partial ")],
+      [1, { type: "start-step" }],
+      [0, delta("late ")],
+      [1, { type: "text-start", id: "m" }],
+      [1, delta("whole")],
+      [1, { type: "finish-step" }],
+      // The next step's attempts count from 0 again.
+      [0, { type: "finish" }],
+    ]);
+    expect(out.map((c) => c.type)).toEqual(["start-step", "text-start", "text-delta", "data-retry", "text-start", "text-delta", "finish-step", "finish"]);
     expect(out[3]).toEqual({ type: "data-retry", data: { keepTextParts: 0, dropTextParts: 1 }, transient: true });
     expect(out.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual(["partial ", "whole"]);
   });
 
   it("keeps the text of steps that finished before the retry", () => {
     const filter = new AttemptFilter();
-    for (const chunk of [{ type: "text-start", id: "a" }, delta("done"), { type: "finish-step" }, { type: "text-start", id: "b" }] as UIMessageChunk[]) {
-      filter.accept({ attempt: 0, chunk });
-    }
-    expect(filter.accept({ attempt: 2, chunk: { type: "start-step" } })[0]).toEqual({
-      type: "data-retry",
-      data: { keepTextParts: 1, dropTextParts: 1 },
-      transient: true,
-    });
+    run(filter, [
+      [0, { type: "start-step" }],
+      [0, { type: "text-start", id: "a" }],
+      [0, { type: "finish-step" }],
+      [0, { type: "start-step" }],
+      [0, { type: "text-start", id: "b" }],
+    ]);
+    expect(filter.accept({ attempt: 2, chunk: { type: "start-step" } })).toEqual([
+      { type: "data-retry", data: { keepTextParts: 1, dropTextParts: 1 }, transient: true },
+    ]);
   });
 
   it("says nothing when a retry comes before any text was shown", () => {
     const filter = new AttemptFilter();
     filter.accept({ attempt: 0, chunk: { type: "start-step" } });
-    expect(filter.accept({ attempt: 1, chunk: { type: "start-step" } })).toEqual([{ type: "start-step" }]);
+    expect(filter.accept({ attempt: 1, chunk: { type: "start-step" } })).toEqual([]);
+    expect(filter.accept({ attempt: 1, chunk: { type: "text-start", id: "m" } })).toEqual([{ type: "text-start", id: "m" }]);
   });
 });

@@ -36,9 +36,19 @@ export class Executor {
     return Boolean(this.#appUrl);
   }
 
-  /** The app's function config, fetched the way Inngest's in-band sync does. */
-  async sync() {
-    if (this.#config) return this.#config;
+  /**
+   * The app's function config, fetched the way Inngest's in-band sync does.
+   * One sync shared by every waiting event keeps their runs in arrival order.
+   */
+  sync() {
+    this.#config ??= this.#fetchConfig().catch((error) => {
+      this.#config = undefined; // the app may not be up yet: try again next event
+      throw error;
+    });
+    return this.#config;
+  }
+
+  async #fetchConfig() {
     const response = await this.#appFetch(
       new Request(this.#appUrl, {
         method: "PUT",
@@ -50,17 +60,21 @@ export class Executor {
     if (response.status !== 200 || !Array.isArray(body?.functions)) {
       throw new Error(`in-band sync of ${this.#appUrl} failed: ${response.status} ${JSON.stringify(body)}`);
     }
-    this.#config = body;
     return body;
   }
 
-  /** Starts the runs an event triggers; waitForRuns(event.id) settles when they end. */
+  /**
+   * Starts the runs an event triggers, after the sender has had its answer as
+   * with Inngest; waitForRuns(event.id) works from the moment this returns.
+   */
   dispatch(event) {
-    const done = this.sync().then((config) => {
+    const done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+      const config = await this.sync();
       const matching = config.functions.filter((fn) => fn.triggers?.some((t) => matches(t.event, event.name)));
       return Promise.all(matching.map((fn) => this.#run(fn, event)));
     });
-    done.catch(() => {}); // reported through waitForRuns and the run records
+    // Tests see this through waitForRuns; a standalone stand-in has only its log.
+    done.catch((error) => console.error(`[inngest-standin] ${event.name} ${event.id} not run: ${error.message}`));
     this.#dispatches.set(event.id, done);
     return done;
   }

@@ -65,8 +65,7 @@ export function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs }
     }
     const accepted = batch.map((e) => ({ ...e, id: e.id || randomUUID(), ts: e.ts || Date.now(), data: e.data ?? {} }));
     events.push(...accepted);
-    // Inngest answers the sender first and runs functions afterwards.
-    if (executor.configured) setImmediate(() => accepted.forEach((e) => executor.dispatch(e)));
+    if (executor.configured) accepted.forEach((e) => executor.dispatch(e));
     return { status: 200, body: { ids: accepted.map((e) => e.id), status: 200 } };
   }
 

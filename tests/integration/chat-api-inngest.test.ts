@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { params, parseChunks, replyText, request, SESSION_SECRET, visitor } from "../support/api";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+
+// POST /api/chat with the Inngest runtime selected, end to end on loopback:
+// the route subscribes over a websocket and sends the event to the stand-in,
+// whose executor runs the function through the real serve handler; the
+// function publishes over HTTP and the route turns that back into SSE.
+let mock: MockModelServer;
+let standin: InngestStandin;
+let chat: typeof import("@/app/api/chat/route");
+let history: typeof import("@/app/api/threads/[id]/history/route");
+let health: typeof import("@/app/api/health/route");
+let serve: typeof import("@/app/api/inngest/route");
+const pool = testPool();
+let me: { id: string; cookie: string };
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  standin = await startInngestStandin({
+    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
+    retryDelayMs: 10,
+  });
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: mock.url,
+    MODEL: "mock-model",
+    INNGEST_DEV: standin.url,
+  });
+  serve = await import("@/app/api/inngest/route");
+  chat = await import("@/app/api/chat/route");
+  history = await import("@/app/api/threads/[id]/history/route");
+  health = await import("@/app/api/health/route");
+});
+afterAll(async () => {
+  await standin.idle();
+  await standin.close();
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mock.requests.length = 0;
+});
+
+const msg = (content: string) => ({ id: randomUUID(), content });
+const send = (body: unknown, cookie = me.cookie) => chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
+
+async function turn(body: Record<string, unknown>, cookie = me.cookie) {
+  const response = await send(body, cookie);
+  const chunks = response.ok ? parseChunks(await response.text()) : [];
+  return { response, chunks, text: replyText(chunks) };
+}
+
+async function storedKinds(threadId: string) {
+  const { rows } = await pool.query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  return rows.map((r) => r.kind);
+}
+
+describe("POST /api/chat on the Inngest runtime", () => {
+  it("health reports the Inngest runtime", async () => {
+    expect(await (await health.GET()).json()).toMatchObject({ runtime: "inngest", database: "ok" });
+  });
+
+  it("streams a durable turn and the follow-ups, with the same headers as inline", async () => {
+    const first = msg("durable one");
+    const a = await turn({ message: first });
+    expect(a.response.status).toBe(200);
+    expect(a.response.headers.get("x-history-source")).toBe("new");
+    const threadId = a.response.headers.get("x-thread-id")!;
+    expect(a.text).toBe(echoReply("durable one", 1, 0));
+    expect(a.chunks[0]).toMatchObject({ type: "data-thread", data: { threadId } });
+    expect(a.chunks.filter((c) => c.type === "start")).toHaveLength(1);
+    expect(a.chunks.at(-1)).toMatchObject({ type: "finish" });
+
+    const start = a.chunks.find((c) => c.type === "start") as { messageId: string };
+    const b = await turn({
+      threadId,
+      message: msg("durable two"),
+      history: [
+        { id: first.id, role: "user", content: "durable one" },
+        { id: start.messageId, role: "assistant", content: a.text },
+      ],
+    });
+    expect(b.response.headers.get("x-history-source")).toBe("client");
+    expect(b.text).toBe(echoReply("durable two", 2, 1));
+
+    const c = await turn({ threadId, message: msg("durable three") });
+    expect(c.response.headers.get("x-history-source")).toBe("database");
+    expect(c.text).toBe(echoReply("durable three", 3, 2));
+    await standin.idle();
+    expect(await storedKinds(threadId)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+
+    const listed = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: me.cookie }), params(threadId))).json();
+    expect(listed.messages).toHaveLength(6);
+    await expect.poll(() => standin.connections().length).toBe(0);
+  });
+
+  it("answers another identity's thread with 404 before streaming, and writes nothing", async () => {
+    const a = await turn({ message: msg("private") });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    await standin.idle();
+    const other = await visitor();
+    const hijack = await send({ threadId, message: msg("let me in") }, other.cookie);
+    expect(hijack.status).toBe(404);
+    expect(await hijack.json()).toEqual({ error: { code: "not_found:thread", message: "Thread not found." } });
+    await standin.idle();
+    expect(await storedKinds(threadId)).toEqual(["user", "assistant"]);
+    await expect.poll(() => standin.connections().length).toBe(0);
+  });
+
+  it("tells the client to drop a retried step's partial text, and stores one reply", async () => {
+    const { response, chunks, text } = await turn({ message: msg("[[flaky-mid]] durable retry") });
+    expect(response.status).toBe(200);
+    const retry = chunks.findIndex((c) => c.type === "data-retry");
+    expect(retry).toBeGreaterThan(0);
+    expect(chunks[retry]).toMatchObject({ data: { keepTextParts: 0, dropTextParts: 1 } });
+    const afterRetry = replyText(chunks.slice(retry));
+    expect(afterRetry).toBe(echoReply("[[flaky-mid]] durable retry", 1, 0));
+    expect(text.length).toBeGreaterThan(afterRetry.length); // the failed try's words came first
+    await standin.idle();
+    expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user", "assistant"]);
+  });
+
+  it("closes the realtime subscription when the client goes away, while the run finishes", async () => {
+    const response = await send({ message: msg("[[slow]] leave early") });
+    const threadId = response.headers.get("x-thread-id")!;
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(standin.connections().length).toBe(1);
+    await reader.cancel();
+    await expect.poll(() => standin.connections().length, { timeout: 5_000 }).toBe(0);
+    await standin.idle();
+    expect(await storedKinds(threadId)).toEqual(["user", "assistant"]);
+  });
+});
