@@ -1,5 +1,14 @@
 import { defineConfig } from "@playwright/test";
-import { APP_URL, E2E_APP_ENV, MOCK_MODEL_PORT, MOCK_MODEL_URL } from "./scripts/e2e-env.mjs";
+import {
+  APP_URL,
+  E2E_APP_ENV,
+  E2E_INNGEST_APP_ENV,
+  INNGEST_APP_URL,
+  INNGEST_STANDIN_PORT,
+  INNGEST_STANDIN_URL,
+  MOCK_MODEL_PORT,
+  MOCK_MODEL_URL,
+} from "./scripts/e2e-env.mjs";
 
 // Runs against a production build: scripts/test.mjs builds the app and resets
 // the e2e database before Playwright starts (a webServer cannot do either in
@@ -19,8 +28,13 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   outputDir: ".test-output/e2e-artifacts",
   reporter: [["list"], ["json", { outputFile: ".test-output/e2e.json" }]],
+  // The whole suite runs twice: turns inline, and turns on the Inngest runtime
+  // (against the loopback stand-in in tests/support/inngest-standin).
+  projects: [
+    { name: "inline", use: { baseURL: APP_URL } },
+    { name: "inngest", use: { baseURL: INNGEST_APP_URL } },
+  ],
   use: {
-    baseURL: APP_URL,
     browserName: "chromium",
     // Playwright cannot download its own browser here; Debian's Chromium works.
     launchOptions: {
@@ -58,6 +72,27 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       // Lets the app close its database pool instead of being killed mid-write.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+    {
+      name: "inngest-standin",
+      command: "node tests/support/inngest-standin/index.mjs",
+      env: {
+        INNGEST_STANDIN_PORT: String(INNGEST_STANDIN_PORT),
+        INNGEST_STANDIN_APP_URL: `${INNGEST_APP_URL}/api/inngest`,
+      },
+      url: `${INNGEST_STANDIN_URL}/__standin/state`,
+      reuseExistingServer: false,
+      timeout: 15_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 2_000 },
+    },
+    {
+      name: "app-inngest",
+      command: "node scripts/run-app.mjs start",
+      env: { ...E2E_INNGEST_APP_ENV },
+      url: `${INNGEST_APP_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     },
   ],

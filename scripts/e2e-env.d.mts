@@ -4,3 +4,8 @@ export const APP_PORT: number;
 export const APP_URL: string;
 export const E2E_DATABASE_URL: string;
 export const E2E_APP_ENV: Readonly<Record<string, string>>;
+export const INNGEST_APP_PORT: number;
+export const INNGEST_APP_URL: string;
+export const INNGEST_STANDIN_PORT: number;
+export const INNGEST_STANDIN_URL: string;
+export const E2E_INNGEST_APP_ENV: Readonly<Record<string, string>>;

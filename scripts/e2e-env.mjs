@@ -8,6 +8,12 @@ export const MOCK_MODEL_URL = `http://127.0.0.1:${MOCK_MODEL_PORT}`;
 export const APP_PORT = 3100;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
+/** The same app once more, with turns on the Inngest runtime against the stand-in. */
+export const INNGEST_APP_PORT = 3101;
+export const INNGEST_APP_URL = `http://127.0.0.1:${INNGEST_APP_PORT}`;
+export const INNGEST_STANDIN_PORT = 8299;
+export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
+
 export const E2E_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/threadline_e2e";
 
 /** Environment of the app under test: a throwaway database and the mock model. */
@@ -21,4 +27,10 @@ export const E2E_APP_ENV = {
   MODEL_PROVIDER: "openai-compatible",
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
   MODEL: "mock-model",
+};
+
+export const E2E_INNGEST_APP_ENV = {
+  ...E2E_APP_ENV,
+  PORT: String(INNGEST_APP_PORT),
+  INNGEST_DEV: INNGEST_STANDIN_URL,
 };

@@ -81,7 +81,8 @@ export function createChatTurnFunction(deps: {
           },
           {
             history: history(),
-            network: network(),
+            // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
+            network: { ...network(), maxRetries: 0 },
             publish: (chunk) => deps.publisher.chunk(data.turnId, { attempt, chunk }),
             step: runStep,
             signal: controller.signal,

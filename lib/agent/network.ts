@@ -28,6 +28,8 @@ export interface Network {
   router: Router;
   maxIter: number;
   model: LanguageModel;
+  /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
+  maxRetries?: number;
 }
 
 /** Runs the first agent once: the network of one. */
@@ -61,6 +63,7 @@ export async function runAgent(args: {
   resultId: string;
   sink: TextChunkSink;
   signal?: AbortSignal;
+  maxRetries?: number;
 }): Promise<AgentResult> {
   const { agent, sink, resultId } = args;
   let text = "";
@@ -73,6 +76,7 @@ export async function runAgent(args: {
     tools: agent.tools,
     stopWhen: stepCountIs(agent.maxSteps ?? 1),
     abortSignal: args.signal,
+    maxRetries: args.maxRetries,
     // Errors arrive as stream parts below; the default handler would only log them.
     onError: () => {},
   });

@@ -126,6 +126,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
           resultId: iteration === 0 ? messageId : newId(),
           sink: textSink(publish),
           signal: deps.signal,
+          maxRetries: network.maxRetries,
         });
         await publish({ type: "finish-step" });
         return reply;

@@ -18,6 +18,11 @@ export class AttemptFilter {
 
   // Inngest numbers attempts per step: the next step starts again at 0.
   accept({ attempt, chunk }: TurnChunkMessage): UIMessageChunk[] {
+    if (!isModelStepChunk(chunk)) {
+      // Published by a later step of the turn (its end, an error): the model step is over.
+      this.stepOpen = false;
+      return [chunk];
+    }
     if (this.stepOpen && attempt < this.stepAttempt) return []; // a straggler of the failed try
     const out: UIMessageChunk[] = [];
     if (this.stepOpen && attempt > this.stepAttempt) {
@@ -45,6 +50,11 @@ export class AttemptFilter {
     out.push(chunk);
     return out;
   }
+}
+
+/** Chunks that a model step publishes while it runs; every other chunk has a step of its own. */
+function isModelStepChunk(chunk: UIMessageChunk): boolean {
+  return chunk.type === "start-step" || chunk.type === "finish-step" || chunk.type.startsWith("text-");
 }
 
 export function isTerminal(chunk: UIMessageChunk): boolean {

@@ -51,6 +51,17 @@ describe("the attempt filter", () => {
     ]);
   });
 
+  it("passes the turn's end through after a model step that failed on every attempt", () => {
+    const out = run(new AttemptFilter(), [
+      [0, { type: "start-step" }],
+      [0, { type: "text-start", id: "m" }],
+      [3, { type: "start-step" }],
+      [3, { type: "text-start", id: "m" }],
+      [0, { type: "error", errorText: "The model failed" }],
+    ]);
+    expect(out.at(-1)).toEqual({ type: "error", errorText: "The model failed" });
+  });
+
   it("says nothing when a retry comes before any text was shown", () => {
     const filter = new AttemptFilter();
     filter.accept({ attempt: 0, chunk: { type: "start-step" } });
