@@ -118,7 +118,10 @@ class RunFeed {
       start: (controller) => controller.enqueue(first),
       pull: async (controller) => {
         try {
-          const chunks = await this.next(idleTimeoutMs);
+          // A pull that enqueues nothing is not called again: read until there is something to pass on.
+          let chunks: UIMessageChunk[] | null;
+          do chunks = await this.next(idleTimeoutMs);
+          while (chunks !== null && chunks.length === 0);
           for (const chunk of chunks ?? []) controller.enqueue(chunk);
           if (chunks === null || chunks.some(isTerminal)) {
             this.close();

@@ -127,6 +127,16 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user", "assistant"]);
   });
 
+  it("ends the stream with an error once the model step has failed on every attempt", async () => {
+    const { response, chunks } = await turn({ message: msg("[[error]] durable failure") });
+    expect(response.status).toBe(200);
+    expect(chunks.at(-1)).toMatchObject({ type: "error" });
+    expect((chunks.at(-1) as { errorText: string }).errorText).toMatch(/model failed/i);
+    await standin.idle();
+    expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user"]);
+    expect(mock.requests).toHaveLength(4); // one call per attempt: the SDK itself does not retry under Inngest
+  });
+
   it("closes the realtime subscription when the client goes away, while the run finishes", async () => {
     const response = await send({ message: msg("[[slow]] leave early") });
     const threadId = response.headers.get("x-thread-id")!;
