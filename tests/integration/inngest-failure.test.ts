@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TurnChunkMessage } from "@/inngest/channels";
+import type { HistoryConfig } from "@/lib/history/types";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { SESSION_SECRET } from "../support/api";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+
+// A run that fails for good outside the model step must still end the
+// client's stream. The stand-in's executor plays Inngest's part: retries, then
+// one last request that throws the step's error into the function.
+type Handlers = { GET: Function; POST: Function; PUT: Function };
+let handlers: Handlers;
+let mock: MockModelServer;
+let standin: InngestStandin;
+const pool = testPool();
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  standin = await startInngestStandin({
+    appFetch: (req) => (handlers[req.method as keyof Handlers] as (r: Request, c: unknown) => Promise<Response>)(req, undefined),
+    retryDelayMs: 5,
+  });
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: mock.url,
+    MODEL: "mock-model",
+    INNGEST_DEV: standin.url,
+  });
+  const { serve } = await import("inngest/next");
+  const { inngest } = await import("@/inngest/client");
+  const { createChatTurnFunction, realtimePublisher } = await import("@/inngest/functions/chat-turn");
+  const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
+  const real = new PostgresHistoryAdapter(pool);
+  const brokenReads: HistoryConfig = {
+    createThread: (ctx) => real.createThread(ctx),
+    appendUserMessage: (ctx) => real.appendUserMessage(ctx),
+    get: async () => {
+      throw new Error("database unavailable");
+    },
+    appendResults: (ctx) => real.appendResults(ctx),
+  };
+  handlers = serve({
+    client: inngest,
+    functions: [createChatTurnFunction({ publisher: realtimePublisher, history: () => brokenReads })],
+  }) as unknown as Handlers;
+});
+afterAll(async () => {
+  await standin.idle();
+  await standin.close();
+  await mock.close();
+  await pool.end();
+});
+
+describe("a run that fails for good", () => {
+  it("publishes an error chunk as its last message, so the stream ends instead of timing out", async () => {
+    const owner = `owner-${randomUUID()}`;
+    const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
+    const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
+    const { inngest } = await import("@/inngest/client");
+    const { CHAT_TURN_EVENT } = await import("@/inngest/functions/chat-turn");
+    const turnId = randomUUID();
+    const { ids } = await inngest.send({
+      name: CHAT_TURN_EVENT,
+      data: {
+        turnId,
+        owner,
+        threadId,
+        message: { id: randomUUID(), role: "user", content: "load my history" },
+        concurrencyKey: threadId,
+      },
+    });
+    const [run] = await standin.waitForRuns(ids[0]);
+    expect(run.status).toBe("failed");
+    const chunks = standin.published
+      .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunk")
+      .map((m) => (m.data as TurnChunkMessage).chunk);
+    expect(chunks[0]).toMatchObject({ type: "data-thread" });
+    expect(chunks.at(-1)).toEqual({ type: "error", errorText: "The server failed while answering. Please try again." });
+    expect(mock.requests).toHaveLength(0);
+  });
+});
