@@ -104,9 +104,13 @@ export function createChatTurnFunction(deps: {
           await step.run("announce-refusal", () => refuse(error));
           throw new NonRetriableError(error.message, { cause: error });
         }
+        // A step that refused has told the route already (see runStep); the
+        // step's error comes back with the original error's name.
+        const refusedInStep =
+          error instanceof StepError && ["AppError", "NonRetriableError"].includes((error.cause as Error | undefined)?.name ?? "");
         // The run is about to fail for good (a step out of retries, or the last
         // attempt): end the client's stream now rather than let it time out.
-        if (error instanceof StepError || attempt + 1 >= (maxAttempts ?? RETRIES + 1)) {
+        if (!refusedInStep && (error instanceof StepError || attempt + 1 >= (maxAttempts ?? RETRIES + 1))) {
           await deps.publisher
             .chunk(data.turnId, { attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } })
             .catch(() => {});
