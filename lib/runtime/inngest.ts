@@ -20,6 +20,17 @@ export interface InngestRuntimeOptions {
   idleTimeoutMs: number;
 }
 
+/**
+ * Inngest caps an event's size (256 KiB on its smaller plans). A client copy
+ * too large to travel in the event is left out: the function then reads the
+ * same history from the database, and the response says so.
+ */
+const MAX_EVENT_HISTORY_BYTES = 200 * 1024;
+
+function fitsInEvent(history: unknown[] | undefined): boolean {
+  return history === undefined || Buffer.byteLength(JSON.stringify(history)) <= MAX_EVENT_HISTORY_BYTES;
+}
+
 type Message = { topic: "chunk"; data: TurnChunkMessage } | { topic: "refused"; data: TurnRefusal };
 
 /**
@@ -55,7 +66,7 @@ export class InngestRuntime implements TurnRuntime {
       owner: request.owner,
       threadId: request.threadId,
       message: request.message,
-      clientHistory: request.clientHistory,
+      clientHistory: fitsInEvent(request.clientHistory) ? request.clientHistory : undefined,
       concurrencyKey: request.threadId ?? turnId,
     };
     const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());

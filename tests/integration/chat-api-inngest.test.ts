@@ -101,6 +101,15 @@ describe("POST /api/chat on the Inngest runtime", () => {
     await expect.poll(() => standin.connections().length).toBe(0);
   });
 
+  it("reads the database when the client's copy is too large to travel in an Inngest event", async () => {
+    const a = await turn({ message: msg("big thread") });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    const padding = Array.from({ length: 10 }, (_, i) => ({ id: `pad-${i}`, role: "user", content: "x".repeat(30_000) }));
+    const b = await turn({ threadId, message: msg("after the padding"), history: padding });
+    expect(b.response.headers.get("x-history-source")).toBe("database");
+    expect(b.text).toBe(echoReply("after the padding", 2, 1));
+  });
+
   it("answers another identity's thread with 404 before streaming, and writes nothing", async () => {
     const a = await turn({ message: msg("private") });
     const threadId = a.response.headers.get("x-thread-id")!;
