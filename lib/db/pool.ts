@@ -19,18 +19,3 @@ export function getPool(): pg.Pool {
   }
   return globalForPool.threadlinePool;
 }
-
-export async function withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request, SESSION_SECRET, visitor } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { params, parseChunks, replyText, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // POST /api/chat with the Inngest runtime selected, end to end on loopback:
@@ -24,14 +25,7 @@ beforeAll(async () => {
     appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
     retryDelayMs: 10,
   });
-  Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL,
-    SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: mock.url,
-    MODEL: "mock-model",
-    INNGEST_DEV: standin.url,
-  });
+  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   serve = await import("@/app/api/inngest/route");
   chat = await import("@/app/api/chat/route");
   history = await import("@/app/api/threads/[id]/history/route");

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request, SESSION_SECRET, visitor } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { params, parseChunks, replyText, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
 
 // The route handlers run in-process against the real database, and the real
 // OpenAI-compatible provider code talks HTTP to the local mock model server.
@@ -17,13 +18,7 @@ let me: { id: string; cookie: string };
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL,
-    SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: mock.url,
-    MODEL: "mock-model",
-  });
+  setAppEnv({ modelUrl: mock.url });
   chat = await import("@/app/api/chat/route");
   thread = await import("@/app/api/threads/[id]/route");
   history = await import("@/app/api/threads/[id]/history/route");

@@ -5,8 +5,8 @@ import type { TurnChunkMessage, TurnRefusal } from "@/inngest/channels";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { SESSION_SECRET } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
 
 // The chat function runs whole in-process under @inngest/test (the official
 // engine), against the real database and the real provider code talking HTTP
@@ -19,13 +19,7 @@ let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL,
-    SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: mock.url,
-    MODEL: "mock-model",
-  });
+  setAppEnv({ modelUrl: mock.url });
   functions = await import("@/inngest/functions/chat-turn");
 });
 afterAll(async () => {

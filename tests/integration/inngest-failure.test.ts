@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnChunkMessage } from "@/inngest/channels";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { SESSION_SECRET } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // A run that fails for good outside the model step must still end the
@@ -22,14 +22,7 @@ beforeAll(async () => {
     appFetch: (req) => (handlers[req.method as keyof Handlers] as (r: Request, c: unknown) => Promise<Response>)(req, undefined),
     retryDelayMs: 5,
   });
-  Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL,
-    SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: mock.url,
-    MODEL: "mock-model",
-    INNGEST_DEV: standin.url,
-  });
+  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   const { serve } = await import("inngest/next");
   const { inngest } = await import("@/inngest/client");
   const { createChatTurnFunction, realtimePublisher } = await import("@/inngest/functions/chat-turn");

@@ -4,8 +4,8 @@ import type { TurnChunkMessage } from "@/inngest/channels";
 import type { ChatTurnEventData } from "@/inngest/functions/chat-turn";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { SESSION_SECRET } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin, type StandinRun } from "../support/inngest-standin/index.mjs";
 
 // The real serve route (app/api/inngest/route.ts) imported in-process and
@@ -28,14 +28,7 @@ beforeAll(async () => {
     retryDelayMs: 10,
   });
   // The SDK reads its mode and URLs when the client is built: set them first.
-  Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL,
-    SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: mock.url,
-    MODEL: "mock-model",
-    INNGEST_DEV: standin.url,
-  });
+  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   route = await import("@/app/api/inngest/route");
   client = (await import("@/inngest/client")).inngest;
   CHAT_TURN_EVENT = (await import("@/inngest/functions/chat-turn")).CHAT_TURN_EVENT;

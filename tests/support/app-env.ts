@@ -1,0 +1,18 @@
+import { SESSION_SECRET } from "./api";
+import { TEST_DATABASE_URL } from "./db";
+
+/**
+ * The environment the app's modules read, for tests that import them
+ * in-process: the test database, the mock model, and optionally the Inngest
+ * stand-in. Set it before the first import of app code.
+ */
+export function setAppEnv(options: { modelUrl: string; inngestUrl?: string }): void {
+  Object.assign(process.env, {
+    DATABASE_URL: TEST_DATABASE_URL,
+    SESSION_SECRET,
+    MODEL_PROVIDER: "openai-compatible",
+    OPENAI_COMPATIBLE_BASE_URL: options.modelUrl,
+    MODEL: "mock-model",
+    ...(options.inngestUrl ? { INNGEST_DEV: options.inngestUrl } : {}),
+  });
+}
