@@ -1,7 +1,8 @@
-// npm run migrate: apply pending migrations to DATABASE_URL (e.g. before a deploy).
+// npm run migrate: apply pending migrations to DATABASE_URL (e.g. before a
+// deploy), or to the embedded database when it is not set.
 import nextEnv from "@next/env";
-import { DEFAULT_DATABASE_URL } from "../lib/db/default-url.mjs";
-import { prepareDatabase } from "./prepare-db.mjs";
+import { openDatabase } from "./database.mjs";
 
 nextEnv.loadEnvConfig(process.cwd());
-await prepareDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+const database = await openDatabase();
+await database.close();

@@ -1,5 +1,4 @@
 import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
-import { redact } from "../lib/db/default-url.mjs";
 
 /** Creates the database if needed and applies pending migrations, with messages a new user can act on. */
 export async function prepareDatabase(databaseUrl) {
@@ -17,5 +16,16 @@ export async function prepareDatabase(databaseUrl) {
       "[threadline] start Postgres (docker compose up -d db) or set DATABASE_URL in .env to a server you can reach.\n",
     );
     process.exit(1);
+  }
+}
+
+/** The URL with its password hidden, for messages. */
+function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
   }
 }

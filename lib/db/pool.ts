@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { DEFAULT_DATABASE_URL } from "./default-url.mjs";
+import { AppError } from "@/lib/errors";
 
 // One pool per process, created on first use. Kept on globalThis so that dev
 // hot reloads reuse it instead of leaking a new pool per edit.
@@ -8,8 +8,12 @@ const globalForPool = globalThis as unknown as { threadlinePool?: pg.Pool };
 
 export function getPool(): pg.Pool {
   if (!globalForPool.threadlinePool) {
+    if (!process.env.DATABASE_URL) {
+      // npm run dev / npm start set it (to the embedded database when none is configured).
+      throw new AppError("internal:config", "DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, or set DATABASE_URL.");
+    }
     const pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+      connectionString: process.env.DATABASE_URL,
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       idleTimeoutMillis: 30_000,
     });

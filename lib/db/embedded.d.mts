@@ -1,0 +1,6 @@
+export const EMBEDDED_POOL_SIZE: number;
+export function startEmbeddedPostgres(options?: {
+  dataDir?: string;
+  port?: number;
+  maxConnections?: number;
+}): Promise<{ url: string; stop(): Promise<void> }>;
