@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Without TEST_DATABASE_URL the suites share one embedded Postgres, one
+    // backend: test files take turns so their transactions never interleave.
+    fileParallelism: Boolean(process.env.TEST_DATABASE_URL),
   },
 });

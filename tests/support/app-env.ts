@@ -1,5 +1,5 @@
 import { SESSION_SECRET } from "./api";
-import { TEST_DATABASE_URL } from "./db";
+import { TEST_DATABASE_URL, TEST_POOL_SIZE } from "./db";
 
 /**
  * The environment the app's modules read, for tests that import them
@@ -9,6 +9,7 @@ import { TEST_DATABASE_URL } from "./db";
 export function setAppEnv(options: { modelUrl: string; inngestUrl?: string }): void {
   Object.assign(process.env, {
     DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_POOL_SIZE: String(TEST_POOL_SIZE),
     SESSION_SECRET,
     MODEL_PROVIDER: "openai-compatible",
     OPENAI_COMPATIBLE_BASE_URL: options.modelUrl,
