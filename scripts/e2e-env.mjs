@@ -14,7 +14,13 @@ export const INNGEST_APP_URL = `http://127.0.0.1:${INNGEST_APP_PORT}`;
 export const INNGEST_STANDIN_PORT = 8299;
 export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 
-export const E2E_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/threadline_e2e";
+/**
+ * The database of the apps under test: the server in E2E_DATABASE_URL, or,
+ * without it, each app's own embedded Postgres in a folder of its own.
+ */
+export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
+export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest"];
+const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 
 /** Environment of the app under test: a throwaway database and the mock model. */
 export const E2E_APP_ENV = {
@@ -22,7 +28,7 @@ export const E2E_APP_ENV = {
   // Containers export HOSTNAME (their id); Next would bind to that address
   // instead of the loopback one the tests and the health check use.
   HOSTNAME: "127.0.0.1",
-  DATABASE_URL: E2E_DATABASE_URL,
+  ...database(E2E_EMBEDDED_DIRS[0]),
   SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
   MODEL_PROVIDER: "openai-compatible",
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
@@ -32,5 +38,6 @@ export const E2E_APP_ENV = {
 export const E2E_INNGEST_APP_ENV = {
   ...E2E_APP_ENV,
   PORT: String(INNGEST_APP_PORT),
+  ...database(E2E_EMBEDDED_DIRS[1]),
   INNGEST_DEV: INNGEST_STANDIN_URL,
 };

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { recreateDatabase } from "../lib/db/migrate.mjs";
-import { E2E_APP_ENV, E2E_DATABASE_URL } from "./e2e-env.mjs";
+import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs";
 
 const OUTPUT_DIR = ".test-output";
 const VITEST_REPORT = path.join(OUTPUT_DIR, "vitest.json");
@@ -41,10 +41,15 @@ async function readJson(file) {
   }
 }
 
-/** Drops the e2e database so every run starts empty; the app migrates it when it starts. */
+/** Every run starts with empty databases; the apps migrate them when they start. */
 async function resetE2eDatabase() {
-  await recreateDatabase(E2E_DATABASE_URL);
-  console.log(`\nreset database ${new URL(E2E_DATABASE_URL).pathname.slice(1)}`);
+  if (E2E_DATABASE_URL) {
+    await recreateDatabase(E2E_DATABASE_URL);
+    console.log(`\nreset database ${new URL(E2E_DATABASE_URL).pathname.slice(1)}`);
+  } else {
+    await Promise.all(E2E_EMBEDDED_DIRS.map((dir) => rm(dir, { recursive: true, force: true })));
+    console.log("\nend-to-end apps use embedded Postgres (set E2E_DATABASE_URL for a server)");
+  }
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -89,7 +94,10 @@ async function endToEnd() {
     return recordStepFailure(`could not reset the e2e database: ${error.message}; end-to-end tests skipped`);
   }
 
-  const exitCode = await run("npx", ["playwright", "test"]);
+  // Without E2E_DATABASE_URL the apps must not pick up a DATABASE_URL from this shell.
+  const playwrightEnv = { ...process.env };
+  if (!E2E_DATABASE_URL) delete playwrightEnv.DATABASE_URL;
+  const exitCode = await run("npx", ["playwright", "test"], playwrightEnv);
   const report = await readJson(E2E_REPORT);
   if (!report?.stats) return recordStepFailure(`playwright wrote no report (exit code ${exitCode})`);
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
