@@ -9,6 +9,7 @@ import {
   MOCK_MODEL_PORT,
   MOCK_MODEL_URL,
 } from "./scripts/e2e-env.mjs";
+import { systemChromium } from "./scripts/browser.mjs";
 
 // Runs against a production build: scripts/test.mjs builds the app and resets
 // the e2e database before Playwright starts (a webServer cannot do either in
@@ -36,9 +37,9 @@ export default defineConfig({
   ],
   use: {
     browserName: "chromium",
-    // Playwright cannot download its own browser here; Debian's Chromium works.
+    // A system Chromium when there is one: build machines cannot download Playwright's.
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: systemChromium(),
       args: [
         "--headless",
         "--no-sandbox",

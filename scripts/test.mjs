@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { recreateDatabase } from "../lib/db/migrate.mjs";
+import { systemChromium } from "./browser.mjs";
 import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs";
 
 const OUTPUT_DIR = ".test-output";
@@ -81,6 +82,12 @@ async function unitAndIntegration() {
 }
 
 async function endToEnd() {
+  // No Chromium on the machine: fetch Playwright's own (needs internet access).
+  if (!systemChromium()) {
+    const installExit = await run("npx", ["playwright", "install", "chromium"]);
+    if (installExit !== 0) return recordStepFailure("no Chromium found and `npx playwright install chromium` failed; end-to-end tests skipped");
+  }
+
   // The build sees the same environment as the app it is built for.
   const buildEnv = { ...process.env, ...E2E_APP_ENV };
   delete buildEnv.PORT;

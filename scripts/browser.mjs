@@ -1,0 +1,11 @@
+import { existsSync } from "node:fs";
+
+/**
+ * A Chromium already on the machine (CHROMIUM_PATH, or a distribution's
+ * package), or undefined: then Playwright's own build is used, which
+ * `npx playwright install chromium` downloads.
+ */
+export function systemChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+  return candidates.find((path) => path && existsSync(path));
+}
