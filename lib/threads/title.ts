@@ -1,9 +1,24 @@
 const DEFAULT_TITLE_LENGTH = 60;
 
-/** The default title of a thread: the start of its first user message, on one line. */
+/** The text a reader sees in a line of markdown: no markers, link text without its URL. */
+function plainLine(line: string): string {
+  if (/^\s*\|?[\s:|-]+\|?\s*$/.test(line) && line.includes("-")) return ""; // a table's separator row
+  return line
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/, "") // heading, quote, list markers
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // [text](url) and images
+    .replace(/(\*\*|__|\*|`+|~~)/g, "") // emphasis, code, strikethrough
+    .replace(/\s*\|\s*/g, " "); // table cells
+}
+
+/** The default title of a thread: the start of its first user message, as plain text on one line. */
 export function titleFromMessage(content: string): string {
+  const plain = content
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*(```|~~~)/.test(line)) // code fence markers
+    .map(plainLine)
+    .join(" ");
   // eslint-disable-next-line no-control-regex
-  const line = content.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  const line = plain.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
   if (line.length <= DEFAULT_TITLE_LENGTH) return line || "New chat";
   const cut = line.slice(0, DEFAULT_TITLE_LENGTH);
   const lastSpace = cut.lastIndexOf(" ");
