@@ -58,19 +58,24 @@ export function createChatTurnFunction(deps: {
       const controller = new AbortController();
       const refuse = (error: AppError) =>
         deps.publisher.refused(data.turnId, { code: error.code, message: error.message });
-      // A refusal (not found, duplicate) will not change on a retry: tell the
-      // route at once and end the run instead of retrying the step.
+      let threadId: string | undefined;
       const runStep: StepRunner = (id, work) =>
         step.run(id, async () => {
+          // Stop can reach a model call only while it runs, here in this process.
+          const stoppable = id.startsWith("agent-") && threadId !== undefined;
+          if (stoppable) activeTurns().track(threadId!, data.owner, controller);
           try {
             return await work();
           } catch (error) {
+            // A refusal (not found, duplicate) will not change on a retry: tell
+            // the route at once and end the run instead of retrying the step.
             if (!isRefusal(error)) throw error;
             await refuse(error);
             throw new NonRetriableError(error.message, { cause: error });
+          } finally {
+            if (stoppable) activeTurns().release(threadId!, controller);
           }
         }) as ReturnType<typeof work>;
-      let tracked: string | undefined;
       try {
         const outcome = await runTurn(
           {
@@ -87,9 +92,8 @@ export function createChatTurnFunction(deps: {
             publish: (chunk) => deps.publisher.chunk(data.turnId, { attempt, chunk }),
             step: runStep,
             signal: controller.signal,
-            onReady: ({ threadId }) => {
-              tracked = threadId;
-              activeTurns().track(threadId, data.owner, controller);
+            onReady: (ready) => {
+              threadId = ready.threadId;
             },
           },
         );
@@ -116,8 +120,6 @@ export function createChatTurnFunction(deps: {
             .catch(() => {});
         }
         throw error;
-      } finally {
-        if (tracked) activeTurns().release(tracked, controller);
       }
     },
   );

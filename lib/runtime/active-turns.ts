@@ -21,7 +21,7 @@ export class ActiveTurns {
     this.turns.set(threadId, { owner, controller });
   }
 
-  /** Registers a turn that may already be registered (a durable run's replay). */
+  /** Registers the running model call of a durable run (no conflict check: Inngest queues turns per thread). */
   track(threadId: string, owner: string, controller: AbortController): void {
     this.turns.set(threadId, { owner, controller });
   }

@@ -15,6 +15,7 @@ let standin: InngestStandin;
 let chat: typeof import("@/app/api/chat/route");
 let history: typeof import("@/app/api/threads/[id]/history/route");
 let health: typeof import("@/app/api/health/route");
+let stop: typeof import("@/app/api/threads/[id]/stop/route");
 let serve: typeof import("@/app/api/inngest/route");
 const pool = testPool();
 let me: { id: string; cookie: string };
@@ -30,6 +31,7 @@ beforeAll(async () => {
   chat = await import("@/app/api/chat/route");
   history = await import("@/app/api/threads/[id]/history/route");
   health = await import("@/app/api/health/route");
+  stop = await import("@/app/api/threads/[id]/stop/route");
 });
 afterAll(async () => {
   await standin.idle();
@@ -138,6 +140,26 @@ describe("POST /api/chat on the Inngest runtime", () => {
     await standin.idle();
     expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user"]);
     expect(mock.requests).toHaveLength(4); // one call per attempt: the SDK itself does not retry under Inngest
+  });
+
+  it("Stop ends the durable model step and keeps what was written", async () => {
+    const response = await send({ message: msg("[[slow]] stop me durably") });
+    const threadId = response.headers.get("x-thread-id")!;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
+    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    expect(await stopped.json()).toEqual({ stopped: true });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    const chunks = parseChunks(text);
+    expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
+    await standin.idle();
+    const { rows } = await pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+    expect(rows.map((r) => [r.kind, r.status])).toEqual([["user", "complete"], ["assistant", "stopped"]]);
+    expect(rows[1].content).toBe(replyText(chunks));
+    // Nothing is left to stop once the step has ended.
+    const again = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    expect(await again.json()).toEqual({ stopped: false });
   });
 
   it("closes the realtime subscription when the client goes away, while the run finishes", async () => {
