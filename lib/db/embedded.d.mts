@@ -1,4 +1,5 @@
 export const EMBEDDED_POOL_SIZE: number;
+export class EmbeddedDatabaseError extends Error {}
 export function startEmbeddedPostgres(options?: {
   dataDir?: string;
   port?: number;
