@@ -92,8 +92,8 @@ async function endToEnd() {
   const buildEnv = { ...process.env, ...E2E_APP_ENV };
   delete buildEnv.PORT;
   delete buildEnv.HOSTNAME;
-  const buildExit = await run("npx", ["next", "build"], buildEnv);
-  if (buildExit !== 0) return recordStepFailure(`next build failed (exit code ${buildExit}); end-to-end tests skipped`);
+  const buildExit = await run("npm", ["run", "build", "--silent"], buildEnv);
+  if (buildExit !== 0) return recordStepFailure(`npm run build failed (exit code ${buildExit}); end-to-end tests skipped`);
 
   try {
     await resetE2eDatabase();
