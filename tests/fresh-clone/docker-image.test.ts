@@ -1,0 +1,116 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
+import { recreateDatabase } from "@/lib/db/migrate.mjs";
+import { replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
+import { chatTurn, cleanCopyOfHead, freePort, stopGroup, visit, waitFor } from "../support/fresh-copy";
+
+// No Docker engine runs on the build machines, so this replays the Dockerfile
+// itself (tests/support/dockerfile-replay.ts) on a clean copy of HEAD: the same
+// context filter, `npm ci`, `npm run build`, the final stage's COPY, its USER,
+// ENV, CMD and HEALTHCHECK. What only Docker does (the base image's own Node,
+// the network namespace) is not proven here.
+const work = await mkdtemp(path.join(tmpdir(), "threadline-image-"));
+let app: ChildProcess | undefined;
+let stopDatabase: (() => Promise<void>) | undefined;
+
+afterAll(async () => {
+  await stopGroup(app);
+  await stopDatabase?.();
+  await rm(work, { recursive: true, force: true });
+});
+
+/** The local Postgres server when the suite has one (CI), else an embedded one: the image needs only a URL. */
+async function databaseForImage(): Promise<string> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (server) {
+    const url = new URL(server);
+    url.pathname = "/threadline_image";
+    await recreateDatabase(url.toString());
+    return url.toString();
+  }
+  const embedded = await startEmbeddedPostgres();
+  stopDatabase = embedded.stop;
+  return embedded.url;
+}
+
+/** What a self-hoster's folder may hold beside the committed files; none of it may reach the image. */
+async function addLocalState(context: string) {
+  await writeFile(path.join(context, ".env"), "OPENAI_API_KEY=sk-local-secret\n");
+  await writeFile(path.join(context, ".env.local"), "SESSION_SECRET=local\n");
+  for (const dir of [".data/pglite", ".next/cache", "node_modules/left-over", ".test-output", "test-results", "playwright-report"]) {
+    await mkdir(path.join(context, dir), { recursive: true });
+    await writeFile(path.join(context, dir, "marker"), "local state");
+  }
+}
+
+describe("the Docker image, its steps replayed without Docker", () => {
+  let image: Image;
+
+  it("builds from a clean copy: npm ci on the lock file, npm run build, local state kept out of the context", { timeout: 900_000 }, async () => {
+    const context = await cleanCopyOfHead("image-context");
+    await addLocalState(context);
+    const stages = path.join(work, "stages");
+    await mkdir(stages);
+    image = await replayDockerfile(path.join(context, "Dockerfile"), context, stages);
+
+    const leaked = image.copiedFromContext.filter((file) =>
+      /^(\.env|\.data|\.next|node_modules|\.test-output|test-results|playwright-report|\.git)(\/|$)/.test(file),
+    );
+    expect(leaked).toEqual([]);
+    expect(image.copiedFromContext).toContain("package-lock.json");
+  });
+
+  it("holds only the standalone server, its assets, migrations and start script, and runs as a non-root user", async () => {
+    expect(image, "the build failed").toBeDefined();
+    const entries = (await readdir(image.workdir)).sort();
+    expect(entries.filter((entry) => ![".next", "lib", "migrations", "node_modules", "package.json", "public", "scripts", "server.js"].includes(entry))).toEqual([]);
+    expect(entries).toEqual(expect.arrayContaining(["server.js", "migrations", "scripts", "node_modules"]));
+    expect(await readdir(path.join(image.workdir, ".next", "static"))).not.toHaveLength(0);
+
+    const { devDependencies } = JSON.parse(await readFile("package.json", "utf8")) as { devDependencies: Record<string, string> };
+    const installed = new Set(await readdir(path.join(image.workdir, "node_modules")));
+    for (const scope of [...installed].filter((name) => name.startsWith("@"))) {
+      for (const name of await readdir(path.join(image.workdir, "node_modules", scope))) installed.add(`${scope}/${name}`);
+    }
+    expect(Object.keys(devDependencies).filter((name) => installed.has(name))).toEqual([]);
+    expect(installed.has("@electric-sql/pglite")).toBe(false);
+
+    expect(image.user).toBeDefined();
+    expect(["root", "0"]).not.toContain(image.user);
+    expect(image.env.NODE_ENV).toBe("production");
+    expect(image.healthcheck).toBeDefined();
+  });
+
+  it("starts as its CMD does: migrations applied, health check passing, a chat turn streamed", { timeout: 180_000 }, async () => {
+    expect(image, "the build failed").toBeDefined();
+    const port = await freePort();
+    const env = { DATABASE_URL: await databaseForImage(), PORT: String(port) }; // as `docker run -e`
+    const started = await startImage(image, env);
+    app = started.child;
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/api/health`, app, started.output);
+    expect(started.output()).toMatch(/applied migrations: \d+_init/);
+    if (process.getuid?.() === 0) expect(started.asUid, "the app should run as the image's USER").toBe(1000);
+
+    expect(await runHealthcheck(image, env)).toBe(0);
+    expect(await (await fetch(`${base}/api/health`)).json()).toMatchObject({ status: "ok", database: "ok" });
+
+    const page = await (await fetch(`${base}/`)).text();
+    const asset = /\/_next\/static\/[^"]+\.(?:css|js)/.exec(page)?.[0];
+    expect(asset, "the page links its static assets").toBeDefined();
+    expect((await fetch(`${base}${asset}`)).status).toBe(200);
+
+    const cookie = await visit(base);
+    const turn = await chatTurn(base, cookie, "Hello from the image");
+    expect(turn.contentType).toContain("text/event-stream");
+    expect(turn.reply).toContain('You wrote: "Hello from the image"');
+    expect(turn.deltas).toBeGreaterThan(1);
+
+    await stopGroup(app);
+    expect(await runHealthcheck(image, env)).toBe(1); // the check fails when nothing answers
+  });
+});
