@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { access, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { chatTurn, cleanCopyOfHead, freePort, installPackages, stopGroup, visit, waitFor } from "../support/fresh-copy";
+import { chatTurn, cleanCopyOfHead, cleanEnv, freePort, installPackages, stopGroup, visit, waitFor } from "../support/fresh-copy";
 
 // The README's quick start, literally: `npm run dev` in a fresh copy of the
 // committed tree, with no .data/, no .env and no variables but PORT (so the
@@ -15,13 +15,8 @@ afterAll(async () => {
   if (copy) await rm(copy, { recursive: true, force: true });
 });
 
-/** The variables a new user's shell has: none of ours. */
-function userEnv(port: number): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
-}
-
 async function npmRunDev(dir: string, port: number): Promise<() => string> {
-  app = spawn("npm", ["run", "dev"], { cwd: dir, env: userEnv(port), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  app = spawn("npm", ["run", "dev"], { cwd: dir, env: cleanEnv({ PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   app.stdout!.on("data", (d) => (output += d));
   app.stderr!.on("data", (d) => (output += d));

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
+import { cleanEnv } from "../support/fresh-copy";
 
 // The embedded Postgres's data folder when it cannot be used: the start
 // script (here `npm run migrate`, which opens the database the way `npm run
@@ -13,7 +14,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** Runs `node scripts/migrate.mjs` with EMBEDDED_DB_DIR and nothing else configured. */
 function migrateWith(dataDir: string, user?: { uid: number; gid: number }): Promise<{ code: number | null; output: string }> {
-  const env = { PATH: process.env.PATH, HOME: tmpdir(), EMBEDDED_DB_DIR: dataDir };
+  const env = cleanEnv({ HOME: tmpdir(), EMBEDDED_DB_DIR: dataDir });
   const child = spawn(process.execPath, ["scripts/migrate.mjs"], { env, ...user, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));

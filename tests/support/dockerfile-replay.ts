@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmod, chown, cp, mkdir, readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore from "@balena/dockerignore";
+import { cleanEnv } from "./fresh-copy";
 
 // Replays a Dockerfile without a Docker engine: each stage's filesystem is a
 // folder, COPY copies (from the build context filtered by .dockerignore, or
@@ -82,12 +83,12 @@ function command(args: string): string[] {
   return args.startsWith("[") ? (JSON.parse(args) as string[]) : ["/bin/sh", "-c", args];
 }
 
-/** The environment every RUN and CMD starts from: no variables of the machine running the tests leak in. */
-function baseEnv(home: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home };
+/** The environment of a RUN or CMD: the image's HOME and ENV layers, no variables of the machine running the tests. */
+function imageEnv(home: string, ...layers: Record<string, string>[]): NodeJS.ProcessEnv {
+  return cleanEnv(Object.assign({ HOME: home }, ...layers));
 }
 
-async function runShell(script: string, cwd: string, env: Record<string, string>, where: string): Promise<void> {
+async function runShell(script: string, cwd: string, env: NodeJS.ProcessEnv, where: string): Promise<void> {
   const child = spawn("/bin/sh", ["-c", script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
@@ -205,7 +206,7 @@ export async function replayDockerfile(dockerfile: string, context: string, work
         }
         case "RUN":
           if (args.startsWith("--")) throw new Error(`${where}: RUN flags are not replayed`);
-          await runShell(args, here, { ...baseEnv(path.join(root, "root")), ...env }, where);
+          await runShell(args, here, imageEnv(path.join(root, "root"), env), where);
           break;
         case "USER":
           if (!KNOWN_USERS[args]) throw new Error(`${where}: USER ${args} is unknown to the replay`);
@@ -247,9 +248,9 @@ function imageProcess(image: Image, argv: string[], env: Record<string, string>)
   const [file, ...args] = argv;
   const account = image.user ? KNOWN_USERS[image.user] : undefined;
   const home = path.join(image.root, account?.home ?? "/root");
-  const options: { cwd: string; env: Record<string, string>; uid?: number; gid?: number } = {
+  const options: { cwd: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number } = {
     cwd: image.workdir,
-    env: { ...baseEnv(home), ...image.env, ...env },
+    env: imageEnv(home, image.env, env),
   };
   if (account && process.getuid?.() === 0 && canRunAs(account)) {
     options.uid = account.uid;

@@ -34,6 +34,13 @@ export async function installPackages(dir: string): Promise<void> {
   }
 }
 
+/** An environment with nothing of this machine's configuration: PATH, HOME and `vars`. */
+export function cleanEnv(vars: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name !== "PATH" && name !== "HOME") delete env[name];
+  return Object.assign(env, vars);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
