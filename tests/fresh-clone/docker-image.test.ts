@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,6 +55,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
     await addLocalState(context);
     const stages = path.join(work, "stages");
     await mkdir(stages);
+    await chmod(work, 0o755); // the image's non-root USER must reach the stage folders below it
     image = await replayDockerfile(path.join(context, "Dockerfile"), context, stages);
 
     const leaked = image.copiedFromContext.filter((file) =>
