@@ -1,11 +1,14 @@
-// The one test command (`npm test`): unit + integration tests (Vitest), a
-// production build, then the end-to-end suite (Playwright) against it. Ends with
-// a single summary line, "tests: N passed, M failed[, K skipped]", and a non-zero
-// exit code when any test failed or any step could not run.
+// The one test command (`npm test`): unit + integration tests (Vitest), the
+// fresh-clone tests (Vitest: the quick start and the Docker image's steps on a
+// clean copy of HEAD), a production build, then the end-to-end suite
+// (Playwright) against it. Ends with a single summary line, "tests: N passed,
+// M failed[, K skipped]", and a non-zero exit code when any test failed or any
+// step could not run.
 //
-//   node scripts/test.mjs             everything
-//   node scripts/test.mjs --unit-only Vitest only
-//   node scripts/test.mjs --e2e-only  build + Playwright only
+//   node scripts/test.mjs                    everything
+//   node scripts/test.mjs --unit-only        unit and integration only
+//   node scripts/test.mjs --fresh-clone-only the fresh-clone tests only
+//   node scripts/test.mjs --e2e-only         build + Playwright only
 import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -15,11 +18,14 @@ import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs"
 
 const OUTPUT_DIR = ".test-output";
 const VITEST_REPORT = path.join(OUTPUT_DIR, "vitest.json");
+const FRESH_CLONE_REPORT = path.join(OUTPUT_DIR, "fresh-clone.json");
 const E2E_REPORT = path.join(OUTPUT_DIR, "e2e.json"); // written by playwright.config.ts
 
 const args = new Set(process.argv.slice(2));
-const runUnit = !args.has("--e2e-only");
-const runE2e = !args.has("--unit-only");
+const only = ["--unit-only", "--fresh-clone-only", "--e2e-only"].find((flag) => args.has(flag));
+const runUnit = !only || only === "--unit-only";
+const runFreshClone = !only || only === "--fresh-clone-only";
+const runE2e = !only || only === "--e2e-only";
 
 /** Runs a command with inherited output; resolves with its exit code (a signal counts as failure). */
 function run(command, commandArgs, env = process.env) {
@@ -63,21 +69,23 @@ function recordStepFailure(message) {
   totals.failed += 1;
 }
 
-async function unitAndIntegration() {
+/** Runs one Vitest suite (a config file) and adds its results to the totals. */
+async function vitestSuite(name, config, report) {
   const exitCode = await run("npx", [
     "vitest",
     "run",
+    `--config=${config}`,
     "--reporter=default",
     "--reporter=json",
-    `--outputFile.json=${VITEST_REPORT}`,
+    `--outputFile.json=${report}`,
   ]);
-  const report = await readJson(VITEST_REPORT);
-  if (!report) return recordStepFailure(`vitest wrote no report (exit code ${exitCode})`);
-  totals.passed += report.numPassedTests ?? 0;
-  totals.failed += report.numFailedTests ?? 0;
-  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  if (exitCode !== 0 && !report.numFailedTests) {
-    recordStepFailure(`vitest exited with code ${exitCode} (${report.numFailedTestSuites ?? 0} test file(s) failed to run)`);
+  const results = await readJson(report);
+  if (!results) return recordStepFailure(`${name}: vitest wrote no report (exit code ${exitCode})`);
+  totals.passed += results.numPassedTests ?? 0;
+  totals.failed += results.numFailedTests ?? 0;
+  totals.skipped += (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+  if (exitCode !== 0 && !results.numFailedTests) {
+    recordStepFailure(`${name}: vitest exited with code ${exitCode} (${results.numFailedTestSuites ?? 0} test file(s) failed to run)`);
   }
 }
 
@@ -120,9 +128,10 @@ async function endToEnd() {
 async function main() {
   await mkdir(OUTPUT_DIR, { recursive: true });
   // Stale reports from an earlier run must never be counted as this run's.
-  await Promise.all([rm(VITEST_REPORT, { force: true }), rm(E2E_REPORT, { force: true })]);
+  await Promise.all([VITEST_REPORT, FRESH_CLONE_REPORT, E2E_REPORT].map((report) => rm(report, { force: true })));
 
-  if (runUnit) await unitAndIntegration();
+  if (runUnit) await vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT);
+  if (runFreshClone) await vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT);
   if (runE2e) await endToEnd();
 
   console.log("");

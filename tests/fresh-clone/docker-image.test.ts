@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { recreateDatabase } from "@/lib/db/migrate.mjs";
-import { replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
+import { parseDockerfile, replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
 import { chatTurn, cleanCopyOfHead, freePort, stopGroup, visit, waitFor } from "../support/fresh-copy";
 
 // No Docker engine runs on the build machines, so this replays the Dockerfile
@@ -57,6 +57,11 @@ describe("the Docker image, its steps replayed without Docker", () => {
     await mkdir(stages);
     await chmod(work, 0o755); // the image's non-root USER must reach the stage folders below it
     image = await replayDockerfile(path.join(context, "Dockerfile"), context, stages);
+
+    const runs = parseDockerfile(await readFile(path.join(context, "Dockerfile"), "utf8")).flatMap((stage) =>
+      stage.instructions.filter((i) => i.keyword === "RUN").map((i) => i.args),
+    );
+    expect(runs).toContain("npm ci --no-audit --no-fund"); // the lock file, exactly: a lock out of sync fails here
 
     const leaked = image.copiedFromContext.filter((file) =>
       /^(\.env|\.data|\.next|node_modules|\.test-output|test-results|playwright-report|\.git)(\/|$)/.test(file),
