@@ -6,54 +6,82 @@ import { chatTurn, cleanCopyOfHead, cleanEnv, freePort, installPackages, stopGro
 
 // The README's quick start, literally: `npm run dev` in a fresh copy of the
 // committed tree, with no .data/, no .env and no variables but PORT (so the
-// test never collides with whatever else listens on 3000).
+// test never collides with whatever else listens on 3000). Then the same copy
+// as production: `npm run build && npm start`, still with nothing configured.
 let copy: string | undefined;
 let app: ChildProcess | undefined;
 
 afterAll(async () => {
   await stopGroup(app);
-  if (copy) await rm(copy, { recursive: true, force: true });
+  if (copy) await rm(copy, { recursive: true, force: true, maxRetries: 3 });
 });
 
-async function npmRunDev(dir: string, port: number): Promise<() => string> {
-  app = spawn("npm", ["run", "dev"], { cwd: dir, env: cleanEnv({ PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"], detached: true });
+function npm(args: string[], dir: string, port?: number): { child: ChildProcess; output: () => string } {
+  const child = spawn("npm", args, { cwd: dir, env: cleanEnv(port ? { PORT: String(port) } : {}), stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
-  app.stdout!.on("data", (d) => (output += d));
-  app.stderr!.on("data", (d) => (output += d));
-  await waitFor(`http://localhost:${port}/`, app, () => output);
-  return () => output;
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  return { child, output: () => output };
 }
 
+async function serve(script: "dev" | "start", dir: string, port: number): Promise<() => string> {
+  const run = npm(["run", script], dir, port);
+  app = run.child;
+  await waitFor(`http://localhost:${port}/`, app, run.output);
+  return run.output;
+}
+
+type Message = { role: string; content: string };
+
 describe("the quick start on a fresh clone", () => {
+  const port = freePort();
+  const base = port.then((p) => `http://localhost:${p}`);
+  let conversation: { cookie: string; threadId: string; messages: [string, string][] } | undefined;
+
+  async function readBack(): Promise<void> {
+    const { cookie, threadId, messages } = conversation!;
+    const history = await fetch(`${await base}/api/threads/${threadId}/history`, { headers: { cookie } });
+    expect(history.status).toBe(200);
+    expect(((await history.json()).messages as Message[]).map((m) => [m.role, m.content])).toEqual(messages);
+    const threads = await (await fetch(`${await base}/api/threads`, { headers: { cookie } })).json();
+    expect(threads.threads.map((t: { id: string }) => t.id)).toEqual([threadId]);
+  }
+
   it("npm run dev serves the app on the embedded Postgres, streams a reply, and finds the thread again after a restart", { timeout: 420_000 }, async () => {
     copy = await cleanCopyOfHead("quick-start");
     await expect(access(path.join(copy, ".data"))).rejects.toThrow();
     await expect(access(path.join(copy, ".env"))).rejects.toThrow();
     await installPackages(copy);
 
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const output = await npmRunDev(copy, port);
+    const output = await serve("dev", copy, await port);
     expect(output()).toContain("using the embedded Postgres (PGlite)");
     expect(output()).toContain(path.join(copy, ".data", "pglite"));
 
-    const cookie = await visit(base);
-    const turn = await chatTurn(base, cookie, "Remember the quick start");
+    const cookie = await visit(await base);
+    const turn = await chatTurn(await base, cookie, "Remember the quick start");
     expect(turn.contentType).toContain("text/event-stream");
     expect(turn.reply).toContain('You wrote: "Remember the quick start"');
     expect(turn.deltas).toBeGreaterThan(1); // streamed word by word, not in one piece
+    conversation = { cookie, threadId: turn.threadId, messages: [["user", "Remember the quick start"], ["assistant", turn.reply]] };
 
     await stopGroup(app);
-    await npmRunDev(copy, port);
+    await serve("dev", copy, await port);
+    await readBack();
+  });
 
-    const history = await fetch(`${base}/api/threads/${turn.threadId}/history`, { headers: { cookie } });
-    expect(history.status).toBe(200);
-    const { messages } = await history.json();
-    expect(messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
-      ["user", "Remember the quick start"],
-      ["assistant", turn.reply],
-    ]);
-    const threads = await (await fetch(`${base}/api/threads`, { headers: { cookie } })).json();
-    expect(threads.threads.map((t: { id: string }) => t.id)).toEqual([turn.threadId]);
+  it("npm run build && npm start serves the same data from the standalone server", { timeout: 420_000 }, async () => {
+    expect(conversation, "the dev run failed").toBeDefined();
+    await stopGroup(app);
+    const build = npm(["run", "build"], copy!);
+    const code = await new Promise((resolve) => build.child.on("exit", resolve));
+    expect(code, build.output()).toBe(0);
+
+    const output = await serve("start", copy!, await port);
+    expect(output()).toContain("using the embedded Postgres (PGlite)");
+    await readBack();
+    const page = await (await fetch(`${await base}/`)).text();
+    const asset = /\/_next\/static\/[^"]+\.css/.exec(page)?.[0];
+    expect(asset, "the page links its stylesheet").toBeDefined();
+    expect((await fetch(`${await base}${asset}`)).status).toBe(200);
   });
 });

@@ -65,12 +65,26 @@ export async function waitFor(url: string, child: ChildProcess, output: () => st
   throw new Error(`${url} did not answer ${status} in ${seconds} s:\n${output()}`);
 }
 
-/** Stops a process started with `detached: true` and everything it started (npm, the start script, Next.js). */
+/**
+ * Stops a process started with `detached: true` and everything it started
+ * (npm, the start script, Next.js and its workers): SIGTERM to the group, then
+ * waits until no member is left, so nothing writes into a folder being removed.
+ */
 export async function stopGroup(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid!, "SIGTERM");
-  await exited;
+  if (!child?.pid) return;
+  const signal = (name: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-child.pid!, name);
+      return true;
+    } catch {
+      return false; // ESRCH: the group is empty
+    }
+  };
+  if (!signal("SIGTERM")) return;
+  for (let waited = 0; signal(0); waited += 100) {
+    if (waited === 10_000) signal("SIGKILL");
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Opens the app as a new visitor (the page sets the identity cookie) and returns the cookie. */
