@@ -3,6 +3,7 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:f
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { LOCK_FILE } from "@/lib/db/data-dir-lock.mjs";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { cleanEnv } from "../support/fresh-copy";
 
@@ -84,11 +85,11 @@ describe("the embedded Postgres's data folder", () => {
     const dataDir = path.join(root, "crashed");
     await migrateWith(dataDir);
     const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
-    await writeFile(path.join(dataDir, "threadline.lock"), JSON.stringify({ pid: gone, host: hostname() }));
+    await writeFile(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: gone, host: hostname() }));
     const { code, output } = await migrateWith(dataDir);
     expect(output).toContain("database schema is up to date");
     expect(code).toBe(0);
-    await expect(stat(path.join(dataDir, "threadline.lock"))).rejects.toThrow(); // released on exit
+    await expect(stat(path.join(dataDir, LOCK_FILE))).rejects.toThrow(); // released on exit
   });
 
   it("written by another PGlite version is explained and left as it was", async () => {
