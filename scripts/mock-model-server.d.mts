@@ -11,10 +11,12 @@ export function startMockModelServer(options?: { port?: number; host?: string })
 
 export const SLOW_REPLY: string;
 export const MARKDOWN_REPLY: string;
+export const LEAKED_KEY_HINT: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
 export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 export function planReply(body: unknown, options?: { brokenBefore?: (text: string) => boolean }):
   | { kind: "error" }
+  | { kind: "auth-error" }
   | { kind: "fail-mid"; reply: string }
   | { kind: "reply"; reply: string; delayMs?: number };

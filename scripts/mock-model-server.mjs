@@ -6,6 +6,7 @@
 //   [[slow]]      a long reply, 150 ms between chunks (Stop, streaming growth)
 //   [[markdown]]  bold, a list, a code block and raw HTML that must not run
 //   [[error]]     HTTP 500 with an OpenAI-style error body
+//   [[auth-error]] HTTP 401 whose message quotes a key hint, as OpenAI's does
 //   [[fail-mid]]  a few words, then the socket is destroyed
 //   [[flaky-mid]] the first request with this text breaks off like [[fail-mid]];
 //                 every later one gets the ordinary echo (retries, durability)
@@ -57,6 +58,7 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
   if (text.includes("[[error]]")) return { kind: "error" };
+  if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, delayMs: SLOW_CHUNK_DELAY_MS };
@@ -78,6 +80,15 @@ function sendJson(res, status, value) {
 
 function sendModelError(res) {
   sendJson(res, 500, { error: { message: "mock model failure", type: "server_error" } });
+}
+
+/** The key hint an operator must never see reach a user. */
+export const LEAKED_KEY_HINT = "sk-proj-Ab12…wXyZ";
+
+function sendAuthError(res) {
+  sendJson(res, 401, {
+    error: { message: `Incorrect API key provided: ${LEAKED_KEY_HINT}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: "invalid_request_error", code: "invalid_api_key" },
+  });
 }
 
 // Resolves after `ms`, or at once when `signal` aborts, leaving no timer behind.
@@ -195,6 +206,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         requests.push(body);
         const plan = planReply(body, { brokenBefore });
         if (plan.kind === "error") return sendModelError(res);
+        if (plan.kind === "auth-error") return sendAuthError(res);
         const id = `chatcmpl-mock-${++completions}`;
         if (body.stream === true) return await streamReply(req, res, body, plan, { id, chunkDelayMs });
         return completeReply(req, res, body, plan, { id });

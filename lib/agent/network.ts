@@ -1,6 +1,7 @@
 import "server-only";
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { AgentResult } from "@/lib/history/types";
+import { describeModelError } from "@/lib/model/provider-errors";
 import type { TextChunkSink } from "./stream-chunks";
 
 export interface Agent {
@@ -103,12 +104,4 @@ export async function runAgent(args: {
     throw new ModelCallError(describeModelError(failure), { cause: failure });
   }
   return { id: resultId, role: "assistant", agentName: agent.name, content: text, status: stopped ? "stopped" : "complete" };
-}
-
-/** A message fit for the user: the provider's own words when it gave some, never a stack. */
-export function describeModelError(error: unknown): string {
-  const detail = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  const statusCode = (error as { statusCode?: number } | null)?.statusCode;
-  const prefix = statusCode ? `The model failed (HTTP ${statusCode})` : "The model failed";
-  return detail ? `${prefix}: ${detail.slice(0, 500)}` : `${prefix}.`;
 }

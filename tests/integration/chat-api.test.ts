@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { inspect } from "node:util";
+import { LEAKED_KEY_HINT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, replyText, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
@@ -159,9 +160,24 @@ describe("POST /api/chat", () => {
     const { response, chunks } = await turn({ message: msg("[[error]] please") });
     expect(response.status).toBe(200);
     const error = chunks.find((c) => c.type === "error") as { errorText: string };
-    expect(error.errorText).toMatch(/model failed/i);
+    expect(error.errorText).toBe("The model provider had a problem answering. Please try again.");
+    expect(error.errorText).not.toContain("mock model failure"); // the provider's words stay in the log
     expect(error.errorText).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
     expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user"]);
+  });
+
+  it("tells the user the provider rejected the server's key, and leaves the provider's text (with its key hint) to the log", async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void logged.push(args.map((a) => inspect(a)).join(" ")));
+    try {
+      const { text, chunks } = await turn({ message: msg("[[auth-error]] hi") });
+      const error = chunks.find((c) => c.type === "error") as { errorText: string };
+      expect(error.errorText).toBe("The model provider rejected the server's API key. The operator needs to check it.");
+      expect(JSON.stringify(chunks) + text).not.toContain(LEAKED_KEY_HINT);
+      await expect.poll(() => logged.join("\n")).toContain(`Incorrect API key provided: ${LEAKED_KEY_HINT}`);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("refuses a second message while a reply is still being written in the thread", async () => {
