@@ -5,7 +5,12 @@ export const IDENTITY_COOKIE = "threadline_id";
 export const IDENTITY_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
 
 const encoder = new TextEncoder();
-const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * Exactly what signIdentity writes: a lowercase UUID, a dot, and the 32-byte
+ * HMAC in unpadded base64url (43 characters). Anything else is refused before
+ * any decoding, which would otherwise forgive junk such as "==", "!!" or "%20".
+ */
+const COOKIE_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
@@ -25,12 +30,11 @@ export async function signIdentity(id: string, secret: string): Promise<string> 
 
 /** The identity in a cookie value, or null when it is malformed or its signature does not match. */
 export async function verifyIdentity(value: string | undefined, secret: string): Promise<string | null> {
-  if (!value) return null;
-  const dot = value.indexOf(".");
-  if (dot < 0) return null;
-  const id = value.slice(0, dot);
-  if (!ID_PATTERN.test(id)) return null;
-  const signature = Buffer.from(value.slice(dot + 1), "base64url");
+  const match = value ? COOKIE_PATTERN.exec(value) : null;
+  if (!match) return null;
+  const [, id, encoded] = match;
+  const signature = Buffer.from(encoded, "base64url");
+  if (signature.toString("base64url") !== encoded) return null; // the last character's spare bits must be zero
   const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(id));
   return valid ? id : null;
 }
@@ -39,12 +43,12 @@ export function newIdentity(): string {
   return crypto.randomUUID();
 }
 
-/** Reads one cookie from a Cookie header. */
+/** Reads one cookie from a Cookie header, as sent: identity values never need decoding. */
 export function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=");
-    if (eq > 0 && pair.slice(0, eq).trim() === name) return decodeURIComponent(pair.slice(eq + 1).trim());
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
   }
   return undefined;
 }

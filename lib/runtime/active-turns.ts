@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, notFoundThread } from "@/lib/errors";
 
 interface ActiveTurn {
   owner: string;
@@ -13,9 +13,15 @@ interface ActiveTurn {
 export class ActiveTurns {
   private readonly turns = new Map<string, ActiveTurn>();
 
-  /** Claims the thread for a new turn, or refuses while another is running there. */
+  /**
+   * Claims the thread for a new turn, or refuses while another is running
+   * there: 409 to its owner, 404 to anyone else, exactly as for a thread that
+   * does not exist, so a running reply does not reveal the thread.
+   */
   claim(threadId: string, owner: string, controller: AbortController): void {
-    if (this.turns.has(threadId)) {
+    const running = this.turns.get(threadId);
+    if (running && running.owner !== owner) throw notFoundThread();
+    if (running) {
       throw new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop.");
     }
     this.turns.set(threadId, { owner, controller });

@@ -253,10 +253,46 @@ describe("ownership: another identity's thread answers exactly like a missing on
     expect(listed.threads).toEqual([]);
   });
 
+  it("answers 404, not 409, when another identity posts into a thread whose reply is streaming", async () => {
+    const first = await send({ message: msg("[[slow]] mine, still streaming") });
+    const threadId = first.headers.get("x-thread-id")!;
+    const other = await visitor();
+    const probe = await send({ threadId, message: msg("is anyone here?") }, other.cookie);
+    expect(probe.status).toBe(404);
+    expect(await probe.json()).toEqual({ error: { code: "not_found:thread", message: "Thread not found." } });
+    const owner = await send({ threadId, message: msg("me again") });
+    expect(owner.status).toBe(409); // the owner still learns why
+    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    await first.text();
+  });
+
   it("refuses a request without a valid identity cookie", async () => {
     const forged = me.cookie.slice(0, -4) + "AAAA";
     const response = await send({ message: msg("hi") }, forged);
     expect(response.status).toBe(401);
+  });
+
+  it("refuses a valid cookie with anything appended or changed in its encoding", async () => {
+    for (const junk of ["!!", "==", "=", "%20", " x", ".", "A"]) {
+      const response = await send({ message: msg("hi") }, me.cookie + junk);
+      expect(response.status, `cookie + ${JSON.stringify(junk)}`).toBe(401);
+    }
+    const [name, value] = me.cookie.split("=");
+    const upper = `${name}=${value.replace(/^[0-9a-f-]+/, (id) => id.toUpperCase())}`;
+    expect((await send({ message: msg("hi") }, upper)).status).toBe(401);
+    expect((await send({ message: msg("hi") }, `${name}=${encodeURIComponent(value).replace(".", "%2E")}`)).status).toBe(401);
+    expect((await send({ message: msg("still me") })).status).toBe(200);
+  });
+});
+
+describe("/api/inngest on the inline runtime", () => {
+  it("does not exist: 404 for every method, not the SDK's 500", async () => {
+    const inngestRoute = await import("@/app/api/inngest/route");
+    for (const method of ["GET", "POST", "PUT"] as const) {
+      const response = await inngestRoute[method](request("/api/inngest", { method, json: method === "GET" ? undefined : {} }) as never, undefined as never);
+      expect(response.status, method).toBe(404);
+      expect((await response.json()).error.code).toBe("not_found:route");
+    }
   });
 });
 

@@ -1,6 +1,20 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { chatTurn } from "@/inngest/functions/chat-turn";
+import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/handler";
+import { inngestConfigured } from "@/lib/runtime";
 
-// Inngest calls this endpoint to run the chat function's steps.
-export const { GET, POST, PUT } = serve({ client: inngest, functions: [chatTurn] });
+// Inngest calls this endpoint to run the chat function's steps. Without Inngest
+// configured the endpoint does not exist: 404, not the SDK's 500.
+const handlers = serve({ client: inngest, functions: [chatTurn] });
+
+type Handler = (typeof handlers)["GET"];
+const whenConfigured =
+  (handler: Handler): Handler =>
+  (...args) =>
+    inngestConfigured() ? handler(...args) : Promise.resolve(errorResponse(new AppError("not_found:route", "Inngest is not configured on this server.")));
+
+export const GET = whenConfigured(handlers.GET);
+export const POST = whenConfigured(handlers.POST);
+export const PUT = whenConfigured(handlers.PUT);
