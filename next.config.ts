@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_CONTENT_SECURITY_POLICY, HSTS, SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // A self-contained server in .next/standalone (server.js and only the
@@ -10,6 +11,19 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // `npm run dev` serves http://localhost; opening it as 127.0.0.1 must work too.
   allowedDevOrigins: ["127.0.0.1"],
+  // Fixed security headers on every response; a page's Content-Security-Policy
+  // carries a per-request nonce and is set by proxy.ts.
+  async headers() {
+    return [
+      { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+      {
+        source: "/:path*",
+        has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
+        headers: [{ key: "Strict-Transport-Security", value: HSTS }],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -1,24 +1,54 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, IDENTITY_MAX_AGE_SECONDS, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { getSessionSecret } from "@/lib/auth/secret";
+import { AppError } from "@/lib/errors";
+import { hasJsonContentType, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
+import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
-// Every visitor gets an anonymous identity on the first request, before any
-// page or route runs, so that a page and its first API calls agree on it.
+// Runs before every page and API route (not static assets, the health check or
+// /api/inngest): refuses state-changing requests from other origins, gives a
+// visitor an anonymous identity on a safe request, and sets the page's
+// Content-Security-Policy with a fresh nonce.
 export async function proxy(request: NextRequest) {
-  const secret = await getSessionSecret();
-  if (await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) return NextResponse.next();
+  const { headers, nextUrl: url, method } = request;
+  if (!isSafeMethod(method)) {
+    if (!isSameOrigin(headers, url)) return refuse("forbidden:origin", "This request came from another site and was refused.");
+    if (!hasJsonContentType(headers)) return refuse("unsupported_media_type:body", "Send state-changing requests as application/json.");
+  }
 
-  const value = await signIdentity(newIdentity(), secret);
-  request.cookies.set(IDENTITY_COOKIE, value);
-  const response = NextResponse.next({ request: { headers: request.headers } });
-  response.cookies.set(IDENTITY_COOKIE, value, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
-    path: "/",
-    maxAge: IDENTITY_MAX_AGE_SECONDS,
-  });
+  const https = url.protocol === "https:" || headers.get("x-forwarded-proto") === "https";
+  const requestHeaders = new Headers(headers);
+  // API responses get their own fixed policy from next.config.ts.
+  const csp = url.pathname.startsWith("/api/")
+    ? undefined
+    : pageContentSecurityPolicy(newNonce(), { dev: process.env.NODE_ENV === "development", https });
+  if (csp) requestHeaders.set("content-security-policy", csp); // Next.js reads the nonce from here
+
+  const secret = await getSessionSecret();
+  let minted: string | undefined;
+  if (!(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
+    minted = await signIdentity(newIdentity(), secret);
+    request.cookies.set(IDENTITY_COOKIE, minted);
+    requestHeaders.set("cookie", request.cookies.toString());
+  }
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  if (csp) response.headers.set("content-security-policy", csp);
+  if (minted) {
+    response.cookies.set(IDENTITY_COOKIE, minted, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: https,
+      path: "/",
+      maxAge: IDENTITY_MAX_AGE_SECONDS,
+    });
+  }
   return response;
+}
+
+function refuse(code: "forbidden:origin" | "unsupported_media_type:body", message: string) {
+  const error = new AppError(code, message);
+  return NextResponse.json(error.toBody(), { status: error.status, headers: { "cache-control": "no-store" } });
 }
 
 export const config = {

@@ -5,6 +5,7 @@
 export type ErrorKind =
   | "bad_request"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "conflict"
   | "payload_too_large"
@@ -17,6 +18,7 @@ export type ErrorCode = `${ErrorKind}:${string}`;
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

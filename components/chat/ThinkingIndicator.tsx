@@ -3,12 +3,9 @@
 export function ThinkingIndicator() {
   return (
     <div role="status" className="flex items-center gap-1 py-2" aria-label="Thinking">
-      {[0, 150, 300].map((delay) => (
-        <span
-          key={delay}
-          className="size-2 animate-bounce rounded-full bg-neutral-400 dark:bg-neutral-500"
-          style={{ animationDelay: `${delay}ms` }}
-        />
+      {/* Classes, not style attributes: the Content-Security-Policy allows no inline styles. */}
+      {["[animation-delay:0ms]", "[animation-delay:150ms]", "[animation-delay:300ms]"].map((delay) => (
+        <span key={delay} className={`size-2 animate-bounce rounded-full bg-neutral-400 dark:bg-neutral-500 ${delay}`} />
       ))}
     </div>
   );

@@ -1,0 +1,49 @@
+// Where a request comes from, as far as a browser tells: the rules that keep
+// another site from acting with a visitor's cookie. Browsers send Sec-Fetch-*
+// (all current ones) and Origin (on unsafe requests); a client that sends
+// neither is not a browser and carries no ambient cookie to abuse.
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export const isSafeMethod = (method: string) => SAFE_METHODS.has(method.toUpperCase());
+
+/** The host this request was addressed to, as the browser saw it (a TLS proxy passes it on). */
+function ownHost(headers: Headers, url: URL): string {
+  return headers.get("x-forwarded-host")?.split(",")[0].trim() || headers.get("host") || url.host;
+}
+
+/**
+ * True when a browser sent the request from this app's own origin, or when no
+ * browser sent it. Another port of the same host is another origin ("same-site"
+ * to the browser): refused, like any other site.
+ */
+export function isSameOrigin(headers: Headers, url: URL): boolean {
+  const site = headers.get("sec-fetch-site");
+  if (site) return site === "same-origin" || site === "none";
+  const origin = headers.get("origin");
+  if (origin === null) return true;
+  try {
+    return new URL(origin).host === ownHost(headers, url);
+  } catch {
+    return false; // "null" (a sandboxed frame, a file) or garbage
+  }
+}
+
+/**
+ * Whether a request without a valid identity may be given a new one. Only a
+ * safe request from this origin, or a top-level page navigation: a top-level
+ * GET carries the SameSite=Lax cookie when the browser has one, so a new
+ * identity there replaces nothing. A cross-site POST (an auto-submitting form)
+ * arrives without the cookie and must never overwrite it.
+ */
+export function mayMintIdentity(method: string, headers: Headers, url: URL): boolean {
+  const upper = method.toUpperCase();
+  if (upper !== "GET" && upper !== "HEAD") return false;
+  if (isSameOrigin(headers, url)) return true;
+  return headers.get("sec-fetch-mode") === "navigate" && headers.get("sec-fetch-dest") === "document";
+}
+
+/** A state-changing request must say it sends JSON: a cross-site form or no-cors fetch cannot. */
+export function hasJsonContentType(headers: Headers): boolean {
+  return /^application\/json\s*(;|$)/i.test(headers.get("content-type") ?? "");
+}
