@@ -40,4 +40,6 @@ export const E2E_INNGEST_APP_ENV = {
   PORT: String(INNGEST_APP_PORT),
   ...database(E2E_EMBEDDED_DIRS[1]),
   INNGEST_DEV: INNGEST_STANDIN_URL,
+  // The stand-in listens on loopback only: the production start may use dev mode.
+  INNGEST_DEV_IS_LOCAL: "1",
 };

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
+import { inngestDevRefusal } from "../lib/runtime/inngest-env.mjs";
 import { openDatabase } from "./database.mjs";
 
 const mode = process.argv[2];
@@ -18,6 +19,14 @@ if (mode !== "dev" && mode !== "start") {
 }
 
 nextEnv.loadEnvConfig(process.cwd(), mode === "dev");
+
+if (mode === "start") {
+  const refusal = inngestDevRefusal({ ...process.env, NODE_ENV: "production" }); // what server.js runs as
+  if (refusal) {
+    console.error(`\n[threadline] ${refusal}\n`);
+    process.exit(1);
+  }
+}
 
 const serverArgs = mode === "dev" ? devServer() : standaloneServer();
 const database = await openDatabase();

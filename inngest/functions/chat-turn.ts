@@ -3,6 +3,8 @@ import { NonRetriableError, StepError } from "inngest";
 import { defaultNetwork } from "@/lib/agent/default-network";
 import type { Network } from "@/lib/agent/network";
 import { runTurn, type StepRunner } from "@/lib/agent/turn";
+import { getSessionSecret } from "@/lib/auth/secret";
+import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
 import { AppError } from "@/lib/errors";
 import type { ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
 import { activeTurns } from "@/lib/runtime/active-turns";
@@ -22,6 +24,8 @@ export interface ChatTurnEventData {
   clientHistory?: ConversationMessage[];
   /** The thread, or for a new thread the turn: one running turn per key. */
   concurrencyKey: string;
+  /** This app's signature over the fields above (lib/auth/turn-authorization.ts); an event without it is refused. */
+  authorization: string;
 }
 
 /** Where the function's output goes. Production publishes to Inngest realtime; tests record. */
@@ -55,6 +59,10 @@ export function createChatTurnFunction(deps: {
     },
     async ({ event, step, attempt, maxAttempts }) => {
       const data = event.data as ChatTurnEventData;
+      // Before any step: a forged event must neither write nor read anything.
+      if (!isAuthorizedTurn(data, data.authorization, await getSessionSecret())) {
+        throw new NonRetriableError("Refused a turn event that this app did not sign.");
+      }
       const controller = new AbortController();
       const refuse = (error: AppError) =>
         deps.publisher.refused(data.turnId, { code: error.code, message: error.message });

@@ -1,25 +1,24 @@
 import "server-only";
 import { inngest } from "@/inngest/client";
 import { defaultNetwork } from "@/lib/agent/default-network";
+import { AppError } from "@/lib/errors";
 import { historyAdapter } from "@/lib/threads/service";
 import { InlineRuntime } from "./inline";
 import { InngestRuntime } from "./inngest";
+import { inngestConfigured, inngestDevRefusal } from "./inngest-env.mjs";
 import type { TurnRuntime } from "./types";
 
-const isSet = (value: string | undefined) => Boolean(value && !["0", "false"].includes(value.trim().toLowerCase()));
-
-/**
- * Inngest runs turns when a dev server is configured (INNGEST_DEV=1 or its URL)
- * or when the keys of a self-hosted or cloud Inngest are set; otherwise the
- * turn runs inline, in this process.
- */
-export function inngestConfigured(env: Record<string, string | undefined> = process.env): boolean {
-  return isSet(env.INNGEST_DEV) || Boolean(env.INNGEST_EVENT_KEY && env.INNGEST_SIGNING_KEY);
-}
+export { inngestConfigured };
 
 const globalForRuntime = globalThis as unknown as { threadlineRuntime?: TurnRuntime };
 
 export function getRuntime(): TurnRuntime {
+  // The start script refuses this already; a server started another way must refuse too.
+  const refusal = inngestDevRefusal();
+  if (refusal) {
+    console.error(`[runtime] ${refusal}`);
+    throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
+  }
   return (globalForRuntime.threadlineRuntime ??= inngestConfigured()
     ? new InngestRuntime(inngest)
     : new InlineRuntime({ history: historyAdapter, network: defaultNetwork }));

@@ -6,6 +6,8 @@ import { turnChannel, type TurnChunkMessage, type TurnRefusal } from "@/inngest/
 import { CHAT_TURN_EVENT, type ChatTurnEventData } from "@/inngest/functions/chat-turn";
 import type { HistorySource } from "@/lib/agent/lifecycle";
 import type { TurnInput } from "@/lib/agent/turn";
+import { getSessionSecret } from "@/lib/auth/secret";
+import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { activeTurns } from "./active-turns";
 import { AttemptFilter, isTerminal } from "./inngest-stream";
@@ -61,13 +63,17 @@ export class InngestRuntime implements TurnRuntime {
         throw new AppError("unavailable:inngest", "Inngest realtime is not reachable. Please try again.", { cause: error });
       });
 
-    const data: ChatTurnEventData = {
+    const claims = {
       turnId,
       owner: request.owner,
       threadId: request.threadId,
       message: request.message,
       clientHistory: fitsInEvent(request.clientHistory) ? request.clientHistory : undefined,
+    };
+    const data: ChatTurnEventData = {
+      ...claims,
       concurrencyKey: request.threadId ?? turnId,
+      authorization: authorizeTurn(claims, await getSessionSecret()),
     };
     const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());
     try {

@@ -7,6 +7,7 @@ import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { turnEventData } from "../support/turn-events";
 
 // The chat function runs whole in-process under @inngest/test (the official
 // engine), against the real database and the real provider code talking HTTP
@@ -46,14 +47,7 @@ function engine(
   });
   const event = {
     name: functions.CHAT_TURN_EVENT,
-    data: {
-      turnId,
-      owner,
-      threadId: data.threadId,
-      message: data.message ?? { id: randomUUID(), role: "user" as const, content: data.content },
-      clientHistory: data.clientHistory,
-      concurrencyKey: data.threadId ?? turnId,
-    },
+    data: turnEventData({ turnId, owner, ...data }),
   };
   // The engine always runs attempt 0; a retry is the same run with the next attempt number.
   const at = (attempt: number) =>

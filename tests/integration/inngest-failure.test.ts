@@ -6,6 +6,7 @@ import { startMockModelServer, type MockModelServer } from "../../scripts/mock-m
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { turnEventData } from "../support/turn-events";
 
 // A run that fails for good outside the model step must still end the
 // client's stream. The stand-in's executor plays Inngest's part: retries, then
@@ -58,13 +59,7 @@ describe("a run that fails for good", () => {
     const turnId = randomUUID();
     const { ids } = await inngest.send({
       name: CHAT_TURN_EVENT,
-      data: {
-        turnId,
-        owner,
-        threadId,
-        message: { id: randomUUID(), role: "user", content: "load my history" },
-        concurrencyKey: threadId,
-      },
+      data: turnEventData({ turnId, owner, threadId, content: "load my history" }),
     });
     const [run] = await standin.waitForRuns(ids[0]);
     expect(run.status).toBe("failed");

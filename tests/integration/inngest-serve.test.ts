@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TurnChunkMessage } from "@/inngest/channels";
-import type { ChatTurnEventData } from "@/inngest/functions/chat-turn";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { turnEventData } from "../support/turn-events";
 import { startInngestStandin, type InngestStandin, type StandinRun } from "../support/inngest-standin/index.mjs";
 
 // The real serve route (app/api/inngest/route.ts) imported in-process and
@@ -44,19 +44,11 @@ beforeEach(() => {
   mock.requests.length = 0;
 });
 
-function turnEvent(content: string, extra: Partial<ChatTurnEventData> = {}) {
-  const turnId = randomUUID();
-  const data: ChatTurnEventData = {
-    turnId,
-    owner,
-    message: { id: randomUUID(), role: "user", content },
-    concurrencyKey: extra.threadId ?? turnId,
-    ...extra,
-  };
-  return { name: CHAT_TURN_EVENT, data };
+function turnEvent(content: string, extra: Partial<Parameters<typeof turnEventData>[0]> = {}) {
+  return { name: CHAT_TURN_EVENT, data: turnEventData({ owner, content, ...extra }) };
 }
 
-async function runTurn(content: string, extra: Partial<ChatTurnEventData> = {}) {
+async function runTurn(content: string, extra: Partial<Parameters<typeof turnEventData>[0]> = {}) {
   const event = turnEvent(content, extra);
   const { ids } = await client.send(event);
   const runs = await standin.waitForRuns(ids[0]);
@@ -161,6 +153,24 @@ describe("the Inngest serve route", () => {
       { topic: "refused", data: { code: "not_found:thread", message: "Thread not found." } },
     ]);
     expect(await rows(threadId)).toEqual([]);
+  });
+
+  it("refuses an event this app did not sign, even one that names the right owner and thread: nothing read, written or published", async () => {
+    const { run: first } = await runTurn("my private words");
+    const threadId = (first.output as { threadId: string }).threadId;
+    mock.requests.length = 0;
+    for (const forge of ["", "not-a-signature", turnEventData({ owner, threadId, content: "other" }).authorization]) {
+      const { run, turnId } = await runTurn("written by a forger", { threadId, forge });
+      expect(run.status).toBe("failed");
+      expect(run.requests.flatMap((r) => r.ops)).not.toContain("StepRun"); // not one step ran
+      expect(JSON.stringify(run.requests) + JSON.stringify(run.output ?? "")).not.toContain("my private words");
+      expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toEqual([]);
+    }
+    expect(await rows(threadId)).toEqual([
+      { kind: "user", content: "my private words" },
+      { kind: "assistant", content: echoReply("my private words", 1, 0) },
+    ]);
+    expect(mock.requests).toHaveLength(0);
   });
 
   it("runs turns with the same concurrency key one after another, others alongside", async () => {

@@ -2,6 +2,7 @@ import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { AttemptFilter } from "@/lib/runtime/inngest-stream";
 import { inngestConfigured } from "@/lib/runtime";
+import { inngestDevRefusal } from "@/lib/runtime/inngest-env.mjs";
 
 describe("choosing the runtime", () => {
   it("uses Inngest for a dev server or a full set of keys, inline otherwise", () => {
@@ -11,6 +12,15 @@ describe("choosing the runtime", () => {
     expect(inngestConfigured({})).toBe(false);
     expect(inngestConfigured({ INNGEST_DEV: "0" })).toBe(false);
     expect(inngestConfigured({ INNGEST_EVENT_KEY: "e" })).toBe(false);
+  });
+
+  it("refuses the dev server's unsigned mode in production unless it is declared local", () => {
+    expect(inngestDevRefusal({ NODE_ENV: "production", INNGEST_DEV: "1" })).toContain("INNGEST_DEV_IS_LOCAL=1");
+    expect(inngestDevRefusal({ NODE_ENV: "production", INNGEST_DEV: "http://inngest:8288", INNGEST_DEV_IS_LOCAL: "0" })).toBeDefined();
+    expect(inngestDevRefusal({ NODE_ENV: "production", INNGEST_DEV: "1", INNGEST_DEV_IS_LOCAL: "1" })).toBeUndefined();
+    expect(inngestDevRefusal({ NODE_ENV: "development", INNGEST_DEV: "1" })).toBeUndefined();
+    expect(inngestDevRefusal({ NODE_ENV: "production", INNGEST_EVENT_KEY: "e", INNGEST_SIGNING_KEY: "s" })).toBeUndefined();
+    expect(inngestDevRefusal({ NODE_ENV: "production" })).toBeUndefined();
   });
 });
 

@@ -1,0 +1,42 @@
+import "server-only";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+
+// A turn event names an owner and a thread; whoever can send events (anyone
+// who reaches an Inngest dev server, or holds the event key) could name
+// someone else's. So the app signs what it sends with the session secret, and
+// the function runs only events that carry this app's signature over exactly
+// their owner, thread, message and client history.
+
+export interface TurnClaims {
+  turnId: string;
+  owner: string;
+  threadId?: string;
+  message: { id: string; content: string };
+  clientHistory?: unknown[];
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
+
+function mac(claims: TurnClaims, secret: string): Buffer {
+  const fields = [
+    "threadline-turn-v1",
+    claims.turnId,
+    claims.owner,
+    claims.threadId ?? null,
+    claims.message.id,
+    sha256(claims.message.content),
+    sha256(JSON.stringify(claims.clientHistory ?? null)),
+  ];
+  return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
+}
+
+export function authorizeTurn(claims: TurnClaims, secret: string): string {
+  return mac(claims, secret).toString("base64url");
+}
+
+export function isAuthorizedTurn(claims: TurnClaims, authorization: unknown, secret: string): boolean {
+  if (typeof authorization !== "string") return false;
+  const given = Buffer.from(authorization, "base64url");
+  const expected = mac(claims, secret);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

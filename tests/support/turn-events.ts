@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import type { ChatTurnEventData } from "@/inngest/functions/chat-turn";
+import { authorizeTurn } from "@/lib/auth/turn-authorization";
+import type { ConversationMessage, UserMessage } from "@/lib/history/types";
+import { SESSION_SECRET } from "./api";
+
+/**
+ * The data of a chat-turn event as the app sends it: a concurrency key and the
+ * app's signature with the tests' SESSION_SECRET. `forge` sets a different
+ * authorization, as someone without the secret would.
+ */
+export function turnEventData(fields: {
+  owner: string;
+  content?: string;
+  turnId?: string;
+  threadId?: string;
+  message?: UserMessage;
+  clientHistory?: ConversationMessage[];
+  forge?: string;
+}): ChatTurnEventData {
+  const turnId = fields.turnId ?? randomUUID();
+  const claims = {
+    turnId,
+    owner: fields.owner,
+    threadId: fields.threadId,
+    message: fields.message ?? { id: randomUUID(), role: "user" as const, content: fields.content ?? "hello" },
+    clientHistory: fields.clientHistory,
+  };
+  return {
+    ...claims,
+    concurrencyKey: fields.threadId ?? turnId,
+    authorization: fields.forge ?? authorizeTurn(claims, SESSION_SECRET),
+  };
+}
