@@ -2,8 +2,11 @@ import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, IDENTITY_MAX_AGE_SECONDS, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { AppError } from "@/lib/errors";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
+import { errorResponse } from "@/lib/http/handler";
 import { hasJsonContentType, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
+import { limitNewIdentity } from "@/lib/rate-limit";
 
 // Runs before every page and API route (not static assets, the health check or
 // /api/inngest): refuses state-changing requests from other origins, gives a
@@ -27,6 +30,11 @@ export async function proxy(request: NextRequest) {
   const secret = await getSessionSecret();
   let minted: string | undefined;
   if (!(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
+    try {
+      await limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+    } catch (error) {
+      return errorResponse(error); // a 429 with Retry-After
+    }
     minted = await signIdentity(newIdentity(), secret);
     request.cookies.set(IDENTITY_COOKIE, minted);
     requestHeaders.set("cookie", request.cookies.toString());
@@ -47,8 +55,7 @@ export async function proxy(request: NextRequest) {
 }
 
 function refuse(code: "forbidden:origin" | "unsupported_media_type:body", message: string) {
-  const error = new AppError(code, message);
-  return NextResponse.json(error.toBody(), { status: error.status, headers: { "cache-control": "no-store" } });
+  return errorResponse(new AppError(code, message));
 }
 
 export const config = {

@@ -9,6 +9,7 @@ export type ErrorKind =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "rate_limited"
   | "unsupported_media_type"
   | "unavailable"
   | "internal";
@@ -22,6 +23,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   unsupported_media_type: 415,
   unavailable: 503,
   internal: 500,
@@ -33,11 +35,14 @@ export interface ErrorBody {
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** For a 429 or 503: when the client may try again (the Retry-After header). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super(message, options);
     this.name = "AppError";
     this.code = code;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   get kind(): ErrorKind {

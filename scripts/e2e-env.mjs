@@ -33,6 +33,10 @@ export const E2E_APP_ENV = {
   MODEL_PROVIDER: "openai-compatible",
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
   MODEL: "mock-model",
+  // Every test is a new visitor from 127.0.0.1: the per-address limits would
+  // count the whole suite as one network. The limits have tests of their own.
+  RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "10000",
+  RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "10000",
 };
 
 export const E2E_INNGEST_APP_ENV = {

@@ -31,7 +31,9 @@ if (mode === "start") {
 const serverArgs = mode === "dev" ? devServer() : standaloneServer();
 const database = await openDatabase();
 
-const child = spawn(process.execPath, serverArgs, { stdio: "inherit" });
+// The client-address preload runs inside the server; see scripts/client-address.mjs.
+const preload = new URL("./client-address.mjs", import.meta.url).href;
+const child = spawn(process.execPath, ["--import", preload, ...serverArgs], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", async (code, signal) => {
   // The embedded database closes after the app, so nothing it wrote is cut off.

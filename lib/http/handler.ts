@@ -9,7 +9,8 @@ export function jsonResponse(body: unknown, init?: ResponseInit): Response {
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError && error.kind !== "internal") {
-    return jsonResponse(error.toBody(), { status: error.status });
+    const headers = error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) };
+    return jsonResponse(error.toBody(), { status: error.status, headers });
   }
   // Logged in full here; the client gets a generic message and never a stack.
   console.error("[api] unexpected error:", error);

@@ -3,6 +3,7 @@ import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { buildChatRequestBody } from "@/lib/client/history-mode";
 import type { ChatMessage } from "@/lib/client/messages";
 import { retryNoticeFromPart, withoutRetriedText } from "@/lib/client/retried-text";
+import { describeChatError } from "@/lib/client/chat-error";
 
 const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2 });
 
@@ -72,5 +73,12 @@ describe("text of a retried model step", () => {
     expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: 2, dropTextParts: 1 } })).toEqual({ keepTextParts: 2, dropTextParts: 1 });
     expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: "2" } })).toBeNull();
     expect(retryNoticeFromPart({ type: "data-thread", data: {} })).toBeNull();
+  });
+});
+
+describe("the error shown in the thread", () => {
+  it("is the server's own message for a refused request, such as a rate limit", () => {
+    const body = { error: { code: "rate_limited:chatPerIdentity", message: "You are sending messages faster than this server allows. Try again in 42 seconds." } };
+    expect(describeChatError(new Error(JSON.stringify(body)))).toBe(body.error.message);
   });
 });

@@ -2,6 +2,8 @@ import { createUIMessageStreamResponse } from "ai";
 import { requireOwner } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
+import { limitChatTurn } from "@/lib/rate-limit";
 import { getRuntime } from "@/lib/runtime";
 import { chatRequestSchema } from "./schema";
 
@@ -10,6 +12,7 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request) => {
   const body = await readJson(request, chatRequestSchema);
   const owner = await requireOwner(request);
+  await limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
   const turn = await getRuntime().start({
     owner,
     threadId: body.threadId,

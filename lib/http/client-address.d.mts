@@ -1,0 +1,2 @@
+export const CLIENT_ADDRESS_HEADER: string;
+export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedHops: number): string | undefined;

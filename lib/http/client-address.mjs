@@ -1,0 +1,18 @@
+// The address a request came from. Next.js does not expose the socket to
+// route handlers, and a client may send any X-Forwarded-For it likes, so the
+// start script preloads scripts/client-address.mjs, which writes this header
+// on every request from the socket (and the proxies the operator trusts),
+// replacing whatever the client sent under that name.
+
+export const CLIENT_ADDRESS_HEADER = "x-threadline-client-address";
+
+/**
+ * The client's address: the socket's peer, or, behind `trustedHops` reverse
+ * proxies that each append to X-Forwarded-For, the entry that many places
+ * from the right of the chain (entries further left are the client's to forge).
+ */
+export function clientAddressFrom(socketAddress, forwardedFor, trustedHops) {
+  if (trustedHops <= 0) return socketAddress;
+  const chain = [...String(forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean), socketAddress];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)];
+}
