@@ -10,6 +10,7 @@ import {
   isStoppedPart,
   messageText,
   newMessageId,
+  signaturesFromPart,
   threadIdFromPart,
   toChatMessage,
   type ChatMessage,
@@ -35,9 +36,11 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
   // A ref, not state: the transport reads it when a request is built, and the
   // callbacks below update it the moment the stream tells us something.
+  const signatures = useRef(new Map(initialHistory.flatMap((m) => (m.signature ? [[m.id, m.signature] as const] : []))));
   const conversation = useRef<ConversationState>({
     threadId: initialThreadId,
     clientCopyIsTrusted: initialThreadId === null,
+    signatures: signatures.current,
   });
   const [transport] = useState(
     () =>
@@ -78,6 +81,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       const threadId = threadIdFromPart(part);
       if (threadId) onThreadNamed(threadId);
       if (isStoppedPart(part)) serverSaidStopped.current = true;
+      for (const { id, signature } of signaturesFromPart(part)) signatures.current.set(id, signature);
       const retry = retryNoticeFromPart(part);
       if (retry) {
         retryNotices.current = [...retryNotices.current, retry];

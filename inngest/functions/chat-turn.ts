@@ -4,6 +4,7 @@ import { defaultNetwork } from "@/lib/agent/default-network";
 import type { Network } from "@/lib/agent/network";
 import { runTurn, type StepRunner } from "@/lib/agent/turn";
 import { getSessionSecret } from "@/lib/auth/secret";
+import { historySigner } from "@/lib/auth/history-signature";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
 import { AppError } from "@/lib/errors";
 import type { ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
@@ -60,7 +61,8 @@ export function createChatTurnFunction(deps: {
     async ({ event, step, attempt, maxAttempts }) => {
       const data = event.data as ChatTurnEventData;
       // Before any step: a forged event must neither write nor read anything.
-      if (!isAuthorizedTurn(data, data.authorization, await getSessionSecret())) {
+      const secret = await getSessionSecret();
+      if (!isAuthorizedTurn(data, data.authorization, secret)) {
         throw new NonRetriableError("Refused a turn event that this app did not sign.");
       }
       const controller = new AbortController();
@@ -100,6 +102,7 @@ export function createChatTurnFunction(deps: {
             publish: (chunk) => deps.publisher.chunk(data.turnId, { attempt, chunk }),
             step: runStep,
             signal: controller.signal,
+            signer: historySigner(secret, data.owner),
             onReady: (ready) => {
               threadId = ready.threadId;
             },

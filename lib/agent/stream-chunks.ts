@@ -24,4 +24,11 @@ export const threadChunk = (threadId: string, historySource: HistorySource): UIM
   transient: true,
 });
 
+/** The server's signatures for messages it stored, for the client to send back with its copy. */
+export const signaturesChunk = (signatures: { id: string; signature: string }[]): UIMessageChunk => ({
+  type: "data-signatures",
+  data: { signatures },
+  transient: true,
+});
+
 export const stoppedChunk: UIMessageChunk = { type: "data-status", data: { status: "stopped" }, transient: true };

@@ -5,7 +5,8 @@ import { AppError } from "@/lib/errors";
 import type { AgentResult, ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
 import { buildModelMessages, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
 import { runAgent, type Network } from "./network";
-import { stoppedChunk, textSink, threadChunk, type Publish } from "./stream-chunks";
+import { CHAIN_START, type HistorySigner } from "@/lib/auth/history-signature";
+import { signaturesChunk, stoppedChunk, textSink, threadChunk, type Publish } from "./stream-chunks";
 
 /**
  * Wraps a side effect so a durable runtime can memoize it under a stable id
@@ -34,6 +35,8 @@ export interface TurnDeps {
   /** Called once the thread is known and the user's message is stored, before any model call. */
   onReady?: (ready: { threadId: string; historySource: HistorySource }) => void;
   generateId?: () => string;
+  /** Signs the messages this turn stores, so the client may send them back as trusted history. */
+  signer?: HistorySigner;
 }
 
 export interface TurnOutcome {
@@ -104,6 +107,15 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   }
   const messages = buildModelMessages(earlier, input.message);
 
+  // The user's message signed onto the thread's chain, now that the history before it is known.
+  let lastSignature = CHAIN_START;
+  if (deps.signer) {
+    const prior = earlier.filter((m) => m.id !== input.message.id);
+    lastSignature = deps.signer.chain(threadId, prior).at(-1) ?? CHAIN_START;
+    lastSignature = deps.signer.next(threadId, lastSignature, input.message);
+    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature: lastSignature }]));
+  }
+
   // 4. The network.
   const results: AgentResult[] = [];
   const messageId = await step("assistant-message-id", async () => newId());
@@ -157,7 +169,15 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     await announce("announce-end", { type: "error", errorText: failure!.message });
   } else {
     const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
-    await announce("announce-end", ...(status === "stopped" ? [stoppedChunk, finish] : [finish]));
+    const signed: UIMessageChunk[] = [];
+    if (deps.signer && history.appendResults && toStore.length > 0) {
+      const signatures = toStore.map((result) => {
+        lastSignature = deps.signer!.next(threadId, lastSignature, result);
+        return { id: result.id, signature: lastSignature };
+      });
+      signed.push(signaturesChunk(signatures));
+    }
+    await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
   }
   return { threadId, historySource: source, status, results, error: failure };
 }

@@ -16,6 +16,8 @@ export interface ConversationState {
    * server stored; in both cases the database is the better source.
    */
   clientCopyIsTrusted: boolean;
+  /** The server's signature for each message it stored, by message id. */
+  signatures?: ReadonlyMap<string, string>;
 }
 
 export function chooseHistorySource({ threadId, clientCopyIsTrusted }: ConversationState): HistorySource {
@@ -42,7 +44,7 @@ export function buildChatRequestBody(
   if (source === "new") return body;
   body.threadId = conversation.threadId!;
   if (source === "client") {
-    const history = toHistoryPayload(messages.slice(0, -1), now);
+    const history = toHistoryPayload(messages.slice(0, -1), now, conversation.signatures);
     // A thread too long for one request body is left to the database rather than refused.
     if (fitsInRequest(history)) body.history = history;
   }

@@ -23,6 +23,16 @@ export function threadIdFromPart(part: DataPart): string | null {
   return typeof threadId === "string" ? threadId : null;
 }
 
+/** The signatures in the server's `data-signatures` part (none for any other part). */
+export function signaturesFromPart(part: DataPart): { id: string; signature: string }[] {
+  if (part.type !== "data-signatures") return [];
+  const list = (part.data as { signatures?: unknown } | null)?.signatures;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (item): item is { id: string; signature: string } => typeof item?.id === "string" && typeof item?.signature === "string",
+  );
+}
+
 /** True for the server's `data-status` part that says the user's Stop ended the reply. */
 export function isStoppedPart(part: DataPart): boolean {
   return part.type === "data-status" && (part.data as { status?: unknown } | null)?.status === "stopped";
@@ -45,9 +55,10 @@ export function messageText(message: Pick<ChatMessage, "parts">): string {
 /**
  * The thread as the API's `history` field wants it. Replies carry no timestamp on
  * the wire, so a reply borrows the time of the message before it (the closest we
- * know); empty messages (a reply that never produced text) are left out.
+ * know); empty messages (a reply that never produced text) are left out. Each
+ * carries the signature the server gave it, which the server checks.
  */
-export function toHistoryPayload(messages: ChatMessage[], now: Date): HistoryMessage[] {
+export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?: ReadonlyMap<string, string>): HistoryMessage[] {
   const history: HistoryMessage[] = [];
   let lastKnownTime = now.toISOString();
   for (const message of messages) {
@@ -56,7 +67,8 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date): HistoryMes
     const createdAt = message.metadata?.createdAt ?? lastKnownTime;
     lastKnownTime = createdAt;
     if (content.length === 0) continue;
-    history.push({ id: message.id, role: message.role, content, createdAt });
+    const signature = signatures?.get(message.id);
+    history.push({ id: message.id, role: message.role, content, createdAt, ...(signature ? { signature } : {}) });
   }
   return history;
 }

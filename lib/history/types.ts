@@ -30,6 +30,8 @@ export interface ConversationMessage {
 /** One message of a thread's history, in the shape GET /api/threads/:id/history returns. */
 export interface HistoryMessage extends ConversationMessage {
   createdAt: string;
+  /** The server's signature (lib/auth/history-signature.ts): the client sends it back with its copy. */
+  signature?: string;
 }
 
 export interface ThreadScope {

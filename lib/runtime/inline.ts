@@ -1,6 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { runTurn, type TurnInput } from "@/lib/agent/turn";
+import { historySigner } from "@/lib/auth/history-signature";
+import { getSessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
 import { activeTurns, type ActiveTurns } from "./active-turns";
@@ -29,20 +31,24 @@ export class InlineRuntime implements TurnRuntime {
 
     return new Promise<StartedTurn>((resolve, reject) => {
       let ready = false;
-      runTurn(input, {
-        history: this.deps.history(),
-        network: this.deps.network(),
-        publish: channel.publish,
-        signal: controller.signal,
-        onReady: ({ threadId, historySource }) => {
-          if (!claimed) {
-            claim(threadId);
-            claimed = threadId;
-          }
-          ready = true;
-          resolve({ threadId, historySource, stream: channel.readable() });
-        },
-      })
+      getSessionSecret()
+        .then((secret) =>
+          runTurn(input, {
+            history: this.deps.history(),
+            network: this.deps.network(),
+            publish: channel.publish,
+            signal: controller.signal,
+            signer: historySigner(secret, input.owner),
+            onReady: ({ threadId, historySource }) => {
+              if (!claimed) {
+                claim(threadId);
+                claimed = threadId;
+              }
+              ready = true;
+              resolve({ threadId, historySource, stream: channel.readable() });
+            },
+          }),
+        )
         .then((outcome) => {
           if (outcome.error) console.error(`[turn ${outcome.threadId}] failed:`, outcome.error);
         })

@@ -1,6 +1,9 @@
 import "server-only";
 import { getPool } from "@/lib/db/pool";
+import { signChain } from "@/lib/auth/history-signature";
+import { getSessionSecret } from "@/lib/auth/secret";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import type { HistoryMessage } from "@/lib/history/types";
 import { ThreadRepository } from "./repository";
 
 // The app's instances, bound to the process's one pool.
@@ -13,4 +16,11 @@ export function threads(): ThreadRepository {
 
 export function historyAdapter(): PostgresHistoryAdapter {
   return (adapter ??= new PostgresHistoryAdapter(getPool()));
+}
+
+/** A thread's history with the server's signature on every message, for a client to send back. */
+export async function signedHistory(owner: string, threadId: string): Promise<HistoryMessage[]> {
+  const [messages, secret] = await Promise.all([threads().history(owner, threadId), getSessionSecret()]);
+  const signatures = signChain(secret, owner, threadId, messages);
+  return messages.map((message, i) => ({ ...message, signature: signatures[i] }));
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signChain } from "@/lib/auth/history-signature";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request, visitor } from "../support/api";
+import { params, parseChunks, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
@@ -75,12 +76,13 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(a.chunks.at(-1)).toMatchObject({ type: "finish" });
 
     const start = a.chunks.find((c) => c.type === "start") as { messageId: string };
+    const signed = signaturesIn(a.chunks);
     const b = await turn({
       threadId,
       message: msg("durable two"),
       history: [
-        { id: first.id, role: "user", content: "durable one" },
-        { id: start.messageId, role: "assistant", content: a.text },
+        { id: first.id, role: "user", content: "durable one", signature: signed.get(first.id) },
+        { id: start.messageId, role: "assistant", content: a.text, signature: signed.get(start.messageId) },
       ],
     });
     expect(b.response.headers.get("x-history-source")).toBe("client");
@@ -100,8 +102,11 @@ describe("POST /api/chat on the Inngest runtime", () => {
   it("reads the database when the client's copy is too large to travel in an Inngest event", async () => {
     const a = await turn({ message: msg("big thread") });
     const threadId = a.response.headers.get("x-thread-id")!;
-    const padding = Array.from({ length: 10 }, (_, i) => ({ id: `pad-${i}`, role: "user", content: "x".repeat(30_000) }));
-    const b = await turn({ threadId, message: msg("after the padding"), history: padding });
+    // A signed copy (made with the app's secret, as the server would) that is too big for an event.
+    const padding = Array.from({ length: 10 }, (_, i) => ({ id: `pad-${i}`, role: "user" as const, content: "x".repeat(30_000) }));
+    const signatures = signChain(SESSION_SECRET, me.id, threadId, padding);
+    const history = padding.map((m, i) => ({ ...m, signature: signatures[i] }));
+    const b = await turn({ threadId, message: msg("after the padding"), history });
     expect(b.response.headers.get("x-history-source")).toBe("database");
     expect(b.text).toBe(echoReply("after the padding", 2, 1));
   });

@@ -35,3 +35,13 @@ export function replyText(chunks: UIMessageChunk[]): string {
 }
 
 export const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+/** The signatures the server sent in a turn's stream (data-signatures), by message id. */
+export function signaturesIn(chunks: UIMessageChunk[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const chunk of chunks) {
+    if (chunk.type !== "data-signatures") continue;
+    for (const { id, signature } of (chunk.data as { signatures: { id: string; signature: string }[] }).signatures) found.set(id, signature);
+  }
+  return found;
+}

@@ -1,4 +1,5 @@
 import { createUIMessageStreamResponse } from "ai";
+import { trustedClientHistory } from "@/lib/auth/history-signature";
 import { requireOwner } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
@@ -17,7 +18,8 @@ export const POST = route(async (request) => {
     owner,
     threadId: body.threadId,
     message: { id: body.message.id, role: "user", content: body.message.content },
-    clientHistory: body.history,
+    // Used only when the server signed every message of it; otherwise the database is read.
+    clientHistory: await trustedClientHistory(owner, body.threadId, body.history),
   });
   return createUIMessageStreamResponse({
     stream: turn.stream,

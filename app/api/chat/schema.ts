@@ -16,6 +16,8 @@ export const historyItemSchema = z.object({
   role: z.enum(["user", "assistant"], { message: "must be \"user\" or \"assistant\"" }),
   content: text,
   createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+  /** The server's signature for this message, as it sent it (data-signatures, or the history it served). */
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be the signature the server sent").optional(),
 });
 
 export const chatRequestSchema = z.object({

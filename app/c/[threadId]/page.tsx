@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { threads } from "@/lib/threads/service";
+import { signedHistory, threads } from "@/lib/threads/service";
 import { ChatView } from "@/components/chat/ChatView";
 
 // Always read the database: a reload must show what the server stored.
@@ -21,7 +21,7 @@ const loadThread = cache(async (threadId: string) => {
   const owner = await getOwnerFromCookies();
   if (!owner) return null;
   try {
-    const [thread, history] = await Promise.all([threads().get(owner, threadId), threads().history(owner, threadId)]);
+    const [thread, history] = await Promise.all([threads().get(owner, threadId), signedHistory(owner, threadId)]);
     return { thread, history };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
