@@ -28,6 +28,8 @@ export interface Network {
   agents: Agent[];
   router: Router;
   maxIter: number;
+  /** The most characters of conversation one model call may be given (history and message); over it, no call is made. */
+  maxInputChars?: number;
   model: LanguageModel;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
@@ -36,13 +38,20 @@ export interface Network {
 /** Runs the first agent once: the network of one. */
 export const firstAgentOnce: Router = ({ iteration, agents }) => (iteration === 0 ? agents[0] : undefined);
 
-export function createNetwork(options: { agents: Agent[]; model: LanguageModel; router?: Router; maxIter?: number }): Network {
+export function createNetwork(options: {
+  agents: Agent[];
+  model: LanguageModel;
+  router?: Router;
+  maxIter?: number;
+  maxInputChars?: number;
+}): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   return {
     agents: options.agents,
     model: options.model,
     router: options.router ?? firstAgentOnce,
     maxIter: options.maxIter ?? 5,
+    maxInputChars: options.maxInputChars,
   };
 }
 

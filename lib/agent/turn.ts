@@ -122,7 +122,14 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   await announce("announce-start", { type: "start", messageId });
   let status: TurnOutcome["status"] = "complete";
   let failure: Error | undefined;
+  const inputChars = messages.reduce((sum, m) => sum + (typeof m.content === "string" ? m.content.length : 0), 0);
   try {
+    if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) {
+      throw new Error(
+        `This thread is too long to send to the model (${inputChars.toLocaleString("en")} characters; the limit is ` +
+          `${network.maxInputChars.toLocaleString("en")}). Start a new thread to go on.`,
+      );
+    }
     for (let iteration = 0; iteration < network.maxIter; iteration++) {
       const agent = network.router({ iteration, results, agents: network.agents });
       if (!agent) break;

@@ -164,6 +164,28 @@ describe("appendUserMessage and appendResults", () => {
 });
 
 describe("the model's input", () => {
+  it("is never sent when history and message exceed the network's cap: the message is kept, the turn ends with a plain error", async () => {
+    const history = new RecordingHistory();
+    history.existing.add(GIVEN);
+    const { model, prompts } = scriptedModel(["never"]);
+    const chunks: UIMessageChunk[] = [];
+    const outcome = await runTurn(
+      { owner: OWNER, turnId: "turn-1", message, threadId: GIVEN, clientHistory: [{ id: "old", role: "user", content: "x".repeat(40) }] },
+      {
+        history,
+        network: createNetwork({ model, agents: [{ name: "assistant", system: "Be brief." }], maxInputChars: 50 }),
+        publish: (c) => void chunks.push(c),
+      },
+    );
+    expect(outcome.status).toBe("failed");
+    expect(prompts).toHaveLength(0);
+    expect(history.hooks()).toEqual(["createThread", "appendUserMessage"]);
+    expect(chunks.find((c) => c.type === "error")).toEqual({
+      type: "error",
+      errorText: "This thread is too long to send to the model (51 characters; the limit is 50). Start a new thread to go on.",
+    });
+  });
+
   it("holds the new message exactly once when the client's history already contains it", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
