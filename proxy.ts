@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { IDENTITY_COOKIE, IDENTITY_MAX_AGE_SECONDS, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
+import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
+import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { AppError } from "@/lib/errors";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
@@ -19,7 +20,7 @@ export async function proxy(request: NextRequest) {
     if (!hasJsonContentType(headers)) return refuse("unsupported_media_type:body", "Send state-changing requests as application/json.");
   }
 
-  const https = url.protocol === "https:" || headers.get("x-forwarded-proto") === "https";
+  const https = isHttps(request);
   const requestHeaders = new Headers(headers);
   // API responses get their own fixed policy from next.config.ts.
   const csp = url.pathname.startsWith("/api/")
@@ -42,15 +43,7 @@ export async function proxy(request: NextRequest) {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   if (csp) response.headers.set("content-security-policy", csp);
-  if (minted) {
-    response.cookies.set(IDENTITY_COOKIE, minted, {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: https,
-      path: "/",
-      maxAge: IDENTITY_MAX_AGE_SECONDS,
-    });
-  }
+  if (minted) response.cookies.set(identityCookie(minted, https));
   return response;
 }
 

@@ -1,5 +1,7 @@
 "use client";
 
+import { useState } from "react";
+import { DeviceLinkDialog } from "@/components/ui/DeviceLinkDialog";
 import { MenuIcon } from "@/components/ui/icons";
 
 export interface ModelBadgeInfo {
@@ -9,6 +11,7 @@ export interface ModelBadgeInfo {
 }
 
 export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpenSidebar: () => void }) {
+  const [linkOpen, setLinkOpen] = useState(false);
   return (
     <header className="flex h-14 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 dark:border-neutral-800">
       <button
@@ -27,6 +30,14 @@ export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpen
       ) : (
         <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200">{model.label}</span>
       )}
+      <button
+        type="button"
+        onClick={() => setLinkOpen(true)}
+        className="ml-auto shrink-0 rounded-lg px-3 py-1.5 text-sm text-neutral-700 hover:bg-neutral-100 dark:text-neutral-200 dark:hover:bg-neutral-800"
+      >
+        Use on another device
+      </button>
+      <DeviceLinkDialog open={linkOpen} onClose={() => setLinkOpen(false)} />
     </header>
   );
 }

@@ -50,3 +50,27 @@ export async function stopThreadGeneration(id: string): Promise<boolean> {
   const { stopped } = await request<{ stopped: boolean }>(`${threadPath(id)}/stop`, { method: "POST" });
   return stopped;
 }
+
+export interface DeviceLinkState {
+  /** Only right after it is made: the server keeps a digest, never the code. */
+  code?: string;
+  expiresAt: string;
+}
+
+/** A new one-time link to this identity for another browser; the previous one stops working. */
+export async function createDeviceLink(): Promise<DeviceLinkState> {
+  return (await request<{ link: DeviceLinkState }>("/api/device-links", { method: "POST" })).link;
+}
+
+export async function activeDeviceLink(): Promise<DeviceLinkState | null> {
+  return (await request<{ link: DeviceLinkState | null }>("/api/device-links")).link;
+}
+
+export function revokeDeviceLink(): Promise<void> {
+  return request<void>("/api/device-links", { method: "DELETE" });
+}
+
+/** Makes this browser the identity the link carries. */
+export async function claimDeviceLink(code: string): Promise<void> {
+  await request<{ ok: true }>("/api/device-links/claim", { method: "POST", body: JSON.stringify({ code }) });
+}

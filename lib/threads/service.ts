@@ -1,5 +1,6 @@
 import "server-only";
 import { getPool } from "@/lib/db/pool";
+import { DeviceLinks } from "@/lib/auth/device-links";
 import { signChain } from "@/lib/auth/history-signature";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
@@ -9,6 +10,7 @@ import { ThreadRepository } from "./repository";
 // The app's instances, bound to the process's one pool.
 let repository: ThreadRepository | undefined;
 let adapter: PostgresHistoryAdapter | undefined;
+let links: DeviceLinks | undefined;
 
 export function threads(): ThreadRepository {
   return (repository ??= new ThreadRepository(getPool()));
@@ -16,6 +18,10 @@ export function threads(): ThreadRepository {
 
 export function historyAdapter(): PostgresHistoryAdapter {
   return (adapter ??= new PostgresHistoryAdapter(getPool()));
+}
+
+export function deviceLinks(): DeviceLinks {
+  return (links ??= new DeviceLinks(getPool()));
 }
 
 /** A thread's history with the server's signature on every message, for a client to send back. */
