@@ -15,11 +15,11 @@ import { chatTurn, cleanCopyOfHead, freePort, stopGroup, visit, waitFor } from "
 // the network namespace) is not proven here.
 const work = await mkdtemp(path.join(tmpdir(), "threadline-image-"));
 let app: ChildProcess | undefined;
-let stopDatabase: (() => Promise<void>) | undefined;
+const stopDatabases: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
   await stopGroup(app);
-  await stopDatabase?.();
+  for (const stop of stopDatabases) await stop();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -33,7 +33,7 @@ async function databaseForImage(): Promise<string> {
     return url.toString();
   }
   const embedded = await startEmbeddedPostgres();
-  stopDatabase = embedded.stop;
+  stopDatabases.push(embedded.stop);
   return embedded.url;
 }
 
@@ -118,5 +118,38 @@ describe("the Docker image, its steps replayed without Docker", () => {
 
     await stopGroup(app);
     expect(await runHealthcheck(image, env)).toBe(1); // the check fails when nothing answers
+  });
+
+  it("two app servers on one database share one rate-limit count", { timeout: 180_000 }, async () => {
+    expect(image, "the build failed").toBeDefined();
+    const databaseUrl = await databaseForImage();
+    const servers: { base: string; child: ChildProcess }[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const port = await freePort();
+        // One connection each: enough for these turns, and what an embedded Postgres stand-in needs.
+        const env = { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "1", PORT: String(port), RATE_LIMIT_CHAT_PER_MINUTE: "2" };
+        const started = await startImage(image, env);
+        servers.push({ base: `http://127.0.0.1:${port}`, child: started.child });
+        await waitFor(`http://127.0.0.1:${port}/api/health`, started.child, started.output);
+      }
+      const [a, b] = servers;
+      const cookie = await visit(a.base); // both sign with the key kept in the shared database
+      const post = (base: string) =>
+        fetch(`${base}/api/chat`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie },
+          body: JSON.stringify({ message: { id: `limit-${Date.now()}-${Math.random().toString(36).slice(2)}`, content: "count me" } }),
+        });
+      const first = await post(a.base);
+      await first.text();
+      const second = await post(b.base);
+      await second.text();
+      const third = await post(a.base);
+      expect([first.status, second.status, third.status]).toEqual([200, 200, 429]);
+      expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+    } finally {
+      for (const server of servers) await stopGroup(server.child);
+    }
   });
 });
