@@ -104,7 +104,7 @@ describe("the chat function under Inngest", () => {
     // The user's message is signed once the history is known; the reply once it is stored.
     expect(types.slice(0, 5)).toEqual(["data-thread", "data-signatures", "start", "start-step", "text-start"]);
     expect(types.slice(-4)).toEqual(["text-end", "finish-step", "data-signatures", "finish"]);
-    const signed = chunks.filter((c) => c.type === "data-signatures").flatMap((c) => (c.data as { signatures: { id: string }[] }).signatures);
+    const signed = chunks.flatMap((c) => (c.type === "data-signatures" && "data" in c ? (c.data as { signatures: { id: string }[] }).signatures : []));
     expect(signed.map((s) => s.id)).toEqual([expect.any(String), (replyIds as string[])[0]]);
     expect(chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("")).toBe(reply);
     expect(chunks.find((c) => c.type === "start")).toMatchObject({ messageId: (replyIds as string[])[0] });
