@@ -1,7 +1,7 @@
-// The one test command (`npm test`): unit + integration tests (Vitest), the
-// fresh-clone tests (Vitest: the quick start and the Docker image's steps on a
-// clean copy of HEAD), a production build, then the end-to-end suite
-// (Playwright) against it. Ends with a single summary line, "tests: N passed,
+// The one test command (`npm test`): a type check, unit + integration tests
+// (Vitest), the fresh-clone tests (Vitest: the quick start and the Docker
+// image's steps on a clean copy of HEAD), a production build, then the
+// end-to-end suite (Playwright) against it. Ends with a single summary line, "tests: N passed,
 // M failed[, K skipped]", and a non-zero exit code when any test failed or any
 // step could not run.
 //
@@ -130,6 +130,12 @@ async function main() {
   // Stale reports from an earlier run must never be counted as this run's.
   await Promise.all([VITEST_REPORT, FRESH_CLONE_REPORT, E2E_REPORT].map((report) => rm(report, { force: true })));
 
+  // Type errors first, with their own line in the summary; `next build` would
+  // only find them later and skip the suites that need the build.
+  if (runUnit) {
+    const typecheckExit = await run("npx", ["tsc", "--noEmit"]);
+    if (typecheckExit !== 0) recordStepFailure(`tsc --noEmit found type errors (exit code ${typecheckExit})`);
+  }
   if (runUnit) await vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT);
   if (runFreshClone) await vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT);
   if (runE2e) await endToEnd();
