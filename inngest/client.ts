@@ -1,5 +1,3 @@
-import { Inngest } from "inngest";
-
-// The SDK reads INNGEST_DEV, INNGEST_BASE_URL, INNGEST_EVENT_KEY and
-// INNGEST_SIGNING_KEY itself; lib/runtime decides whether to use it at all.
-export const inngest = new Inngest({ id: "threadline" });
+// The app's Inngest client lives in lib/ (the runtime sends events with it);
+// the functions and the serve route take it from here.
+export { inngest } from "@/lib/inngest/client";

@@ -8,11 +8,17 @@ import { runAgent, type Network } from "./network";
 import { CHAIN_START, type HistorySigner } from "@/lib/auth/history-signature";
 import { signaturesChunk, stoppedChunk, textSink, threadChunk, type Publish } from "./stream-chunks";
 
+/** What a runtime must know about a step besides its id. */
+export interface StepOptions {
+  /** The user's Stop may abort this step's work (a model call): the runtime keeps its handle while it runs. */
+  stoppable?: boolean;
+}
+
 /**
  * Wraps a side effect so a durable runtime can memoize it under a stable id
  * (Inngest's step.run). The inline runtime just runs it.
  */
-export type StepRunner = <T>(id: string, work: () => Promise<T>) => Promise<T>;
+export type StepRunner = <T>(id: string, work: () => Promise<T>, options?: StepOptions) => Promise<T>;
 export const runNow: StepRunner = (_id, work) => work();
 
 export interface TurnInput {
@@ -136,20 +142,24 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       const earlierResults = results.map((r) => ({ role: "assistant" as const, content: r.content }));
       // One step per model call: its memoized value is the whole reply, and the
       // tokens stream out while it runs, so a finished call is never repeated.
-      const result = await step(`agent-${iteration}-${agent.name}`, async () => {
-        await publish({ type: "start-step" });
-        const reply = await runAgent({
-          agent,
-          model: network.model,
-          messages: [...messages, ...earlierResults],
-          resultId: iteration === 0 ? messageId : newId(),
-          sink: textSink(publish),
-          signal: deps.signal,
-          maxRetries: network.maxRetries,
-        });
-        await publish({ type: "finish-step" });
-        return reply;
-      });
+      const result = await step(
+        `agent-${iteration}-${agent.name}`,
+        async () => {
+          await publish({ type: "start-step" });
+          const reply = await runAgent({
+            agent,
+            model: network.model,
+            messages: [...messages, ...earlierResults],
+            resultId: iteration === 0 ? messageId : newId(),
+            sink: textSink(publish),
+            signal: deps.signal,
+            maxRetries: network.maxRetries,
+          });
+          await publish({ type: "finish-step" });
+          return reply;
+        },
+        { stoppable: true },
+      );
       results.push(result);
       if (result.status === "stopped") {
         status = "stopped";

@@ -1,5 +1,5 @@
 import "server-only";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/inngest/client";
 import { defaultNetwork } from "@/lib/agent/default-network";
 import { AppError } from "@/lib/errors";
 import { historyAdapter } from "@/lib/threads/service";

@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from "ai";
-import type { TurnChunkMessage } from "@/inngest/channels";
+import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 
 /**
  * Turns the function's realtime messages back into one clean UI message

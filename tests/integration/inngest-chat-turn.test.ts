@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TurnChunkMessage, TurnRefusal } from "@/inngest/channels";
+import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 
 function engine(
-  data: Partial<import("@/inngest/functions/chat-turn").ChatTurnEventData> & { content: string },
+  data: Partial<ChatTurnEventData> & { content: string },
   history?: () => HistoryConfig,
 ) {
   const turnId = randomUUID();
@@ -46,7 +46,7 @@ function engine(
     },
   });
   const event = {
-    name: functions.CHAT_TURN_EVENT,
+    name: CHAT_TURN_EVENT,
     data: turnEventData({ turnId, owner, ...data }),
   };
   // The engine always runs attempt 0; a retry is the same run with the next attempt number.

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TurnChunkMessage } from "@/inngest/channels";
+import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
@@ -55,7 +55,7 @@ describe("a run that fails for good", () => {
     const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
     const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
     const { inngest } = await import("@/inngest/client");
-    const { CHAT_TURN_EVENT } = await import("@/inngest/functions/chat-turn");
+    const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");
     const turnId = randomUUID();
     const { ids } = await inngest.send({
       name: CHAT_TURN_EVENT,

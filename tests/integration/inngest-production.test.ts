@@ -19,7 +19,7 @@ beforeAll(async () => {
   delete process.env.INNGEST_DEV;
   Object.assign(process.env, { INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key", INNGEST_BASE_URL: "http://127.0.0.1:9" });
   route = await import("@/app/api/inngest/route");
-  CHAT_TURN_EVENT = (await import("@/inngest/functions/chat-turn")).CHAT_TURN_EVENT;
+  CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
 afterAll(() => pool.end());
 

@@ -2,21 +2,21 @@ import { randomUUID } from "node:crypto";
 import { subscribe } from "inngest/realtime";
 import { WebSocket as UndiciWebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { TurnChunkMessage } from "@/inngest/channels";
+import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // The SDK's realtime subscribe and publish, unchanged, against the stand-in on
 // loopback: the same calls the chat route and the chat function make.
 let standin: InngestStandin;
 let inngest: typeof import("@/inngest/client").inngest;
-let turnChannel: typeof import("@/inngest/channels").turnChannel;
+let turnChannel: typeof import("@/lib/inngest/channels").turnChannel;
 let nativeWebSocket: typeof globalThis.WebSocket | undefined;
 
 beforeAll(async () => {
   standin = await startInngestStandin();
   process.env.INNGEST_DEV = standin.url; // read when the client is built
   ({ inngest } = await import("@/inngest/client"));
-  ({ turnChannel } = await import("@/inngest/channels"));
+  ({ turnChannel } = await import("@/lib/inngest/channels"));
   // subscribe() needs a global WebSocket: Node 22 has one, Node 20 only behind
   // --experimental-websocket. undici's is the same implementation.
   nativeWebSocket = globalThis.WebSocket;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TurnChunkMessage } from "@/inngest/channels";
+import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   route = await import("@/app/api/inngest/route");
   client = (await import("@/inngest/client")).inngest;
-  CHAT_TURN_EVENT = (await import("@/inngest/functions/chat-turn")).CHAT_TURN_EVENT;
+  CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
 afterAll(async () => {
   await standin.idle();
@@ -147,8 +147,9 @@ describe("the Inngest serve route", () => {
     const { run, turnId } = await runTurn("let me in", { threadId });
     expect(run.status).toBe("failed");
     expect(run.requests.every((r) => r.attempt === 0)).toBe(true);
-    expect(run.requests.flatMap((r) => r.ops)).toContain("StepFailed");
-    expect(run.requests.at(-1)!.status).toBe(400);
+    // The refusing step ends with the refusal as its value; the function then ends the run for good (400: not retriable).
+    expect(run.requests.map((r) => r.status)).toEqual([206, 400]);
+    expect(run.requests.flatMap((r) => r.ops)).toEqual(["StepRun"]);
     expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toMatchObject([
       { topic: "refused", data: { code: "not_found:thread", message: "Thread not found." } },
     ]);

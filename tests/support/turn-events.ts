@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ChatTurnEventData } from "@/inngest/functions/chat-turn";
+import type { ChatTurnEventData } from "@/lib/protocol/turn-events";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import type { ConversationMessage, UserMessage } from "@/lib/history/types";
 import { SESSION_SECRET } from "./api";
