@@ -1,4 +1,5 @@
 import "server-only";
+import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { getPool } from "@/lib/db/pool";
 import { AppError } from "@/lib/errors";
@@ -44,7 +45,7 @@ function limiter(name: LimitName): RateLimiterPostgres | null {
       points === 0
         ? null
         : new RateLimiterPostgres({
-            storeClient: getPool(),
+            storeClient: unnamedStatements(getPool()),
             storeType: "pool",
             tableName: "rate_limits", // created by a migration
             tableCreated: true,
@@ -56,6 +57,19 @@ function limiter(name: LimitName): RateLimiterPostgres | null {
     );
   }
   return limiters.get(name)!;
+}
+
+/**
+ * The pool, minus the statement names rate-limiter-flexible gives its queries.
+ * A named statement lives as long as the server session, and the embedded
+ * Postgres is one session for every connection: after a reconnect (the pool
+ * drops idle clients) preparing the same name again fails with 42P05.
+ */
+function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, "query"> {
+  return {
+    query: ((config: string | pg.QueryConfig, values?: unknown[]) =>
+      typeof config === "string" ? pool.query(config, values) : pool.query({ text: config.text, values: config.values })) as pg.Pool["query"],
+  };
 }
 
 async function consume(name: LimitName, key: string, message: string): Promise<void> {
