@@ -6,22 +6,14 @@ import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
-import {
-  isStoppedPart,
-  messageText,
-  newMessageId,
-  signaturesFromPart,
-  threadIdFromPart,
-  toChatMessage,
-  type ChatMessage,
-  type DataPart,
-} from "@/lib/client/messages";
+import { messageText, newMessageId, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
+import { dataPartSchemas } from "@/lib/protocol/chat";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { MessageList } from "@/components/chat/MessageList";
 import { useStopReply } from "@/components/chat/useStopReply";
-import { retryNoticeFromPart, withoutRetriedText, type RetryNotice } from "@/lib/client/retried-text";
+import { withoutRetriedText, type RetryNotice } from "@/lib/client/retried-text";
 
 export interface ChatViewProps {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -77,15 +69,23 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
     messages: initialMessages,
     transport,
     generateId: newMessageId,
+    // Every data part is checked against the protocol before onData sees it.
+    dataPartSchemas,
     onData: (part: DataPart) => {
-      const threadId = threadIdFromPart(part);
-      if (threadId) onThreadNamed(threadId);
-      if (isStoppedPart(part)) serverSaidStopped.current = true;
-      for (const { id, signature } of signaturesFromPart(part)) signatures.current.set(id, signature);
-      const retry = retryNoticeFromPart(part);
-      if (retry) {
-        retryNotices.current = [...retryNotices.current, retry];
-        setRetryCount(retryNotices.current.length);
+      switch (part.type) {
+        case "data-thread":
+          onThreadNamed(part.data.threadId);
+          break;
+        case "data-status":
+          serverSaidStopped.current = true;
+          break;
+        case "data-signatures":
+          for (const { id, signature } of part.data.signatures) signatures.current.set(id, signature);
+          break;
+        case "data-retry":
+          retryNotices.current = [...retryNotices.current, part.data];
+          setRetryCount(retryNotices.current.length);
+          break;
       }
     },
     // Runs after render, when turnEnded (declared below: it needs `abort`) exists.

@@ -4,7 +4,8 @@
 import type { ModelMessage } from "ai";
 import type { ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
 
-export type HistorySource = "client" | "database" | "new";
+export type { HistorySource } from "@/lib/protocol/chat";
+import type { HistorySource } from "@/lib/protocol/chat";
 
 export type ThreadResolution =
   | { kind: "upsert"; threadId: string } // client id + createThread

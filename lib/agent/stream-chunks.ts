@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from "ai";
-import type { HistorySource } from "./lifecycle";
+import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
 
 /** Where a turn's output goes; the runtime decides how it reaches the client. */
 export type Publish = (chunk: UIMessageChunk) => void | Promise<void>;
@@ -18,17 +18,10 @@ export function textSink(publish: Publish): TextChunkSink {
   };
 }
 
-export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk => ({
-  type: "data-thread",
-  data: { threadId, historySource },
-  transient: true,
-});
+export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk =>
+  dataChunk("thread", { threadId, historySource });
 
 /** The server's signatures for messages it stored, for the client to send back with its copy. */
-export const signaturesChunk = (signatures: { id: string; signature: string }[]): UIMessageChunk => ({
-  type: "data-signatures",
-  data: { signatures },
-  transient: true,
-});
+export const signaturesChunk = (signatures: { id: string; signature: string }[]): UIMessageChunk => dataChunk("signatures", { signatures });
 
-export const stoppedChunk: UIMessageChunk = { type: "data-status", data: { status: "stopped" }, transient: true };
+export const stoppedChunk: UIMessageChunk = dataChunk("status", { status: "stopped" });

@@ -2,9 +2,8 @@
 // thread only when it can vouch for it; otherwise the server reads the database.
 import type { HistoryMessage } from "@/lib/history/types";
 import { limits } from "@/lib/limits";
-import { messageText, toHistoryPayload, type ChatMessage } from "@/lib/client/messages";
-
-export type HistorySource = "new" | "database" | "client";
+import { messageText, toHistoryPayload } from "@/lib/client/messages";
+import type { ChatMessage, ChatRequest, HistorySource } from "@/lib/protocol/chat";
 
 export interface ConversationState {
   /** Known once the server has named the thread (data-thread part) or the page was loaded for it. */
@@ -25,21 +24,15 @@ export function chooseHistorySource({ threadId, clientCopyIsTrusted }: Conversat
   return clientCopyIsTrusted ? "client" : "database";
 }
 
-export interface ChatRequestBody {
-  threadId?: string;
-  message: { id: string; content: string };
-  history?: HistoryMessage[];
-}
-
 /** The POST /api/chat body for the last of `messages`, which is the one being sent. */
 export function buildChatRequestBody(
   messages: ChatMessage[],
   conversation: ConversationState,
   now: Date = new Date(),
-): ChatRequestBody {
+): ChatRequest {
   const newMessage = messages[messages.length - 1];
   if (!newMessage) throw new Error("There is no message to send.");
-  const body: ChatRequestBody = { message: { id: newMessage.id, content: messageText(newMessage) } };
+  const body: ChatRequest = { message: { id: newMessage.id, content: messageText(newMessage) } };
   const source = chooseHistorySource(conversation);
   if (source === "new") return body;
   body.threadId = conversation.threadId!;

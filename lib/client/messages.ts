@@ -1,42 +1,13 @@
 // The browser's view of a thread: AI SDK UIMessages, converted to and from the
 // shapes our API speaks. Pure functions only, so they are easy to test.
-import type { UIMessage } from "ai";
+import type { DataUIPart } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
+import type { ChatDataParts, ChatMessage } from "@/lib/protocol/chat";
 
-export interface ChatMetadata {
-  /** When the message was written; the wire format for history needs it. */
-  createdAt?: string;
-}
+export type { ChatMessage } from "@/lib/protocol/chat";
 
-export type ChatMessage = UIMessage<ChatMetadata>;
-
-/** A data part as useChat's onData hands it over; its data is checked before use. */
-export interface DataPart {
-  type: string;
-  data: unknown;
-}
-
-/** The thread id from the server's `data-thread` part, or null for any other part. */
-export function threadIdFromPart(part: DataPart): string | null {
-  if (part.type !== "data-thread") return null;
-  const threadId = (part.data as { threadId?: unknown } | null)?.threadId;
-  return typeof threadId === "string" ? threadId : null;
-}
-
-/** The signatures in the server's `data-signatures` part (none for any other part). */
-export function signaturesFromPart(part: DataPart): { id: string; signature: string }[] {
-  if (part.type !== "data-signatures") return [];
-  const list = (part.data as { signatures?: unknown } | null)?.signatures;
-  if (!Array.isArray(list)) return [];
-  return list.filter(
-    (item): item is { id: string; signature: string } => typeof item?.id === "string" && typeof item?.signature === "string",
-  );
-}
-
-/** True for the server's `data-status` part that says the user's Stop ended the reply. */
-export function isStoppedPart(part: DataPart): boolean {
-  return part.type === "data-status" && (part.data as { status?: unknown } | null)?.status === "stopped";
-}
+/** A data part as useChat's onData hands it over, already checked against the protocol's schemas. */
+export type DataPart = DataUIPart<ChatDataParts>;
 
 export function toChatMessage(message: HistoryMessage): ChatMessage {
   return {

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
+import { dataChunk } from "@/lib/protocol/chat";
 
 /**
  * Turns the function's realtime messages back into one clean UI message
@@ -28,11 +29,7 @@ export class AttemptFilter {
     if (this.stepOpen && attempt > this.stepAttempt) {
       this.stepAttempt = attempt;
       if (this.openTextParts > 0) {
-        out.push({
-          type: "data-retry",
-          data: { keepTextParts: this.finishedTextParts, dropTextParts: this.openTextParts },
-          transient: true,
-        });
+        out.push(dataChunk("retry", { keepTextParts: this.finishedTextParts, dropTextParts: this.openTextParts }));
         this.openTextParts = 0;
       }
       if (chunk.type === "start-step") return out; // the client already saw this step start

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
 import { turnChannel } from "@/lib/inngest/channels";
+import { dataPartSchemas } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
-import type { HistorySource } from "@/lib/agent/lifecycle";
 import type { TurnInput } from "@/lib/agent/turn";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
@@ -82,7 +82,7 @@ export class InngestRuntime implements TurnRuntime {
       });
       const first = await feed.first(this.options.startTimeoutMs);
       if (first.type !== "data-thread") throw new AppError("internal:inngest", "The turn did not announce its thread.");
-      const { threadId, historySource } = first.data as { threadId: string; historySource: HistorySource };
+      const { threadId, historySource } = dataPartSchemas.thread.parse(first.data);
       return { threadId, historySource, stream: feed.stream(first, this.options.idleTimeoutMs) };
     } catch (error) {
       feed.close();

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { buildChatRequestBody } from "@/lib/client/history-mode";
 import type { ChatMessage } from "@/lib/client/messages";
-import { retryNoticeFromPart, withoutRetriedText } from "@/lib/client/retried-text";
+import { withoutRetriedText } from "@/lib/client/retried-text";
 import { describeChatError } from "@/lib/client/chat-error";
+import { dataChunk, dataPartSchemas } from "@/lib/protocol/chat";
 
 const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2 });
 
@@ -69,10 +70,24 @@ describe("text of a retried model step", () => {
     expect(withoutRetriedText(parts, notices)).toEqual([text("try 3")]);
   });
 
-  it("reads notices only from data-retry parts with numbers", () => {
-    expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: 2, dropTextParts: 1 } })).toEqual({ keepTextParts: 2, dropTextParts: 1 });
-    expect(retryNoticeFromPart({ type: "data-retry", data: { keepTextParts: "2" } })).toBeNull();
-    expect(retryNoticeFromPart({ type: "data-thread", data: {} })).toBeNull();
+});
+
+describe("the stream's data parts", () => {
+  it("are checked against the protocol's schemas before the page uses them", () => {
+    expect(dataPartSchemas.retry.safeParse({ keepTextParts: 2, dropTextParts: 1 }).success).toBe(true);
+    expect(dataPartSchemas.retry.safeParse({ keepTextParts: "2" }).success).toBe(false);
+    expect(dataPartSchemas.retry.safeParse({ keepTextParts: -1, dropTextParts: 1 }).success).toBe(false);
+    expect(dataPartSchemas.thread.safeParse({ threadId: "22222222-2222-4222-8222-222222222222", historySource: "client" }).success).toBe(true);
+    expect(dataPartSchemas.thread.safeParse({ threadId: "not-a-uuid", historySource: "client" }).success).toBe(false);
+    expect(dataPartSchemas.thread.safeParse({ threadId: "22222222-2222-4222-8222-222222222222", historySource: "cache" }).success).toBe(false);
+    expect(dataPartSchemas.status.safeParse({ status: "stopped" }).success).toBe(true);
+    expect(dataPartSchemas.status.safeParse({ status: "running" }).success).toBe(false);
+    expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: "m", signature: "s" }] }).success).toBe(true);
+    expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: 1 }] }).success).toBe(false);
+  });
+
+  it("are the ones the server writes", () => {
+    expect(dataChunk("status", { status: "stopped" })).toEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
   });
 });
 

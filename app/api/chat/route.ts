@@ -6,7 +6,7 @@ import { route } from "@/lib/http/handler";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limitChatTurn } from "@/lib/rate-limit";
 import { getRuntime } from "@/lib/runtime";
-import { chatRequestSchema } from "./schema";
+import { chatRequestSchema } from "@/lib/protocol/chat";
 
 export const dynamic = "force-dynamic";
 
