@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 // take the identity over. One live link per identity; asking again or revoking
 // ends the previous one; a link works once and for a day.
 
-export const DEVICE_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const DEVICE_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const digest = (code: string) => createHash("sha256").update(code).digest("base64url");
 

@@ -156,47 +156,22 @@ export async function replayDockerfile(dockerfile: string, context: string, work
           const unknown = Object.keys(options).filter((name) => name !== "from" && name !== "chown");
           if (unknown.length) throw new Error(`${where}: COPY --${unknown[0]} is not replayed`);
           const dest = rest.pop()!;
-          const target = dest.startsWith("/") ? path.join(root, dest) : path.join(here, dest);
-          const copied: string[] = [];
-          for (const source of rest) {
-            if (/[*?[]/.test(source)) throw new Error(`${where}: COPY with a wildcard is not replayed`);
-            let from: string;
-            if (options.from) {
-              const stageRoot = roots.get(options.from);
-              if (!stageRoot) throw new Error(`${where}: COPY --from=${options.from}: no such stage`);
-              from = path.join(stageRoot, source);
-            } else {
-              from = path.join(context, source);
-              const relative = path.relative(context, from).split(path.sep).join("/");
-              if (relative && !kept.has(relative)) throw new Error(`${where}: ${source} is not in the build context`);
-            }
-            if (await isDir(from)) {
-              await mkdir(target, { recursive: true });
-              for (const entry of await readdir(from)) {
-                const entrySource = path.join(from, entry);
-                const relative = path.relative(context, entrySource).split(path.sep).join("/");
-                if (!options.from && !kept.has(relative)) continue;
-                await cp(entrySource, path.join(target, entry), {
-                  recursive: true,
-                  filter: (src) => {
-                    if (options.from) return true;
-                    const rel = path.relative(context, src).split(path.sep).join("/");
-                    if (!kept.has(rel)) return false;
-                    copiedFromContext.push(rel);
-                    return true;
-                  },
-                });
-                copied.push(path.join(target, entry));
-              }
-            } else {
-              const into = dest.endsWith("/") || rest.length > 1 || (await isDir(target));
-              const file = into ? path.join(target, path.basename(source)) : target;
-              await mkdir(path.dirname(file), { recursive: true });
-              await cp(from, file);
-              if (!options.from) copiedFromContext.push(path.relative(context, from).split(path.sep).join("/"));
-              copied.push(file);
-            }
+          let fromRoot = context;
+          if (options.from) {
+            const stageRoot = roots.get(options.from);
+            if (!stageRoot) throw new Error(`${where}: COPY --from=${options.from}: no such stage`);
+            fromRoot = stageRoot;
           }
+          const copied = await copy({
+            sources: rest,
+            fromRoot,
+            // Only the build context is filtered by .dockerignore; another stage's files are all there.
+            kept: options.from ? undefined : kept,
+            dest,
+            target: dest.startsWith("/") ? path.join(root, dest) : path.join(here, dest),
+            record: options.from ? () => {} : (file) => copiedFromContext.push(file),
+            where,
+          });
           if (options.chown && canChown) {
             const owner = KNOWN_USERS[options.chown.split(":")[0]];
             if (!owner) throw new Error(`${where}: COPY --chown=${options.chown}: unknown user`);
@@ -232,6 +207,54 @@ export async function replayDockerfile(dockerfile: string, context: string, work
   if (!image) throw new Error("the Dockerfile has no stage");
   if (image.cmd.length === 0) throw new Error("the final stage has no CMD");
   return image;
+}
+
+/**
+ * COPY's semantics for the forms the Dockerfile uses: a folder's contents go
+ * into the target folder, files into it (a trailing slash, several sources, or
+ * an existing folder) or onto it. `kept` filters paths relative to `fromRoot`;
+ * `record` hears each path copied. Returns the top-level paths written.
+ */
+async function copy(args: {
+  sources: string[];
+  fromRoot: string;
+  kept?: Set<string>;
+  dest: string;
+  target: string;
+  record: (relativePath: string) => void;
+  where: string;
+}): Promise<string[]> {
+  const { fromRoot, kept, target, record, where } = args;
+  const relative = (p: string) => path.relative(fromRoot, p).split(path.sep).join("/");
+  const copied: string[] = [];
+  for (const source of args.sources) {
+    if (/[*?[]/.test(source)) throw new Error(`${where}: COPY with a wildcard is not replayed`);
+    const from = path.join(fromRoot, source);
+    if (kept && relative(from) && !kept.has(relative(from))) throw new Error(`${where}: ${source} is not in the build context`);
+    if (await isDir(from)) {
+      await mkdir(target, { recursive: true });
+      for (const entry of await readdir(from)) {
+        if (kept && !kept.has(relative(path.join(from, entry)))) continue; // left out by .dockerignore
+        await cp(path.join(from, entry), path.join(target, entry), {
+          recursive: true,
+          filter: (src) => {
+            if (kept && !kept.has(relative(src))) return false;
+            record(relative(src));
+            return true;
+          },
+        });
+        copied.push(path.join(target, entry));
+      }
+    } else {
+      const into = args.dest.endsWith("/") || args.sources.length > 1 || (await isDir(target));
+      const file = into ? path.join(target, path.basename(source)) : target;
+      await mkdir(path.dirname(file), { recursive: true });
+      await cp(from, file);
+      record(relative(from));
+      copied.push(file);
+    }
+  }
+  return copied;
 }
 
 async function chownTree(target: string, uid: number, gid: number): Promise<void> {

@@ -51,18 +51,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `url` until it answers `status`; fails with the app's output when it never does. */
-export async function waitFor(url: string, child: ChildProcess, output: () => string, status = 200, seconds = 180): Promise<void> {
+/** Polls `url` until it answers 200; fails with the app's output when the app exits or three minutes pass. */
+export async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const seconds = 180;
   for (let i = 0; i < seconds * 2; i++) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(url)).status === status) return;
+      if ((await fetch(url)).status === 200) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`${url} did not answer ${status} in ${seconds} s:\n${output()}`);
+  throw new Error(`${url} did not answer 200 in ${seconds} s:\n${output()}`);
 }
 
 /**
