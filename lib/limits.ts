@@ -4,6 +4,8 @@ export const limits = {
   maxMessageChars: 32_000,
   maxTitleChars: 120,
   maxHistoryItems: 500,
+  /** A reply's parts: text, reasoning, tool calls and results of every agent that spoke. */
+  maxPartsPerMessage: 200,
   maxBodyBytes: 4 * 1024 * 1024,
   /** The client's history must leave room in the body for the rest of the request. */
   maxHistoryBytes: 3.5 * 1024 * 1024,

@@ -13,7 +13,7 @@ import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { MessageList } from "@/components/chat/MessageList";
 import { useStopReply } from "@/components/chat/useStopReply";
-import { withoutRetriedText, type RetryNotice } from "@/lib/client/retried-text";
+import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 
 export interface ChatViewProps {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -93,7 +93,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       turnEnded();
       if (retryNotices.current.length > 0) {
         const notices = retryNotices.current;
-        setMessages((all) => all.map((m) => (m.id === message.id ? { ...m, parts: withoutRetriedText(m.parts, notices) } : m)));
+        setMessages((all) => all.map((m) => (m.id === message.id ? { ...m, parts: withoutRetriedParts(m.parts, notices) } : m)));
         retryNotices.current = [];
         setRetryCount(0);
       }
@@ -142,7 +142,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const last = messages.at(-1);
   const shown =
     retryCount > 0 && last?.role === "assistant"
-      ? [...messages.slice(0, -1), { ...last, parts: withoutRetriedText(last.parts, retryNotices.current) }]
+      ? [...messages.slice(0, -1), { ...last, parts: withoutRetriedParts(last.parts, retryNotices.current) }]
       : messages;
 
   // The composer keeps the same position in the tree in both layouts, so its

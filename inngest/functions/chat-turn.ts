@@ -101,7 +101,7 @@ export function createChatTurnFunction(deps: {
             history: history(),
             // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
             network: { ...network(), maxRetries: 0 },
-            publish: (chunk) => deps.publisher.chunk(data.turnId, { attempt, chunk }),
+            publish: (chunk, origin) => deps.publisher.chunk(data.turnId, { attempt, step: origin?.step, chunk }),
             step: runStep,
             signal: controller.signal,
             signer: historySigner(secret, data.owner),
@@ -114,7 +114,7 @@ export function createChatTurnFunction(deps: {
           threadId: outcome.threadId,
           historySource: outcome.historySource,
           status: outcome.status,
-          replyIds: outcome.results.map((r) => r.id),
+          replyId: outcome.reply?.id ?? null,
         };
       } catch (error) {
         if (error instanceof RefusalAnnounced) throw new NonRetriableError(error.message, { cause: error });

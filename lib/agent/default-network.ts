@@ -1,6 +1,10 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
+import { threads } from "@/lib/threads/service";
 import { createNetwork, type Network } from "./network";
+import { calculate } from "./tools/calculate";
+import { currentTime } from "./tools/current-time";
+import { searchThreads } from "./tools/search-threads";
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are Threadline, a helpful assistant. You remember this conversation's earlier messages. " +
@@ -15,11 +19,41 @@ function maxModelInputChars(raw = process.env.MAX_MODEL_INPUT_CHARS?.trim()): nu
   return Number(raw);
 }
 
-/** The app's network: one assistant agent. Later issues add agents, tools and routing. */
+export const TRIAGE = "Triage";
+export const RESEARCHER = "Researcher";
+
+/**
+ * The app's network. Triage takes every turn and answers what needs no tools
+ * itself (one model call, as cheap as a plain chat); a question about the
+ * time, arithmetic or units, or the user's other conversations, it hands to
+ * Researcher, who has the tools.
+ */
 export function defaultNetwork(): Network {
+  const persona = process.env.SYSTEM_PROMPT?.trim() || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
     model: defaultLanguageModel(),
     maxInputChars: maxModelInputChars(),
-    agents: [{ name: "assistant", system: process.env.SYSTEM_PROMPT?.trim() || DEFAULT_SYSTEM_PROMPT }],
+    maxIter: 4,
+    agents: [
+      {
+        name: TRIAGE,
+        description: "Answers directly, or hands over when a question needs tools.",
+        system:
+          `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
+          `a calculation or unit conversion, or what the user said in another conversation, call hand_over to ` +
+          `${RESEARCHER}, who has tools for those, and write nothing else. Otherwise answer the user yourself.`,
+        handoffs: [RESEARCHER],
+      },
+      {
+        name: RESEARCHER,
+        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations.",
+        system:
+          `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
+          `arithmetic or unit conversion, search_threads to recall what the user said in other conversations. ` +
+          `Call several tools at once when the question needs several. Then answer from their results.`,
+        tools: [currentTime(), calculate(), searchThreads((owner, query, options) => threads().search(owner, query, options))],
+        maxSteps: 4,
+      },
+    ],
   });
 }

@@ -1,8 +1,10 @@
-// The history lifecycle as small pure rules, one per row of DESIGN.md's table.
-// The turn runner (turn.ts) only sequences them.
+// The history lifecycle as small pure rules, one per row of the table in
+// lib/history/types.ts. The turn runner (turn.ts) only sequences them.
 
 import type { ModelMessage } from "ai";
-import type { ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
+import { toModelMessages } from "@/lib/history/codec";
+import type { HistoryConfig, ThreadMessage, UserMessage } from "@/lib/history/types";
+import { userMessage } from "@/lib/protocol/parts";
 
 export type { HistorySource } from "@/lib/protocol/chat";
 import type { HistorySource } from "@/lib/protocol/chat";
@@ -47,10 +49,7 @@ export function historySource(input: { clientSentHistory: boolean; createdThisTu
  * client that already put the new message into its history copy (or a
  * database read that already sees it) must not make the model read it twice.
  */
-export function buildModelMessages(history: ConversationMessage[], message: UserMessage): ModelMessage[] {
+export function buildModelMessages(history: ThreadMessage[], message: UserMessage): ModelMessage[] {
   const earlier = history.filter((m) => m.id !== message.id);
-  return [
-    ...earlier.map((m): ModelMessage => ({ role: m.role, content: m.content })),
-    { role: "user", content: message.content },
-  ];
+  return toModelMessages([...earlier, userMessage(message.id, message.content)]);
 }

@@ -1,32 +1,44 @@
-import "server-only";
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import type { AgentResult } from "@/lib/history/types";
-import { describeModelError } from "@/lib/model/provider-errors";
-import type { TextChunkSink } from "./stream-chunks";
+import type { LanguageModel } from "ai";
+import type { HandoffPart, Part } from "@/lib/protocol/parts";
+import type { AgentTool } from "./tools/types";
 
 export interface Agent {
+  /** Shown on the messages it writes; letters, digits, spaces, '-' and '_'. */
   name: string;
+  /** What it is for: the agents that may hand over to it read this. */
+  description?: string;
   system: string;
   /** Falls back to the network's model. */
   model?: LanguageModel;
-  tools?: ToolSet;
-  /** Model steps one agent may take when it calls tools. */
+  tools?: AgentTool[];
+  /** The agents it may hand the conversation to (by name), through its hand_over tool. */
+  handoffs?: string[];
+  /** Model calls it may make in one run: each tool round trip takes one. */
   maxSteps?: number;
+}
+
+/** What one agent did in a run. */
+export interface AgentRun {
+  agentName: string;
+  parts: Part[];
+  /** Set when the agent handed over: the router follows it. */
+  handoff?: HandoffPart;
 }
 
 export interface RouterState {
   iteration: number;
-  /** Results produced so far in this run, in order. */
-  results: AgentResult[];
+  /** The agents' runs so far in this turn, in order. */
+  runs: AgentRun[];
   agents: Agent[];
 }
 
-/** Picks the next agent, or undefined to end the run. */
+/** Picks the next agent, or undefined to end the turn. */
 export type Router = (state: RouterState) => Agent | undefined;
 
 export interface Network {
   agents: Agent[];
   router: Router;
+  /** The most agent runs one turn may take, whatever the router says. */
   maxIter: number;
   /** The most characters of conversation one model call may be given (history and message); over it, no call is made. */
   maxInputChars?: number;
@@ -35,8 +47,15 @@ export interface Network {
   maxRetries?: number;
 }
 
-/** Runs the first agent once: the network of one. */
-export const firstAgentOnce: Router = ({ iteration, agents }) => (iteration === 0 ? agents[0] : undefined);
+/**
+ * Code routing: the first agent takes every turn, and an agent that hands
+ * over passes the turn to the agent it named. An agent that answers ends it.
+ */
+export const followHandoffs: Router = ({ iteration, runs, agents }) => {
+  if (iteration === 0) return agents[0];
+  const to = runs.at(-1)?.handoff?.to;
+  return to === undefined ? undefined : agents.find((agent) => agent.name === to);
+};
 
 export function createNetwork(options: {
   agents: Agent[];
@@ -46,71 +65,18 @@ export function createNetwork(options: {
   maxInputChars?: number;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
+  const names = new Set(options.agents.map((agent) => agent.name));
+  if (names.size !== options.agents.length) throw new Error("Agent names must be unique.");
+  for (const agent of options.agents) {
+    for (const target of agent.handoffs ?? []) {
+      if (!names.has(target)) throw new Error(`Agent "${agent.name}" hands over to "${target}", which is not in the network.`);
+    }
+  }
   return {
     agents: options.agents,
     model: options.model,
-    router: options.router ?? firstAgentOnce,
-    maxIter: options.maxIter ?? 5,
+    router: options.router ?? followHandoffs,
+    maxIter: options.maxIter ?? 4,
     maxInputChars: options.maxInputChars,
   };
-}
-
-export class ModelCallError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ModelCallError";
-  }
-}
-
-/**
- * One agent's answer, streamed into `sink` as the model produces it. On abort
- * the text written so far is returned with status "stopped".
- */
-export async function runAgent(args: {
-  agent: Agent;
-  model: LanguageModel;
-  messages: ModelMessage[];
-  resultId: string;
-  sink: TextChunkSink;
-  signal?: AbortSignal;
-  maxRetries?: number;
-}): Promise<AgentResult> {
-  const { agent, sink, resultId } = args;
-  let text = "";
-  let started = false;
-  let failure: unknown;
-  const result = streamText({
-    model: agent.model ?? args.model,
-    system: agent.system,
-    messages: args.messages,
-    tools: agent.tools,
-    stopWhen: stepCountIs(agent.maxSteps ?? 1),
-    abortSignal: args.signal,
-    maxRetries: args.maxRetries,
-    // Errors arrive as stream parts below; the default handler would only log them.
-    onError: () => {},
-  });
-  try {
-    for await (const part of result.fullStream) {
-      if (part.type === "text-delta") {
-        if (!started) {
-          started = true;
-          await sink.textStart(resultId);
-        }
-        text += part.text;
-        await sink.textDelta(resultId, part.text);
-      } else if (part.type === "error") {
-        failure = part.error;
-      }
-    }
-  } catch (error) {
-    // An abort surfaces as whatever the provider's interrupted fetch throws.
-    failure = error;
-  }
-  if (started) await sink.textEnd(resultId);
-  const stopped = args.signal?.aborted ?? false;
-  if (failure !== undefined && !stopped) {
-    throw new ModelCallError(describeModelError(failure), { cause: failure });
-  }
-  return { id: resultId, role: "assistant", agentName: agent.name, content: text, status: stopped ? "stopped" : "complete" };
 }

@@ -1,21 +1,50 @@
 import type { UIMessageChunk } from "ai";
 import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
+import type { JsonValue } from "@/lib/protocol/parts";
+import { UI_METADATA_KEY } from "@/lib/history/codec";
 
-/** Where a turn's output goes; the runtime decides how it reaches the client. */
-export type Publish = (chunk: UIMessageChunk) => void | Promise<void>;
+/**
+ * Where a turn's output goes; the runtime decides how it reaches the client.
+ * `step` names the durable step that published the chunk, so that a runtime
+ * which retries steps can withdraw what a failed attempt wrote.
+ */
+export type Publish = (chunk: UIMessageChunk, origin?: { step: string }) => void | Promise<void>;
 
-export interface TextChunkSink {
-  textStart(id: string): Promise<void>;
-  textDelta(id: string, delta: string): Promise<void>;
-  textEnd(id: string): Promise<void>;
-}
+/** The chunks of the UI message stream that a reply's parts stream as, published from one step. */
+export class ChunkWriter {
+  constructor(
+    private readonly publish: Publish,
+    private readonly step: string,
+  ) {}
 
-export function textSink(publish: Publish): TextChunkSink {
-  return {
-    textStart: async (id) => void (await publish({ type: "text-start", id })),
-    textDelta: async (id, delta) => void (await publish({ type: "text-delta", id, delta })),
-    textEnd: async (id) => void (await publish({ type: "text-end", id })),
-  };
+  private send(chunk: UIMessageChunk): Promise<void> {
+    return Promise.resolve(this.publish(chunk, { step: this.step }));
+  }
+
+  startStep = () => this.send({ type: "start-step" });
+  finishStep = () => this.send({ type: "finish-step" });
+
+  /** The agent that writes the parts after this one; a retried step's replaces it (same id). */
+  agent = (name: string, id: string) => this.send(dataChunk("agent", { name }, id));
+  handoff = (to: string, reason: string | undefined, id: string) =>
+    this.send(dataChunk("handoff", { to, ...(reason ? { reason } : {}) }, id));
+
+  textStart = (id: string) => this.send({ type: "text-start", id });
+  textDelta = (id: string, delta: string) => this.send({ type: "text-delta", id, delta });
+  textEnd = (id: string) => this.send({ type: "text-end", id });
+
+  reasoningStart = (id: string) => this.send({ type: "reasoning-start", id });
+  reasoningDelta = (id: string, delta: string) => this.send({ type: "reasoning-delta", id, delta });
+  reasoningEnd = (id: string, durationMs: number) =>
+    this.send({ type: "reasoning-end", id, providerMetadata: { [UI_METADATA_KEY]: { durationMs } } });
+
+  toolInputStart = (toolCallId: string, toolName: string) =>
+    this.send({ type: "tool-input-start", toolCallId, toolName, dynamic: true });
+  toolInputDelta = (toolCallId: string, inputTextDelta: string) => this.send({ type: "tool-input-delta", toolCallId, inputTextDelta });
+  toolInputAvailable = (toolCallId: string, toolName: string, input: JsonValue) =>
+    this.send({ type: "tool-input-available", toolCallId, toolName, input, dynamic: true });
+  toolOutput = (toolCallId: string, output: JsonValue) => this.send({ type: "tool-output-available", toolCallId, output, dynamic: true });
+  toolError = (toolCallId: string, errorText: string) => this.send({ type: "tool-output-error", toolCallId, errorText, dynamic: true });
 }
 
 export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk =>

@@ -2,24 +2,17 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
-import type { AgentResult, ConversationMessage, HistoryConfig, UserMessage } from "@/lib/history/types";
+import { modelInputChars } from "@/lib/history/codec";
+import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
+import { userMessage } from "@/lib/protocol/parts";
 import { buildModelMessages, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
-import { runAgent, type Network } from "./network";
+import type { Network } from "./network";
+import { runNetwork } from "./run-network";
+import { runNow, type StepRunner } from "./steps";
 import { CHAIN_START, type HistorySigner } from "@/lib/auth/history-signature";
-import { signaturesChunk, stoppedChunk, textSink, threadChunk, type Publish } from "./stream-chunks";
+import { signaturesChunk, stoppedChunk, threadChunk, type Publish } from "./stream-chunks";
 
-/** What a runtime must know about a step besides its id. */
-export interface StepOptions {
-  /** The user's Stop may abort this step's work (a model call): the runtime keeps its handle while it runs. */
-  stoppable?: boolean;
-}
-
-/**
- * Wraps a side effect so a durable runtime can memoize it under a stable id
- * (Inngest's step.run). The inline runtime just runs it.
- */
-export type StepRunner = <T>(id: string, work: () => Promise<T>, options?: StepOptions) => Promise<T>;
-export const runNow: StepRunner = (_id, work) => work();
+export type { StepOptions, StepRunner } from "./steps";
 
 export interface TurnInput {
   owner: string;
@@ -29,7 +22,7 @@ export interface TurnInput {
   threadId?: string;
   message: UserMessage;
   /** The client's copy of the earlier messages; undefined when it sent none. */
-  clientHistory?: ConversationMessage[];
+  clientHistory?: ThreadMessage[];
 }
 
 export interface TurnDeps {
@@ -49,7 +42,8 @@ export interface TurnOutcome {
   threadId: string;
   historySource: HistorySource;
   status: "complete" | "stopped" | "failed";
-  results: AgentResult[];
+  /** What the turn produced and stored (possibly nothing). */
+  reply?: Reply;
   error?: Error;
 }
 
@@ -107,7 +101,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   await announce("announce-thread", threadChunk(threadId, source));
 
   // 3. The history: the client's copy, or the database's.
-  let earlier: ConversationMessage[] = input.clientHistory ?? [];
+  let earlier: ThreadMessage[] = input.clientHistory ?? [];
   if (shouldLoadHistory({ clientThreadId, clientSentHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
     earlier = await step("load-history", () => history.get!({ ...scope, threadId }));
   }
@@ -118,64 +112,44 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   if (deps.signer) {
     const prior = earlier.filter((m) => m.id !== input.message.id);
     lastSignature = deps.signer.chain(threadId, prior).at(-1) ?? CHAIN_START;
-    lastSignature = deps.signer.next(threadId, lastSignature, input.message);
+    lastSignature = deps.signer.next(threadId, lastSignature, userMessage(input.message.id, input.message.content));
     await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature: lastSignature }]));
   }
 
   // 4. The network.
-  const results: AgentResult[] = [];
-  const messageId = await step("assistant-message-id", async () => newId());
-  await announce("announce-start", { type: "start", messageId });
+  const replyId = await step("assistant-message-id", async () => newId());
+  await announce("announce-start", { type: "start", messageId: replyId });
   let status: TurnOutcome["status"] = "complete";
   let failure: Error | undefined;
-  const inputChars = messages.reduce((sum, m) => sum + (typeof m.content === "string" ? m.content.length : 0), 0);
+  let reply: Reply | undefined;
   try {
+    const inputChars = modelInputChars(messages);
     if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) {
       throw new Error(
         `This thread is too long to send to the model (${inputChars.toLocaleString("en")} characters; the limit is ` +
           `${network.maxInputChars.toLocaleString("en")}). Start a new thread to go on.`,
       );
     }
-    for (let iteration = 0; iteration < network.maxIter; iteration++) {
-      const agent = network.router({ iteration, results, agents: network.agents });
-      if (!agent) break;
-      const earlierResults = results.map((r) => ({ role: "assistant" as const, content: r.content }));
-      // One step per model call: its memoized value is the whole reply, and the
-      // tokens stream out while it runs, so a finished call is never repeated.
-      const result = await step(
-        `agent-${iteration}-${agent.name}`,
-        async () => {
-          await publish({ type: "start-step" });
-          const reply = await runAgent({
-            agent,
-            model: network.model,
-            messages: [...messages, ...earlierResults],
-            resultId: iteration === 0 ? messageId : newId(),
-            sink: textSink(publish),
-            signal: deps.signal,
-            maxRetries: network.maxRetries,
-          });
-          await publish({ type: "finish-step" });
-          return reply;
-        },
-        { stoppable: true },
-      );
-      results.push(result);
-      if (result.status === "stopped") {
-        status = "stopped";
-        break;
-      }
-    }
+    const outcome = await runNetwork({
+      network,
+      messages,
+      context: { owner: input.owner, threadId, signal: deps.signal },
+      publish,
+      step,
+      newId,
+    });
+    status = outcome.stopped ? "stopped" : "complete";
+    reply = { id: replyId, role: "assistant", parts: outcome.parts, status };
   } catch (error) {
     status = "failed";
     failure = error instanceof Error ? error : new Error(String(error));
   }
 
-  // 5. The results: only this run's, in one transaction. A stopped reply keeps what was written.
-  const toStore = results.filter((r) => r.content.length > 0);
-  if (status !== "failed" && history.appendResults && toStore.length > 0) {
+  // 5. The reply: only this run's, in one statement. A stopped reply keeps what was written.
+  const toStore = reply && reply.parts.length > 0 ? reply : undefined;
+  if (toStore && history.appendResults) {
     try {
-      await step("append-results", () => history.appendResults!({ ...scope, threadId, results: toStore }));
+      await step("append-results", () => history.appendResults!({ ...scope, threadId, reply: toStore }));
     } catch (error) {
       status = "failed";
       failure = new Error("The reply could not be saved.", { cause: error });
@@ -187,14 +161,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   } else {
     const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
     const signed: UIMessageChunk[] = [];
-    if (deps.signer && history.appendResults && toStore.length > 0) {
-      const signatures = toStore.map((result) => {
-        lastSignature = deps.signer!.next(threadId, lastSignature, result);
-        return { id: result.id, signature: lastSignature };
-      });
-      signed.push(signaturesChunk(signatures));
+    if (deps.signer && history.appendResults && toStore) {
+      lastSignature = deps.signer.next(threadId, lastSignature, toStore);
+      signed.push(signaturesChunk([{ id: toStore.id, signature: lastSignature }]));
     }
     await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
   }
-  return { threadId, historySource: source, status, results, error: failure };
+  return { threadId, historySource: source, status, reply: status === "failed" ? undefined : toStore, error: failure };
 }

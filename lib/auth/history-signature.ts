@@ -1,12 +1,14 @@
 import "server-only";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import type { ConversationMessage } from "@/lib/history/types";
+import stringify from "safe-stable-stringify";
+import { canonicalParts } from "@/lib/history/codec";
+import type { ThreadMessage } from "@/lib/protocol/parts";
 import { getSessionSecret } from "./secret";
 
 // The hybrid pattern lets the client send its copy of the thread so the server
 // need not read it. The copy must be one the server produced: every message the
 // server stores or serves carries an HMAC (session secret) over the owner, the
-// thread, the message (id, role, content digest) and the previous message's
+// thread, the message (id, role, a digest of all its parts) and the previous message's
 // signature. The chain fixes the order and leaves nothing out but the newest
 // messages, so a client can neither invent a turn, rewrite one, reorder them,
 // nor carry a signature to another thread or identity. History that does not
@@ -15,15 +17,19 @@ import { getSessionSecret } from "./secret";
 /** The "previous signature" of a thread's first message. */
 export const CHAIN_START = "";
 
-const digest = (text: string) => createHash("sha256").update(text).digest("base64url");
+// Over the parts in canonical order (a call then its result), serialized with
+// sorted keys: the client's copy comes back through the UI's shapes, which
+// keep neither the interleaving of calls and results nor the order of keys.
+const digest = (message: ThreadMessage) =>
+  createHash("sha256").update(stringify(canonicalParts(message.parts))).digest("base64url");
 
-export function signNext(secret: string, owner: string, threadId: string, previous: string, message: ConversationMessage): string {
-  const fields = ["threadline-history-v1", owner, threadId, previous, message.id, message.role, digest(message.content)];
+export function signNext(secret: string, owner: string, threadId: string, previous: string, message: ThreadMessage): string {
+  const fields = ["threadline-history-v2", owner, threadId, previous, message.id, message.role, digest(message)];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest("base64url");
 }
 
 /** The signatures of a thread's messages, first to last. */
-export function signChain(secret: string, owner: string, threadId: string, messages: ConversationMessage[]): string[] {
+export function signChain(secret: string, owner: string, threadId: string, messages: ThreadMessage[]): string[] {
   const signatures: string[] = [];
   let previous = CHAIN_START;
   for (const message of messages) {
@@ -38,7 +44,7 @@ export function isSignedChain(
   secret: string,
   owner: string,
   threadId: string,
-  messages: (ConversationMessage & { signature?: string })[],
+  messages: (ThreadMessage & { signature?: string })[],
 ): boolean {
   const expected = signChain(secret, owner, threadId, messages);
   return messages.every((message, i) => {
@@ -51,8 +57,8 @@ export function isSignedChain(
 
 /** Signs one owner's threads: what a turn runner needs, without the secret itself. */
 export interface HistorySigner {
-  chain(threadId: string, messages: ConversationMessage[]): string[];
-  next(threadId: string, previous: string, message: ConversationMessage): string;
+  chain(threadId: string, messages: ThreadMessage[]): string[];
+  next(threadId: string, previous: string, message: ThreadMessage): string;
 }
 
 export function historySigner(secret: string, owner: string): HistorySigner {
@@ -70,9 +76,9 @@ export function historySigner(secret: string, owner: string): HistorySigner {
 export async function trustedClientHistory(
   owner: string,
   threadId: string | undefined,
-  history: (ConversationMessage & { signature?: string })[] | undefined,
-): Promise<ConversationMessage[] | undefined> {
+  history: (ThreadMessage & { signature?: string })[] | undefined,
+): Promise<ThreadMessage[] | undefined> {
   if (!history || !threadId) return undefined;
   if (!isSignedChain(await getSessionSecret(), owner, threadId, history)) return undefined;
-  return history.map(({ id, role, content }) => ({ id, role, content }));
+  return history.map(({ id, role, parts }) => ({ id, role, parts }));
 }

@@ -1,9 +1,8 @@
 // The hybrid history pattern in one place. The client sends its copy of the
 // thread only when it can vouch for it; otherwise the server reads the database.
-import type { HistoryMessage } from "@/lib/history/types";
 import { limits } from "@/lib/limits";
 import { messageText, toHistoryPayload } from "@/lib/client/messages";
-import type { ChatMessage, ChatRequest, HistorySource } from "@/lib/protocol/chat";
+import type { ChatMessage, ChatRequest, HistoryItem, HistorySource } from "@/lib/protocol/chat";
 
 export interface ConversationState {
   /** Known once the server has named the thread (data-thread part) or the page was loaded for it. */
@@ -44,7 +43,7 @@ export function buildChatRequestBody(
   return body;
 }
 
-function fitsInRequest(history: HistoryMessage[]): boolean {
+function fitsInRequest(history: HistoryItem[]): boolean {
   if (history.length > limits.maxHistoryItems) return false;
   return new TextEncoder().encode(JSON.stringify(history)).length <= limits.maxHistoryBytes;
 }

@@ -1,22 +1,14 @@
 // The browser's view of a thread: AI SDK UIMessages, converted to and from the
 // shapes our API speaks. Pure functions only, so they are easy to test.
 import type { DataUIPart } from "ai";
-import type { HistoryMessage } from "@/lib/history/types";
-import type { ChatDataParts, ChatMessage } from "@/lib/protocol/chat";
+import { fromUIParts } from "@/lib/history/codec";
+import type { ChatDataParts, ChatMessage, HistoryItem } from "@/lib/protocol/chat";
 
 export type { ChatMessage } from "@/lib/protocol/chat";
+export { toUIMessage as toChatMessage } from "@/lib/history/codec";
 
 /** A data part as useChat's onData hands it over, already checked against the protocol's schemas. */
 export type DataPart = DataUIPart<ChatDataParts>;
-
-export function toChatMessage(message: HistoryMessage): ChatMessage {
-  return {
-    id: message.id,
-    role: message.role,
-    metadata: { createdAt: message.createdAt },
-    parts: [{ type: "text", text: message.content }],
-  };
-}
 
 /** The visible text of a message: its text parts in order. */
 export function messageText(message: Pick<ChatMessage, "parts">): string {
@@ -24,22 +16,23 @@ export function messageText(message: Pick<ChatMessage, "parts">): string {
 }
 
 /**
- * The thread as the API's `history` field wants it. Replies carry no timestamp on
- * the wire, so a reply borrows the time of the message before it (the closest we
- * know); empty messages (a reply that never produced text) are left out. Each
- * carries the signature the server gave it, which the server checks.
+ * The thread as the API's `history` field wants it: every message with all its
+ * parts. Replies carry no timestamp on the wire, so a reply borrows the time of
+ * the message before it (the closest we know); empty messages (a reply that
+ * produced nothing) are left out. Each carries the signature the server gave
+ * it, which the server checks.
  */
-export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?: ReadonlyMap<string, string>): HistoryMessage[] {
-  const history: HistoryMessage[] = [];
+export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?: ReadonlyMap<string, string>): HistoryItem[] {
+  const history: HistoryItem[] = [];
   let lastKnownTime = now.toISOString();
   for (const message of messages) {
     if (message.role === "system") continue;
-    const content = messageText(message);
+    const parts = fromUIParts(message.parts);
     const createdAt = message.metadata?.createdAt ?? lastKnownTime;
     lastKnownTime = createdAt;
-    if (content.length === 0) continue;
+    if (parts.length === 0) continue;
     const signature = signatures?.get(message.id);
-    history.push({ id: message.id, role: message.role, content, createdAt, ...(signature ? { signature } : {}) });
+    history.push({ id: message.id, role: message.role, parts, createdAt, ...(signature ? { signature } : {}) });
   }
   return history;
 }

@@ -3,25 +3,10 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "@/lib/threads/title";
-import { decodeContent, encodeContent } from "./text-codec";
-import type { AgentResult, HistoryConfig, HistoryMessage, ThreadScope, UserMessage } from "./types";
+import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
+import type { HistoryConfig, Reply, ThreadScope, UserMessage } from "./types";
 
-interface MessageRow {
-  message_id: string;
-  kind: "user" | "assistant";
-  content: string;
-  content_escaped: boolean;
-  created_at: Date;
-}
-
-export function toHistoryMessage(row: MessageRow): HistoryMessage {
-  return {
-    id: row.message_id,
-    role: row.kind,
-    content: decodeContent(row.content, row.content_escaped),
-    createdAt: row.created_at.toISOString(),
-  };
-}
+const PART_COLUMNS = "m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
 /**
  * Stores threads and their messages in Postgres. Order within a thread comes
@@ -45,15 +30,16 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return { threadId: rows[0].id, created: rows[0].created };
   }
 
-  async get({ owner, threadId }: ThreadScope & { threadId: string }): Promise<HistoryMessage[]> {
-    const { rows } = await this.pool.query<MessageRow>(
-      `SELECT m.message_id, m.kind, m.content, m.content_escaped, m.created_at
+  /** Every part of the thread, as messages, in conversation order. */
+  async get({ owner, threadId }: ThreadScope & { threadId: string }): Promise<StoredMessage[]> {
+    const { rows } = await this.pool.query<PartRow>(
+      `SELECT ${PART_COLUMNS}
          FROM messages m JOIN threads t ON t.id = m.thread_id
-        WHERE m.thread_id = $1 AND t.owner = $2 AND m.kind IN ('user', 'assistant')
+        WHERE m.thread_id = $1 AND t.owner = $2
         ORDER BY m.seq`,
       [threadId, owner],
     );
-    return rows.map(toHistoryMessage);
+    return rowsToMessages(rows);
   }
 
   async appendUserMessage({ owner, threadId, turnId, message }: ThreadScope & { threadId: string; turnId: string; message: UserMessage }) {
@@ -67,11 +53,11 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         [threadId, owner],
       );
       if (thread.rows.length === 0) throw notFoundThread();
-      const { content, escaped } = encodeContent(message.content);
+      const { content, escaped } = toColumns("user", { type: "text", text: message.content });
       const inserted = await client.query(
         `INSERT INTO messages (thread_id, seq, message_id, kind, content, content_escaped, turn_id)
          VALUES ($1, $2, $3, 'user', $4, $5, $6)
-         ON CONFLICT (thread_id, message_id) DO NOTHING
+         ON CONFLICT (thread_id, message_id, part_index) DO NOTHING
          RETURNING id`,
         [threadId, thread.rows[0].next_seq, message.id, content, escaped, turnId],
       );
@@ -101,41 +87,44 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     }
   }
 
-  async appendResults({ owner, threadId, results }: ThreadScope & { threadId: string; results: AgentResult[] }) {
-    if (results.length === 0) return;
-    const encoded = results.map((r) => encodeContent(r.content));
-    // One statement: it is its own transaction and one round trip. Rows whose
-    // id is already stored (a retried step whose first try committed) are
-    // skipped; the UPDATE locks the thread row and reserves seq numbers for the rest.
+  async appendResults({ owner, threadId, reply }: ThreadScope & { threadId: string; reply: Reply }) {
+    if (reply.parts.length === 0) return;
+    const columns = reply.parts.map((part) => toColumns("assistant", part));
+    // One statement: it is its own transaction and one round trip. Parts
+    // already stored (a retried step whose first try committed) are skipped;
+    // the UPDATE locks the thread row and reserves seq numbers for the rest.
     const { rowCount } = await this.pool.query(
       `WITH incoming AS (
-         SELECT r.*, row_number() OVER (ORDER BY r.ord) AS n
-           FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
-                  WITH ORDINALITY AS r(message_id, agent_name, content, escaped, status, ord)
-          WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.message_id = r.message_id)
+         SELECT r.*, row_number() OVER (ORDER BY r.part_index) AS n
+           FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[], $8::jsonb[])
+                  WITH ORDINALITY AS r(kind, agent_name, content, escaped, data, part_index)
+          WHERE NOT EXISTS (
+            SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.message_id = $3 AND m.part_index = r.part_index - 1)
        ), reserved AS (
          UPDATE threads
             SET next_seq = next_seq + (SELECT count(*) FROM incoming),
-                message_count = message_count + (SELECT count(*) FROM incoming),
+                message_count = message_count + (SELECT count(*) FROM incoming WHERE part_index = 1),
                 updated_at = now()
           WHERE id = $1 AND owner = $2
         RETURNING next_seq - (SELECT count(*) FROM incoming) AS first_seq
        )
-       INSERT INTO messages (thread_id, seq, message_id, kind, agent_name, content, content_escaped, status)
-       SELECT $1, reserved.first_seq + incoming.n - 1, incoming.message_id, 'assistant', incoming.agent_name,
-              incoming.content, incoming.escaped, incoming.status
+       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status)
+       SELECT $1, reserved.first_seq + incoming.n - 1, $3, incoming.part_index - 1, incoming.kind, incoming.agent_name,
+              incoming.content, incoming.escaped, incoming.data, $9
          FROM reserved, incoming`,
       [
         threadId,
         owner,
-        results.map((r) => r.id),
-        results.map((r) => r.agentName),
-        encoded.map((e) => e.content),
-        encoded.map((e) => e.escaped),
-        results.map((r) => r.status),
+        reply.id,
+        columns.map((c) => c.kind),
+        columns.map((c) => c.agentName),
+        columns.map((c) => c.content),
+        columns.map((c) => c.escaped),
+        columns.map((c) => JSON.stringify(c.data)),
+        reply.status,
       ],
     );
-    // Nothing inserted: every row was there already, or the thread is not the owner's.
+    // Nothing inserted: every part was there already, or the thread is not the owner's.
     if (rowCount === 0) {
       const { rowCount: owned } = await this.pool.query("SELECT 1 FROM threads WHERE id = $1 AND owner = $2", [threadId, owner]);
       if (owned === 0) throw notFoundThread();

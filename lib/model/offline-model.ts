@@ -1,24 +1,35 @@
-import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 
 // A model that needs no key and no network, so that a fresh install works end
-// to end. It streams word by word with a small delay, the way a real model
-// does, so streaming, Stop and persistence behave as they will in production.
+// to end, tools and hand-overs included. It streams word by word with a small
+// delay, the way a real model does, so streaming, Stop and persistence behave
+// as they will in production. Its "thinking" is a few rules over the user's
+// words: a question about the time somewhere, a calculation, or what the user
+// said in another chat makes it use the tools it was given (or hand over to an
+// agent that has them); after the tool results come back it answers from them.
 
 const WORD_DELAY_MS = 35;
 
-function lastUserText(prompt: LanguageModelV3Prompt): string {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message.role === "user") {
-      return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-    }
-  }
-  return "";
+type ToolCall = { toolName: string; input: Record<string, unknown> };
+
+function lastUserIndex(prompt: LanguageModelV3Prompt): number {
+  return prompt.findLastIndex((message) => message.role === "user");
+}
+
+function userText(prompt: LanguageModelV3Prompt): string {
+  const message = prompt[lastUserIndex(prompt)];
+  if (message?.role !== "user") return "";
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 export function offlineReply(prompt: LanguageModelV3Prompt): string {
   const turns = prompt.filter((m) => m.role === "user").length;
-  const text = lastUserText(prompt).trim();
+  const text = userText(prompt).trim();
   const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;
   return [
     `This is Threadline's **offline demo model**: no API key is configured, so no real model is answering.`,
@@ -27,19 +38,123 @@ export function offlineReply(prompt: LanguageModelV3Prompt): string {
     ``,
     `This thread holds ${turns} message${turns === 1 ? "" : "s"} from you so far, so history is reaching the model.`,
     `Set \`OPENAI_API_KEY\`, \`ANTHROPIC_API_KEY\` or \`OPENAI_COMPATIBLE_BASE_URL\` to talk to a real one.`,
+    `Ask it for the time somewhere, a calculation, or what you said about something in another chat to see its tools at work.`,
   ].join("\n");
+}
+
+/** The tool calls the user's words ask for, among the tools on offer. */
+export function plannedToolCalls(text: string, tools: ReadonlySet<string>): ToolCall[] {
+  const calls: ToolCall[] = [];
+  if (tools.has("current_time") && /\b(time|date|day|clock)\b/i.test(text)) {
+    const place = /\b(?:time|date|day|clock)\b[^?!.;]*?\bin ((?:[A-Z][\w'’.-]*)(?:[ /_](?:[A-Z][\w'’.-]*))*)/.exec(text)?.[1];
+    calls.push({ toolName: "current_time", input: { timeZone: place ?? "UTC" } });
+  }
+  if (tools.has("calculate")) {
+    const expression = /\b(?:calculate|compute|evaluate|convert|what(?:'s| is))\s+([-+*/^().,%\w\s]*\d[-+*/^().,%\w\s]*?)\s*(?:[?!;]|,? and\b|$)/i.exec(text)?.[1];
+    if (expression && /\d/.test(expression) && !/\btime\b/i.test(expression)) calls.push({ toolName: "calculate", input: { expression } });
+  }
+  if (tools.has("search_threads")) {
+    const query =
+      /\b(?:about|regarding) ([\w'’ -]+?) in (?:my|an?|the)? ?(?:other|another|previous|earlier|last|older)? ?(?:chat|thread|conversation)s?\b/i.exec(text)?.[1] ??
+      /\bdid I (?:say|mention|write|tell you|ask) about ([\w'’ -]+?)(?:[?.!]|$)/i.exec(text)?.[1];
+    if (query) calls.push({ toolName: "search_threads", input: { query: query.trim() } });
+  }
+  return calls;
+}
+
+type ToolOutcome = { toolName: string; output?: unknown; error?: string };
+
+/** The tool results after the user's last message, as the model received them. */
+function toolResults(prompt: LanguageModelV3Prompt): ToolOutcome[] {
+  const results: ToolOutcome[] = [];
+  for (const message of prompt.slice(lastUserIndex(prompt) + 1)) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const { output } = part;
+      if (output.type === "error-text" || output.type === "error-json") results.push({ toolName: part.toolName, error: String(output.value) });
+      else if (output.type === "json" || output.type === "text") results.push({ toolName: part.toolName, output: output.value });
+    }
+  }
+  return results;
+}
+
+function describeResult({ toolName, output, error }: ToolOutcome): string {
+  if (error !== undefined) return `- \`${toolName}\` did not work: ${error}`;
+  const value = output as Record<string, unknown>;
+  switch (toolName) {
+    case "current_time":
+      return `- In ${value.place} it is **${value.local}** (UTC${value.utcOffset}).`;
+    case "calculate":
+      return `- ${value.expression} = **${value.result}**`;
+    case "search_threads": {
+      const hits = (value.hits ?? []) as { threadTitle: string; role: string; snippet: string }[];
+      if (hits.length === 0) return `- I found nothing about "${value.query}" in your other conversations.`;
+      return hits
+        .slice(0, 3)
+        .map((hit) => `- In "${hit.threadTitle}", ${hit.role === "user" ? "you said" : "I said"}: "${hit.snippet}"`)
+        .join("\n");
+    }
+    default:
+      return `- \`${toolName}\` returned ${JSON.stringify(output)}`;
+  }
+}
+
+type Plan =
+  | { kind: "text"; reasoning?: string; text: string }
+  | { kind: "tools"; reasoning: string; calls: ToolCall[] };
+
+function plan(options: LanguageModelV3CallOptions): Plan {
+  const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
+  const results = toolResults(options.prompt);
+  if (results.length > 0) {
+    return {
+      kind: "text",
+      text: `Here is what I found (offline demo model, real tools):\n\n${results.map(describeResult).join("\n")}`,
+    };
+  }
+  const text = userText(options.prompt);
+  const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads"]));
+  const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === "hand_over");
+  if (wanted.length > 0 && handOver?.type === "function") {
+    const agents = (handOver.inputSchema as { properties?: { agent?: { enum?: string[] } } }).properties?.agent?.enum ?? [];
+    if (agents.length > 0) {
+      return {
+        kind: "tools",
+        reasoning: `This needs tools (${wanted.map((c) => c.toolName).join(", ")}), which ${agents[0]} has.`,
+        calls: [{ toolName: "hand_over", input: { agent: agents[0], reason: "needs tools" } }],
+      };
+    }
+  }
+  const calls = plannedToolCalls(text, tools);
+  if (calls.length > 0) {
+    return { kind: "tools", reasoning: `I will call ${calls.map((c) => c.toolName).join(" and ")}, then answer from the results.`, calls };
+  }
+  return { kind: "text", text: offlineReply(options.prompt) };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
+
+const words = (text: string) => text.split(/(?<=\s)/);
+const usage = (output: number) => ({
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: output, text: output, reasoning: undefined },
+});
+
+const callId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
 
 export function createOfflineModel(modelId = "threadline-offline"): LanguageModelV3 {
   return {
@@ -48,41 +163,68 @@ export function createOfflineModel(modelId = "threadline-offline"): LanguageMode
     modelId,
     supportedUrls: {},
     async doGenerate(options) {
-      const text = offlineReply(options.prompt);
+      const planned = plan(options);
+      const content =
+        planned.kind === "text"
+          ? [{ type: "text" as const, text: planned.text }]
+          : planned.calls.map((call) => ({
+              type: "tool-call" as const,
+              toolCallId: callId(),
+              toolName: call.toolName,
+              input: JSON.stringify(call.input),
+            }));
       return {
-        content: [{ type: "text", text }],
-        finishReason: { unified: "stop", raw: "stop" },
-        usage: {
-          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-        },
+        content,
+        finishReason: planned.kind === "text" ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(0),
         warnings: [],
       };
     },
     async doStream(options) {
-      const words = offlineReply(options.prompt).split(/(?<=\s)/);
+      const planned = plan(options);
       const signal = options.abortSignal;
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         async start(controller) {
-          controller.enqueue({ type: "stream-start", warnings: [] });
-          controller.enqueue({ type: "text-start", id: "offline-text" });
-          try {
-            for (const word of words) {
+          const send = (part: LanguageModelV3StreamPart) => controller.enqueue(part);
+          let count = 0;
+          const streamWords = async (text: string, emit: (delta: string) => void) => {
+            for (const word of words(text)) {
               await sleep(WORD_DELAY_MS, signal);
-              controller.enqueue({ type: "text-delta", id: "offline-text", delta: word });
+              emit(word);
+              count++;
+            }
+          };
+          send({ type: "stream-start", warnings: [] });
+          try {
+            const reasoning = planned.reasoning;
+            if (reasoning) {
+              send({ type: "reasoning-start", id: "offline-reasoning" });
+              await streamWords(reasoning, (delta) => send({ type: "reasoning-delta", id: "offline-reasoning", delta }));
+              send({ type: "reasoning-end", id: "offline-reasoning" });
+            }
+            if (planned.kind === "text") {
+              send({ type: "text-start", id: "offline-text" });
+              await streamWords(planned.text, (delta) => send({ type: "text-delta", id: "offline-text", delta }));
+              send({ type: "text-end", id: "offline-text" });
+            } else {
+              for (const call of planned.calls) {
+                const id = callId();
+                const input = JSON.stringify(call.input);
+                send({ type: "tool-input-start", id, toolName: call.toolName });
+                await sleep(WORD_DELAY_MS, signal);
+                send({ type: "tool-input-delta", id, delta: input });
+                send({ type: "tool-input-end", id });
+                send({ type: "tool-call", toolCallId: id, toolName: call.toolName, input });
+              }
             }
           } catch (error) {
             controller.error(error);
             return;
           }
-          controller.enqueue({ type: "text-end", id: "offline-text" });
-          controller.enqueue({
+          send({
             type: "finish",
-            finishReason: { unified: "stop", raw: "stop" },
-            usage: {
-              inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-              outputTokens: { total: words.length, text: words.length, reasoning: undefined },
-            },
+            finishReason: planned.kind === "text" ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" },
+            usage: usage(count),
           });
           controller.close();
         },

@@ -5,6 +5,7 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
+import { partSchema, ROLES } from "./parts";
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
@@ -21,14 +22,23 @@ const text = z
 
 const threadId = z.uuid({ message: "must be a UUID" });
 
-export const historyItemSchema = z.object({
+const historyItem = z.object({
   id: messageId,
-  role: z.enum(["user", "assistant"], { message: "must be \"user\" or \"assistant\"" }),
-  content: text,
+  role: z.enum(ROLES, { message: "must be \"user\" or \"assistant\"" }),
+  parts: z.array(partSchema, { message: "must be an array of parts" }).max(limits.maxPartsPerMessage, `must hold at most ${limits.maxPartsPerMessage} parts`),
   createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
   /** The server's signature for this message, as it sent it (data-signatures, or the history it served). */
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be the signature the server sent").optional(),
 });
+
+/** An earlier message the client sends back. Clients of the text-only shape ({ content }) still validate: as one text part. */
+export const historyItemSchema = z.preprocess((item) => {
+  if (item && typeof item === "object" && !("parts" in item) && "content" in item && typeof item.content === "string") {
+    const { content, ...rest } = item;
+    return { ...rest, parts: [{ type: "text", text: content }] };
+  }
+  return item;
+}, historyItem);
 
 export const chatRequestSchema = z.object({
   threadId: threadId.transform((id) => id.toLowerCase()).optional(),
@@ -46,7 +56,7 @@ export const chatRequestSchema = z.object({
 export type ChatRequest = z.input<typeof chatRequestSchema>;
 /** The same body once validated (thread id lower-cased). */
 export type ValidChatRequest = z.output<typeof chatRequestSchema>;
-export type HistoryItem = z.infer<typeof historyItemSchema>;
+export type HistoryItem = z.input<typeof historyItem>;
 
 /** The stream's data parts by name (`data-<name>`), each with its schema; useChat checks them with these. */
 export const dataPartSchemas = {
@@ -54,8 +64,12 @@ export const dataPartSchemas = {
   thread: z.object({ threadId, historySource: z.enum(HISTORY_SOURCES) }),
   /** The user's Stop ended the reply; what was written is kept. */
   status: z.object({ status: z.literal("stopped") }),
-  /** A durable run retried a model step: of the reply's text parts so far, keep the first ones and drop the failed try's. */
-  retry: z.object({ keepTextParts: z.number().int().min(0), dropTextParts: z.number().int().min(0) }),
+  /** A durable run retried a step: the parts an earlier attempt of it wrote (tagged with the step and attempt) are withdrawn. */
+  retry: z.object({ step: z.string(), attempt: z.number().int().min(1) }),
+  /** Kept in the message: the agent that writes the parts after it. */
+  agent: z.object({ name: z.string() }),
+  /** Kept in the message: the speaking agent handed the conversation over. */
+  handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
   signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string() })) }),
 };
@@ -65,11 +79,17 @@ export type ChatDataParts = { [K in keyof typeof dataPartSchemas]: z.infer<(type
 export interface ChatMetadata {
   /** When the message was written; the wire format for history needs it. */
   createdAt?: string;
+  /** The user pressed Stop: the reply holds what was written until then. */
+  stopped?: boolean;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
 
-/** A data chunk of the stream; `transient`: it reaches onData, never the message's parts. */
-export function dataChunk<K extends keyof ChatDataParts>(name: K, data: ChatDataParts[K]): UIMessageChunk {
+/** Data parts that stay in the message; every other one is transient (it reaches onData only). */
+const KEPT_DATA_PARTS = new Set<keyof ChatDataParts>(["agent", "handoff"]);
+
+/** A data chunk of the stream. A kept part with an `id` replaces the earlier one of that id (a retried step's). */
+export function dataChunk<K extends keyof ChatDataParts>(name: K, data: ChatDataParts[K], id?: string): UIMessageChunk {
+  if (KEPT_DATA_PARTS.has(name)) return { type: `data-${name}`, data, ...(id ? { id } : {}) };
   return { type: `data-${name}`, data, transient: true };
 }

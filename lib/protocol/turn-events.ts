@@ -3,7 +3,7 @@
 // types and constants, shared by lib/runtime (which sends and subscribes) and
 // inngest/functions (which runs and publishes).
 import type { UIMessageChunk } from "ai";
-import type { ConversationMessage, UserMessage } from "@/lib/history/types";
+import type { ThreadMessage, UserMessage } from "@/lib/history/types";
 
 export const CHAT_TURN_EVENT = "threadline/chat.turn";
 
@@ -13,16 +13,18 @@ export interface ChatTurnEventData {
   owner: string;
   threadId?: string;
   message: UserMessage;
-  clientHistory?: ConversationMessage[];
+  clientHistory?: ThreadMessage[];
   /** The thread, or for a new thread the turn: one running turn per key. */
   concurrencyKey: string;
   /** This app's signature over the fields above (lib/auth/turn-authorization.ts); an event without it is refused. */
   authorization: string;
 }
 
-/** A chunk of the turn's UI message stream, tagged with the run attempt that produced it. */
+/** A chunk of the turn's UI message stream, tagged with the step and the attempt of it that produced it. */
 export interface TurnChunkMessage {
   attempt: number;
+  /** The durable step that published it; none for chunks published once, outside the steps that stream. */
+  step?: string;
   chunk: UIMessageChunk;
 }
 

@@ -1,57 +1,43 @@
 import type { UIMessageChunk } from "ai";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { dataChunk } from "@/lib/protocol/chat";
+import { UI_METADATA_KEY } from "@/lib/history/codec";
 
 /**
  * Turns the function's realtime messages back into one clean UI message
- * stream. A retried model step publishes its text again under a higher
- * attempt number: the client is told (data-retry) which text parts of the
- * reply belong to the failed try (the `dropTextParts` after the first
- * `keepTextParts`), so that partial text is dropped instead of shown twice;
- * stragglers from an older attempt are ignored.
+ * stream. A step that fails and is retried streams again under a higher
+ * attempt number. Every part a step opens is stamped with its step and
+ * attempt; when a newer attempt of a step shows up, the client is told
+ * (data-retry) to withdraw that step's parts from older attempts, whatever
+ * their kind (text, reasoning, tool input). Stragglers of an older attempt
+ * are dropped. Inngest numbers attempts per step, so each step is tracked on
+ * its own.
  */
 export class AttemptFilter {
-  /** Inside a model step (between start-step and finish-step), and the attempt that is streaming it. */
-  private stepOpen = false;
-  private stepAttempt = 0;
-  private openTextParts = 0;
-  private finishedTextParts = 0;
+  private readonly attempts = new Map<string, number>();
 
-  // Inngest numbers attempts per step: the next step starts again at 0.
-  accept({ attempt, chunk }: TurnChunkMessage): UIMessageChunk[] {
-    if (!isModelStepChunk(chunk)) {
-      // Published by a later step of the turn (its end, an error): the model step is over.
-      this.stepOpen = false;
-      return [chunk];
-    }
-    if (this.stepOpen && attempt < this.stepAttempt) return []; // a straggler of the failed try
-    const out: UIMessageChunk[] = [];
-    if (this.stepOpen && attempt > this.stepAttempt) {
-      this.stepAttempt = attempt;
-      if (this.openTextParts > 0) {
-        out.push(dataChunk("retry", { keepTextParts: this.finishedTextParts, dropTextParts: this.openTextParts }));
-        this.openTextParts = 0;
-      }
-      if (chunk.type === "start-step") return out; // the client already saw this step start
-    }
-    if (chunk.type === "start-step") {
-      this.stepOpen = true;
-      this.stepAttempt = attempt;
-    } else if (chunk.type === "text-start") {
-      this.openTextParts++;
-    } else if (chunk.type === "finish-step") {
-      this.stepOpen = false;
-      this.finishedTextParts += this.openTextParts;
-      this.openTextParts = 0;
-    }
-    out.push(chunk);
-    return out;
+  accept({ attempt, step, chunk }: TurnChunkMessage): UIMessageChunk[] {
+    if (step === undefined) return [chunk];
+    const seen = this.attempts.get(step);
+    if (seen !== undefined && attempt < seen) return [];
+    this.attempts.set(step, attempt);
+    const stamped = stamp(chunk, { step, attempt });
+    return seen !== undefined && attempt > seen ? [dataChunk("retry", { step, attempt }), stamped] : [stamped];
   }
 }
 
-/** Chunks that a model step publishes while it runs; every other chunk has a step of its own. */
-function isModelStepChunk(chunk: UIMessageChunk): boolean {
-  return chunk.type === "start-step" || chunk.type === "finish-step" || chunk.type.startsWith("text-");
+/** Chunks that open a part carry provider metadata into it: ours says which step and attempt wrote it. */
+function stamp(chunk: UIMessageChunk, origin: { step: string; attempt: number }): UIMessageChunk {
+  switch (chunk.type) {
+    case "text-start":
+    case "reasoning-start":
+    case "tool-input-start":
+    case "tool-input-available":
+    case "reasoning-end": // it replaces the part's metadata: keep the stamp in it
+      return { ...chunk, providerMetadata: { ...chunk.providerMetadata, [UI_METADATA_KEY]: { ...chunk.providerMetadata?.[UI_METADATA_KEY], ...origin } } };
+    default:
+      return chunk;
+  }
 }
 
 export function isTerminal(chunk: UIMessageChunk): boolean {

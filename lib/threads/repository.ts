@@ -2,7 +2,8 @@ import "server-only";
 import type pg from "pg";
 import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { HistoryMessage } from "@/lib/history/types";
+import { textOf } from "@/lib/protocol/parts";
+import { timelineOf, type StoredMessage, type TimelineEntry } from "@/lib/history/codec";
 
 export interface ThreadSummary {
   id: string;
@@ -106,9 +107,68 @@ export class ThreadRepository {
     if (rowCount === 0) throw notFoundThread();
   }
 
-  /** The thread's user and assistant messages in conversation order; 404 if it is not the owner's. */
-  async history(owner: string, id: string): Promise<HistoryMessage[]> {
+  /** Every message of the thread with all its parts, in conversation order; 404 if it is not the owner's. */
+  async messages(owner: string, id: string): Promise<StoredMessage[]> {
     await this.get(owner, id);
     return new PostgresHistoryAdapter(this.pool).get({ owner, threadId: id });
   }
+
+  /** The flat view: user and assistant text only, one entry per message that has any. */
+  async flatHistory(owner: string, id: string): Promise<FlatMessage[]> {
+    const messages = await this.messages(owner, id);
+    return messages.flatMap((m) => {
+      const content = textOf(m);
+      return content.length > 0 ? [{ id: m.id, role: m.role, content, createdAt: m.createdAt }] : [];
+    });
+  }
+
+  /** The timeline view: every part of every message, in order. */
+  async timeline(owner: string, id: string): Promise<TimelineEntry[]> {
+    return timelineOf(await this.messages(owner, id));
+  }
+
+  /**
+   * The owner's messages that match `query` (full-text, English stemming),
+   * best first, at most one hit per message; never another owner's.
+   */
+  async search(owner: string, query: string, { limit, excludeThreadId }: { limit: number; excludeThreadId?: string }): Promise<SearchHit[]> {
+    const { rows } = await this.pool.query<{ thread_id: string; title: string | null; message_id: string; kind: "user" | "assistant"; snippet: string; created_at: Date }>(
+      `SELECT m.thread_id, t.title, m.message_id, m.kind, m.created_at,
+              ts_headline('english', m.content, q, 'MaxFragments=1, MaxWords=30, MinWords=10, StartSel=, StopSel=') AS snippet
+         FROM threads t
+         JOIN messages m ON m.thread_id = t.id
+        CROSS JOIN websearch_to_tsquery('english', $2) AS q
+        WHERE t.owner = $1
+          AND ($4::uuid IS NULL OR t.id <> $4::uuid)
+          AND m.kind IN ('user', 'assistant')
+          AND to_tsvector('english', m.content) @@ q
+        ORDER BY ts_rank(to_tsvector('english', m.content), q) DESC, m.created_at DESC
+        LIMIT $3`,
+      [owner, query, limit, excludeThreadId ?? null],
+    );
+    return rows.map((r) => ({
+      threadId: r.thread_id,
+      threadTitle: r.title ?? "New chat",
+      messageId: r.message_id,
+      role: r.kind,
+      snippet: r.snippet,
+      createdAt: r.created_at.toISOString(),
+    }));
+  }
+}
+
+export interface FlatMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  createdAt: string;
+}
+
+export interface SearchHit {
+  threadId: string;
+  threadTitle: string;
+  messageId: string;
+  role: "user" | "assistant";
+  snippet: string;
+  createdAt: string;
 }

@@ -26,7 +26,7 @@ export function deviceLinks(): DeviceLinks {
 
 /** A thread's history with the server's signature on every message, for a client to send back. */
 export async function signedHistory(owner: string, threadId: string): Promise<HistoryMessage[]> {
-  const [messages, secret] = await Promise.all([threads().history(owner, threadId), getSessionSecret()]);
+  const [messages, secret] = await Promise.all([threads().messages(owner, threadId), getSessionSecret()]);
   const signatures = signChain(secret, owner, threadId, messages);
   return messages.map((message, i) => ({ ...message, signature: signatures[i] }));
 }

@@ -1,11 +1,11 @@
-import type { AgentResult, HistoryConfig, HistoryMessage, UserMessage } from "@/lib/history/types";
+import type { HistoryConfig, Reply, StoredMessage, UserMessage } from "@/lib/history/types";
 
 /** An in-memory adapter that records every hook call, for the lifecycle unit tests. */
 export class RecordingHistory implements Required<HistoryConfig> {
   calls: { hook: string; args: Record<string, unknown> }[] = [];
   existing = new Set<string>();
-  stored: (UserMessage | AgentResult)[] = [];
-  history: HistoryMessage[] = [];
+  stored: (UserMessage | Reply)[] = [];
+  history: StoredMessage[] = [];
   nextThreadId = "11111111-1111-4111-8111-111111111111";
 
   async createThread(args: { owner: string; threadId?: string }) {
@@ -28,9 +28,9 @@ export class RecordingHistory implements Required<HistoryConfig> {
     return { duplicate: stored };
   }
 
-  async appendResults(args: { owner: string; threadId: string; results: AgentResult[] }) {
+  async appendResults(args: { owner: string; threadId: string; reply: Reply }) {
     this.calls.push({ hook: "appendResults", args });
-    this.stored.push(...args.results);
+    this.stored.push(args.reply);
   }
 
   hooks(): string[] {

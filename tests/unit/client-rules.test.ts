@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { buildChatRequestBody } from "@/lib/client/history-mode";
 import type { ChatMessage } from "@/lib/client/messages";
-import { withoutRetriedText } from "@/lib/client/retried-text";
+import { withoutRetriedParts } from "@/lib/client/retried-parts";
 import { describeChatError } from "@/lib/client/chat-error";
 import { dataChunk, dataPartSchemas } from "@/lib/protocol/chat";
 
@@ -58,7 +58,7 @@ describe("text of a retried model step", () => {
 
   it("hides the failed try's partial text and keeps what came before and after", () => {
     const parts = [text("first agent"), text("partial"), text("retried whole")];
-    expect(withoutRetriedText(parts, [{ keepTextParts: 1, dropTextParts: 1 }])).toEqual([text("first agent"), text("retried whole")]);
+    expect(withoutRetriedParts(parts, [{ keepTextParts: 1, dropTextParts: 1 }])).toEqual([text("first agent"), text("retried whole")]);
   });
 
   it("applies several retries in order", () => {
@@ -67,7 +67,7 @@ describe("text of a retried model step", () => {
       { keepTextParts: 0, dropTextParts: 1 },
       { keepTextParts: 0, dropTextParts: 1 },
     ];
-    expect(withoutRetriedText(parts, notices)).toEqual([text("try 3")]);
+    expect(withoutRetriedParts(parts, notices)).toEqual([text("try 3")]);
   });
 
 });

@@ -1,51 +1,170 @@
+import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { createNetwork, type Router } from "@/lib/agent/network";
-import { runTurn } from "@/lib/agent/turn";
+import { z } from "zod";
+import { createNetwork, followHandoffs, type Agent, type Router } from "@/lib/agent/network";
+import { runTurn, type StepRunner } from "@/lib/agent/turn";
+import { defineTool } from "@/lib/agent/tools/types";
+import type { Part } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";
-import { scriptedModel } from "../support/scripted-model";
+import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
 const message = { id: "m", role: "user" as const, content: "Plan a trip" };
 
+function storedParts(history: RecordingHistory): Part[] {
+  const append = history.calls.find((c) => c.hook === "appendResults");
+  return (append?.args.reply as { parts: Part[] } | undefined)?.parts ?? [];
+}
+
+let executions = 0;
+const weather = defineTool({
+  name: "weather",
+  description: "The weather in a city.",
+  input: z.object({ city: z.string() }),
+  async execute({ city }) {
+    executions++;
+    return { city, sky: "clear" };
+  },
+});
+const broken = defineTool({
+  name: "broken",
+  description: "Always fails.",
+  input: z.object({}),
+  async execute() {
+    throw new Error("the tool broke");
+  },
+});
+
+async function run(agents: Agent[], model: Parameters<typeof createNetwork>[0]["model"], options: { router?: Router; maxIter?: number; step?: StepRunner } = {}) {
+  const history = new RecordingHistory();
+  const chunks: UIMessageChunk[] = [];
+  const steps: string[] = [];
+  const step: StepRunner =
+    options.step ??
+    ((id, work) => {
+      steps.push(id);
+      return work();
+    });
+  const outcome = await runTurn(
+    { owner: "o", turnId: "t", message },
+    {
+      history,
+      network: createNetwork({ model, agents, router: options.router, maxIter: options.maxIter }),
+      publish: (chunk) => void chunks.push(chunk),
+      step,
+    },
+  );
+  return { outcome, history, chunks, steps, parts: storedParts(history) };
+}
+
 describe("the agent network", () => {
-  it("lets the router chain agents, each seeing what the earlier ones wrote, and stores every result", async () => {
+  it("lets the router chain agents, each seeing what the earlier ones wrote, and stores every part with its agent", async () => {
     const planner = scriptedModel(["Plan: ", "fly"]);
     const writer = scriptedModel(["Booked."]);
     const router: Router = ({ iteration, agents }) => agents[iteration];
-    const history = new RecordingHistory();
-    const outcome = await runTurn(
-      { owner: "o", turnId: "t", message },
-      {
-        history,
-        network: createNetwork({
-          model: planner.model,
-          router,
-          agents: [
-            { name: "planner", system: "Plan." },
-            { name: "writer", system: "Write.", model: writer.model },
-          ],
-        }),
-        publish: () => {},
-      },
+    const { parts } = await run(
+      [
+        { name: "planner", system: "Plan." },
+        { name: "writer", system: "Write.", model: writer.model },
+      ],
+      planner.model,
+      { router },
     );
-    expect(outcome.results.map((r) => [r.agentName, r.content])).toEqual([
-      ["planner", "Plan: fly"],
-      ["writer", "Booked."],
+    expect(parts).toEqual([
+      { type: "text", text: "Plan: fly", agentName: "planner" },
+      { type: "text", text: "Booked.", agentName: "writer" },
     ]);
     expect(JSON.stringify(writer.prompts[0])).toContain("Plan: fly");
-    expect(history.calls.filter((c) => c.hook === "appendResults")[0].args.results).toHaveLength(2);
   });
 
   it("never runs more than maxIter agents, whatever the router says", async () => {
     const { model, prompts } = scriptedModel(["again"]);
-    const outcome = await runTurn(
-      { owner: "o", turnId: "t", message },
-      {
-        history: new RecordingHistory(),
-        network: createNetwork({ model, maxIter: 3, router: ({ agents }) => agents[0], agents: [{ name: "loop", system: "" }] }),
-        publish: () => {},
-      },
-    );
+    await run([{ name: "loop", system: "" }], model, { maxIter: 3, router: ({ agents }) => agents[0] });
     expect(prompts).toHaveLength(3);
-    expect(outcome.results).toHaveLength(3);
+  });
+
+  it("follows a hand-over: the first agent is offered only hand_over, the next one its tools, and the hand-over is stored", async () => {
+    const { model, tools } = scriptedCalls([
+      { toolCalls: [{ toolName: "hand_over", input: { agent: "Expert", reason: "needs weather" } }] },
+      { text: ["Sunny."] },
+    ]);
+    const { parts, chunks } = await run(
+      [
+        { name: "Triage", system: "Route.", handoffs: ["Expert"] },
+        { name: "Expert", system: "Answer.", tools: [weather] },
+      ],
+      model,
+    );
+    expect(tools).toEqual([["hand_over"], ["weather"]]);
+    expect(parts).toEqual([
+      { type: "handoff", to: "Expert", reason: "needs weather", agentName: "Triage" },
+      { type: "text", text: "Sunny.", agentName: "Expert" },
+    ]);
+    // The hand-over streams as a hand-over and each agent is named, not as a tool card.
+    expect(chunks.filter((c) => c.type.startsWith("tool-"))).toEqual([]);
+    expect(chunks.filter((c) => c.type === "data-agent").map((c) => (c as { data: unknown }).data)).toEqual([{ name: "Triage" }, { name: "Expert" }]);
+  });
+
+  it("an agent that answers ends the turn under code routing", () => {
+    const agents: Agent[] = [{ name: "A", system: "" }, { name: "B", system: "" }];
+    expect(followHandoffs({ iteration: 0, runs: [], agents })?.name).toBe("A");
+    expect(followHandoffs({ iteration: 1, runs: [{ agentName: "A", parts: [] }], agents })).toBeUndefined();
+    expect(followHandoffs({ iteration: 1, runs: [{ agentName: "A", parts: [], handoff: { type: "handoff", to: "B" } }], agents })?.name).toBe("B");
+  });
+
+  it("refuses a network whose agent hands over to an agent it does not have", () => {
+    expect(() => createNetwork({ model: scriptedModel([]).model, agents: [{ name: "A", system: "", handoffs: ["Nobody"] }] })).toThrow(/Nobody/);
+  });
+
+  it("runs each tool call as a step of its own, gives the model the results, and stores every part in order", async () => {
+    const { model, prompts } = scriptedCalls([
+      { reasoning: "Two tools.", toolCalls: [{ toolName: "weather", input: { city: "Oslo" } }, { toolName: "broken", input: {} }] },
+      { text: ["Oslo is clear."] },
+    ]);
+    const { parts, steps, outcome } = await run([{ name: "Expert", system: "", tools: [weather, broken], maxSteps: 3 }], model);
+    expect(outcome.status).toBe("complete");
+    expect(steps.filter((s) => s.startsWith("model:") || s.startsWith("tool:"))).toEqual([
+      "model:0:Expert:0",
+      "tool:0:Expert:0:0",
+      "tool:0:Expert:0:1",
+      "model:0:Expert:1",
+    ]);
+    expect(parts.map((p) => p.type)).toEqual(["reasoning", "tool-call", "tool-call", "tool-result", "tool-result", "text"]);
+    const [, callA, callB, resultA, resultB] = parts as Extract<Part, { toolCallId: string }>[];
+    expect(resultA).toMatchObject({ toolCallId: callA.toolCallId, output: { city: "Oslo", sky: "clear" } });
+    // A tool that throws becomes an error the model reads; the turn goes on.
+    expect(resultB).toMatchObject({ toolCallId: callB.toolCallId, error: "the tool broke" });
+    const second = JSON.stringify(prompts[1]);
+    expect(second).toContain('"sky":"clear"');
+    expect(second).toContain("the tool broke");
+  });
+
+  it("answers a call with an input that does not fit, or an unknown tool, with an error result", async () => {
+    const { model } = scriptedCalls([
+      { toolCalls: [{ toolName: "weather", input: { town: 3 } }, { toolName: "teleport", input: {} }] },
+      { text: ["Sorry."] },
+    ]);
+    const { parts } = await run([{ name: "Expert", system: "", tools: [weather], maxSteps: 2 }], model);
+    const errors = parts.flatMap((p) => (p.type === "tool-result" ? [p.error] : []));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/weather/);
+    expect(errors[1]).toMatch(/no tool named "teleport"/);
+    expect(parts.at(-1)).toMatchObject({ type: "text", text: "Sorry." });
+  });
+
+  it("never runs a finished tool again when a durable runtime replays the turn", async () => {
+    const memo = new Map<string, unknown>();
+    const replaying: StepRunner = async <T,>(id: string, work: () => Promise<T>) => {
+      if (!memo.has(id)) memo.set(id, await work());
+      return memo.get(id) as T;
+    };
+    const script = () =>
+      scriptedCalls([{ toolCalls: [{ toolCallId: "c1", toolName: "weather", input: { city: "Rome" } }] }, { text: ["Done."] }]).model;
+    executions = 0;
+    const agents: Agent[] = [{ name: "Expert", system: "", tools: [weather], maxSteps: 2 }];
+    const first = await run(agents, script(), { step: replaying });
+    const replay = await run(agents, script(), { step: replaying });
+    expect(executions).toBe(1);
+    expect(first.parts.map((p) => p.type)).toEqual(["tool-call", "tool-result", "text"]);
+    expect(replay.outcome.reply).toEqual(first.outcome.reply);
   });
 });

@@ -4,6 +4,7 @@ import { buildModelMessages, shouldLoadHistory } from "@/lib/agent/lifecycle";
 import { createNetwork } from "@/lib/agent/network";
 import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn";
 import type { HistoryConfig } from "@/lib/history/types";
+import { userMessage, type ThreadMessage } from "@/lib/protocol/parts";
 import { RecordingHistory, without } from "../support/fake-history";
 import { scriptedModel } from "../support/scripted-model";
 
@@ -34,7 +35,7 @@ async function turn(input: Partial<TurnInput>, history: HistoryConfig, model = s
   return { outcome, chunks, steps };
 }
 
-describe("thread id resolution (DESIGN.md lifecycle table)", () => {
+describe("thread id resolution (the lifecycle table)", () => {
   it("client id + createThread: calls createThread to upsert the given id", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
@@ -72,7 +73,7 @@ describe("when get runs", () => {
   it("loads history for a client-given existing thread when the client sent none", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
-    history.history = [{ id: "old-1", role: "user", content: "Earlier question", createdAt: "2026-01-01T00:00:00Z" }];
+    history.history = [{ ...userMessage("old-1", "Earlier question"), createdAt: "2026-01-01T00:00:00Z", status: "complete" }];
     const { model, prompts } = scriptedModel(["ok"]);
     const { outcome } = await turn({ threadId: GIVEN }, history, model);
     expect(history.hooks()).toEqual(["createThread", "appendUserMessage", "get", "appendResults"]);
@@ -138,16 +139,16 @@ describe("appendUserMessage and appendResults", () => {
   it("appends only this run's results, once, after the run", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
-    const clientHistory = [
-      { id: "old-1", role: "user" as const, content: "Q" },
-      { id: "old-2", role: "assistant" as const, content: "A" },
-    ];
+    const clientHistory: ThreadMessage[] = [userMessage("old-1", "Q"), { id: "old-2", role: "assistant", parts: [{ type: "text", text: "A" }] }];
     const { outcome } = await turn({ threadId: GIVEN, clientHistory }, history);
     const appends = history.calls.filter((c) => c.hook === "appendResults");
     expect(appends).toHaveLength(1);
-    expect(appends[0].args.results).toEqual([
-      { id: "generated-1", role: "assistant", agentName: "assistant", content: "Hi you", status: "complete" },
-    ]);
+    expect(appends[0].args.reply).toEqual({
+      id: "generated-1",
+      role: "assistant",
+      parts: [{ type: "text", text: "Hi you", agentName: "assistant" }],
+      status: "complete",
+    });
     expect(outcome.status).toBe("complete");
   });
 
@@ -170,7 +171,7 @@ describe("the model's input", () => {
     const { model, prompts } = scriptedModel(["never"]);
     const chunks: UIMessageChunk[] = [];
     const outcome = await runTurn(
-      { owner: OWNER, turnId: "turn-1", message, threadId: GIVEN, clientHistory: [{ id: "old", role: "user", content: "x".repeat(40) }] },
+      { owner: OWNER, turnId: "turn-1", message, threadId: GIVEN, clientHistory: [userMessage("old", "x".repeat(40))] },
       {
         history,
         network: createNetwork({ model, agents: [{ name: "assistant", system: "Be brief." }], maxInputChars: 50 }),
@@ -191,7 +192,7 @@ describe("the model's input", () => {
     history.existing.add(GIVEN);
     const { model, prompts } = scriptedModel(["ok"]);
     await turn(
-      { threadId: GIVEN, clientHistory: [{ id: "old", role: "user", content: "First" }, { ...message }] },
+      { threadId: GIVEN, clientHistory: [userMessage("old", "First"), userMessage(message.id, message.content)] },
       history,
       model,
     );
@@ -202,15 +203,12 @@ describe("the model's input", () => {
 
   it("buildModelMessages keeps order and appends the new message last", () => {
     const built = buildModelMessages(
-      [
-        { id: "a", role: "user", content: "1" },
-        { id: "b", role: "assistant", content: "2" },
-      ],
+      [userMessage("a", "1"), { id: "b", role: "assistant", parts: [{ type: "text", text: "2" }] }],
       message,
     );
     expect(built).toEqual([
       { role: "user", content: "1" },
-      { role: "assistant", content: "2" },
+      { role: "assistant", content: [{ type: "text", text: "2" }] },
       { role: "user", content: "Hello there" },
     ]);
   });

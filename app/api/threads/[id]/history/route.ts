@@ -1,12 +1,13 @@
 import { requireOwner } from "@/lib/auth/session";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
-import { signedHistory } from "@/lib/threads/service";
+import { threads } from "@/lib/threads/service";
 
 export const dynamic = "force-dynamic";
 
+/** The flat view: each message's user or assistant text, for clients that show only text. The timeline has every part. */
 export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
   const owner = await requireOwner(request);
-  return jsonResponse({ messages: await signedHistory(owner, id) });
+  return jsonResponse({ messages: await threads().flatHistory(owner, id) });
 });

@@ -1,0 +1,13 @@
+import { requireOwner } from "@/lib/auth/session";
+import { jsonResponse, route } from "@/lib/http/handler";
+import { threadIdParam } from "@/lib/http/params";
+import { threads } from "@/lib/threads/service";
+
+export const dynamic = "force-dynamic";
+
+/** Every part of the thread in conversation order: text, reasoning, tool calls and results, hand-overs. */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
+  const id = threadIdParam((await params).id);
+  const owner = await requireOwner(request);
+  return jsonResponse({ parts: await threads().timeline(owner, id) });
+});

@@ -1,0 +1,196 @@
+import "server-only";
+import { stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { z } from "zod";
+import type { HandoffPart, JsonValue, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { describeModelError } from "@/lib/model/provider-errors";
+import type { Agent } from "./network";
+import type { ChunkWriter } from "./stream-chunks";
+import { STOPPED_TOOL_ERROR } from "./tools/run-tool";
+
+/** The tool through which an agent hands the conversation to another; the router, not a step, carries it out. */
+export const HANDOFF_TOOL = "hand_over";
+
+export class ModelCallError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ModelCallError";
+  }
+}
+
+/** A tool call the model made, to be run as a step of its own; `invalid` says why it cannot run. */
+export interface PendingToolCall {
+  call: ToolCallPart;
+  invalid?: string;
+}
+
+/** What one model call produced. Plain JSON: a durable runtime memoizes it. */
+export interface ModelCallResult {
+  /** Reasoning, text and tool calls, in the order the model produced them, tagged with the agent. */
+  parts: Part[];
+  toolCalls: PendingToolCall[];
+  handoff?: HandoffPart;
+  stopped: boolean;
+}
+
+function handoffInput(agent: Agent) {
+  return z.object({
+    agent: z.enum(agent.handoffs as [string, ...string[]]).describe("The agent to hand over to"),
+    reason: z.string().max(500).optional().describe("Why, in a few words"),
+  });
+}
+
+/** The agent's tools as the model sees them: schemas only. Execution is the turn's business, one step per call. */
+export function modelTools(agent: Agent): ToolSet | undefined {
+  const tools: ToolSet = {};
+  for (const t of agent.tools ?? []) tools[t.name] = tool({ description: t.description, inputSchema: t.input });
+  if (agent.handoffs?.length) {
+    tools[HANDOFF_TOOL] = tool({
+      description: `Hands the conversation to another agent, who then answers the user: ${agent.handoffs.join(", ")}.`,
+      inputSchema: handoffInput(agent),
+    });
+  }
+  return Object.keys(tools).length > 0 ? tools : undefined;
+}
+
+/**
+ * One model call of one agent, streamed into `writer` as the model produces
+ * it. On abort, what was written so far is returned with `stopped`.
+ */
+export async function callModel(args: {
+  agent: Agent;
+  model: LanguageModel;
+  messages: ModelMessage[];
+  writer: ChunkWriter;
+  newId: () => string;
+  signal?: AbortSignal;
+  maxRetries?: number;
+}): Promise<ModelCallResult> {
+  const { agent, writer, newId } = args;
+  const tag = <T extends Part>(part: T): T => ({ ...part, agentName: agent.name });
+  const parts: Part[] = [];
+  const toolCalls: PendingToolCall[] = [];
+  let handoff: HandoffPart | undefined;
+  // The provider's ids of open text and reasoning parts → ours (unique per attempt) and the part being written.
+  const texts = new Map<string, { id: string; part: TextPart }>();
+  const reasonings = new Map<string, { id: string; part: ReasoningPart; startedAt: number }>();
+  const handoffCalls = new Set<string>();
+  let failure: unknown;
+
+  const result = streamText({
+    model: agent.model ?? args.model,
+    system: agent.system,
+    messages: args.messages,
+    tools: modelTools(agent),
+    stopWhen: stepCountIs(1),
+    abortSignal: args.signal,
+    maxRetries: args.maxRetries,
+    // Errors arrive as stream parts below; the default handler would only log them.
+    onError: () => {},
+  });
+  try {
+    for await (const chunk of result.fullStream) {
+      switch (chunk.type) {
+        case "text-start": {
+          const open = { id: newId(), part: tag<TextPart>({ type: "text", text: "" }) };
+          texts.set(chunk.id, open);
+          parts.push(open.part);
+          await writer.textStart(open.id);
+          break;
+        }
+        case "text-delta": {
+          const open = texts.get(chunk.id);
+          if (!open) break;
+          open.part.text += chunk.text;
+          await writer.textDelta(open.id, chunk.text);
+          break;
+        }
+        case "text-end": {
+          const open = texts.get(chunk.id);
+          texts.delete(chunk.id);
+          if (open) await writer.textEnd(open.id);
+          break;
+        }
+        case "reasoning-start": {
+          const open = { id: newId(), part: tag<ReasoningPart>({ type: "reasoning", text: "" }), startedAt: Date.now() };
+          reasonings.set(chunk.id, open);
+          parts.push(open.part);
+          await writer.reasoningStart(open.id);
+          break;
+        }
+        case "reasoning-delta": {
+          const open = reasonings.get(chunk.id);
+          if (!open) break;
+          open.part.text += chunk.text;
+          await writer.reasoningDelta(open.id, chunk.text);
+          break;
+        }
+        case "reasoning-end": {
+          const open = reasonings.get(chunk.id);
+          reasonings.delete(chunk.id);
+          if (!open) break;
+          open.part.durationMs = Date.now() - open.startedAt;
+          await writer.reasoningEnd(open.id, open.part.durationMs);
+          break;
+        }
+        case "tool-input-start":
+          // A hand-over is shown as one, not as a tool card.
+          if (chunk.toolName === HANDOFF_TOOL) handoffCalls.add(chunk.id);
+          else await writer.toolInputStart(chunk.id, chunk.toolName);
+          break;
+        case "tool-input-delta":
+          if (!handoffCalls.has(chunk.id)) await writer.toolInputDelta(chunk.id, chunk.delta);
+          break;
+        case "tool-call": {
+          const input = (chunk.input ?? {}) as JsonValue;
+          if (chunk.toolName === HANDOFF_TOOL && !chunk.invalid && agent.handoffs?.length) {
+            const { agent: to, reason } = handoffInput(agent).parse(chunk.input);
+            handoff = tag<HandoffPart>({ type: "handoff", to, ...(reason ? { reason } : {}) });
+            await writer.handoff(to, reason, newId());
+            break;
+          }
+          const call = tag<ToolCallPart>({ type: "tool-call", toolCallId: chunk.toolCallId, toolName: chunk.toolName, input });
+          parts.push(call);
+          const invalid = chunk.invalid ? describeInvalidCall(chunk.toolName, chunk.error, agent) : undefined;
+          toolCalls.push({ call, ...(invalid ? { invalid } : {}) });
+          await writer.toolInputAvailable(call.toolCallId, call.toolName, input);
+          break;
+        }
+        case "error":
+          failure = chunk.error;
+          break;
+      }
+    }
+  } catch (error) {
+    // An abort surfaces as whatever the provider's interrupted fetch throws.
+    failure = error;
+  }
+  const stopped = args.signal?.aborted ?? false;
+  // A part cut off by Stop ends where it was.
+  for (const { id } of texts.values()) await writer.textEnd(id);
+  for (const { id, part, startedAt } of reasonings.values()) {
+    part.durationMs = Date.now() - startedAt;
+    await writer.reasoningEnd(id, part.durationMs);
+  }
+  if (failure !== undefined && !stopped) {
+    throw new ModelCallError(describeModelError(failure), { cause: failure });
+  }
+  if (stopped) {
+    // Calls the model made before Stop are not run; each gets its result, so the model never sees a call without one.
+    for (const { call } of toolCalls) {
+      parts.push(tag<ToolResultPart>({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, error: STOPPED_TOOL_ERROR }));
+      await writer.toolError(call.toolCallId, STOPPED_TOOL_ERROR);
+    }
+  }
+  return {
+    parts: parts.filter((part) => part.type !== "text" || part.text.length > 0),
+    toolCalls: stopped ? [] : toolCalls,
+    ...(handoff && !stopped ? { handoff } : {}),
+    stopped,
+  };
+}
+
+function describeInvalidCall(toolName: string, error: unknown, agent: Agent): string {
+  const known = [...(agent.tools ?? []).map((t) => t.name), ...(agent.handoffs?.length ? [HANDOFF_TOOL] : [])];
+  if (!known.includes(toolName)) return `There is no tool named "${toolName}". The tools are: ${known.join(", ") || "none"}.`;
+  return `The input does not fit ${toolName}: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import type { ModelMessage } from "ai";
+import { toModelMessages } from "@/lib/history/codec";
+import type { Part } from "@/lib/protocol/parts";
+import { callModel } from "./model-call";
+import type { AgentRun, Network } from "./network";
+import { ChunkWriter, type Publish } from "./stream-chunks";
+import { runTool } from "./tools/run-tool";
+import type { ToolContext } from "./tools/types";
+import type { StepRunner } from "./steps";
+
+export interface NetworkOutcome {
+  /** Every part the agents produced, in order: the reply. */
+  parts: Part[];
+  stopped: boolean;
+}
+
+/**
+ * The agent loop of one turn. The router picks an agent; the agent calls the
+ * model, then each tool it asked for, then the model again with the results,
+ * until it answers, hands over, or runs out of steps; then the router picks
+ * again, at most `maxIter` times. Every model call and every tool execution
+ * is a step of its own with a stable id, so a durable runtime never repeats
+ * a finished one; each step streams what it produces while it runs.
+ */
+export async function runNetwork(args: {
+  network: Network;
+  /** The history and the user's message, as the model reads them. */
+  messages: ModelMessage[];
+  context: ToolContext;
+  publish: Publish;
+  step: StepRunner;
+  newId: () => string;
+}): Promise<NetworkOutcome> {
+  const { network, context, step, newId } = args;
+  const parts: Part[] = [];
+  const runs: AgentRun[] = [];
+  const soFar = (): ModelMessage[] => [...args.messages, ...toModelMessages([{ id: "reply", role: "assistant", parts }])];
+
+  for (let iteration = 0; iteration < network.maxIter; iteration++) {
+    const agent = network.router({ iteration, runs, agents: network.agents });
+    if (!agent) break;
+    const run: AgentRun = { agentName: agent.name, parts: [] };
+    runs.push(run);
+    const add = (...produced: Part[]) => {
+      parts.push(...produced);
+      run.parts.push(...produced);
+    };
+
+    for (let call = 0; call < (agent.maxSteps ?? 1); call++) {
+      const modelStep = `model:${iteration}:${agent.name}:${call}`;
+      const writer = new ChunkWriter(args.publish, modelStep);
+      const out = await step(
+        modelStep,
+        async () => {
+          await writer.startStep();
+          if (call === 0) await writer.agent(agent.name, `agent:${iteration}`);
+          const result = await callModel({
+            agent,
+            model: network.model,
+            messages: soFar(),
+            writer,
+            newId,
+            signal: context.signal,
+            maxRetries: network.maxRetries,
+          });
+          await writer.finishStep();
+          return result;
+        },
+        { stoppable: true },
+      );
+      add(...out.parts);
+      if (out.stopped) return { parts, stopped: true };
+
+      for (const [index, pending] of out.toolCalls.entries()) {
+        const toolStep = `tool:${iteration}:${agent.name}:${call}:${index}`;
+        const toolWriter = new ChunkWriter(args.publish, toolStep);
+        const result = await step(
+          toolStep,
+          async () => {
+            const result = await runTool(agent.tools ?? [], pending.call, context, pending.invalid);
+            if (result.error !== undefined) await toolWriter.toolError(result.toolCallId, result.error);
+            else await toolWriter.toolOutput(result.toolCallId, result.output ?? null);
+            return result;
+          },
+          { stoppable: true },
+        );
+        add(result);
+      }
+      if (context.signal?.aborted) return { parts, stopped: true };
+      if (out.handoff) {
+        add(out.handoff);
+        run.handoff = out.handoff;
+        break;
+      }
+      if (out.toolCalls.length === 0) break;
+    }
+  }
+  return { parts, stopped: false };
+}

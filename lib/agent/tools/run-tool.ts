@@ -1,0 +1,50 @@
+import "server-only";
+import { z } from "zod";
+import type { JsonValue, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import type { AgentTool, ToolContext } from "./types";
+
+export const STOPPED_TOOL_ERROR = "Stopped by the user.";
+
+/**
+ * Runs one tool call. Whatever goes wrong (no such tool, an input that does
+ * not fit, a throw, Stop) becomes an error result the model can read; only
+ * the output of a tool that finished is an output.
+ */
+export async function runTool(
+  tools: AgentTool[],
+  call: ToolCallPart,
+  context: ToolContext,
+  invalid?: string,
+): Promise<ToolResultPart> {
+  const result = (outcome: { output: JsonValue } | { error: string }): ToolResultPart => ({
+    type: "tool-result",
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    ...outcome,
+    ...(call.agentName ? { agentName: call.agentName } : {}),
+  });
+  if (invalid) return result({ error: invalid });
+  const tool = tools.find((t) => t.name === call.toolName);
+  if (!tool) return result({ error: `There is no tool named "${call.toolName}".` });
+  const input = tool.input.safeParse(call.input);
+  if (!input.success) return result({ error: `The input does not fit ${tool.name}: ${z.prettifyError(input.error)}` });
+  try {
+    const output = await abortable(tool.execute(input.data, context), context.signal);
+    // Only JSON travels on: to the model, the database and the client.
+    return result({ output: JSON.parse(JSON.stringify(output ?? null)) as JsonValue });
+  } catch (error) {
+    if (context.signal?.aborted) return result({ error: STOPPED_TOOL_ERROR });
+    return result({ error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** Ends the wait when the signal aborts, for tools that do not listen to it themselves. */
+function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,340 @@
+// The one place that converts a message's parts (lib/protocol/parts.ts) to and
+// from the other shapes a message takes: stored rows, the model's messages and
+// the UI's parts. Pure and isomorphic: the server stores and replays with it,
+// the browser builds its copy of the thread with it.
+import type { AssistantContent, ModelMessage, ToolContent } from "ai";
+import type { ChatMessage } from "@/lib/protocol/chat";
+import type { JsonValue, Part, Role, ThreadMessage, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+
+// ---------------------------------------------------------------------------
+// Stored rows: one row per part, ordered by seq, grouped by message_id.
+
+export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff";
+
+/** A part as the messages table holds it. */
+export interface PartColumns {
+  kind: PartKind;
+  agentName: string | null;
+  content: string;
+  /** content holds NUL characters escaped (Postgres text cannot store U+0000). */
+  escaped: boolean;
+  /** Small metadata only: numbers and our own names (jsonb cannot hold U+0000 either). */
+  data: Record<string, string | number>;
+}
+
+export interface PartRow {
+  message_id: string;
+  kind: PartKind;
+  agent_name: string | null;
+  content: string;
+  content_escaped: boolean;
+  status: ReplyStatus;
+  data: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+export type ReplyStatus = "complete" | "stopped";
+
+/** A message as the server stored it. */
+export interface StoredMessage extends ThreadMessage {
+  createdAt: string;
+  /** "stopped" when the user pressed Stop: the parts are what was produced so far. */
+  status: ReplyStatus;
+}
+
+const NUL = "\u0000";
+
+function escapeNul(text: string): { content: string; escaped: boolean } {
+  if (!text.includes(NUL)) return { content: text, escaped: false };
+  return { content: text.replace(/\\/g, "\\\\").replace(/\u0000/g, "\\0"), escaped: true };
+}
+
+function unescapeNul(content: string, escaped: boolean): string {
+  if (!escaped) return content;
+  return content.replace(/\\(\\|0)/g, (_, ch: string) => (ch === "0" ? NUL : "\\"));
+}
+
+// JSON.stringify writes U+0000 as the six characters \u0000, so tool payloads need no escaping.
+const json = (value: unknown) => JSON.stringify(value);
+
+export function toColumns(role: Role, part: Part): PartColumns {
+  const agentName = part.agentName ?? null;
+  switch (part.type) {
+    case "text":
+      return { kind: role === "user" ? "user" : "assistant", agentName, ...escapeNul(part.text), data: {} };
+    case "reasoning":
+      return {
+        kind: "reasoning",
+        agentName,
+        ...escapeNul(part.text),
+        data: part.durationMs === undefined ? {} : { durationMs: part.durationMs },
+      };
+    case "tool-call":
+      return { kind: "tool_call", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }), escaped: false, data: {} };
+    case "tool-result": {
+      const outcome = part.error !== undefined ? { error: part.error } : { output: part.output };
+      return { kind: "tool_result", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, ...outcome }), escaped: false, data: {} };
+    }
+    case "handoff":
+      return { kind: "handoff", agentName, ...escapeNul(part.reason ?? ""), data: { to: part.to } };
+  }
+}
+
+export function fromColumns(row: Pick<PartRow, "kind" | "agent_name" | "content" | "content_escaped" | "data">): Part {
+  const agent = row.agent_name ? { agentName: row.agent_name } : {};
+  const text = unescapeNul(row.content, row.content_escaped);
+  switch (row.kind) {
+    case "user":
+      return { type: "text", text };
+    case "assistant":
+      return { type: "text", text, ...agent };
+    case "reasoning": {
+      const durationMs = row.data?.durationMs;
+      return { type: "reasoning", text, ...(typeof durationMs === "number" ? { durationMs } : {}), ...agent };
+    }
+    case "tool_call": {
+      const { toolCallId, toolName, input } = JSON.parse(row.content) as ToolCallPart;
+      return { type: "tool-call", toolCallId, toolName, input, ...agent };
+    }
+    case "tool_result": {
+      const { toolCallId, toolName, output, error } = JSON.parse(row.content) as ToolResultPart;
+      return { type: "tool-result", toolCallId, toolName, ...(error !== undefined ? { error } : { output }), ...agent };
+    }
+    case "handoff":
+      return { type: "handoff", to: String(row.data?.to), ...(text ? { reason: text } : {}), ...agent };
+  }
+}
+
+/** Rows in seq order → messages: consecutive rows of one message_id are its parts. */
+export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
+  const messages: StoredMessage[] = [];
+  for (const row of rows) {
+    const last = messages.at(-1);
+    const part = fromColumns(row);
+    if (last?.id === row.message_id) {
+      last.parts.push(part);
+      continue;
+    }
+    messages.push({
+      id: row.message_id,
+      role: row.kind === "user" ? "user" : "assistant",
+      parts: [part],
+      createdAt: row.created_at.toISOString(),
+      status: row.status,
+    });
+  }
+  return messages;
+}
+
+/** One part of the thread as GET /api/threads/:id/timeline serves it. */
+export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string };
+
+export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
+  return messages.flatMap((message) =>
+    message.parts.map((part, index) => ({
+      id: `${message.id}:${index}`,
+      messageId: message.id,
+      role: message.role,
+      createdAt: message.createdAt,
+      ...part,
+    })),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Canonical order: each tool result right after its call. The UI keeps a call
+// and its result as one part, so this is the order a client's copy comes back
+// in; signatures are taken over it so that both orders verify.
+
+export function canonicalParts(parts: Part[]): Part[] {
+  const results = new Map<string, ToolResultPart>();
+  for (const part of parts) if (part.type === "tool-result") results.set(part.toolCallId, part);
+  const calls = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : [])));
+  const out: Part[] = [];
+  for (const part of parts) {
+    if (part.type === "tool-result") {
+      if (!calls.has(part.toolCallId)) out.push(part); // an orphan stays where it was
+      continue;
+    }
+    out.push(part);
+    const result = part.type === "tool-call" ? results.get(part.toolCallId) : undefined;
+    if (result) out.push(result);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The model's messages. Reasoning and hand-overs stay out (providers do not
+// take back earlier reasoning without their own signatures, and a hand-over is
+// the router's business); a tool call goes only together with its result.
+
+export function toModelMessages(messages: ThreadMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      out.push({ role: "user", content: message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") });
+      continue;
+    }
+    out.push(...assistantToModel(message.parts));
+  }
+  return out;
+}
+
+function assistantToModel(parts: Part[]): ModelMessage[] {
+  const answered = new Set(parts.flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : [])));
+  const called = new Set(parts.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : [])));
+  const out: ModelMessage[] = [];
+  // A run of tool calls and results becomes one assistant message with the
+  // calls and one tool message with the results, whatever their interleaving.
+  let calls: AssistantContent & unknown[] = [];
+  let results: ToolContent = [];
+  let text: AssistantContent & unknown[] = [];
+  const flushText = () => {
+    if (text.length > 0) out.push({ role: "assistant", content: text });
+    text = [];
+  };
+  const flushTools = () => {
+    if (calls.length > 0) out.push({ role: "assistant", content: calls }, { role: "tool", content: results });
+    calls = [];
+    results = [];
+  };
+  for (const part of parts) {
+    if (part.type === "text" && part.text.length > 0) {
+      flushTools();
+      text.push({ type: "text", text: part.text });
+    } else if (part.type === "tool-call" && answered.has(part.toolCallId)) {
+      flushText();
+      calls.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+    } else if (part.type === "tool-result" && called.has(part.toolCallId)) {
+      flushText();
+      results.push({
+        type: "tool-result",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        output: part.error !== undefined ? { type: "error-text", value: part.error } : { type: "json", value: part.output as JsonValue & {} },
+      });
+    }
+  }
+  flushTools();
+  flushText();
+  return out;
+}
+
+/** How much a model call is given, in characters of its messages' text and JSON. */
+export function modelInputChars(messages: ModelMessage[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    if (typeof message.content === "string") chars += message.content.length;
+    else chars += JSON.stringify(message.content).length;
+  }
+  return chars;
+}
+
+// ---------------------------------------------------------------------------
+// UI parts (AI SDK UIMessage). The speaking agent is a data-agent part before
+// the first part of each agent; a call and its result are one dynamic-tool part.
+
+type UIPart = ChatMessage["parts"][number];
+
+/** Our metadata on UI parts that carry provider metadata. */
+export const UI_METADATA_KEY = "threadline";
+
+export function toUIParts(parts: Part[]): UIPart[] {
+  const out: UIPart[] = [];
+  const tools = new Map<string, UIPart & { type: "dynamic-tool" }>();
+  let agent: string | undefined;
+  for (const part of parts) {
+    if (part.agentName !== undefined && part.agentName !== agent) {
+      agent = part.agentName;
+      out.push({ type: "data-agent", data: { name: agent } });
+    }
+    switch (part.type) {
+      case "text":
+        out.push({ type: "text", text: part.text, state: "done" });
+        break;
+      case "reasoning":
+        out.push({
+          type: "reasoning",
+          text: part.text,
+          state: "done",
+          ...(part.durationMs !== undefined ? { providerMetadata: { [UI_METADATA_KEY]: { durationMs: part.durationMs } } } : {}),
+        });
+        break;
+      case "tool-call": {
+        const tool: UIPart & { type: "dynamic-tool" } = {
+          type: "dynamic-tool",
+          toolName: part.toolName,
+          toolCallId: part.toolCallId,
+          state: "input-available",
+          input: part.input,
+        };
+        tools.set(part.toolCallId, tool);
+        out.push(tool);
+        break;
+      }
+      case "tool-result": {
+        const tool = tools.get(part.toolCallId);
+        if (!tool) break; // a result without its call cannot be shown
+        const index = out.indexOf(tool);
+        out[index] =
+          part.error !== undefined
+            ? { type: "dynamic-tool", toolName: tool.toolName, toolCallId: tool.toolCallId, state: "output-error", input: tool.input, errorText: part.error }
+            : { type: "dynamic-tool", toolName: tool.toolName, toolCallId: tool.toolCallId, state: "output-available", input: tool.input, output: part.output };
+        break;
+      }
+      case "handoff":
+        out.push({ type: "data-handoff", data: { to: part.to, ...(part.reason ? { reason: part.reason } : {}) } });
+        break;
+    }
+  }
+  return out;
+}
+
+export function toUIMessage(message: StoredMessage): ChatMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    metadata: { createdAt: message.createdAt, ...(message.status === "stopped" ? { stopped: true } : {}) },
+    parts: toUIParts(message.parts),
+  };
+}
+
+/**
+ * A UI message's parts back as parts, in canonical order. What was still being
+ * written (a tool call whose input is incomplete) and empty text are left out,
+ * as the server leaves them out when it stores a reply.
+ */
+export function fromUIParts(parts: UIPart[]): Part[] {
+  const out: Part[] = [];
+  let agent: string | undefined;
+  const tagged = <T extends Part>(part: T): T => (agent === undefined ? part : { ...part, agentName: agent });
+  for (const part of parts) {
+    switch (part.type) {
+      case "data-agent":
+        agent = part.data.name;
+        break;
+      case "text":
+        if (part.text.length > 0) out.push(tagged({ type: "text", text: part.text }));
+        break;
+      case "reasoning": {
+        const durationMs = part.providerMetadata?.[UI_METADATA_KEY]?.durationMs;
+        out.push(tagged({ type: "reasoning", text: part.text, ...(typeof durationMs === "number" ? { durationMs } : {}) }));
+        break;
+      }
+      case "dynamic-tool": {
+        if (part.state === "input-streaming") break;
+        out.push(tagged({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input as JsonValue }));
+        if (part.state === "output-available") {
+          out.push(tagged({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: part.output as JsonValue }));
+        } else if (part.state === "output-error") {
+          out.push(tagged({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, error: part.errorText }));
+        }
+        break;
+      }
+      case "data-handoff":
+        out.push(tagged({ type: "handoff", to: part.data.to, ...(part.data.reason ? { reason: part.data.reason } : {}) }));
+        break;
+    }
+  }
+  return out;
+}

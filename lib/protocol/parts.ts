@@ -1,0 +1,80 @@
+// What a message is made of. A reply is an ordered list of parts (its text,
+// the model's reasoning, each tool call and its result, a hand-over from one
+// agent to another), each tagged with the agent that produced it; a user's
+// message is one text part. Parts are what the database stores, what the
+// client sends back as its copy of the thread, and what the server signs.
+// Isomorphic: zod and types only. lib/history/codec.ts converts parts to and
+// from stored rows, model messages and UI parts; a new part type is added here
+// and there, and nowhere else.
+import { z } from "zod";
+
+export const ROLES = ["user", "assistant"] as const;
+export type Role = (typeof ROLES)[number];
+
+const agentName = z.string().regex(/^[A-Za-z][A-Za-z0-9 _-]{0,63}$/, "must be an agent's name");
+// Tool names as the model providers accept them.
+const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a tool's name");
+const toolCallId = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
+
+const textPart = z.object({ type: z.literal("text"), text: z.string(), agentName: agentName.optional() });
+
+const reasoningPart = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  /** How long the model thought; the UI says "Thought for N s". */
+  durationMs: z.number().int().min(0).optional(),
+  agentName: agentName.optional(),
+});
+
+const toolCallPart = z.object({
+  type: z.literal("tool-call"),
+  toolCallId,
+  toolName,
+  input: z.json(),
+  agentName: agentName.optional(),
+});
+
+/** The outcome of a tool call: its output, or the error the model is told about. Exactly one of them. */
+const toolResultPart = z
+  .object({
+    type: z.literal("tool-result"),
+    toolCallId,
+    toolName,
+    output: z.json().optional(),
+    error: z.string().optional(),
+    agentName: agentName.optional(),
+  })
+  .refine((part) => (part.output === undefined) !== (part.error === undefined), "must hold either an output or an error");
+
+/** One agent handed the conversation to another (the router follows it). */
+const handoffPart = z.object({
+  type: z.literal("handoff"),
+  to: agentName,
+  reason: z.string().optional(),
+  agentName: agentName.optional(),
+});
+
+export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart]);
+
+export type Part = z.infer<typeof partSchema>;
+export type PartType = Part["type"];
+export type TextPart = Extract<Part, { type: "text" }>;
+export type ReasoningPart = Extract<Part, { type: "reasoning" }>;
+export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
+export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
+export type HandoffPart = Extract<Part, { type: "handoff" }>;
+export type JsonValue = z.infer<ReturnType<typeof z.json>>;
+
+/** A message of a thread, as the model and the signatures see it. */
+export interface ThreadMessage {
+  id: string;
+  role: Role;
+  parts: Part[];
+}
+
+/** The visible text of a message: its text parts, in order. */
+export function textOf(message: Pick<ThreadMessage, "parts">): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+export const userMessage = (id: string, text: string): ThreadMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
