@@ -15,8 +15,20 @@ export const LEAKED_KEY_HINT: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
 export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
+/** What [[reason]] streams as reasoning_content before the reply or the tool calls. */
+export const REASONING_TEXT: string;
+/** The reply once tool results came back: `Tool results: NAME → CONTENT; NAME → CONTENT`. */
+export function toolResultsReply(results: ReadonlyArray<{ name: string; content: string }>): string;
+/** A [[call:NAME:JSON]] marker: the tool's name and its arguments' JSON text. */
+export interface MarkedCall {
+  name: string;
+  arguments: string;
+}
+/** The [[call:NAME:JSON]] markers in a text, in order. */
+export function callMarkers(text: string): MarkedCall[];
 export function planReply(body: unknown, options?: { brokenBefore?: (text: string) => boolean }):
   | { kind: "error" }
   | { kind: "auth-error" }
   | { kind: "fail-mid"; reply: string }
-  | { kind: "reply"; reply: string; delayMs?: number };
+  | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string }
+  | { kind: "tool-calls"; calls: MarkedCall[]; delayMs?: number; reasoning?: string };

@@ -10,7 +10,19 @@
 //   [[fail-mid]]  a few words, then the socket is destroyed
 //   [[flaky-mid]] the first request with this text breaks off like [[fail-mid]];
 //                 every later one gets the ordinary echo (retries, durability)
+//   [[call:NAME:JSON]] (one or more; JSON is the tool's input) when the request
+//                 offers tools; without tools these markers are plain text:
+//                 - tool results after the last user message: the text
+//                   toolResultsReply([{ name, content }, ...]) for this turn
+//                 - else, tools include hand_over but not every NAME: one call
+//                   to hand_over, {"agent": <its first agent enum>, "reason": "needs tools"}
+//                 - else one tool call per marker, in order, ids call_<n>_<i>
+//                   (n counts this server's completions), arguments streamed
+//                   in 2-3 pieces, finish_reason "tool_calls"
+//   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
+//                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
+// The error markers win over the others; [[slow]] also paces tool calls.
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 
@@ -37,6 +49,86 @@ export const MARKDOWN_REPLY = [
 
 const FAIL_MID_REPLY = "This reply will break off in the middle of a sentence because";
 
+/** What [[reason]] streams as the model's reasoning, before its reply or tool calls. */
+export const REASONING_TEXT = "Thinking about the question step by step.";
+
+/** The reply once tool results came back: `Tool results: NAME → CONTENT; NAME → CONTENT`. */
+export function toolResultsReply(results) {
+  return `Tool results: ${results.map(({ name, content }) => `${name} → ${content}`).join("; ")}`;
+}
+
+const CALL_START = /\[\[call:([A-Za-z0-9_-]+):/g;
+
+/**
+ * The [[call:NAME:JSON]] markers in a text, in order, as { name, arguments }.
+ * JSON may itself contain "]]": a marker ends at the first "]]" before which the
+ * text parses as JSON, or at the first "]]" if none does (malformed arguments).
+ */
+export function callMarkers(text) {
+  const calls = [];
+  let from = 0;
+  for (;;) {
+    CALL_START.lastIndex = from;
+    const start = CALL_START.exec(text);
+    if (!start) return calls;
+    const argsFrom = start.index + start[0].length;
+    const firstEnd = text.indexOf("]]", argsFrom);
+    if (firstEnd === -1) return calls; // unterminated: not a marker
+    let end = firstEnd;
+    while (end !== -1 && !parses(text.slice(argsFrom, end))) end = text.indexOf("]]", end + 1);
+    if (end === -1) end = firstEnd;
+    calls.push({ name: start[1], arguments: text.slice(argsFrom, end).trim() });
+    from = end + 2;
+  }
+}
+
+function parses(json) {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function functionNames(tools) {
+  return Array.isArray(tools) ? tools.filter((t) => t?.type === "function").map((t) => t.function?.name) : [];
+}
+
+/** The results of tool calls after the last user message, as { name, content }, in order. */
+function toolResultsOfTurn(messages) {
+  const turn = messages.slice(messages.findLastIndex((m) => m?.role === "user") + 1);
+  const results = [];
+  turn.forEach((message, i) => {
+    if (message?.role !== "tool") return;
+    const call = turn
+      .slice(0, i)
+      .reverse()
+      .filter((m) => m?.role === "assistant" && Array.isArray(m.tool_calls))
+      .flatMap((m) => m.tool_calls)
+      .find((c) => c?.id === message.tool_call_id);
+    const content = typeof message.content === "string" ? message.content : messageText(message.content);
+    results.push({ name: call?.function?.name ?? message.name ?? "unknown", content });
+  });
+  return results;
+}
+
+/** The plan for [[call:...]] markers when the request offers tools, else undefined. */
+function planToolCalls(body, messages, text) {
+  const markers = callMarkers(text);
+  const tools = Array.isArray(body?.tools) ? body.tools : [];
+  if (markers.length === 0 || tools.length === 0) return undefined;
+  const results = toolResultsOfTurn(messages);
+  if (results.length > 0) return { kind: "reply", reply: toolResultsReply(results) };
+  const names = functionNames(tools);
+  const handOver = tools.find((t) => t?.type === "function" && t.function?.name === "hand_over");
+  if (handOver && !markers.every((m) => names.includes(m.name))) {
+    const agent = handOver.function.parameters?.properties?.agent?.enum?.[0];
+    return { kind: "tool-calls", calls: [{ name: "hand_over", arguments: JSON.stringify({ agent, reason: "needs tools" }) }] };
+  }
+  return { kind: "tool-calls", calls: markers };
+}
+
 /** The reply to an ordinary message: it says which history reached the model. */
 export function echoReply(text, userCount, assistantCount) {
   return `You said: "${text}". I can see ${userCount} user message(s) and ${assistantCount} assistant message(s) in this conversation.`;
@@ -61,10 +153,30 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
-  if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, delayMs: SLOW_CHUNK_DELAY_MS };
-  if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY };
+  const reasoning = text.includes("[[reason]]") ? { reasoning: REASONING_TEXT } : {};
+  const slow = text.includes("[[slow]]") ? { delayMs: SLOW_CHUNK_DELAY_MS } : {};
+  const tools = planToolCalls(body, messages, text);
+  if (tools) return { ...tools, ...slow, ...reasoning };
+  if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, ...slow, ...reasoning };
+  if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY, ...reasoning };
   const count = (role) => messages.filter((m) => m?.role === role).length;
-  return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")) };
+  return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")), ...reasoning };
+}
+
+/** A plan's tool calls with their wire ids: call_<n>_<index>, n the completion's number. */
+function withIds(calls, n) {
+  return calls.map((call, index) => ({ id: `call_${n}_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
+}
+
+/** A tool call's arguments in 2-3 pieces (fewer only if too short to split), as OpenAI streams them. */
+function argumentPieces(json) {
+  const chars = Array.from(json);
+  if (chars.length < 2) return [json];
+  const count = chars.length >= 6 ? 3 : 2;
+  const size = Math.ceil(chars.length / count);
+  const pieces = [];
+  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(""));
+  return pieces;
 }
 
 /** Word-sized chunks that keep their whitespace, so joining them gives the reply back. */
@@ -114,16 +226,18 @@ function readBody(req) {
   });
 }
 
-function usageFor(body, chunks) {
+function usageFor(body, completionTokens, reasoningTokens = 0) {
   const promptWords = (body.messages ?? []).map((m) => messageText(m?.content)).join(" ").split(/\s+/).filter(Boolean);
+  const completion = completionTokens + reasoningTokens;
   return {
     prompt_tokens: promptWords.length,
-    completion_tokens: chunks.length,
-    total_tokens: promptWords.length + chunks.length,
+    completion_tokens: completion,
+    total_tokens: promptWords.length + completion,
+    ...(reasoningTokens > 0 ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
   };
 }
 
-async function streamReply(req, res, body, plan, { id, chunkDelayMs }) {
+async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
   // The client hanging up (Stop, a closed tab) must end the loop and its timer.
   const hangUp = new AbortController();
   res.on("close", () => hangUp.abort());
@@ -141,15 +255,42 @@ async function streamReply(req, res, body, plan, { id, chunkDelayMs }) {
     })}\n\n`;
 
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  res.write(event({ role: "assistant", content: "" }));
+  res.write(event({ role: "assistant", content: plan.kind === "tool-calls" ? null : "" }));
+
+  const delayMs = plan.delayMs ?? chunkDelayMs;
+  // Writes one delta after the pause; false once the client has hung up.
+  const send = async (delta) => {
+    await pause(delayMs, hangUp.signal);
+    if (hangUp.signal.aborted) return false;
+    res.write(event(delta));
+    return true;
+  };
+
+  const reasoning = plan.reasoning ? chunksOf(plan.reasoning) : [];
+  for (const chunk of reasoning) {
+    if (!(await send({ reasoning_content: chunk }))) return;
+  }
+
+  if (plan.kind === "tool-calls") {
+    let pieces = 0;
+    for (const [index, call] of withIds(plan.calls, n).entries()) {
+      const [first, ...rest] = argumentPieces(call.function.arguments);
+      const start = { index, id: call.id, type: "function", function: { name: call.function.name, arguments: first } };
+      if (!(await send({ tool_calls: [start] }))) return;
+      for (const piece of rest) {
+        if (!(await send({ tool_calls: [{ index, function: { arguments: piece } }] }))) return;
+      }
+      pieces += 1 + rest.length;
+    }
+    res.write(event({}, { finish_reason: "tool_calls", usage: usageFor(body, pieces, reasoning.length) }));
+    res.end("data: [DONE]\n\n");
+    return;
+  }
 
   const chunks = chunksOf(plan.reply);
-  const delayMs = plan.delayMs ?? chunkDelayMs;
   const sent = plan.kind === "fail-mid" ? chunks.slice(0, 4) : chunks;
   for (const chunk of sent) {
-    await pause(delayMs, hangUp.signal);
-    if (hangUp.signal.aborted) return;
-    res.write(event({ content: chunk }));
+    if (!(await send({ content: chunk }))) return;
   }
   if (plan.kind === "fail-mid") {
     // One more pause lets the words already written reach the client first.
@@ -157,22 +298,31 @@ async function streamReply(req, res, body, plan, { id, chunkDelayMs }) {
     req.socket.destroy();
     return;
   }
-  res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks) }));
+  res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks.length, reasoning.length) }));
   res.end("data: [DONE]\n\n");
 }
 
-function completeReply(req, res, body, plan, { id }) {
+function completeReply(req, res, body, plan, { id, n }) {
   if (plan.kind === "fail-mid") {
     req.socket.destroy();
     return;
   }
+  const reasoning = plan.reasoning ? { reasoning_content: plan.reasoning } : {};
+  const reasoningTokens = plan.reasoning ? chunksOf(plan.reasoning).length : 0;
+  const toolCalls = plan.kind === "tool-calls" ? withIds(plan.calls, n) : undefined;
   sendJson(res, 200, {
     id,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? "mock-model",
-    choices: [{ index: 0, message: { role: "assistant", content: plan.reply }, finish_reason: "stop" }],
-    usage: usageFor(body, chunksOf(plan.reply)),
+    choices: [
+      toolCalls
+        ? { index: 0, message: { role: "assistant", content: null, ...reasoning, tool_calls: toolCalls }, finish_reason: "tool_calls" }
+        : { index: 0, message: { role: "assistant", content: plan.reply, ...reasoning }, finish_reason: "stop" },
+    ],
+    usage: toolCalls
+      ? usageFor(body, toolCalls.reduce((sum, call) => sum + argumentPieces(call.function.arguments).length, 0), reasoningTokens)
+      : usageFor(body, chunksOf(plan.reply).length, reasoningTokens),
   });
 }
 
@@ -207,9 +357,10 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         const plan = planReply(body, { brokenBefore });
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
-        const id = `chatcmpl-mock-${++completions}`;
-        if (body.stream === true) return await streamReply(req, res, body, plan, { id, chunkDelayMs });
-        return completeReply(req, res, body, plan, { id });
+        const n = ++completions;
+        const id = `chatcmpl-mock-${n}`;
+        if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs });
+        return completeReply(req, res, body, plan, { id, n });
       }
       sendJson(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "not_found" } });
     } catch (error) {

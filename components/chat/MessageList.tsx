@@ -5,7 +5,8 @@ import { MessageBubble } from "@/components/chat/MessageBubble";
 import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
 import { ErrorNotice } from "@/components/chat/ErrorNotice";
 import { useStickToBottom } from "@/components/chat/useStickToBottom";
-import { messageText, type ChatMessage } from "@/lib/client/messages";
+import { messageSize } from "@/components/chat/timeline";
+import type { ChatMessage } from "@/lib/client/messages";
 
 interface MessageListProps {
   messages: ChatMessage[];
@@ -21,7 +22,8 @@ interface MessageListProps {
 export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount }: MessageListProps) {
   const visible = messages.filter((m): m is ChatMessage & { role: "user" | "assistant" } => m.role !== "system");
   const last = visible[visible.length - 1];
-  const contentVersion = `${visible.length}:${last ? messageText(last).length : 0}:${phase}:${errorMessage}`;
+  // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
+  const contentVersion = `${visible.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
   const { containerRef, onScroll, pinned, scrollToBottom } = useStickToBottom<HTMLDivElement>(contentVersion);
 
   useEffect(() => {
@@ -35,10 +37,9 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
           {visible.map((message) => (
             <MessageBubble
               key={message.id}
-              role={message.role}
-              text={messageText(message)}
+              message={message}
               streaming={phase === "streaming" && message === last && message.role === "assistant"}
-              stopped={stoppedReplyIds.has(message.id)}
+              stopped={stoppedReplyIds.has(message.id) || message.metadata?.stopped === true}
             />
           ))}
           {phase === "submitted" && <ThinkingIndicator />}

@@ -63,3 +63,23 @@ export const CloseIcon = () => (
     <path d="M6 6l12 12M18 6 6 18" />
   </Icon>
 );
+
+export const CopyIcon = () => (
+  <Icon width="16" height="16">
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </Icon>
+);
+
+export const CheckIcon = () => (
+  <Icon width="16" height="16">
+    <path d="M20 6 9 17l-5-5" />
+  </Icon>
+);
+
+/** Points down; turned over (rotate-180) when what it opens is open. */
+export const ChevronDownIcon = ({ className }: { className?: string }) => (
+  <Icon width="14" height="14" className={className}>
+    <path d="m6 9 6 6 6-6" />
+  </Icon>
+);

@@ -189,6 +189,9 @@ function assistantToModel(parts: Part[]): ModelMessage[] {
   let calls: AssistantContent & unknown[] = [];
   let results: ToolContent = [];
   let text: AssistantContent & unknown[] = [];
+  // In canonical order a result follows its call at once, even where the
+  // model wrote text between a call and the moment its result came back.
+  parts = canonicalParts(parts);
   const flushText = () => {
     if (text.length > 0) out.push({ role: "assistant", content: text });
     text = [];

@@ -53,7 +53,7 @@ export const chatRequestSchema = z.object({
 });
 
 /** The body of POST /api/chat, as the client builds it. */
-export type ChatRequest = z.input<typeof chatRequestSchema>;
+export type ChatRequest = Omit<z.input<typeof chatRequestSchema>, "history"> & { history?: HistoryItem[] };
 /** The same body once validated (thread id lower-cased). */
 export type ValidChatRequest = z.output<typeof chatRequestSchema>;
 export type HistoryItem = z.input<typeof historyItem>;

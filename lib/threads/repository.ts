@@ -134,7 +134,7 @@ export class ThreadRepository {
   async search(owner: string, query: string, { limit, excludeThreadId }: { limit: number; excludeThreadId?: string }): Promise<SearchHit[]> {
     const { rows } = await this.pool.query<{ thread_id: string; title: string | null; message_id: string; kind: "user" | "assistant"; snippet: string; created_at: Date }>(
       `SELECT m.thread_id, t.title, m.message_id, m.kind, m.created_at,
-              ts_headline('english', m.content, q, 'MaxFragments=1, MaxWords=30, MinWords=10, StartSel=, StopSel=') AS snippet
+              ts_headline('english', m.content, q, 'MaxFragments=1, MaxWords=30, MinWords=10, StartSel="", StopSel=""') AS snippet
          FROM threads t
          JOIN messages m ON m.thread_id = t.id
         CROSS JOIN websearch_to_tsquery('english', $2) AS q

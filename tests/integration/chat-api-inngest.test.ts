@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signChain } from "@/lib/auth/history-signature";
+import { userMessage } from "@/lib/protocol/parts";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
@@ -103,7 +104,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
     const a = await turn({ message: msg("big thread") });
     const threadId = a.response.headers.get("x-thread-id")!;
     // A signed copy (made with the app's secret, as the server would) that is too big for an event.
-    const padding = Array.from({ length: 10 }, (_, i) => ({ id: `pad-${i}`, role: "user" as const, content: "x".repeat(30_000) }));
+    const padding = Array.from({ length: 10 }, (_, i) => userMessage(`pad-${i}`, "x".repeat(30_000)));
     const signatures = signChain(SESSION_SECRET, me.id, threadId, padding);
     const history = padding.map((m, i) => ({ ...m, signature: signatures[i] }));
     const b = await turn({ threadId, message: msg("after the padding"), history });

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { UIMessageChunk } from "ai";
+import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
+import { fromUIParts } from "@/lib/history/codec";
+import type { ChatMessage } from "@/lib/protocol/chat";
+import type { Part } from "@/lib/protocol/parts";
 
 export const SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
 
@@ -35,6 +38,22 @@ export function replyText(chunks: UIMessageChunk[]): string {
 }
 
 export const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+/**
+ * The reply of a turn as a browser keeps it and sends it back: the stream read
+ * by the AI SDK's own reader, then turned into parts by the codec.
+ */
+export async function replyParts(chunks: UIMessageChunk[]): Promise<Part[]> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) if (!("transient" in chunk && chunk.transient)) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: ChatMessage | undefined;
+  for await (const message of readUIMessageStream<ChatMessage>({ stream })) last = message;
+  return last ? fromUIParts(last.parts) : [];
+}
 
 /** The signatures the server sent in a turn's stream (data-signatures), by message id. */
 export function signaturesIn(chunks: UIMessageChunk[]): Map<string, string> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatTurnEventData } from "@/lib/protocol/turn-events";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
-import type { ConversationMessage, UserMessage } from "@/lib/history/types";
+import type { ThreadMessage, UserMessage } from "@/lib/history/types";
 import { SESSION_SECRET } from "./api";
 
 /**
@@ -15,7 +15,7 @@ export function turnEventData(fields: {
   turnId?: string;
   threadId?: string;
   message?: UserMessage;
-  clientHistory?: ConversationMessage[];
+  clientHistory?: ThreadMessage[];
   forge?: string;
 }): ChatTurnEventData {
   const turnId = fields.turnId ?? randomUUID();

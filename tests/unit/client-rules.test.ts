@@ -46,37 +46,48 @@ describe("the hybrid history decision", () => {
 
   it("a copy built in this page sends the earlier messages, without the new one", () => {
     const body = buildChatRequestBody(messages, { threadId: "t", clientCopyIsTrusted: true });
-    expect(body.history?.map((m) => [m.id, m.role, m.content])).toEqual([
-      ["u1", "user", "first"],
-      ["a1", "assistant", "reply"],
+    expect(body.history?.map((m) => [m.id, m.role, m.parts])).toEqual([
+      ["u1", "user", [{ type: "text", text: "first" }]],
+      ["a1", "assistant", [{ type: "text", text: "reply" }]],
     ]);
   });
 });
 
-describe("text of a retried model step", () => {
-  const text = (t: string) => ({ type: "text" as const, text: t });
-
-  it("hides the failed try's partial text and keeps what came before and after", () => {
-    const parts = [text("first agent"), text("partial"), text("retried whole")];
-    expect(withoutRetriedParts(parts, [{ keepTextParts: 1, dropTextParts: 1 }])).toEqual([text("first agent"), text("retried whole")]);
+describe("parts of a retried step", () => {
+  const stamped = (text: string, step: string, attempt: number) => ({
+    type: "text" as const,
+    text,
+    providerMetadata: { threadline: { step, attempt } },
   });
 
-  it("applies several retries in order", () => {
-    const parts = [text("try 1"), text("try 2"), text("try 3")];
+  it("hides the parts a failed attempt of the step wrote, of every kind, and keeps the rest", () => {
+    const tool = (attempt: number) => ({
+      type: "dynamic-tool" as const,
+      toolName: "calculate",
+      toolCallId: `c${attempt}`,
+      state: "input-available" as const,
+      input: {},
+      callProviderMetadata: { threadline: { step: "model:0:R:0", attempt } },
+    });
+    const parts = [stamped("earlier step", "model:0:T:0", 0), stamped("partial", "model:0:R:0", 0), tool(0), stamped("whole", "model:0:R:0", 1), tool(1)];
+    expect(withoutRetriedParts(parts, [{ step: "model:0:R:0", attempt: 1 }])).toEqual([parts[0], parts[3], parts[4]]);
+  });
+
+  it("applies several retries, and leaves parts without a stamp alone", () => {
+    const parts = [{ type: "text" as const, text: "unstamped" }, stamped("try 1", "s", 0), stamped("try 2", "s", 1), stamped("try 3", "s", 2)];
     const notices = [
-      { keepTextParts: 0, dropTextParts: 1 },
-      { keepTextParts: 0, dropTextParts: 1 },
+      { step: "s", attempt: 1 },
+      { step: "s", attempt: 2 },
     ];
-    expect(withoutRetriedParts(parts, notices)).toEqual([text("try 3")]);
+    expect(withoutRetriedParts(parts, notices)).toEqual([parts[0], parts[3]]);
   });
-
 });
 
 describe("the stream's data parts", () => {
   it("are checked against the protocol's schemas before the page uses them", () => {
-    expect(dataPartSchemas.retry.safeParse({ keepTextParts: 2, dropTextParts: 1 }).success).toBe(true);
-    expect(dataPartSchemas.retry.safeParse({ keepTextParts: "2" }).success).toBe(false);
-    expect(dataPartSchemas.retry.safeParse({ keepTextParts: -1, dropTextParts: 1 }).success).toBe(false);
+    expect(dataPartSchemas.retry.safeParse({ step: "model:0:Triage:0", attempt: 1 }).success).toBe(true);
+    expect(dataPartSchemas.retry.safeParse({ step: "s", attempt: "2" }).success).toBe(false);
+    expect(dataPartSchemas.retry.safeParse({ step: "s", attempt: 0 }).success).toBe(false);
     expect(dataPartSchemas.thread.safeParse({ threadId: "22222222-2222-4222-8222-222222222222", historySource: "client" }).success).toBe(true);
     expect(dataPartSchemas.thread.safeParse({ threadId: "not-a-uuid", historySource: "client" }).success).toBe(false);
     expect(dataPartSchemas.thread.safeParse({ threadId: "22222222-2222-4222-8222-222222222222", historySource: "cache" }).success).toBe(false);

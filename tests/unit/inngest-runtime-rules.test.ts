@@ -1,4 +1,6 @@
-import type { UIMessageChunk } from "ai";
+import { readUIMessageStream, type UIMessageChunk } from "ai";
+import type { ChatMessage } from "@/lib/protocol/chat";
+import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 import { describe, expect, it } from "vitest";
 import { AttemptFilter } from "@/lib/runtime/inngest-stream";
 import { inngestConfigured } from "@/lib/runtime";
@@ -25,57 +27,77 @@ describe("choosing the runtime", () => {
 });
 
 describe("the attempt filter", () => {
-  const delta = (text: string): UIMessageChunk => ({ type: "text-delta", id: "m", delta: text });
-  const run = (filter: AttemptFilter, messages: [number, UIMessageChunk][]) =>
-    messages.flatMap(([attempt, chunk]) => filter.accept({ attempt, chunk }));
+  type Message = [attempt: number, step: string | undefined, chunk: UIMessageChunk];
+  const run = (filter: AttemptFilter, messages: Message[]) =>
+    messages.flatMap(([attempt, step, chunk]) => filter.accept({ attempt, step, chunk }));
 
-  it("tells the client to drop a failed try's partial text and ignores its stragglers", () => {
+  /** What the browser ends up showing: the SDK's own reader, then the client's rule for retried parts. */
+  async function shown(chunks: UIMessageChunk[]) {
+    const notices: RetryNotice[] = [];
+    let last: ChatMessage | undefined;
+    const stream = new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const chunk of chunks) {
+          if (chunk.type === "data-retry") notices.push((chunk as { data: RetryNotice }).data);
+          else controller.enqueue(chunk);
+        }
+        controller.close();
+      },
+    });
+    for await (const message of readUIMessageStream<ChatMessage>({ stream })) last = message;
+    return withoutRetriedParts(last!.parts, notices).filter((p) => p.type !== "step-start");
+  }
+
+  const MODEL = "model:0:Researcher:0";
+  const TOOL = "tool:0:Researcher:0:0";
+
+  it("withdraws every part a failed attempt of a step wrote (reasoning, text, tool input) and ignores its stragglers", async () => {
     const out = run(new AttemptFilter(), [
-      [0, { type: "start-step" }],
-      [0, { type: "text-start", id: "m" }],
-      [0, delta("partial ")],
-      [1, { type: "start-step" }],
-      [0, delta("late ")],
-      [1, { type: "text-start", id: "m" }],
-      [1, delta("whole")],
-      [1, { type: "finish-step" }],
-      // The next step's attempts count from 0 again.
-      [0, { type: "finish" }],
+      [0, undefined, { type: "start", messageId: "reply" }],
+      [0, MODEL, { type: "start-step" }],
+      [0, MODEL, { type: "reasoning-start", id: "r0" }],
+      [0, MODEL, { type: "reasoning-delta", id: "r0", delta: "half a thought" }],
+      [0, MODEL, { type: "text-start", id: "t0" }],
+      [0, MODEL, { type: "text-delta", id: "t0", delta: "partial " }],
+      [0, MODEL, { type: "tool-input-start", toolCallId: "c0", toolName: "calculate", dynamic: true }],
+      [1, MODEL, { type: "start-step" }],
+      [0, MODEL, { type: "text-delta", id: "t0", delta: "late straggler" }],
+      [1, MODEL, { type: "text-start", id: "t1" }],
+      [1, MODEL, { type: "text-delta", id: "t1", delta: "whole" }],
+      [1, MODEL, { type: "text-end", id: "t1" }],
+      [1, MODEL, { type: "finish-step" }],
+      [0, undefined, { type: "finish" }],
     ]);
-    expect(out.map((c) => c.type)).toEqual(["start-step", "text-start", "text-delta", "data-retry", "text-start", "text-delta", "finish-step", "finish"]);
-    expect(out[3]).toEqual({ type: "data-retry", data: { keepTextParts: 0, dropTextParts: 1 }, transient: true });
-    expect(out.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual(["partial ", "whole"]);
+    expect(out.filter((c) => c.type === "data-retry")).toEqual([{ type: "data-retry", data: { step: MODEL, attempt: 1 }, transient: true }]);
+    expect(JSON.stringify(out)).not.toContain("late straggler");
+    const parts = await shown(out);
+    expect(parts.map((p) => [p.type, "text" in p ? p.text : ""])).toEqual([["text", "whole"]]);
   });
 
-  it("keeps the text of steps that finished before the retry", () => {
-    const filter = new AttemptFilter();
-    run(filter, [
-      [0, { type: "start-step" }],
-      [0, { type: "text-start", id: "a" }],
-      [0, { type: "finish-step" }],
-      [0, { type: "start-step" }],
-      [0, { type: "text-start", id: "b" }],
+  it("keeps what earlier steps wrote when a later step is retried, and tracks each step's attempts on its own", async () => {
+    const out = run(new AttemptFilter(), [
+      [0, undefined, { type: "start", messageId: "reply" }],
+      [1, MODEL, { type: "text-start", id: "a" }], // this step's second attempt, the first one silent
+      [1, MODEL, { type: "text-delta", id: "a", delta: "kept" }],
+      [1, MODEL, { type: "text-end", id: "a" }],
+      [1, MODEL, { type: "tool-input-available", toolCallId: "c", toolName: "calculate", input: { expression: "1+1" }, dynamic: true }],
+      [0, TOOL, { type: "tool-output-error", toolCallId: "c", errorText: "flaky", dynamic: true }],
+      [1, TOOL, { type: "tool-output-available", toolCallId: "c", output: { result: "2" }, dynamic: true }],
+      [0, undefined, { type: "finish" }],
     ]);
-    expect(filter.accept({ attempt: 2, chunk: { type: "start-step" } })).toEqual([
-      { type: "data-retry", data: { keepTextParts: 1, dropTextParts: 1 }, transient: true },
-    ]);
+    // The model step's attempt 1 came first: nothing to withdraw there.
+    expect(out.filter((c) => c.type === "data-retry").map((c) => (c as { data: unknown }).data)).toEqual([{ step: TOOL, attempt: 1 }]);
+    const parts = await shown(out);
+    expect(parts.map((p) => p.type)).toEqual(["text", "dynamic-tool"]);
+    expect(parts[1]).toMatchObject({ state: "output-available", output: { result: "2" } });
   });
 
   it("passes the turn's end through after a model step that failed on every attempt", () => {
     const out = run(new AttemptFilter(), [
-      [0, { type: "start-step" }],
-      [0, { type: "text-start", id: "m" }],
-      [3, { type: "start-step" }],
-      [3, { type: "text-start", id: "m" }],
-      [0, { type: "error", errorText: "The model failed" }],
+      [0, MODEL, { type: "start-step" }],
+      [3, MODEL, { type: "start-step" }],
+      [0, undefined, { type: "error", errorText: "The model failed" }],
     ]);
     expect(out.at(-1)).toEqual({ type: "error", errorText: "The model failed" });
-  });
-
-  it("says nothing when a retry comes before any text was shown", () => {
-    const filter = new AttemptFilter();
-    filter.accept({ attempt: 0, chunk: { type: "start-step" } });
-    expect(filter.accept({ attempt: 1, chunk: { type: "start-step" } })).toEqual([]);
-    expect(filter.accept({ attempt: 1, chunk: { type: "text-start", id: "m" } })).toEqual([{ type: "text-start", id: "m" }]);
   });
 });

@@ -1,0 +1,372 @@
+// Property tests of the parts codec (lib/history/codec.ts): random well-formed
+// replies, as the server produces them, through every shape a message takes
+// (stored rows, UI parts, model messages, the timeline) and the history
+// signatures, which must hold whichever way the parts came back.
+import { modelMessageSchema, type ModelMessage } from "ai";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { isSignedChain, signChain } from "@/lib/auth/history-signature";
+import {
+  canonicalParts,
+  fromColumns,
+  fromUIParts,
+  rowsToMessages,
+  timelineOf,
+  toColumns,
+  toModelMessages,
+  toUIMessage,
+  toUIParts,
+  type PartRow,
+  type ReplyStatus,
+  type StoredMessage,
+} from "@/lib/history/codec";
+import { partSchema, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
+
+const NUM_RUNS = 200;
+const NUL = "\u0000";
+
+// ---------------------------------------------------------------------------
+// Generators
+
+/** Pieces that trip up escaping and string handling: NUL, backslashes, a literal \0, astral characters. */
+const tricky = fc.constantFrom(NUL, "\\", "\\0", "0", "\\\\", "\\u0000", "😀", "𝄞", "👩‍👩‍👧", "🇵🇹", "é", "\n", " ", "a");
+
+/** Any text: graphemes (astral ones included), tricky pieces, or a mix of both. */
+const anyText = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.array(tricky, { maxLength: 12 }).map((pieces) => pieces.join("")),
+  fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 4 })), { maxLength: 8 }).map((pieces) => pieces.join("")),
+  fc.constantFrom("", NUL, "\\0", `\\${NUL}`, `${NUL}\\0\\\\${NUL}`, "a\\0b", `😀${NUL}🎉`),
+);
+const nonEmptyText = anyText.filter((text) => text.length > 0);
+
+/** JSON as it survives a JSON round trip (-0 becomes 0), with tricky strings mixed in. */
+const jsonArb: fc.Arbitrary<JsonValue> = fc
+  .oneof(fc.jsonValue(), anyText, fc.dictionary(anyText, fc.jsonValue(), { maxKeys: 3 }), fc.array(anyText, { maxLength: 3 }))
+  .map((value) => JSON.parse(JSON.stringify(value)) as JsonValue);
+
+const AGENTS = ["Triage", "Researcher", "Writer 2", "a_b-c"] as const;
+const agentArb = fc.constantFrom(...AGENTS);
+const toolNameArb = fc.oneof(fc.constantFrom("calculate", "current_time", "search_threads"), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/));
+const idPrefixArb = fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/);
+
+type Skeleton =
+  | { type: "text"; text: string; agent: string }
+  | { type: "reasoning"; text: string; durationMs: number | undefined; agent: string }
+  | { type: "handoff"; to: string; reason: string | undefined; agent: string }
+  | {
+      type: "tool-call";
+      toolName: string;
+      input: JsonValue;
+      agent: string;
+      /** Its result, if it has one: placed after base part `delay` further on, ordered by `key` among results placed there. */
+      result: { outcome: { output: JsonValue } | { error: string }; delay: number; key: number } | null;
+    };
+
+function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
+  const text = emptyText ? anyText : nonEmptyText;
+  return fc.oneof(
+    fc.record({ type: fc.constant("text" as const), text, agent: agentArb }),
+    fc.record({
+      type: fc.constant("reasoning" as const),
+      text: anyText,
+      durationMs: fc.option(fc.nat({ max: 600_000 }), { nil: undefined }),
+      agent: agentArb,
+    }),
+    // The server leaves an empty reason out (lib/agent/model-call.ts): a reason is never "".
+    fc.record({ type: fc.constant("handoff" as const), to: agentArb, reason: fc.option(nonEmptyText, { nil: undefined }), agent: agentArb }),
+    fc.record({
+      type: fc.constant("tool-call" as const),
+      toolName: toolNameArb,
+      input: jsonArb,
+      agent: agentArb,
+      result: fc.option(
+        fc.record({
+          outcome: fc.oneof(fc.record({ output: jsonArb }), fc.record({ error: anyText })),
+          delay: fc.nat(),
+          key: fc.nat(),
+        }),
+        { nil: null },
+      ),
+    }),
+  );
+}
+
+/**
+ * A reply: parts in the order they were produced, every tool call with a
+ * unique id and at most one result somewhere after it (same id, tool name and
+ * agent). Either every part names its agent or none does.
+ */
+function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } = {}): fc.Arbitrary<Part[]> {
+  return fc
+    .record({
+      skeletons: fc.array(skeletonArb(options.emptyText ?? false), { minLength: options.minLength ?? 1, maxLength: 10 }),
+      withAgents: fc.boolean(),
+      idPrefix: idPrefixArb,
+    })
+    .map(({ skeletons, withAgents, idPrefix }) => {
+      const tag = (agent: string) => (withAgents ? { agentName: agent } : {});
+      const later: { at: number; key: number; part: ToolResultPart }[] = [];
+      const parts: Part[] = [];
+      skeletons.forEach((s, i) => {
+        switch (s.type) {
+          case "text":
+            parts.push({ type: "text", text: s.text, ...tag(s.agent) });
+            break;
+          case "reasoning":
+            parts.push({ type: "reasoning", text: s.text, ...(s.durationMs !== undefined ? { durationMs: s.durationMs } : {}), ...tag(s.agent) });
+            break;
+          case "handoff":
+            parts.push({ type: "handoff", to: s.to, ...(s.reason !== undefined ? { reason: s.reason } : {}), ...tag(s.agent) });
+            break;
+          case "tool-call": {
+            const toolCallId = `${idPrefix}call-${i}`;
+            parts.push({ type: "tool-call", toolCallId, toolName: s.toolName, input: s.input, ...tag(s.agent) });
+            if (s.result) {
+              const at = i + (s.result.delay % (skeletons.length - i));
+              later.push({ at, key: s.result.key, part: { type: "tool-result", toolCallId, toolName: s.toolName, ...s.result.outcome, ...tag(s.agent) } });
+            }
+            break;
+          }
+        }
+        for (const { part } of later.filter((r) => r.at === i).sort((a, b) => a.key - b.key)) parts.push(part);
+      });
+      return parts.map((part) => partSchema.parse(part) as Part);
+    });
+}
+
+const userMessageArb = (id: string) =>
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }).chain((text) =>
+    fc.oneof(fc.constant(text), fc.array(tricky, { minLength: 1, maxLength: 6 }).map((p) => text + p.join(""))),
+  ).map((text): ThreadMessage => ({ id, role: "user", parts: [partSchema.parse({ type: "text", text }) as Part] }));
+
+/** A thread: user and assistant messages in any order, unique ids, each with at least one part. */
+const threadArb: fc.Arbitrary<ThreadMessage[]> = fc
+  .array(fc.boolean(), { minLength: 1, maxLength: 6 })
+  .chain((roles) =>
+    fc.tuple(
+      ...roles.map((isUser, i) =>
+        isUser ? userMessageArb(`m${i}`) : assistantPartsArb().map((parts): ThreadMessage => ({ id: `m${i}`, role: "assistant", parts })),
+      ),
+    ),
+  );
+
+const storedThreadArb: fc.Arbitrary<StoredMessage[]> = threadArb.chain((messages) =>
+  fc.tuple(
+    ...messages.map((message, i) =>
+      fc.constantFrom<ReplyStatus>("complete", "stopped").map(
+        (status): StoredMessage => ({ ...message, status, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() }),
+      ),
+    ),
+  ),
+);
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+const viaJsonb = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, createdAt: string): PartRow {
+  const columns = toColumns(role, part);
+  return {
+    message_id: messageId,
+    kind: columns.kind,
+    agent_name: columns.agentName,
+    content: columns.content,
+    content_escaped: columns.escaped,
+    status,
+    data: viaJsonb(columns.data),
+    created_at: new Date(createdAt),
+  };
+}
+
+/** What the browser sends back for a message: its parts through the UI's shapes and back. */
+const throughUI = (parts: Part[]) => fromUIParts(toUIParts(parts));
+
+const withoutEmptyText = (parts: Part[]) => parts.filter((part) => part.type !== "text" || part.text.length > 0);
+
+// ---------------------------------------------------------------------------
+
+describe("the parts codec", () => {
+  it("stores every part as a row it reads back unchanged, with no NUL in the text column", () => {
+    fc.assert(
+      fc.property(assistantPartsArb({ emptyText: true }), fc.string({ unit: "grapheme", maxLength: 20 }), agentArb, tricky, (parts, userText, agent, piece) => {
+        for (const part of parts) {
+          const row = rowOf("m", "assistant", part, "complete", "2025-01-01T00:00:00.000Z");
+          expect(row.content.includes(NUL)).toBe(false);
+          expect(fromColumns(row)).toStrictEqual(part);
+        }
+        // A user's text is stored as kind "user" and read back without an agent.
+        const text = userText + piece;
+        const row = rowOf("u", "user", { type: "text", text, agentName: agent }, "complete", "2025-01-01T00:00:00.000Z");
+        expect(row.kind).toBe("user");
+        expect(row.content.includes(NUL)).toBe(false);
+        expect(fromColumns(row)).toStrictEqual({ type: "text", text });
+        expect(fromColumns(rowOf("u", "user", { type: "text", text }, "complete", "2025-01-01T00:00:00.000Z"))).toStrictEqual({ type: "text", text });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("reads rows back as the messages they were written from, grouped by message and in order", () => {
+    fc.assert(
+      fc.property(storedThreadArb, (messages) => {
+        const rows = messages.flatMap((m) => m.parts.map((part) => rowOf(m.id, m.role, part, m.status, m.createdAt)));
+        expect(rowsToMessages(rows)).toStrictEqual(messages);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("gives back the canonical parts (without empty text) from a reply's UI parts", () => {
+    fc.assert(
+      fc.property(assistantPartsArb({ emptyText: true, minLength: 0 }), (parts) => {
+        const back = throughUI(parts);
+        expect(back).toStrictEqual(withoutEmptyText(canonicalParts(parts)));
+        for (const part of back) partSchema.parse(part);
+        // Canonical order is a fixed point of the UI round trip.
+        expect(throughUI(back)).toStrictEqual(back);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("verifies a signed thread in stored order and as the browser sends it back, and nothing altered", () => {
+    type Mutation = { label: string; apply: (messages: ThreadMessage[]) => ThreadMessage[] };
+
+    const replacePart = (messages: ThreadMessage[], m: number, p: number, part: Part) =>
+      messages.map((message, i) => (i === m ? { ...message, parts: message.parts.map((old, j) => (j === p ? part : old)) } : message));
+
+    function mutations(messages: ThreadMessage[], pick: number): Mutation[] {
+      const out: Mutation[] = [];
+      messages.forEach((message, m) => {
+        message.parts.forEach((part, p) => {
+          if ((part.type === "text" || part.type === "reasoning") && part.text.length > 0) {
+            const at = pick % part.text.length;
+            const replacement = part.text[at] === "x" ? "y" : "x";
+            out.push({ label: `${part.type} character ${m}/${p}`, apply: (ms) => replacePart(ms, m, p, { ...part, text: part.text.slice(0, at) + replacement + part.text.slice(at + 1) }) });
+          }
+          if (part.type === "tool-call") {
+            out.push({ label: `tool input ${m}/${p}`, apply: (ms) => replacePart(ms, m, p, { ...part, input: [part.input] }) });
+          }
+          if (part.type === "tool-result") {
+            const changed: ToolResultPart = part.error !== undefined ? { ...part, error: `${part.error}!` } : { ...part, output: [part.output ?? null] };
+            out.push({ label: `tool output ${m}/${p}`, apply: (ms) => replacePart(ms, m, p, changed) });
+          }
+        });
+        if (m + 1 < messages.length) {
+          out.push({ label: `swap ${m}/${m + 1}`, apply: (ms) => ms.map((x, i) => (i === m ? ms[m + 1] : i === m + 1 ? ms[m] : x)) });
+        }
+      });
+      return out;
+    }
+
+    fc.assert(
+      fc.property(
+        threadArb,
+        fc.string({ minLength: 32, maxLength: 40 }),
+        fc.emailAddress(),
+        fc.uuid(),
+        fc.nat(),
+        fc.nat(),
+        (messages, secret, owner, threadId, which, pick) => {
+          const signatures = signChain(secret, owner, threadId, messages);
+          const signed = messages.map((message, i) => ({ ...message, signature: signatures[i] }));
+          expect(isSignedChain(secret, owner, threadId, signed)).toBe(true);
+
+          const fromBrowser = signed.map((message) => ({ ...message, parts: throughUI(message.parts) }));
+          expect(isSignedChain(secret, owner, threadId, fromBrowser)).toBe(true);
+
+          const candidates = mutations(messages, pick);
+          if (candidates.length === 0) return;
+          const mutation = candidates[which % candidates.length];
+          // Signatures travel with their messages (a swap moves them too).
+          const altered = mutation.apply(signed) as typeof signed;
+          expect(isSignedChain(secret, owner, threadId, altered), mutation.label).toBe(false);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("gives the model every answered call once, its result after it, the text in order, and nothing else", () => {
+    fc.assert(
+      fc.property(assistantPartsArb({ emptyText: true }), (parts) => {
+        const message: ThreadMessage = { id: "m", role: "assistant", parts };
+        const model: ModelMessage[] = toModelMessages([message]);
+        z.array(modelMessageSchema).parse(model);
+
+        const results = new Map(parts.flatMap((p) => (p.type === "tool-result" ? [[p.toolCallId, p] as const] : [])));
+        const answered = parts.filter((p): p is ToolCallPart => p.type === "tool-call" && results.has(p.toolCallId));
+
+        // Where each call and result went: [message index, position in it].
+        const callsAt = new Map<string, number[]>();
+        const resultsAt = new Map<string, number[]>();
+        let text = "";
+        model.forEach((m, index) => {
+          expect(m.role === "assistant" || m.role === "tool").toBe(true);
+          if (typeof m.content === "string") {
+            text += m.content;
+            return;
+          }
+          expect(m.content.length).toBeGreaterThan(0);
+          for (const c of m.content) {
+            if (c.type === "text") {
+              expect(m.role).toBe("assistant");
+              text += c.text;
+            } else if (c.type === "tool-call") {
+              expect(m.role).toBe("assistant");
+              callsAt.set(c.toolCallId, [...(callsAt.get(c.toolCallId) ?? []), index]);
+              expect(answered.find((p) => p.toolCallId === c.toolCallId)).toMatchObject({ toolName: c.toolName, input: c.input });
+            } else if (c.type === "tool-result") {
+              expect(m.role).toBe("tool");
+              resultsAt.set(c.toolCallId, [...(resultsAt.get(c.toolCallId) ?? []), index]);
+              const result = results.get(c.toolCallId)!;
+              expect(c.toolName).toBe(result.toolName);
+              expect(c.output).toStrictEqual(result.error !== undefined ? { type: "error-text", value: result.error } : { type: "json", value: result.output });
+            } else {
+              throw new Error(`unexpected content part ${c.type}`); // no reasoning, nothing else
+            }
+          }
+        });
+
+        expect(text).toBe(textOf(message));
+        expect([...callsAt.keys()].sort()).toStrictEqual(answered.map((p) => p.toolCallId).sort());
+        expect([...resultsAt.keys()].sort()).toStrictEqual(answered.map((p) => p.toolCallId).sort());
+        for (const call of answered) {
+          const [callIndex, ...moreCalls] = callsAt.get(call.toolCallId)!;
+          const [resultIndex, ...moreResults] = resultsAt.get(call.toolCallId)!;
+          expect(moreCalls).toStrictEqual([]);
+          expect(moreResults).toStrictEqual([]);
+          // The tool message right after the assistant message that holds the call, as the providers require.
+          expect(resultIndex, `result of ${call.toolCallId}`).toBe(callIndex + 1);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("lists one timeline entry per part, in order, with ids messageId:index", () => {
+    fc.assert(
+      fc.property(storedThreadArb, (messages) => {
+        const timeline = timelineOf(messages);
+        const expected = messages.flatMap((message) => message.parts.map((part, index) => ({ message, part, index })));
+        expect(timeline).toHaveLength(expected.length);
+        timeline.forEach((entry, i) => {
+          const { message, part, index } = expected[i];
+          const { id, messageId, role, createdAt, ...rest } = entry;
+          expect(id).toBe(`${message.id}:${index}`);
+          expect(messageId).toBe(message.id);
+          expect(role).toBe(message.role);
+          expect(createdAt).toBe(message.createdAt);
+          expect(rest).toStrictEqual(part);
+        });
+        expect(new Set(timeline.map((entry) => entry.id)).size).toBe(timeline.length);
+        // toUIMessage carries the same parts the timeline lists.
+        for (const message of messages) expect(fromUIParts(toUIMessage(message).parts)).toStrictEqual(withoutEmptyText(canonicalParts(message.parts)));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
