@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signChain } from "@/lib/auth/history-signature";
 import { userMessage } from "@/lib/protocol/parts";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
+import { params, parseChunks, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
@@ -83,7 +83,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
       message: msg("durable two"),
       history: [
         { id: first.id, role: "user", content: "durable one", signature: signed.get(first.id) },
-        { id: start.messageId, role: "assistant", content: a.text, signature: signed.get(start.messageId) },
+        { id: start.messageId, role: "assistant", parts: await replyParts(a.chunks), signature: signed.get(start.messageId) },
       ],
     });
     expect(b.response.headers.get("x-history-source")).toBe("client");
@@ -130,7 +130,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(response.status).toBe(200);
     const retry = chunks.findIndex((c) => c.type === "data-retry");
     expect(retry).toBeGreaterThan(0);
-    expect(chunks[retry]).toMatchObject({ data: { keepTextParts: 0, dropTextParts: 1 } });
+    expect(chunks[retry]).toMatchObject({ data: { step: "model:0:Triage:0", attempt: 1 } });
     const afterRetry = replyText(chunks.slice(retry));
     expect(afterRetry).toBe(echoReply("[[flaky-mid]] durable retry", 1, 0));
     expect(text.length).toBeGreaterThan(afterRetry.length); // the failed try's words came first

@@ -90,7 +90,7 @@ describe("the chat function under Inngest", () => {
     const { turnId, t } = engine({ content: "durable hello" });
     const { result, error } = await t.execute();
     expect(error).toBeUndefined();
-    const { threadId, status, historySource, replyIds } = result as Record<string, unknown>;
+    const { threadId, status, historySource, replyId } = result as Record<string, unknown>;
     expect(status).toBe("complete");
     expect(historySource).toBe("new");
     const reply = 'You said: "durable hello". I can see 1 user message(s) and 0 assistant message(s) in this conversation.';
@@ -102,12 +102,14 @@ describe("the chat function under Inngest", () => {
     const chunks = published.map((p) => p.chunk!.chunk);
     const types = chunks.map((c) => c.type);
     // The user's message is signed once the history is known; the reply once it is stored.
-    expect(types.slice(0, 5)).toEqual(["data-thread", "data-signatures", "start", "start-step", "text-start"]);
+    expect(types.slice(0, 6)).toEqual(["data-thread", "data-signatures", "start", "start-step", "data-agent", "text-start"]);
     expect(types.slice(-4)).toEqual(["text-end", "finish-step", "data-signatures", "finish"]);
     const signed = chunks.flatMap((c) => (c.type === "data-signatures" && "data" in c ? (c.data as { signatures: { id: string }[] }).signatures : []));
-    expect(signed.map((s) => s.id)).toEqual([expect.any(String), (replyIds as string[])[0]]);
+    expect(signed.map((s) => s.id)).toEqual([expect.any(String), replyId]);
     expect(chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("")).toBe(reply);
-    expect(chunks.find((c) => c.type === "start")).toMatchObject({ messageId: (replyIds as string[])[0] });
+    expect(chunks.find((c) => c.type === "start")).toMatchObject({ messageId: replyId });
+    // Every chunk a streaming step published names that step.
+    expect(new Set(published.filter((p) => p.chunk!.chunk.type.startsWith("text-")).map((p) => p.chunk!.step))).toEqual(new Set(["model:0:Triage:0"]));
   });
 });
 
@@ -180,5 +182,93 @@ describe("more retries and replays", () => {
     expect(attempts).toBe(1);
     expect(published).toEqual([{ turnId, refused: { code: "not_found:thread", message: "Thread not found." } }]);
     expect(await rows(threadId)).toEqual([]);
+  });
+});
+
+describe("tools under retries", () => {
+  it("a tool step that fails once runs to one stored result, a retried model step runs no tool again, and the client sees no failed attempt's parts", async () => {
+    const { createNetwork } = await import("@/lib/agent/network");
+    const { defineTool } = await import("@/lib/agent/tools/types");
+    const { z } = await import("zod");
+    const { MockLanguageModelV3 } = await import("ai/test");
+    let executions = 0;
+    const counter = defineTool({
+      name: "counter",
+      description: "Counts its runs.",
+      input: z.object({}),
+      async execute() {
+        return { run: ++executions };
+      },
+    });
+    // 1st call: a tool call. 2nd call: some text, then the connection breaks (once). 3rd call: the answer.
+    let calls = 0;
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+    const model = new MockLanguageModelV3({
+      doStream: async () => {
+        const n = ++calls;
+        return {
+          stream: new ReadableStream({
+            start(controller) {
+              controller.enqueue({ type: "stream-start", warnings: [] });
+              if (n === 1) {
+                controller.enqueue({ type: "tool-call", toolCallId: "c1", toolName: "counter", input: "{}" });
+                controller.enqueue({ type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage });
+                return controller.close();
+              }
+              controller.enqueue({ type: "text-start", id: "t" });
+              controller.enqueue({ type: "text-delta", id: "t", delta: n === 2 ? "half an answ" : "The count is in." });
+              if (n === 2) return controller.error(new Error("socket hang up"));
+              controller.enqueue({ type: "text-end", id: "t" });
+              controller.enqueue({ type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage });
+              controller.close();
+            },
+          }),
+        };
+      },
+    });
+    let toolOutputsPublished = 0;
+    const fn = functions.createChatTurnFunction({
+      network: () => createNetwork({ model, agents: [{ name: "Expert", system: "", tools: [counter], maxSteps: 3 }] }),
+      publisher: {
+        chunk: async (id, chunk) => {
+          // Realtime refuses the tool's output the first time: the tool step fails and is retried.
+          if (chunk.chunk.type === "tool-output-available" && toolOutputsPublished++ === 0) throw new Error("realtime publish failed");
+          published.push({ turnId: id, chunk });
+        },
+        refused: async (id, refused) => void published.push({ turnId: id, refused }),
+      },
+    });
+    const turnId = randomUUID();
+    const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId, owner, content: "count" }) };
+    const at = (attempt: number) => new InngestTestEngine({ function: fn, events: [event], transformCtx: (ctx) => ({ ...ctx, attempt }) });
+    const { result, error, attempts } = await executeWithRetries(at);
+    expect(error).toBeUndefined();
+    expect(attempts).toBe(3); // the tool step's failure, the model step's failure, then through
+    // The tool ran twice only because its first run's step failed; the model step's retry ran it no more.
+    expect(executions).toBe(2);
+    expect(calls).toBe(3);
+    const stored = await rows((result as { threadId: string }).threadId);
+    expect(stored.map((r) => r.kind)).toEqual(["user", "tool_call", "tool_result", "assistant"]);
+    expect(JSON.parse(stored[2].content)).toMatchObject({ toolCallId: "c1", output: { run: 2 } });
+    expect(stored[3].content).toBe("The count is in.");
+
+    // What the browser shows after the runtime's filter: one tool card with its output, the retried text once.
+    const { AttemptFilter } = await import("@/lib/runtime/inngest-stream");
+    const { withoutRetriedParts } = await import("@/lib/client/retried-parts");
+    const { readUIMessageStream } = await import("ai");
+    const filter = new AttemptFilter();
+    const chunks = published.flatMap((p) => (p.chunk ? filter.accept(p.chunk) : []));
+    const notices = chunks.flatMap((c) => (c.type === "data-retry" ? [(c as { data: { step: string; attempt: number } }).data] : []));
+    expect(notices.map((n) => n.step)).toEqual(["model:0:Expert:1"]);
+    let last: import("@/lib/protocol/chat").ChatMessage | undefined;
+    const stream = new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    for await (const message of readUIMessageStream<import("@/lib/protocol/chat").ChatMessage>({ stream })) last = message;
+    const shown = withoutRetriedParts(last!.parts, notices).filter((p) => p.type === "text" || p.type === "dynamic-tool");
+    expect(shown.map((p) => (p.type === "text" ? p.text : `${p.toolName}:${p.state}`))).toEqual(["counter:output-available", "The count is in."]);
   });
 });

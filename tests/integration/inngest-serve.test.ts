@@ -106,7 +106,7 @@ describe("the Inngest serve route", () => {
     expect(statuses.slice(0, -1).every((s) => s === 206)).toBe(true);
     expect(run.requests.flatMap((r) => r.ops).filter((op) => op === "StepRun").length).toBeGreaterThanOrEqual(2);
 
-    const output = run.output as { threadId: string; status: string; historySource: string; replyIds: string[] };
+    const output = run.output as { threadId: string; status: string; historySource: string; replyId: string };
     expect(output).toMatchObject({ status: "complete", historySource: "new" });
     const reply = echoReply("served hello", 1, 0);
     expect(await rows(output.threadId)).toEqual([
@@ -120,7 +120,7 @@ describe("the Inngest serve route", () => {
     expect(published.every((m) => m.attempt === 0)).toBe(true);
     expect(published[0].chunk).toMatchObject({ type: "data-thread", data: { threadId: output.threadId } });
     expect(published.at(-1)!.chunk.type).toBe("finish");
-    expect(published.find((m) => m.chunk.type === "start")!.chunk).toMatchObject({ messageId: output.replyIds[0] });
+    expect(published.find((m) => m.chunk.type === "start")!.chunk).toMatchObject({ messageId: output.replyId });
     expect(deltas(published)).toBe(reply);
     expect(standin.unhandled).toEqual([]);
   });
