@@ -22,7 +22,8 @@
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
-// The error markers win over the others; [[slow]] also paces tool calls.
+// The error markers win over the others; [[slow]] also paces tool calls (their
+// arguments one character at a time).
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 
@@ -168,9 +169,14 @@ function withIds(calls, n) {
   return calls.map((call, index) => ({ id: `call_${n}_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
 
-/** A tool call's arguments in 2-3 pieces (fewer only if too short to split), as OpenAI streams them. */
-function argumentPieces(json) {
+/**
+ * A tool call's arguments in 2-3 pieces (fewer only if too short to split), as
+ * OpenAI streams them; one character per piece when slow, so that a test can
+ * press Stop while a call's input is still arriving.
+ */
+function argumentPieces(json, slow = false) {
   const chars = Array.from(json);
+  if (slow) return chars;
   if (chars.length < 2) return [json];
   const count = chars.length >= 6 ? 3 : 2;
   const size = Math.ceil(chars.length / count);
@@ -274,7 +280,7 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
   if (plan.kind === "tool-calls") {
     let pieces = 0;
     for (const [index, call] of withIds(plan.calls, n).entries()) {
-      const [first, ...rest] = argumentPieces(call.function.arguments);
+      const [first, ...rest] = argumentPieces(call.function.arguments, plan.delayMs !== undefined);
       const start = { index, id: call.id, type: "function", function: { name: call.function.name, arguments: first } };
       if (!(await send({ tool_calls: [start] }))) return;
       for (const piece of rest) {

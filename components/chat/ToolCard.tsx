@@ -3,6 +3,7 @@
 import { memo, useId, useState } from "react";
 import type { DynamicToolUIPart } from "ai";
 import { ChevronDownIcon } from "@/components/ui/icons";
+import { STOPPED_TOOL_ERROR } from "@/lib/protocol/parts";
 
 interface ToolCardProps {
   part: DynamicToolUIPart;
@@ -30,6 +31,7 @@ export function toolStatus(part: DynamicToolUIPart, streaming: boolean): ToolSta
     case "output-available":
       return { label: "Done", detail: summarize(part.output), tone: "done" };
     case "output-error":
+      if (part.errorText === STOPPED_TOOL_ERROR) return { label: "Stopped", tone: "muted" };
       return { label: "Error", detail: part.errorText, tone: "error" };
     case "output-denied":
       return { label: "Denied", tone: "muted" };

@@ -1,11 +1,11 @@
 import "server-only";
-import { stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { parsePartialJson, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { z } from "zod";
-import type { HandoffPart, JsonValue, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { STOPPED_TOOL_ERROR, type HandoffPart, type JsonValue, type Part, type ReasoningPart, type TextPart, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
 import { describeModelError } from "@/lib/model/provider-errors";
 import type { Agent } from "./network";
 import type { ChunkWriter } from "./stream-chunks";
-import { STOPPED_TOOL_ERROR } from "./tools/run-tool";
+
 
 /** The tool through which an agent hands the conversation to another; the router, not a step, carries it out. */
 export const HANDOFF_TOOL = "hand_over";
@@ -74,6 +74,8 @@ export async function callModel(args: {
   const texts = new Map<string, { id: string; part: TextPart }>();
   const reasonings = new Map<string, { id: string; part: ReasoningPart; startedAt: number }>();
   const handoffCalls = new Set<string>();
+  // Tool calls whose input is still arriving: what the user sees of them if Stop comes now.
+  const typing = new Map<string, { toolName: string; input: string }>();
   let failure: unknown;
 
   const result = streamText({
@@ -135,11 +137,18 @@ export async function callModel(args: {
         case "tool-input-start":
           // A hand-over is shown as one, not as a tool card.
           if (chunk.toolName === HANDOFF_TOOL) handoffCalls.add(chunk.id);
-          else await writer.toolInputStart(chunk.id, chunk.toolName);
+          else {
+            typing.set(chunk.id, { toolName: chunk.toolName, input: "" });
+            await writer.toolInputStart(chunk.id, chunk.toolName);
+          }
           break;
-        case "tool-input-delta":
-          if (!handoffCalls.has(chunk.id)) await writer.toolInputDelta(chunk.id, chunk.delta);
+        case "tool-input-delta": {
+          const call = typing.get(chunk.id);
+          if (!call) break;
+          call.input += chunk.delta;
+          await writer.toolInputDelta(chunk.id, chunk.delta);
           break;
+        }
         case "tool-call": {
           const input = (chunk.input ?? {}) as JsonValue;
           if (chunk.toolName === HANDOFF_TOOL && !chunk.invalid && agent.handoffs?.length) {
@@ -148,6 +157,7 @@ export async function callModel(args: {
             await writer.handoff(to, reason, newId());
             break;
           }
+          typing.delete(chunk.toolCallId);
           const call = tag<ToolCallPart>({ type: "tool-call", toolCallId: chunk.toolCallId, toolName: chunk.toolName, input });
           parts.push(call);
           const invalid = chunk.invalid ? describeInvalidCall(chunk.toolName, chunk.error, agent) : undefined;
@@ -175,6 +185,15 @@ export async function callModel(args: {
     throw new ModelCallError(describeModelError(failure), { cause: failure });
   }
   if (stopped) {
+    // A call cut off while its input was arriving is kept with the input so far, as the user saw it.
+    for (const [toolCallId, { toolName, input: text }] of typing) {
+      const { value } = await parsePartialJson(text);
+      const input = (value ?? {}) as JsonValue;
+      const call = tag<ToolCallPart>({ type: "tool-call", toolCallId, toolName, input });
+      parts.push(call);
+      toolCalls.push({ call });
+      await writer.toolInputAvailable(toolCallId, toolName, input);
+    }
     // Calls the model made before Stop are not run; each gets its result, so the model never sees a call without one.
     for (const { call } of toolCalls) {
       parts.push(tag<ToolResultPart>({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, error: STOPPED_TOOL_ERROR }));

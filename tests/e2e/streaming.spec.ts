@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
 import {
   UUID,
@@ -17,6 +17,11 @@ const FULL_SLOW_REPLY = normalize(SLOW_REPLY);
 // The slow reply's opening words: seeing them means real reply text has arrived,
 // not a placeholder such as "Thinking…".
 const SLOW_REPLY_START = FULL_SLOW_REPLY.split(" ").slice(0, 2).join(" ");
+
+/** The reply's text parts only: the agent's name and the controls around them are not the reply. */
+async function replyText(page: Page): Promise<string> {
+  return (await lastReply(page).locator(".markdown").allTextContents()).join("");
+}
 
 /**
  * The part of the slow reply that a message shows: its longest common start
@@ -68,7 +73,7 @@ test("Stop keeps the words that arrived, and a reload shows the same partial rep
   await expect(sendButton(page)).toBeVisible();
   await expect(stopButton(page)).toBeHidden();
 
-  const kept = slowReplyShownIn(await lastReply(page).textContent());
+  const kept = slowReplyShownIn(await replyText(page));
   expect(kept).toContain(SLOW_REPLY_START);
   expect(kept.length).toBeLessThan(FULL_SLOW_REPLY.length);
 
@@ -77,6 +82,6 @@ test("Stop keeps the words that arrived, and a reload shows the same partial rep
   await expect(async () => {
     await page.goto(`/c/${threadId}`);
     await expect(assistantMessages(page)).toHaveCount(1, { timeout: 2_000 });
-    expect(slowReplyShownIn(await lastReply(page).textContent())).toBe(kept);
+    expect(slowReplyShownIn(await replyText(page))).toBe(kept);
   }).toPass({ timeout: 20_000 });
 });

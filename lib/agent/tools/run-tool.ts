@@ -1,9 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { JsonValue, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { STOPPED_TOOL_ERROR, type JsonValue, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
 import type { AgentTool, ToolContext } from "./types";
-
-export const STOPPED_TOOL_ERROR = "Stopped by the user.";
 
 /**
  * Runs one tool call. Whatever goes wrong (no such tool, an input that does
