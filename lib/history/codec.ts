@@ -142,11 +142,13 @@ export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
 }
 
 // ---------------------------------------------------------------------------
-// Canonical order: each tool result right after its call. The UI keeps a call
-// and its result as one part, so this is the order a client's copy comes back
-// in; signatures are taken over it so that both orders verify.
+// Canonical order: each tool result right after its call, no empty text. The
+// UI keeps a call and its result as one part, so this is the form a client's
+// copy comes back in; signatures are taken over it so that both verify.
 
 export function canonicalParts(parts: Part[]): Part[] {
+  // Empty text shows nothing and is never stored.
+  parts = parts.filter((part) => part.type !== "text" || part.text.length > 0);
   const results = new Map<string, ToolResultPart>();
   for (const part of parts) if (part.type === "tool-result") results.set(part.toolCallId, part);
   const calls = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : [])));

@@ -50,7 +50,7 @@ const toolResultPart = z
 const handoffPart = z.object({
   type: z.literal("handoff"),
   to: agentName,
-  reason: z.string().optional(),
+  reason: z.string().min(1).optional(),
   agentName: agentName.optional(),
 });
 

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { chatRequestSchema } from "@/lib/protocol/chat";
+import { partSchema } from "@/lib/protocol/parts";
+
+const valid = (value: unknown) => partSchema.safeParse(value).success;
+const problems = (body: unknown) => {
+  const result = chatRequestSchema.safeParse(body);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+};
+
+describe("the turn protocol's parts", () => {
+  it("accepts every kind of part, each with or without its agent", () => {
+    expect(valid({ type: "text", text: "hi" })).toBe(true);
+    expect(valid({ type: "reasoning", text: "hmm", durationMs: 1200, agentName: "Researcher" })).toBe(true);
+    expect(valid({ type: "tool-call", toolCallId: "c1", toolName: "calculate", input: { expression: "1+1" } })).toBe(true);
+    expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate", output: { result: "2" } })).toBe(true);
+    expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate", error: "bad input" })).toBe(true);
+    expect(valid({ type: "handoff", to: "Researcher", reason: "needs tools", agentName: "Triage" })).toBe(true);
+  });
+
+  it("refuses a part it does not know, a result with both or neither outcome, and malformed names", () => {
+    expect(valid({ type: "image", url: "x" })).toBe(false);
+    expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate", output: 1, error: "and an error" })).toBe(false);
+    expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate" })).toBe(false);
+    expect(valid({ type: "tool-call", toolCallId: "c1", toolName: "rm -rf /", input: {} })).toBe(false);
+    expect(valid({ type: "tool-call", toolCallId: "", toolName: "calculate", input: {} })).toBe(false);
+    expect(valid({ type: "tool-call", toolCallId: "c1", toolName: "calculate", input: { f: () => 1 } })).toBe(false);
+    expect(valid({ type: "text", text: "hi", agentName: "<script>" })).toBe(false);
+    expect(valid({ type: "handoff", to: "Researcher", reason: "" })).toBe(false);
+    expect(valid({ type: "reasoning", text: "x", durationMs: -1 })).toBe(false);
+  });
+});
+
+describe("the chat request", () => {
+  const message = { id: "m1", content: "hello" };
+
+  it("carries history as messages of parts, and reads the text-only shape of older clients as one text part", () => {
+    const parsed = chatRequestSchema.parse({
+      message,
+      threadId: "22222222-2222-4222-8222-222222222222",
+      history: [
+        { id: "u1", role: "user", content: "earlier" },
+        { id: "a1", role: "assistant", parts: [{ type: "tool-call", toolCallId: "c", toolName: "calculate", input: {} }] },
+      ],
+    });
+    expect(parsed.history?.[0].parts).toEqual([{ type: "text", text: "earlier" }]);
+    expect(parsed.history?.[1].parts[0]).toMatchObject({ type: "tool-call" });
+  });
+
+  it("names what is wrong with a bad history item", () => {
+    expect(problems({ message, history: [{ id: "a", role: "assistant", parts: [{ type: "teleport" }] }] })).toEqual([
+      expect.stringMatching(/^history\.0\.parts\.0\.type: /),
+    ]);
+    expect(problems({ message, history: [{ id: "a", role: "assistant" }] })).toEqual([expect.stringMatching(/^history\.0\.parts: must be an array of parts/)]);
+    expect(problems({ message, history: [{ id: "a", role: "assistant", parts: Array(201).fill({ type: "text", text: "x" }) }] })).toEqual([
+      "history.0.parts: must hold at most 200 parts",
+    ]);
+  });
+});
