@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { applyHistoryPolicy, historyLengthSchema, resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+
+// u = user, a = assistant (its tool calls and results are parts of it), s = a system event (a summary)
+const thread = (roles: string) => roles.split(" ").map((role, i) => ({ role: { u: "user", a: "assistant", s: "system" }[role]!, id: `${role}${i}` }));
+const ids = (messages: { id: string }[]) => messages.map((m) => m.id).join(" ");
+
+describe("applying a history policy", () => {
+  const messages = thread("s u a u a a u"); // the last user message is the new one
+  const cases: [HistoryPolicy, string][] = [
+    [{ policy: "all", length: 0 }, "s0 u1 a2 u3 a4 a5 u6"],
+    [{ policy: "none", length: 5 }, "s0 u6"],
+    [{ policy: "lastN", length: 0 }, "s0 u6"], // N = 0 behaves as 1
+    [{ policy: "lastN", length: 1 }, "s0 u6"],
+    [{ policy: "lastN", length: 2 }, "s0 u3 a4 a5 u6"], // a user message and everything after it
+    [{ policy: "lastN", length: 3 }, "s0 u1 a2 u3 a4 a5 u6"],
+    [{ policy: "lastN", length: 50 }, "s0 u1 a2 u3 a4 a5 u6"], // more than the thread has
+  ];
+  it.each(cases)("%o keeps %s", (policy, kept) => {
+    expect(ids(applyHistoryPolicy(messages, policy))).toBe(kept);
+  });
+
+  it("keeps system messages wherever they are, and works on an empty or one-message thread", () => {
+    expect(ids(applyHistoryPolicy(thread("u s a u"), { policy: "lastN", length: 1 }))).toBe("s1 u3");
+    expect(applyHistoryPolicy([], { policy: "lastN", length: 2 })).toEqual([]);
+    expect(ids(applyHistoryPolicy(thread("u"), { policy: "none", length: 0 }))).toBe("u0");
+  });
+});
+
+describe("which setting wins", () => {
+  const agentDefault: HistoryPolicy = { policy: "all", length: 10 };
+  const environment = { policy: "lastN" as const, length: 3 };
+  const url = { policy: "none" as const, length: 7 };
+  it.each([
+    ["environment set, URL given", { environment, url, agentDefault }, { policy: "lastN", length: 3, source: "environment" }],
+    ["environment set, no URL", { environment, agentDefault }, { policy: "lastN", length: 3, source: "environment" }],
+    ["no environment, URL given", { url, agentDefault }, { policy: "none", length: 7, source: "URL" }],
+    ["neither: the agent's default", { agentDefault }, { policy: "all", length: 10, source: "default" }],
+    ["nothing at all", {}, { policy: "all", length: 10, source: "default" }],
+    ["the operator's length caps a URL's policy", { environment: { length: 2 }, url: { policy: "lastN" as const, length: 50 } }, { policy: "lastN", length: 2, source: "URL" }],
+  ])("%s", (_, levels, expected) => {
+    expect(resolveHistoryPolicy(levels)).toEqual(expected);
+  });
+
+  it("reads a length from a URL or the environment only as a whole number of 0 or more", () => {
+    expect(historyLengthSchema.parse("5")).toBe(5);
+    expect(historyLengthSchema.parse(0)).toBe(0);
+    for (const bad of ["-1", "abc", "1.5", "", -2, 2.5, "1e3"]) expect(historyLengthSchema.safeParse(bad).success).toBe(false);
+  });
+});
