@@ -96,6 +96,7 @@ export function createChatTurnFunction(deps: {
             threadId: data.threadId,
             message: data.message,
             clientHistory: data.clientHistory,
+            historyPolicy: data.historyPolicy,
           },
           {
             history: history(),

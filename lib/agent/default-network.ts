@@ -1,6 +1,7 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
 import { threads } from "@/lib/threads/service";
+import { environmentHistoryPolicy } from "./history-settings";
 import { createNetwork, type Network } from "./network";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
@@ -34,6 +35,7 @@ export function defaultNetwork(): Network {
     model: defaultLanguageModel(),
     maxInputChars: maxModelInputChars(),
     maxIter: 4,
+    historyPolicy: environmentHistoryPolicy(),
     agents: [
       {
         name: TRIAGE,

@@ -5,6 +5,7 @@ import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/history/codec";
 import type { HistoryConfig, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
+import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 export type { HistorySource } from "@/lib/protocol/chat";
 import type { HistorySource } from "@/lib/protocol/chat";
@@ -49,7 +50,11 @@ export function historySource(input: { clientSentHistory: boolean; createdThisTu
  * client that already put the new message into its history copy (or a
  * database read that already sees it) must not make the model read it twice.
  */
-export function buildModelMessages(history: ThreadMessage[], message: UserMessage): ModelMessage[] {
-  const earlier = history.filter((m) => m.id !== message.id);
-  return toModelMessages([...earlier, userMessage(message.id, message.content)]);
+export function buildModelMessages(history: ThreadMessage[], message: UserMessage, policy: HistoryPolicy = { policy: "all", length: 0 }): ModelMessage[] {
+  return toModelMessages(applyHistoryPolicy(conversationWith(history, message), policy));
+}
+
+/** The thread as the model could read it: the earlier messages, then the new one, once. */
+export function conversationWith(history: ThreadMessage[], message: UserMessage): ThreadMessage[] {
+  return [...history.filter((m) => m.id !== message.id), userMessage(message.id, message.content)];
 }

@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
 import type { AgentTool } from "./tools/types";
 
@@ -15,6 +16,8 @@ export interface Agent {
   handoffs?: string[];
   /** Model calls it may make in one run: each tool round trip takes one. */
   maxSteps?: number;
+  /** How much of the thread it reads, unless the operator or the page's URL says otherwise. */
+  history?: HistoryPolicy;
 }
 
 /** What one agent did in a run. */
@@ -45,6 +48,8 @@ export interface Network {
   model: LanguageModel;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
+  /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
+  historyPolicy?: Partial<HistoryPolicy>;
 }
 
 /**
@@ -63,6 +68,7 @@ export function createNetwork(options: {
   router?: Router;
   maxIter?: number;
   maxInputChars?: number;
+  historyPolicy?: Partial<HistoryPolicy>;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
@@ -78,5 +84,6 @@ export function createNetwork(options: {
     router: options.router ?? followHandoffs,
     maxIter: options.maxIter ?? 4,
     maxInputChars: options.maxInputChars,
+    historyPolicy: options.historyPolicy,
   };
 }

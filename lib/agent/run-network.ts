@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/history/codec";
 import type { Part } from "@/lib/protocol/parts";
 import { callModel } from "./model-call";
-import type { AgentRun, Network } from "./network";
+import type { Agent, AgentRun, Network } from "./network";
 import { ChunkWriter, type Publish } from "./stream-chunks";
 import { runTool } from "./tools/run-tool";
 import type { ToolContext } from "./tools/types";
@@ -25,8 +25,8 @@ export interface NetworkOutcome {
  */
 export async function runNetwork(args: {
   network: Network;
-  /** The history and the user's message, as the model reads them. */
-  messages: ModelMessage[];
+  /** The history and the user's message, as each agent reads them (its history policy applied). */
+  messagesFor: (agent: Agent) => ModelMessage[];
   context: ToolContext;
   publish: Publish;
   step: StepRunner;
@@ -35,7 +35,7 @@ export async function runNetwork(args: {
   const { network, context, step, newId } = args;
   const parts: Part[] = [];
   const runs: AgentRun[] = [];
-  const soFar = (): ModelMessage[] => [...args.messages, ...toModelMessages([{ id: "reply", role: "assistant", parts }])];
+  const soFar = (agent: Agent): ModelMessage[] => [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts }])];
 
   for (let iteration = 0; iteration < network.maxIter; iteration++) {
     const agent = network.router({ iteration, runs, agents: network.agents });
@@ -58,7 +58,7 @@ export async function runNetwork(args: {
           const result = await callModel({
             agent,
             model: network.model,
-            messages: soFar(),
+            messages: soFar(agent),
             writer,
             newId,
             signal: context.signal,

@@ -5,8 +5,10 @@ import { AppError } from "@/lib/errors";
 import { modelInputChars } from "@/lib/history/codec";
 import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
-import { buildModelMessages, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
-import type { Network } from "./network";
+import { buildModelMessages, conversationWith, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
+import type { Agent, Network } from "./network";
+import { dataChunk } from "@/lib/protocol/chat";
+import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 import { runNetwork } from "./run-network";
 import { runNow, type StepRunner } from "./steps";
 import { CHAIN_START, type HistorySigner } from "@/lib/auth/history-signature";
@@ -23,6 +25,8 @@ export interface TurnInput {
   message: UserMessage;
   /** The client's copy of the earlier messages; undefined when it sent none. */
   clientHistory?: ThreadMessage[];
+  /** The history policy the page's URL asked for; the operator's setting wins over it. */
+  historyPolicy?: Partial<HistoryPolicy>;
 }
 
 export interface TurnDeps {
@@ -105,7 +109,25 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   if (shouldLoadHistory({ clientThreadId, clientSentHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
     earlier = await step("load-history", () => history.get!({ ...scope, threadId }));
   }
-  const messages = buildModelMessages(earlier, input.message);
+  // 4. What each agent reads of it: the history policy in force (the operator's, the URL's, or the agent's own).
+  const policyFor = (agent: Agent) =>
+    resolveHistoryPolicy({ environment: network.historyPolicy, url: input.historyPolicy, agentDefault: agent.history });
+  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent));
+  const entry = policyFor(network.agents[0]);
+  const messages = messagesFor(network.agents[0]);
+  const inputChars = modelInputChars(messages);
+  await announce(
+    "announce-history",
+    dataChunk("history", {
+      policy: entry.policy,
+      length: entry.length,
+      source: entry.source,
+      threadMessages: conversationWith(earlier, input.message).length,
+      sentMessages: messages.length,
+      // About four characters a token: an estimate for the debug panel, not a bill.
+      sentTokens: Math.ceil(inputChars / 4),
+    }),
+  );
 
   // The user's message signed onto the thread's chain, now that the history before it is known.
   let lastSignature = CHAIN_START;
@@ -116,14 +138,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature: lastSignature }]));
   }
 
-  // 4. The network.
+  // 5. The network.
   const replyId = await step("assistant-message-id", async () => newId());
   await announce("announce-start", { type: "start", messageId: replyId });
   let status: TurnOutcome["status"] = "complete";
   let failure: Error | undefined;
   let reply: Reply | undefined;
   try {
-    const inputChars = modelInputChars(messages);
     if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) {
       throw new Error(
         `This thread is too long to send to the model (${inputChars.toLocaleString("en")} characters; the limit is ` +
@@ -132,7 +153,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     }
     const outcome = await runNetwork({
       network,
-      messages,
+      messagesFor,
       context: { owner: input.owner, threadId, signal: deps.signal },
       publish,
       step,
@@ -145,7 +166,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     failure = error instanceof Error ? error : new Error(String(error));
   }
 
-  // 5. The reply: only this run's, in one statement. A stopped reply keeps what was written.
+  // 6. The reply: only this run's, in one statement. A stopped reply keeps what was written.
   const toStore = reply && reply.parts.length > 0 ? reply : undefined;
   if (toStore && history.appendResults) {
     try {

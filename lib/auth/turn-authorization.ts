@@ -13,6 +13,7 @@ export interface TurnClaims {
   threadId?: string;
   message: { id: string; content: string };
   clientHistory?: unknown[];
+  historyPolicy?: { policy?: string; length?: number };
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
@@ -26,6 +27,8 @@ function mac(claims: TurnClaims, secret: string): Buffer {
     claims.message.id,
     sha256(claims.message.content),
     sha256(JSON.stringify(claims.clientHistory ?? null)),
+    claims.historyPolicy?.policy ?? null,
+    claims.historyPolicy?.length ?? null,
   ];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
 }

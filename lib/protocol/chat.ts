@@ -6,6 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES } from "./parts";
+import { HISTORY_POLICIES, historyLengthSchema, historyPolicyNameSchema } from "./history-policy";
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
@@ -50,6 +51,9 @@ export const chatRequestSchema = z.object({
     .array(historyItemSchema, { message: "must be an array" })
     .max(limits.maxHistoryItems, `must hold at most ${limits.maxHistoryItems} messages`)
     .optional(),
+  /** The chat page's ?historyPolicy= and ?historyLength=: a request, which the operator's setting overrides. */
+  historyPolicy: historyPolicyNameSchema.optional(),
+  historyLength: historyLengthSchema.optional(),
 });
 
 /** The body of POST /api/chat, as the client builds it. */
@@ -72,6 +76,15 @@ export const dataPartSchemas = {
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
   signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string() })) }),
+  /** What the model is given this turn: the history policy in force and the size of its window (the debug panel). */
+  history: z.object({
+    policy: z.enum(HISTORY_POLICIES),
+    length: z.number().int().min(0),
+    source: z.enum(["environment", "URL", "default"]),
+    threadMessages: z.number().int().min(0),
+    sentMessages: z.number().int().min(0),
+    sentTokens: z.number().int().min(0),
+  }),
 };
 
 export type ChatDataParts = { [K in keyof typeof dataPartSchemas]: z.infer<(typeof dataPartSchemas)[K]> };

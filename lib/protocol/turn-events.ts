@@ -4,6 +4,7 @@
 // inngest/functions (which runs and publishes).
 import type { UIMessageChunk } from "ai";
 import type { ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { HistoryPolicy } from "./history-policy";
 
 export const CHAT_TURN_EVENT = "threadline/chat.turn";
 
@@ -14,6 +15,8 @@ export interface ChatTurnEventData {
   threadId?: string;
   message: UserMessage;
   clientHistory?: ThreadMessage[];
+  /** What the page's URL asked for; the operator's setting still wins. */
+  historyPolicy?: Partial<HistoryPolicy>;
   /** The thread, or for a new thread the turn: one running turn per key. */
   concurrencyKey: string;
   /** This app's signature over the fields above (lib/auth/turn-authorization.ts); an event without it is refused. */

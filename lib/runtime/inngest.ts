@@ -69,6 +69,7 @@ export class InngestRuntime implements TurnRuntime {
       threadId: request.threadId,
       message: request.message,
       clientHistory: fitsInEvent(request.clientHistory) ? request.clientHistory : undefined,
+      historyPolicy: request.historyPolicy,
     };
     const data: ChatTurnEventData = {
       ...claims,

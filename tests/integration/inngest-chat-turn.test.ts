@@ -102,7 +102,7 @@ describe("the chat function under Inngest", () => {
     const chunks = published.map((p) => p.chunk!.chunk);
     const types = chunks.map((c) => c.type);
     // The user's message is signed once the history is known; the reply once it is stored.
-    expect(types.slice(0, 6)).toEqual(["data-thread", "data-signatures", "start", "start-step", "data-agent", "text-start"]);
+    expect(types.slice(0, 7)).toEqual(["data-thread", "data-history", "data-signatures", "start", "start-step", "data-agent", "text-start"]);
     expect(types.slice(-4)).toEqual(["text-end", "finish-step", "data-signatures", "finish"]);
     const signed = chunks.flatMap((c) => (c.type === "data-signatures" && "data" in c ? (c.data as { signatures: { id: string }[] }).signatures : []));
     expect(signed.map((s) => s.id)).toEqual([expect.any(String), replyId]);

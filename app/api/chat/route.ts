@@ -20,6 +20,7 @@ export const POST = route(async (request) => {
     message: { id: body.message.id, role: "user", content: body.message.content },
     // Used only when the server signed every message of it; otherwise the database is read.
     clientHistory: await trustedClientHistory(owner, body.threadId, body.history),
+    historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
   });
   return createUIMessageStreamResponse({
     stream: turn.stream,

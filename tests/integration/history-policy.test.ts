@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { parseChunks, replyParts, request, signaturesIn, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+
+// History policies decide what the model is given; the model's side of it is
+// what the mock model server received, on both history paths.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let me: { id: string; cookie: string };
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  chat = await import("@/app/api/chat/route");
+});
+afterAll(() => mock.close());
+beforeEach(async () => {
+  me = await visitor();
+});
+afterEach(() => {
+  delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
+  delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
+});
+
+async function turn(body: Record<string, unknown>) {
+  const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+  const text = await response.text();
+  return { response, chunks: response.ok ? parseChunks(text) : ([] as UIMessageChunk[]), body: response.ok ? undefined : JSON.parse(text) };
+}
+
+type Item = { id: string; role: "user" | "assistant"; parts: unknown[]; signature?: string };
+
+/** A thread of three finished turns, and the signed copy the page would hold. */
+async function threeTurns() {
+  const copy: Item[] = [];
+  let threadId: string | undefined;
+  for (const word of ["alpha", "beta", "gamma"]) {
+    const message = { id: randomUUID(), content: word };
+    const { response, chunks } = await turn({ threadId, message, ...(threadId ? { history: copy } : {}) });
+    threadId = response.headers.get("x-thread-id")!;
+    const signed = signaturesIn(chunks);
+    const replyId = (chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    copy.push(
+      { id: message.id, role: "user", parts: [{ type: "text", text: word }], signature: signed.get(message.id) },
+      { id: replyId, role: "assistant", parts: await replyParts(chunks), signature: signed.get(replyId) },
+    );
+  }
+  return { threadId: threadId!, copy };
+}
+
+/** The user messages the model received on its last call. */
+const userTextsSent = () =>
+  ((mock.requests.at(-1) as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
+
+const reported = (chunks: UIMessageChunk[]) => (chunks.find((c) => c.type === "data-history") as { data: Record<string, unknown> }).data;
+
+describe("history policies", () => {
+  for (const path of ["client", "database"] as const) {
+    it(`trims what the model reads on the ${path} path, and says which setting is in force`, async () => {
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{}, ["alpha", "beta", "gamma", "delta"]],
+        [{ historyPolicy: "lastN", historyLength: 2 }, ["gamma", "delta"]],
+        [{ historyPolicy: "lastN", historyLength: "0" }, ["delta"]], // 0 behaves as 1; a URL's digits are fine
+        [{ historyPolicy: "none" }, ["delta"]],
+        [{ historyPolicy: "all" }, ["alpha", "beta", "gamma", "delta"]],
+      ];
+      for (const [setting, sent] of cases) {
+        const { threadId, copy } = await threeTurns();
+        const history = path === "client" ? { history: copy } : {};
+        const { response, chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, ...history, ...setting });
+        expect(response.headers.get("x-history-source")).toBe(path);
+        expect(userTextsSent()).toEqual(sent);
+        expect(reported(chunks)).toMatchObject({
+          policy: setting.historyPolicy ?? "all",
+          source: setting.historyPolicy ? "URL" : "default",
+          sentMessages: sent.length * 2 - 1,
+          threadMessages: 7,
+        });
+      }
+    });
+  }
+
+  it("lets the operator's setting win over the URL's", async () => {
+    const { threadId } = await threeTurns();
+    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY = "lastN";
+    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH = "1";
+    const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, historyPolicy: "all" });
+    expect(userTextsSent()).toEqual(["delta"]);
+    expect(reported(chunks)).toMatchObject({ policy: "lastN", length: 1, source: "environment" });
+  });
+
+  it("refuses a bad policy or length with a 400 that names the field, and stores nothing", async () => {
+    for (const [field, value] of [
+      ["historyLength", -1],
+      ["historyLength", "abc"],
+      ["historyLength", "1.5"],
+      ["historyPolicy", "lastFew"],
+    ] as const) {
+      const { response, body } = await turn({ message: { id: randomUUID(), content: "hi" }, historyPolicy: "lastN", [field]: value });
+      expect(response.status).toBe(400);
+      expect(body.error.code).toBe("bad_request:validation");
+      expect(body.error.message).toContain(field);
+    }
+  });
+});
