@@ -4,10 +4,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
-import { buildChatRequestBody, type ConversationState } from "@/lib/client/history-mode";
+import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
 import { messageText, newMessageId, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
-import { dataPartSchemas } from "@/lib/protocol/chat";
+import { dataPartSchemas, type ChatDataParts, type HistorySource } from "@/lib/protocol/chat";
+import { HistoryDebugPanel } from "@/components/chat/HistoryDebugPanel";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
@@ -39,7 +40,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ messages }) => ({
-          body: buildChatRequestBody(messages, conversation.current),
+          body: buildChatRequestBody(messages, conversation.current, new Date(), historySettingFromUrl(window.location.search)),
         }),
       }),
   );
@@ -50,6 +51,12 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const retryNotices = useRef<RetryNotice[]>([]);
   const [retryCount, setRetryCount] = useState(0);
   const mounted = useRef(false);
+  // ?debug=true shows what the model was given; read after mount (the URL is the browser's).
+  const [debug, setDebug] = useState(false);
+  const [historyReport, setHistoryReport] = useState<{ report: ChatDataParts["history"] | null; source: HistorySource | null }>({
+    report: null,
+    source: null,
+  });
 
   const onThreadNamed = useCallback(
     (threadId: string) => {
@@ -57,8 +64,9 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       conversation.current.threadId = threadId;
       if (known || !mounted.current) return;
       // The URL follows the thread without remounting the page (a reload then opens it).
+      // The query (a history setting, debug) stays: it applies to the whole conversation.
       const path = `/c/${threadId}`;
-      if (window.location.pathname !== path) window.history.replaceState(null, "", path);
+      if (window.location.pathname !== path) window.history.replaceState(null, "", `${path}${window.location.search}`);
       void refreshThreads();
     },
     [refreshThreads],
@@ -75,6 +83,10 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
       switch (part.type) {
         case "data-thread":
           onThreadNamed(part.data.threadId);
+          setHistoryReport((last) => ({ ...last, source: part.data.historySource }));
+          break;
+        case "data-history":
+          setHistoryReport((last) => ({ ...last, report: part.data }));
           break;
         case "data-status":
           serverSaidStopped.current = true;
@@ -114,6 +126,10 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   // Leaving the chat (New chat, another thread) drops its stream; the server
   // finishes the turn on its own. The flag keeps a late chunk from rewriting the URL.
   useEffect(() => {
+    setDebug(new URLSearchParams(window.location.search).get("debug") === "true");
+  }, []);
+
+  useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
@@ -149,6 +165,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   // draft and focus survive the switch from the empty state to the thread.
   return (
     <div className="flex h-full flex-col">
+      {debug && <HistoryDebugPanel report={historyReport.report} historySource={historyReport.source} />}
       {isEmpty ? (
         <EmptyState />
       ) : (

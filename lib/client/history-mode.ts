@@ -23,15 +23,28 @@ export function chooseHistorySource({ threadId, clientCopyIsTrusted }: Conversat
   return clientCopyIsTrusted ? "client" : "database";
 }
 
+/**
+ * The history setting the page's URL asks for (?historyPolicy=&historyLength=),
+ * passed on as written: the server validates it, so a bad value is a clear 400
+ * rather than silently ignored, and the operator's setting still wins there.
+ */
+export function historySettingFromUrl(search: string): Pick<ChatRequest, "historyPolicy" | "historyLength"> {
+  const params = new URLSearchParams(search);
+  const policy = params.get("historyPolicy");
+  const length = params.get("historyLength");
+  return { ...(policy !== null ? { historyPolicy: policy } : {}), ...(length !== null ? { historyLength: length } : {}) };
+}
+
 /** The POST /api/chat body for the last of `messages`, which is the one being sent. */
 export function buildChatRequestBody(
   messages: ChatMessage[],
   conversation: ConversationState,
   now: Date = new Date(),
+  historySetting: Pick<ChatRequest, "historyPolicy" | "historyLength"> = {},
 ): ChatRequest {
   const newMessage = messages[messages.length - 1];
   if (!newMessage) throw new Error("There is no message to send.");
-  const body: ChatRequest = { message: { id: newMessage.id, content: messageText(newMessage) } };
+  const body: ChatRequest = { message: { id: newMessage.id, content: messageText(newMessage) }, ...historySetting };
   const source = chooseHistorySource(conversation);
   if (source === "new") return body;
   body.threadId = conversation.threadId!;

@@ -52,7 +52,7 @@ export const chatRequestSchema = z.object({
     .max(limits.maxHistoryItems, `must hold at most ${limits.maxHistoryItems} messages`)
     .optional(),
   /** The chat page's ?historyPolicy= and ?historyLength=: a request, which the operator's setting overrides. */
-  historyPolicy: historyPolicyNameSchema.optional(),
+  historyPolicy: z.string({ message: "must be a string" }).pipe(historyPolicyNameSchema).optional(),
   historyLength: historyLengthSchema.optional(),
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
-import { buildChatRequestBody } from "@/lib/client/history-mode";
+import { buildChatRequestBody, historySettingFromUrl } from "@/lib/client/history-mode";
 import type { ChatMessage } from "@/lib/client/messages";
 import { withoutRetriedParts } from "@/lib/client/retried-parts";
 import { describeChatError } from "@/lib/client/chat-error";
@@ -106,5 +106,18 @@ describe("the error shown in the thread", () => {
   it("is the server's own message for a refused request, such as a rate limit", () => {
     const body = { error: { code: "rate_limited:chatPerIdentity", message: "You are sending messages faster than this server allows. Try again in 42 seconds." } };
     expect(describeChatError(new Error(JSON.stringify(body)))).toBe(body.error.message);
+  });
+});
+
+describe("the history setting in the page's URL", () => {
+  it("is passed on as written, for the server to validate, and only when the URL has it", () => {
+    expect(historySettingFromUrl("?historyPolicy=lastN&historyLength=5&debug=true")).toEqual({ historyPolicy: "lastN", historyLength: "5" });
+    expect(historySettingFromUrl("?historyLength=-1")).toEqual({ historyLength: "-1" });
+    expect(historySettingFromUrl("")).toEqual({});
+    const messages: ChatMessage[] = [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }];
+    expect(buildChatRequestBody(messages, { threadId: null, clientCopyIsTrusted: true }, new Date(), { historyPolicy: "none" })).toEqual({
+      message: { id: "u1", content: "hi" },
+      historyPolicy: "none",
+    });
   });
 });

@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { expectReplyFinished, lastReply, sendMessage, threadAlert, uniqueToken } from "./helpers";
+
+// The chat page's ?historyPolicy=&historyLength= reach the model, and
+// ?debug=true shows what it was given and which setting decided it.
+
+const panel = (page: import("@playwright/test").Page) => page.getByRole("region", { name: "History debug" });
+
+test("?historyPolicy=lastN&historyLength=1&debug=true: the model reads only the new message, and the panel says why", async ({ page }) => {
+  await page.goto("/?historyPolicy=lastN&historyLength=1&debug=true");
+  await expect(panel(page)).toContainText("shown after the next message");
+  const first = `first ${uniqueToken()}`;
+  await sendMessage(page, first);
+  await expectReplyFinished(page);
+  await expect(panel(page)).toContainText("Policy: lastN");
+  await expect(panel(page)).toContainText("Length: 1");
+  await expect(panel(page)).toContainText("Source: URL");
+  // The thread's own URL keeps the setting.
+  await expect(page).toHaveURL(/\/c\/[0-9a-f-]+\?historyPolicy=lastN&historyLength=1&debug=true$/);
+
+  const second = `second ${uniqueToken()}`;
+  await sendMessage(page, second);
+  // With one user message in its window, the model sees no earlier turn.
+  await expect(lastReply(page)).toContainText(echoReply(second, 1, 0));
+  await expect(panel(page)).toContainText("Messages in thread: 3");
+  await expect(panel(page)).toContainText("Sent to the model: 1 messages");
+  await expect(panel(page)).toContainText("History from: client");
+});
+
+test("without a setting the whole thread reaches the model, and a bad length is refused with a clear message", async ({ page }) => {
+  await page.goto("/?debug=true");
+  await sendMessage(page, `one ${uniqueToken()}`);
+  await expectReplyFinished(page);
+  await expect(panel(page)).toContainText("Source: default");
+  const two = `two ${uniqueToken()}`;
+  await sendMessage(page, two);
+  await expect(lastReply(page)).toContainText(echoReply(two, 2, 1));
+
+  await page.goto("/?historyPolicy=lastN&historyLength=-1");
+  await sendMessage(page, `refused ${uniqueToken()}`);
+  await expect(threadAlert(page)).toContainText("historyLength");
+});
