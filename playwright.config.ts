@@ -3,11 +3,13 @@ import {
   APP_URL,
   E2E_APP_ENV,
   E2E_INNGEST_APP_ENV,
+  E2E_OPERATOR_APP_ENV,
   INNGEST_APP_URL,
   INNGEST_STANDIN_PORT,
   INNGEST_STANDIN_URL,
   MOCK_MODEL_PORT,
   MOCK_MODEL_URL,
+  OPERATOR_APP_URL,
 } from "./scripts/e2e-env.mjs";
 import { systemChromium } from "./scripts/browser.mjs";
 
@@ -73,6 +75,16 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       // Lets the app close its database pool instead of being killed mid-write.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+    {
+      // Only the history-policy spec visits it: an operator's setting against the page's URL.
+      name: "app-operator",
+      command: "node scripts/run-app.mjs start",
+      env: { ...E2E_OPERATOR_APP_ENV },
+      url: `${OPERATOR_APP_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     },
     {

@@ -10,3 +10,6 @@ export const INNGEST_APP_URL: string;
 export const INNGEST_STANDIN_PORT: number;
 export const INNGEST_STANDIN_URL: string;
 export const E2E_INNGEST_APP_ENV: Readonly<Record<string, string>>;
+export const OPERATOR_APP_PORT: number;
+export const OPERATOR_APP_URL: string;
+export const E2E_OPERATOR_APP_ENV: Readonly<Record<string, string>>;

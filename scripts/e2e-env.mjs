@@ -8,6 +8,10 @@ export const MOCK_MODEL_URL = `http://127.0.0.1:${MOCK_MODEL_PORT}`;
 export const APP_PORT = 3100;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
+/** The inline app once more, as an operator who caps the history every model call reads. */
+export const OPERATOR_APP_PORT = 3102;
+export const OPERATOR_APP_URL = `http://127.0.0.1:${OPERATOR_APP_PORT}`;
+
 /** The same app once more, with turns on the Inngest runtime against the stand-in. */
 export const INNGEST_APP_PORT = 3101;
 export const INNGEST_APP_URL = `http://127.0.0.1:${INNGEST_APP_PORT}`;
@@ -19,7 +23,7 @@ export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
  * without it, each app's own embedded Postgres in a folder of its own.
  */
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
-export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest"];
+export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator"];
 const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 
 /** Environment of the app under test: a throwaway database and the mock model. */
@@ -46,4 +50,12 @@ export const E2E_INNGEST_APP_ENV = {
   INNGEST_DEV: INNGEST_STANDIN_URL,
   // The stand-in listens on loopback only: the production start may use dev mode.
   INNGEST_DEV_IS_LOCAL: "1",
+};
+
+export const E2E_OPERATOR_APP_ENV = {
+  ...E2E_APP_ENV,
+  PORT: String(OPERATOR_APP_PORT),
+  ...database(E2E_EMBEDDED_DIRS[2]),
+  NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "lastN",
+  NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "1",
 };

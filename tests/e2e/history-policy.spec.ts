@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { OPERATOR_APP_URL } from "../../scripts/e2e-env.mjs";
 import { expectReplyFinished, lastReply, sendMessage, threadAlert, uniqueToken } from "./helpers";
 
 // The chat page's ?historyPolicy=&historyLength= reach the model, and
@@ -40,4 +41,21 @@ test("without a setting the whole thread reaches the model, and a bad length is 
   await page.goto("/?historyPolicy=lastN&historyLength=-1");
   await sendMessage(page, `refused ${uniqueToken()}`);
   await expect(threadAlert(page)).toContainText("historyLength");
+});
+
+test.describe("an operator's setting", () => {
+  test.use({ baseURL: OPERATOR_APP_URL });
+
+  test("wins over the page's URL, and the panel says it came from the environment", async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name !== "inline", "one operator app serves both projects");
+    await page.goto("/?historyPolicy=all&debug=true");
+    await sendMessage(page, `earlier ${uniqueToken()}`);
+    await expectReplyFinished(page);
+    const next = `later ${uniqueToken()}`;
+    await sendMessage(page, next);
+    await expect(lastReply(page)).toContainText(echoReply(next, 1, 0));
+    await expect(panel(page)).toContainText("Policy: lastN");
+    await expect(panel(page)).toContainText("Length: 1");
+    await expect(panel(page)).toContainText("Source: environment");
+  });
 });
