@@ -18,7 +18,7 @@ interface HistoryDebugPanelProps {
 export function HistoryDebugPanel({ report, historySource }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
-      <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>
+      <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
       <dd>{value}</dd>
     </div>
   );
@@ -36,10 +36,12 @@ export function HistoryDebugPanel({ report, historySource }: HistoryDebugPanelPr
           {row("Length", report.length)}
           {row("Source", report.source)}
           {row("Messages in thread", report.threadMessages)}
-          {row("Sent to the model", `${report.sentMessages} messages, ~${report.sentTokens} tokens`)}
+          {row("Sent to the model", `${plural(report.sentMessages, "message")}, ~${plural(report.sentTokens, "token")}`)}
           {row("History from", historySource ? SOURCE_LABEL[historySource] : "—")}
         </dl>
       )}
     </section>
   );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -25,7 +25,7 @@ test("?historyPolicy=lastN&historyLength=1&debug=true: the model reads only the 
   // With one user message in its window, the model sees no earlier turn.
   await expect(lastReply(page)).toContainText(echoReply(second, 1, 0));
   await expect(panel(page)).toContainText("Messages in thread: 3");
-  await expect(panel(page)).toContainText("Sent to the model: 1 messages");
+  await expect(panel(page)).toContainText("Sent to the model: 1 message,");
   await expect(panel(page)).toContainText("History from: client");
 });
 
