@@ -53,7 +53,11 @@ export function defaultNetwork(): Network {
           `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
           `arithmetic or unit conversion, search_threads to recall what the user said in other conversations. ` +
           `Call several tools at once when the question needs several. Then answer from their results.`,
-        tools: [currentTime(), calculate(), searchThreads((owner, query, options) => threads().search(owner, query, options))],
+        tools: [
+          currentTime(),
+          calculate(),
+          searchThreads(async (owner, query, options) => (await threads().search(owner, query, options)).results),
+        ],
         maxSteps: 4,
       },
     ],

@@ -88,11 +88,11 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
     case "calculate":
       return `- ${value.expression} = **${value.result}**`;
     case "search_threads": {
-      const hits = (value.hits ?? []) as { threadTitle: string; role: string; snippet: string }[];
+      const hits = (value.hits ?? []) as { title: string; snippet: string }[];
       if (hits.length === 0) return `- I found nothing about "${value.query}" in your other conversations.`;
       return hits
         .slice(0, 3)
-        .map((hit) => `- In "${hit.threadTitle}", ${hit.role === "user" ? "you said" : "I said"}: "${hit.snippet}"`)
+        .map((hit) => `- In "${hit.title}": "…${hit.snippet}…"`)
         .join("\n");
     }
     default:

@@ -128,47 +128,107 @@ export class ThreadRepository {
   }
 
   /**
-   * The owner's messages that match `query` (full-text, English stemming),
-   * best first, at most one hit per message; never another owner's.
+   * The owner's threads that match `query` by title or by what was said in
+   * them (Postgres full-text search, English stemming, GIN indexes), one result
+   * per thread with its best-matching message, ranked by relevance and then
+   * recency. Never another owner's thread.
    */
-  async search(owner: string, query: string, { limit, excludeThreadId }: { limit: number; excludeThreadId?: string }): Promise<SearchHit[]> {
-    const { rows } = await this.pool.query<{ thread_id: string; title: string | null; message_id: string; kind: "user" | "assistant"; snippet: string; created_at: Date }>(
-      `SELECT m.thread_id, t.title, m.message_id, m.kind, m.created_at,
-              ts_headline('english', m.content, q, 'MaxFragments=1, MaxWords=30, MinWords=10, StartSel="", StopSel=""') AS snippet
-         FROM threads t
-         JOIN messages m ON m.thread_id = t.id
-        CROSS JOIN websearch_to_tsquery('english', $2) AS q
-        WHERE t.owner = $1
-          AND ($4::uuid IS NULL OR t.id <> $4::uuid)
-          AND m.kind IN ('user', 'assistant')
-          AND to_tsvector('english', m.content) @@ q
-        ORDER BY ts_rank(to_tsvector('english', m.content), q) DESC, m.created_at DESC
-        LIMIT $3`,
-      [owner, query, limit, excludeThreadId ?? null],
+  async search(owner: string, query: string, { limit, offset = 0, excludeThreadId }: SearchOptions): Promise<SearchPage> {
+    const { rows } = await this.pool.query<SearchRow>(
+      `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
+       said AS (
+         SELECT DISTINCT ON (m.thread_id) m.thread_id, m.message_id, m.content,
+                ts_rank(to_tsvector('english', m.content), q.q) AS rank
+           FROM messages m JOIN threads t ON t.id = m.thread_id, q
+          WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND to_tsvector('english', m.content) @@ q.q
+          ORDER BY m.thread_id, rank DESC, m.seq DESC
+       ), titled AS (
+         SELECT t.id AS thread_id, ts_rank(to_tsvector('english', coalesce(t.title, '')), q.q) AS rank
+           FROM threads t, q
+          WHERE t.owner = $1 AND to_tsvector('english', coalesce(t.title, '')) @@ q.q
+       )
+       SELECT t.id, t.title, t.updated_at, said.message_id,
+              ts_headline('english', coalesce(said.content, t.title, ''), q.q,
+                          'MaxFragments=1, MaxWords=24, MinWords=8, StartSel="${MARK_START}", StopSel="${MARK_END}"') AS snippet
+         FROM threads t CROSS JOIN q
+         LEFT JOIN said ON said.thread_id = t.id
+         LEFT JOIN titled ON titled.thread_id = t.id
+        WHERE t.owner = $1 AND t.message_count > 0
+          AND (said.thread_id IS NOT NULL OR titled.thread_id IS NOT NULL)
+          AND ($5::uuid IS NULL OR t.id <> $5::uuid)
+        -- A title match counts a little more than a word in passing; a month of age halves a score.
+        ORDER BY greatest(coalesce(said.rank, 0), coalesce(titled.rank, 0) * 1.5)
+                 / (1 + extract(epoch FROM now() - t.updated_at) / (30 * 86400)) DESC,
+                 t.updated_at DESC, t.id
+        LIMIT $3 OFFSET $4`,
+      [owner, query, limit + 1, offset, excludeThreadId ?? null],
     );
-    return rows.map((r) => ({
-      threadId: r.thread_id,
-      threadTitle: r.title ?? "New chat",
-      messageId: r.message_id,
-      role: r.kind,
-      snippet: r.snippet,
-      createdAt: r.created_at.toISOString(),
-    }));
+    const page = rows.slice(0, limit);
+    return {
+      results: page.map((row) => ({
+        threadId: row.id,
+        title: row.title ?? "New chat",
+        ...(row.message_id ? { messageId: row.message_id } : {}),
+        ...highlighted(row.snippet),
+        updatedAt: row.updated_at.toISOString(),
+      })),
+      nextOffset: rows.length > limit ? offset + limit : null,
+    };
   }
+}
+
+// ts_headline marks each match with these private-use characters; they become highlight ranges.
+const MARK_START = "\uE000";
+const MARK_END = "\uE001";
+
+/** A snippet without its marks, and where the marks were: [start, end) offsets of each match. */
+export function highlighted(marked: string): { snippet: string; highlights: [number, number][] } {
+  let snippet = "";
+  const highlights: [number, number][] = [];
+  let start = -1;
+  for (const ch of marked) {
+    if (ch === MARK_START) start = snippet.length;
+    else if (ch === MARK_END && start >= 0) {
+      highlights.push([start, snippet.length]);
+      start = -1;
+    } else snippet += ch;
+  }
+  return { snippet, highlights };
+}
+
+interface SearchRow {
+  id: string;
+  title: string | null;
+  updated_at: Date;
+  message_id: string | null;
+  snippet: string;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset?: number;
+  /** Leave this thread out (the search_threads tool: the model already reads it). */
+  excludeThreadId?: string;
+}
+
+export interface SearchResult {
+  threadId: string;
+  title: string;
+  /** The best-matching message, when the match is in what was said (not only the title). */
+  messageId?: string;
+  snippet: string;
+  highlights: [number, number][];
+  updatedAt: string;
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  nextOffset: number | null;
 }
 
 export interface FlatMessage {
   id: string;
   role: "user" | "assistant";
   content: string;
-  createdAt: string;
-}
-
-export interface SearchHit {
-  threadId: string;
-  threadTitle: string;
-  messageId: string;
-  role: "user" | "assistant";
-  snippet: string;
   createdAt: string;
 }

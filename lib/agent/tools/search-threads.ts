@@ -4,10 +4,9 @@ import { defineTool } from "./types";
 
 export interface ThreadSearchHit {
   threadId: string;
-  threadTitle: string;
-  role: "user" | "assistant";
+  title: string;
   snippet: string;
-  createdAt: string;
+  updatedAt: string;
 }
 
 /** Searches one owner's threads, never another's. */
@@ -19,11 +18,12 @@ export const searchThreads = (search: SearchThreads) =>
   defineTool({
     name: "search_threads",
     description:
-      "Searches the user's other conversations (not this one) for what was said about something. " +
-      "Give a few keywords; returns matching messages with their thread's title.",
+      "Searches the user's other conversations (not this one) by title and by what was said. " +
+      "Give a few keywords; returns the best-matching threads with the words around each match.",
     input: z.object({ query: z.string().trim().min(1).max(200).describe("Keywords, e.g. \"flamingos\"") }),
     async execute({ query }, { owner, threadId }) {
       const hits = await search(owner, query, { limit: LIMIT, excludeThreadId: threadId });
-      return { query, hits: hits.map((hit) => ({ ...hit })) } as JsonValue;
+      // What the model needs: where, and the words around the match.
+      return { query, hits: hits.map(({ threadId, title, snippet, updatedAt }) => ({ threadId, title, snippet, updatedAt })) } as JsonValue;
     },
   });

@@ -1,0 +1,21 @@
+import { requireOwner } from "@/lib/auth/session";
+import { validationError } from "@/lib/http/body";
+import { jsonResponse, route } from "@/lib/http/handler";
+import { threads } from "@/lib/threads/service";
+import { searchCursor, searchQuerySchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/** The owner's threads matching `q` by title or by what was said, best first. */
+export const GET = route(async (request) => {
+  const params = new URL(request.url).searchParams;
+  const query = searchQuerySchema.safeParse({
+    q: params.get("q") ?? undefined,
+    limit: params.get("limit") ?? undefined,
+    cursor: params.get("cursor") ?? undefined,
+  });
+  if (!query.success) throw validationError(query.error);
+  const owner = await requireOwner(request);
+  const { results, nextOffset } = await threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
+  return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor(nextOffset) });
+});

@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+
+// GET /api/search: the sidebar's search over the owner's threads.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let search: typeof import("@/app/api/search/route");
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  chat = await import("@/app/api/chat/route");
+  search = await import("@/app/api/search/route");
+});
+afterAll(() => mock.close());
+
+async function say(cookie: string, content: string): Promise<string> {
+  const response = await chat.POST(request("/api/chat", { method: "POST", cookie, json: { message: { id: randomUUID(), content } } }), undefined);
+  await response.text();
+  return response.headers.get("x-thread-id")!;
+}
+const find = (cookie: string, query: string) => search.GET(request(`/api/search?${query}`, { cookie }), undefined);
+
+describe("GET /api/search", () => {
+  it("finds the owner's thread by a word said in it, with the message and the match highlighted, never another identity's", async () => {
+    const me = await visitor();
+    const stranger = await visitor();
+    const word = `quokka${randomUUID().slice(0, 8)}`;
+    const mine = await say(me.cookie, `I met a ${word} on Rottnest island`);
+    await say(stranger.cookie, `stranger's ${word} story`);
+    const response = await find(me.cookie, `q=${word}`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.results.map((r: { threadId: string }) => r.threadId)).toEqual([mine]);
+    const [result] = body.results;
+    expect(result).toMatchObject({ title: `I met a ${word} on Rottnest island`, messageId: expect.any(String), updatedAt: expect.any(String) });
+    const [start, end] = result.highlights[0];
+    expect(result.snippet.slice(start, end)).toBe(word);
+    expect(body.nextCursor).toBeNull();
+  });
+
+  it("pages with the cursor it hands out", async () => {
+    const me = await visitor();
+    const word = `wombat${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 3; i++) await say(me.cookie, `${word} number ${i}`);
+    const first = await (await find(me.cookie, `q=${word}&limit=2`)).json();
+    expect(first.results).toHaveLength(2);
+    const second = await (await find(me.cookie, `q=${word}&limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second.results).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it("refuses an empty or over-long query, a bad limit or a cursor it did not hand out, naming the field", async () => {
+    const me = await visitor();
+    for (const [query, field] of [
+      ["q=", "q"],
+      ["", "q"],
+      [`q=${"x".repeat(201)}`, "q"],
+      ["q=a&limit=0", "limit"],
+      ["q=a&limit=abc", "limit"],
+      ["q=a&cursor=DROP%20TABLE", "cursor"],
+    ]) {
+      const response = await find(me.cookie, query);
+      expect(response.status, query).toBe(400);
+      expect((await response.json()).error.message.startsWith(`${field}: `)).toBe(true);
+    }
+  });
+});
