@@ -25,7 +25,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
 
   if (message.role === "user") {
     return (
-      <div data-role="user" className="group flex flex-col items-end gap-1">
+      <div id={`message-${message.id}`} data-role="user" className="group flex scroll-mt-6 flex-col items-end gap-1">
         <div className="max-w-[85%] rounded-3xl bg-neutral-100 px-4 py-2.5 break-words dark:bg-neutral-800">
           <Markdown text={text} />
         </div>
@@ -40,7 +40,12 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
 
   const isStopped = stopped || message.metadata?.stopped === true;
   return (
-    <div data-role="assistant" className="flex w-full min-w-0 flex-col gap-3 break-words" aria-busy={streaming || undefined}>
+    <div
+      id={`message-${message.id}`}
+      data-role="assistant"
+      className="flex w-full min-w-0 scroll-mt-6 flex-col gap-3 break-words"
+      aria-busy={streaming || undefined}
+    >
       <Timeline parts={message.parts} streaming={streaming} />
       {(text.length > 0 || isStopped) && (
         <div className="-mt-1 flex items-center gap-2">

@@ -30,6 +30,16 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
     if (sendCount > 0) scrollToBottom();
   }, [sendCount, scrollToBottom]);
 
+  // Opened at a message (a search result links to /c/<id>#message-<id>): show it instead of the end.
+  useEffect(() => {
+    const hash = decodeURIComponent(window.location.hash.slice(1));
+    if (!hash.startsWith("message-")) return;
+    const target = document.getElementById(hash);
+    if (!target) return;
+    target.scrollIntoView({ block: "start" });
+    target.setAttribute("data-found", "true");
+  }, []);
+
   return (
     <div className="relative min-h-0 flex-1">
       <div ref={containerRef} onScroll={onScroll} className="h-full overflow-y-auto">

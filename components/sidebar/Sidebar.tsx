@@ -1,7 +1,9 @@
 "use client";
 
+import { useState } from "react";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { ThreadList } from "@/components/sidebar/ThreadList";
+import { ThreadSearchBox, ThreadSearchResults } from "@/components/sidebar/ThreadSearch";
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
 
 interface SidebarProps {
@@ -12,6 +14,8 @@ interface SidebarProps {
 
 export function Sidebar({ open, onClose }: SidebarProps) {
   const { startNewChat } = useNewChat();
+  const [query, setQuery] = useState("");
+  const searching = query.trim().length > 0;
 
   return (
     <>
@@ -43,7 +47,14 @@ export function Sidebar({ open, onClose }: SidebarProps) {
             <CloseIcon />
           </button>
         </div>
-        <nav aria-label="Threads" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+        <ThreadSearchBox query={query} onQueryChange={setQuery} />
+        {/* The list stays mounted while searching, so its loaded pages and scroll survive a search. */}
+        {searching && (
+          <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+            <ThreadSearchResults query={query} onNavigate={onClose} />
+          </div>
+        )}
+        <nav aria-label="Threads" hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
           <ThreadList onNavigate={onClose} />
         </nav>
       </aside>

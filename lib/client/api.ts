@@ -1,7 +1,7 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@/lib/errors";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { SearchResult, ThreadSummary } from "@/lib/threads/repository";
 import type { ThreadPage } from "@/lib/client/thread-list";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -73,4 +73,15 @@ export function revokeDeviceLink(): Promise<void> {
 /** Makes this browser the identity the link carries. */
 export async function claimDeviceLink(code: string): Promise<void> {
   await request<{ ok: true }>("/api/device-links/claim", { method: "POST", body: JSON.stringify({ code }) });
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  nextCursor: string | null;
+}
+
+export function searchThreads(q: string, { cursor, signal }: { cursor?: string; signal?: AbortSignal } = {}): Promise<SearchPage> {
+  const query = new URLSearchParams({ q });
+  if (cursor) query.set("cursor", cursor);
+  return request<SearchPage>(`/api/search?${query}`, { signal });
 }
