@@ -29,7 +29,9 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
   // A ref, not state: the transport reads it when a request is built, and the
   // callbacks below update it the moment the stream tells us something.
-  const signatures = useRef(new Map(initialHistory.flatMap((m) => (m.signature ? [[m.id, m.signature] as const] : []))));
+  const signatures = useRef(
+    new Map(initialHistory.flatMap((m) => (m.signature ? [[m.id, { signature: m.signature, seq: m.seq }] as const] : []))),
+  );
   const conversation = useRef<ConversationState>({
     threadId: initialThreadId,
     clientCopyIsTrusted: initialThreadId === null,
@@ -86,13 +88,14 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
           setHistoryReport((last) => ({ ...last, source: part.data.historySource }));
           break;
         case "data-history":
+          conversation.current.window = { policy: part.data.policy, length: part.data.length };
           setHistoryReport((last) => ({ ...last, report: part.data }));
           break;
         case "data-status":
           serverSaidStopped.current = true;
           break;
         case "data-signatures":
-          for (const { id, signature } of part.data.signatures) signatures.current.set(id, signature);
+          for (const { id, signature, seq } of part.data.signatures) signatures.current.set(id, { signature, seq });
           break;
         case "data-retry":
           retryNotices.current = [...retryNotices.current, part.data];

@@ -58,3 +58,44 @@ export function buildModelMessages(history: ThreadMessage[], message: UserMessag
 export function conversationWith(history: ThreadMessage[], message: UserMessage): ThreadMessage[] {
   return [...history.filter((m) => m.id !== message.id), userMessage(message.id, message.content)];
 }
+
+/**
+ * How much of the thread a turn must read for the widest of its agents'
+ * policies: `undefined` for all of it, else the last N user messages (the new
+ * one counted) and what follows each.
+ */
+export function widestWindow(policies: HistoryPolicy[]): number | undefined {
+  let widest = 1;
+  for (const { policy, length } of policies) {
+    if (policy === "all") return undefined;
+    if (policy === "lastN") widest = Math.max(widest, length, 1);
+  }
+  return widest;
+}
+
+/**
+ * Whether the client's (signed, unbroken) copy holds everything the window
+ * needs: it must end right before the new message (so it is not a stale copy
+ * missing the latest turns) and reach back far enough, to the thread's first
+ * message or the window's first user message. Without the new message's seq
+ * (an adapter that does not number messages) only the start can be checked.
+ */
+export function clientHistoryCovers(args: {
+  history: (ThreadMessage & { seq: number })[];
+  /** The seq of the user's new message, when the adapter gives it. */
+  userSeq?: number;
+  window: number | undefined;
+  seqAfter: (message: ThreadMessage & { seq: number }) => number;
+}): boolean {
+  const { history, userSeq, window, seqAfter } = args;
+  const FIRST_SEQ = 1;
+  if (userSeq !== undefined) {
+    const end = history.length > 0 ? seqAfter(history[history.length - 1]) : FIRST_SEQ;
+    if (end !== userSeq) return false;
+  }
+  const startsTheThread = history.length === 0 ? userSeq === undefined || userSeq === FIRST_SEQ : history[0].seq === FIRST_SEQ;
+  if (startsTheThread) return true;
+  if (window === undefined) return false;
+  const users = history.filter((m) => m.role === "user").length + 1;
+  return users >= window;
+}

@@ -51,6 +51,7 @@ export const threadChunk = (threadId: string, historySource: HistorySource): UIM
   dataChunk("thread", { threadId, historySource });
 
 /** The server's signatures for messages it stored, for the client to send back with its copy. */
-export const signaturesChunk = (signatures: { id: string; signature: string }[]): UIMessageChunk => dataChunk("signatures", { signatures });
+export const signaturesChunk = (signatures: { id: string; signature: string; seq: number }[]): UIMessageChunk =>
+  dataChunk("signatures", { signatures });
 
 export const stoppedChunk: UIMessageChunk = dataChunk("status", { status: "stopped" });

@@ -5,13 +5,22 @@ import { AppError } from "@/lib/errors";
 import { modelInputChars } from "@/lib/history/codec";
 import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
-import { buildModelMessages, conversationWith, historySource, resolveThread, shouldLoadHistory, type HistorySource } from "./lifecycle";
+import {
+  buildModelMessages,
+  clientHistoryCovers,
+  conversationWith,
+  historySource,
+  resolveThread,
+  shouldLoadHistory,
+  widestWindow,
+  type HistorySource,
+} from "./lifecycle";
 import type { Agent, Network } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 import { runNetwork } from "./run-network";
 import { runNow, type StepRunner } from "./steps";
-import { CHAIN_START, type HistorySigner } from "@/lib/auth/history-signature";
+import { seqAfter, type HistorySigner } from "@/lib/auth/history-signature";
 import { signaturesChunk, stoppedChunk, threadChunk, type Publish } from "./stream-chunks";
 
 export type { StepOptions, StepRunner } from "./steps";
@@ -23,8 +32,8 @@ export interface TurnInput {
   /** The thread the client named, if any. */
   threadId?: string;
   message: UserMessage;
-  /** The client's copy of the earlier messages; undefined when it sent none. */
-  clientHistory?: ThreadMessage[];
+  /** The client's copy of the earlier messages (verified, with their seqs); undefined when it sent none. */
+  clientHistory?: (ThreadMessage & { seq: number })[];
   /** The history policy the page's URL asked for; the operator's setting wins over it. */
   historyPolicy?: Partial<HistoryPolicy>;
 }
@@ -61,6 +70,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const resolution = resolveThread(input.threadId, history);
   let threadId: string;
   let createdThisTurn = false;
+  let messagesBefore: number | undefined;
   switch (resolution.kind) {
     case "upsert":
     case "create": {
@@ -69,6 +79,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       );
       threadId = created.threadId;
       createdThisTurn = created.created;
+      messagesBefore = created.messages;
       break;
     }
     case "use-given":
@@ -83,17 +94,27 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   }
 
   // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
+  let userSeq: number | undefined;
   if (history.appendUserMessage) {
-    const { duplicate } = await step("append-user-message", () =>
+    const { duplicate, seq } = await step("append-user-message", () =>
       history.appendUserMessage!({ ...scope, threadId, turnId: input.turnId, message: input.message }),
     );
     if (duplicate) {
       throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
     }
+    userSeq = seq;
   }
 
+  // What each agent reads of the thread: the history policy in force (the
+  // operator's, the URL's, or the agent's own), and so the window to read.
+  const policyFor = (agent: Agent) =>
+    resolveHistoryPolicy({ environment: network.historyPolicy, url: input.historyPolicy, agentDefault: agent.history });
+  const window = widestWindow(network.agents.map(policyFor));
+
   const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
-  const clientSentHistory = input.clientHistory !== undefined;
+  // The client's copy is used when it holds the whole window; otherwise the database's is read.
+  const clientSentHistory =
+    input.clientHistory !== undefined && clientHistoryCovers({ history: input.clientHistory, userSeq, window, seqAfter });
   const source = historySource({ clientSentHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
   // Chunks outside the model call are published in steps of their own: a
@@ -104,14 +125,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     });
   await announce("announce-thread", threadChunk(threadId, source));
 
-  // 3. The history: the client's copy, or the database's.
-  let earlier: ThreadMessage[] = input.clientHistory ?? [];
+  // 3. The history: the client's copy, or the window of it the database holds.
+  let earlier: ThreadMessage[] = clientSentHistory ? input.clientHistory! : [];
   if (shouldLoadHistory({ clientThreadId, clientSentHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
-    earlier = await step("load-history", () => history.get!({ ...scope, threadId }));
+    earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window }));
   }
-  // 4. What each agent reads of it: the history policy in force (the operator's, the URL's, or the agent's own).
-  const policyFor = (agent: Agent) =>
-    resolveHistoryPolicy({ environment: network.historyPolicy, url: input.historyPolicy, agentDefault: agent.history });
+  // 4. Each agent's view of it.
   const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent));
   const entry = policyFor(network.agents[0]);
   const messages = messagesFor(network.agents[0]);
@@ -122,20 +141,18 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       policy: entry.policy,
       length: entry.length,
       source: entry.source,
-      threadMessages: conversationWith(earlier, input.message).length,
+      // The whole thread's, when the adapter says; otherwise as far as this turn read it.
+      threadMessages: messagesBefore !== undefined ? messagesBefore + 1 : conversationWith(earlier, input.message).length,
       sentMessages: messages.length,
       // About four characters a token: an estimate for the debug panel, not a bill.
       sentTokens: Math.ceil(inputChars / 4),
     }),
   );
 
-  // The user's message signed onto the thread's chain, now that the history before it is known.
-  let lastSignature = CHAIN_START;
-  if (deps.signer) {
-    const prior = earlier.filter((m) => m.id !== input.message.id);
-    lastSignature = deps.signer.chain(threadId, prior).at(-1) ?? CHAIN_START;
-    lastSignature = deps.signer.next(threadId, lastSignature, userMessage(input.message.id, input.message.content));
-    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature: lastSignature }]));
+  // The user's message signed where it sits, for the client to send back with its copy.
+  if (deps.signer && userSeq !== undefined) {
+    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq });
+    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq }]));
   }
 
   // 5. The network.
@@ -168,9 +185,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
   // 6. The reply: only this run's, in one statement. A stopped reply keeps what was written.
   const toStore = reply && reply.parts.length > 0 ? reply : undefined;
+  let replySeq: number | undefined;
   if (toStore && history.appendResults) {
     try {
-      await step("append-results", () => history.appendResults!({ ...scope, threadId, reply: toStore }));
+      const stored = await step("append-results", () => history.appendResults!({ ...scope, threadId, reply: toStore }));
+      replySeq = stored?.seq;
     } catch (error) {
       status = "failed";
       failure = new Error("The reply could not be saved.", { cause: error });
@@ -182,9 +201,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   } else {
     const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
     const signed: UIMessageChunk[] = [];
-    if (deps.signer && history.appendResults && toStore) {
-      lastSignature = deps.signer.next(threadId, lastSignature, toStore);
-      signed.push(signaturesChunk([{ id: toStore.id, signature: lastSignature }]));
+    if (deps.signer && toStore && replySeq !== undefined) {
+      const signature = deps.signer(threadId, { ...toStore, seq: replySeq });
+      signed.push(signaturesChunk([{ id: toStore.id, signature, seq: replySeq }]));
     }
     await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
   }

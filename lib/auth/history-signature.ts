@@ -8,14 +8,22 @@ import { getSessionSecret } from "./secret";
 // The hybrid pattern lets the client send its copy of the thread so the server
 // need not read it. The copy must be one the server produced: every message the
 // server stores or serves carries an HMAC (session secret) over the owner, the
-// thread, the message (id, role, a digest of all its parts) and the previous message's
-// signature. The chain fixes the order and leaves nothing out but the newest
-// messages, so a client can neither invent a turn, rewrite one, reorder them,
-// nor carry a signature to another thread or identity. History that does not
-// verify is not used: the server reads the database instead.
+// thread, the message's place in the thread (the seq of its first stored part),
+// its id, role and a digest of all its parts. A message takes one seq per part,
+// so consecutive messages fit end to start: a copy whose seqs leave a gap has
+// lost a message, and one whose seqs overlap was reordered. A client can
+// neither invent a message, rewrite one, reorder or drop any inside its copy,
+// nor carry a signature to another thread or identity; and because no message's
+// signature depends on the ones before it, a copy may be just the recent part
+// of a thread (the window its history policy reads), and the server signs a new
+// message without reading the thread. History that does not verify is not
+// used: the server reads the database instead.
 
-/** The "previous signature" of a thread's first message. */
-export const CHAIN_START = "";
+/** A message the server signed, where it sits in the thread. */
+export interface Positioned {
+  /** The seq of the message's first stored part. */
+  seq: number;
+}
 
 // Over the parts in canonical order (a call then its result), serialized with
 // sorted keys: the client's copy comes back through the UI's shapes, which
@@ -23,62 +31,53 @@ export const CHAIN_START = "";
 const digest = (message: ThreadMessage) =>
   createHash("sha256").update(stringify(canonicalParts(message.parts))).digest("base64url");
 
-export function signNext(secret: string, owner: string, threadId: string, previous: string, message: ThreadMessage): string {
-  const fields = ["threadline-history-v2", owner, threadId, previous, message.id, message.role, digest(message)];
+export function signMessage(secret: string, owner: string, threadId: string, message: ThreadMessage & Positioned): string {
+  const fields = ["threadline-history-v3", owner, threadId, message.seq, message.id, message.role, digest(message)];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest("base64url");
 }
 
-/** The signatures of a thread's messages, first to last. */
-export function signChain(secret: string, owner: string, threadId: string, messages: ThreadMessage[]): string[] {
-  const signatures: string[] = [];
-  let previous = CHAIN_START;
-  for (const message of messages) {
-    previous = signNext(secret, owner, threadId, previous, message);
-    signatures.push(previous);
-  }
-  return signatures;
-}
+/** The seq right after a message: each of its parts took one. */
+export const seqAfter = (message: ThreadMessage & Positioned) => message.seq + canonicalParts(message.parts).length;
 
-/** True when every message carries the signature the chain gives it from the thread's first message on. */
-export function isSignedChain(
+/**
+ * True when every message carries the signature the server gave it and the
+ * messages follow each other without a gap or an overlap: an unbroken run of
+ * the thread as the server stored it.
+ */
+export function isSignedRun(
   secret: string,
   owner: string,
   threadId: string,
-  messages: (ThreadMessage & { signature?: string })[],
+  messages: (ThreadMessage & { seq?: number; signature?: string })[],
 ): boolean {
-  const expected = signChain(secret, owner, threadId, messages);
   return messages.every((message, i) => {
-    if (typeof message.signature !== "string") return false;
+    if (typeof message.signature !== "string" || typeof message.seq !== "number") return false;
+    if (i > 0 && seqAfter(messages[i - 1] as ThreadMessage & Positioned) !== message.seq) return false;
     const given = Buffer.from(message.signature);
-    const wanted = Buffer.from(expected[i]);
+    const wanted = Buffer.from(signMessage(secret, owner, threadId, message as ThreadMessage & Positioned));
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   });
 }
 
-/** Signs one owner's threads: what a turn runner needs, without the secret itself. */
-export interface HistorySigner {
-  chain(threadId: string, messages: ThreadMessage[]): string[];
-  next(threadId: string, previous: string, message: ThreadMessage): string;
-}
+/** Signs one owner's messages: what a turn runner needs, without the secret itself. */
+export type HistorySigner = (threadId: string, message: ThreadMessage & Positioned) => string;
 
 export function historySigner(secret: string, owner: string): HistorySigner {
-  return {
-    chain: (threadId, messages) => signChain(secret, owner, threadId, messages),
-    next: (threadId, previous, message) => signNext(secret, owner, threadId, previous, message),
-  };
+  return (threadId, message) => signMessage(secret, owner, threadId, message);
 }
 
 /**
- * The client's copy of a thread, if the server can trust it: a thread id and a
- * complete signed chain. Otherwise undefined, and the turn reads the database
- * (a new thread has nothing to read).
+ * The client's copy of a thread, if the server can trust it: a thread id and
+ * an unbroken run of messages the server signed. Otherwise undefined, and the
+ * turn reads the database (a new thread has nothing to read). Whether the run
+ * reaches back far enough for the history policy is the turn's question.
  */
 export async function trustedClientHistory(
   owner: string,
   threadId: string | undefined,
-  history: (ThreadMessage & { signature?: string })[] | undefined,
-): Promise<ThreadMessage[] | undefined> {
+  history: (ThreadMessage & { seq?: number; signature?: string })[] | undefined,
+): Promise<(ThreadMessage & Positioned)[] | undefined> {
   if (!history || !threadId) return undefined;
-  if (!isSignedChain(await getSessionSecret(), owner, threadId, history)) return undefined;
-  return history.map(({ id, role, parts }) => ({ id, role, parts }));
+  if (!isSignedRun(await getSessionSecret(), owner, threadId, history)) return undefined;
+  return history.map(({ id, role, parts, seq }) => ({ id, role, parts, seq: seq! }));
 }

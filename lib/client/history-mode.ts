@@ -1,7 +1,8 @@
 // The hybrid history pattern in one place. The client sends its copy of the
 // thread only when it can vouch for it; otherwise the server reads the database.
 import { limits } from "@/lib/limits";
-import { messageText, toHistoryPayload } from "@/lib/client/messages";
+import { messageText, toHistoryPayload, type SignedPlace } from "@/lib/client/messages";
+import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 import type { ChatMessage, ChatRequest, HistoryItem, HistorySource } from "@/lib/protocol/chat";
 
 export interface ConversationState {
@@ -14,8 +15,14 @@ export interface ConversationState {
    * server stored; in both cases the database is the better source.
    */
   clientCopyIsTrusted: boolean;
-  /** The server's signature for each message it stored, by message id. */
-  signatures?: ReadonlyMap<string, string>;
+  /** The server's signature for each message it stored, and where it sits, by message id. */
+  signatures?: ReadonlyMap<string, SignedPlace>;
+  /**
+   * The history policy the server applied on the last turn: the copy sent is
+   * only the window it reads, so a request does not grow with the thread. (If
+   * the next turn needs more, the server reads the database instead.)
+   */
+  window?: HistoryPolicy;
 }
 
 export function chooseHistorySource({ threadId, clientCopyIsTrusted }: ConversationState): HistorySource {
@@ -49,7 +56,8 @@ export function buildChatRequestBody(
   if (source === "new") return body;
   body.threadId = conversation.threadId!;
   if (source === "client") {
-    const history = toHistoryPayload(messages.slice(0, -1), now, conversation.signatures);
+    const all = toHistoryPayload(messages.slice(0, -1), now, conversation.signatures);
+    const history = conversation.window ? windowOf(all, conversation.window) : all;
     // A thread too long for one request body is left to the database rather than refused.
     if (fitsInRequest(history)) body.history = history;
   }
@@ -59,4 +67,10 @@ export function buildChatRequestBody(
 function fitsInRequest(history: HistoryItem[]): boolean {
   if (history.length > limits.maxHistoryItems) return false;
   return new TextEncoder().encode(JSON.stringify(history)).length <= limits.maxHistoryBytes;
+}
+
+/** The earlier messages a policy reads, counting the message being sent as the last user message. */
+export function windowOf(history: HistoryItem[], policy: HistoryPolicy): HistoryItem[] {
+  const sending = { role: "user" } as const;
+  return applyHistoryPolicy<{ role: string }>([...history, sending], policy).slice(0, -1) as HistoryItem[];
 }

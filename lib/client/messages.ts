@@ -7,6 +7,12 @@ import type { ChatDataParts, ChatMessage, HistoryItem } from "@/lib/protocol/cha
 export type { ChatMessage } from "@/lib/protocol/chat";
 export { toUIMessage as toChatMessage } from "@/lib/history/codec";
 
+/** The server's signature for a message and where the message sits in the thread. */
+export interface SignedPlace {
+  signature: string;
+  seq: number;
+}
+
 /** A data part as useChat's onData hands it over, already checked against the protocol's schemas. */
 export type DataPart = DataUIPart<ChatDataParts>;
 
@@ -22,7 +28,7 @@ export function messageText(message: Pick<ChatMessage, "parts">): string {
  * produced nothing) are left out. Each carries the signature the server gave
  * it, which the server checks.
  */
-export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?: ReadonlyMap<string, string>): HistoryItem[] {
+export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?: ReadonlyMap<string, SignedPlace>): HistoryItem[] {
   const history: HistoryItem[] = [];
   let lastKnownTime = now.toISOString();
   for (const message of messages) {
@@ -31,8 +37,8 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?
     const createdAt = message.metadata?.createdAt ?? lastKnownTime;
     lastKnownTime = createdAt;
     if (parts.length === 0) continue;
-    const signature = signatures?.get(message.id);
-    history.push({ id: message.id, role: message.role, parts, createdAt, ...(signature ? { signature } : {}) });
+    const signed = signatures?.get(message.id);
+    history.push({ id: message.id, role: message.role, parts, createdAt, ...(signed ? { signature: signed.signature, seq: signed.seq } : {}) });
   }
   return history;
 }

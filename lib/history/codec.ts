@@ -23,6 +23,8 @@ export interface PartColumns {
 }
 
 export interface PartRow {
+  /** bigint: pg hands it over as a string. */
+  seq: string | number;
   message_id: string;
   kind: PartKind;
   agent_name: string | null;
@@ -37,6 +39,8 @@ export type ReplyStatus = "complete" | "stopped";
 
 /** A message as the server stored it. */
 export interface StoredMessage extends ThreadMessage {
+  /** The seq of its first part: where it sits in the thread. */
+  seq: number;
   createdAt: string;
   /** "stopped" when the user pressed Stop: the parts are what was produced so far. */
   status: ReplyStatus;
@@ -117,6 +121,7 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
     }
     messages.push({
       id: row.message_id,
+      seq: Number(row.seq),
       role: row.kind === "user" ? "user" : "assistant",
       parts: [part],
       createdAt: row.created_at.toISOString(),

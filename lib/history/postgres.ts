@@ -6,7 +6,7 @@ import { titleFromMessage } from "@/lib/threads/title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
 import type { HistoryConfig, Reply, ThreadScope, UserMessage } from "./types";
 
-const PART_COLUMNS = "m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
+const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
 /**
  * Stores threads and their messages in Postgres. Order within a thread comes
@@ -20,24 +20,33 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
     const id = threadId ?? randomUUID();
     // Upsert; the WHERE keeps another owner's thread untouched and returns no row for it.
-    const { rows } = await this.pool.query<{ id: string; created: boolean }>(
+    const { rows } = await this.pool.query<{ id: string; created: boolean; message_count: number }>(
       `INSERT INTO threads (id, owner) VALUES ($1, $2)
        ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE threads.owner = EXCLUDED.owner
-       RETURNING id, (xmax = 0) AS created`,
+       RETURNING id, (xmax = 0) AS created, message_count`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    return { threadId: rows[0].id, created: rows[0].created };
+    return { threadId: rows[0].id, created: rows[0].created, messages: rows[0].message_count };
   }
 
-  /** Every part of the thread, as messages, in conversation order. */
-  async get({ owner, threadId }: ThreadScope & { threadId: string }): Promise<StoredMessage[]> {
+  /**
+   * The thread's parts, as messages, in conversation order: all of them, or
+   * only the last `lastUserMessages` user messages and everything after each.
+   * The window's start is found walking back over an index of user messages
+   * only, so a window costs the same however long the thread is.
+   */
+  async get({ owner, threadId, lastUserMessages }: ThreadScope & { threadId: string; lastUserMessages?: number }): Promise<StoredMessage[]> {
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM messages m JOIN threads t ON t.id = m.thread_id
         WHERE m.thread_id = $1 AND t.owner = $2
+          AND ($3::int IS NULL OR m.seq >= coalesce((
+                SELECT u.seq FROM messages u
+                 WHERE u.thread_id = $1 AND u.kind = 'user'
+                 ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0))
         ORDER BY m.seq`,
-      [threadId, owner],
+      [threadId, owner, lastUserMessages ?? null],
     );
     return rowsToMessages(rows);
   }
@@ -62,12 +71,14 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         [threadId, thread.rows[0].next_seq, message.id, content, escaped, turnId],
       );
       let duplicate = false;
+      let seq = Number(thread.rows[0].next_seq);
       if (inserted.rowCount === 0) {
-        const existing = await client.query<{ turn_id: string | null }>(
-          "SELECT turn_id FROM messages WHERE thread_id = $1 AND message_id = $2",
+        const existing = await client.query<{ turn_id: string | null; seq: string }>(
+          "SELECT turn_id, seq FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0",
           [threadId, message.id],
         );
         duplicate = existing.rows[0]?.turn_id !== turnId;
+        seq = Number(existing.rows[0]?.seq);
       } else {
         await client.query(
           `UPDATE threads
@@ -78,7 +89,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         );
       }
       await client.query("COMMIT");
-      return { duplicate };
+      return { duplicate, seq };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;
@@ -87,13 +98,13 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     }
   }
 
-  async appendResults({ owner, threadId, reply }: ThreadScope & { threadId: string; reply: Reply }) {
-    if (reply.parts.length === 0) return;
+  async appendResults({ owner, threadId, reply }: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq: number }> {
+    if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One statement: it is its own transaction and one round trip. Parts
     // already stored (a retried step whose first try committed) are skipped;
     // the UPDATE locks the thread row and reserves seq numbers for the rest.
-    const { rowCount } = await this.pool.query(
+    const { rows } = await this.pool.query<{ seq: string }>(
       `WITH incoming AS (
          SELECT r.*, row_number() OVER (ORDER BY r.part_index) AS n
            FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[], $8::jsonb[])
@@ -111,7 +122,8 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
        INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status)
        SELECT $1, reserved.first_seq + incoming.n - 1, $3, incoming.part_index - 1, incoming.kind, incoming.agent_name,
               incoming.content, incoming.escaped, incoming.data, $9
-         FROM reserved, incoming`,
+         FROM reserved, incoming
+       RETURNING seq`,
       [
         threadId,
         owner,
@@ -124,10 +136,14 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         reply.status,
       ],
     );
+    if (rows.length > 0) return { seq: Math.min(...rows.map((row) => Number(row.seq))) };
     // Nothing inserted: every part was there already, or the thread is not the owner's.
-    if (rowCount === 0) {
-      const { rowCount: owned } = await this.pool.query("SELECT 1 FROM threads WHERE id = $1 AND owner = $2", [threadId, owner]);
-      if (owned === 0) throw notFoundThread();
-    }
+    const stored = await this.pool.query<{ seq: string }>(
+      `SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
+        WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0`,
+      [threadId, owner, reply.id],
+    );
+    if (stored.rows.length === 0) throw notFoundThread();
+    return { seq: Number(stored.rows[0].seq) };
   }
 }

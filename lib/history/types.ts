@@ -40,15 +40,19 @@ export interface ThreadScope {
 
 export interface HistoryConfig {
   /** No threadId: create a thread. A threadId: upsert it. Must refuse another owner's thread. */
-  createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{ threadId: string; created: boolean }>;
-  /** The thread's history in order; an unknown thread gives [], never an error. */
-  get?(ctx: ThreadScope & { threadId: string }): Promise<StoredMessage[]>;
+  createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{ threadId: string; created: boolean; /** Messages it held before this turn. */ messages?: number }>;
+  /**
+   * The thread's history in order; an unknown thread gives [], never an error.
+   * With `lastUserMessages`, only the last that many user messages and
+   * everything after each (what a lastN history policy reads).
+   */
+  get?(ctx: ThreadScope & { threadId: string; lastUserMessages?: number }): Promise<StoredMessage[]>;
   /**
    * Store the user's message at once; the same message id twice stores it once.
    * `duplicate` is true only when another turn stored it: a retry of the same
    * turn (same turnId) finds its own row and goes on.
    */
-  appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean }>;
-  /** Store only this run's reply (every part of it), in one transaction. */
-  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply }): Promise<void>;
+  appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
+  /** Store only this run's reply (every part of it), in one transaction; `seq` is its first part's. */
+  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq?: number } | void>;
 }

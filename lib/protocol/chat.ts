@@ -28,6 +28,8 @@ const historyItem = z.object({
   role: z.enum(ROLES, { message: "must be \"user\" or \"assistant\"" }),
   parts: z.array(partSchema, { message: "must be an array of parts" }).max(limits.maxPartsPerMessage, `must hold at most ${limits.maxPartsPerMessage} parts`),
   createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+  /** Where the message sits in the thread (the seq of its first part), as the server sent it with the signature. */
+  seq: z.number().int().min(1).optional(),
   /** The server's signature for this message, as it sent it (data-signatures, or the history it served). */
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be the signature the server sent").optional(),
 });
@@ -75,7 +77,7 @@ export const dataPartSchemas = {
   /** Kept in the message: the speaking agent handed the conversation over. */
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
-  signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string() })) }),
+  signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string(), seq: z.number().int().min(1) })) }),
   /** What the model is given this turn: the history policy in force and the size of its window (the debug panel). */
   history: z.object({
     policy: z.enum(HISTORY_POLICIES),

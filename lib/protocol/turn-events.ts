@@ -14,7 +14,8 @@ export interface ChatTurnEventData {
   owner: string;
   threadId?: string;
   message: UserMessage;
-  clientHistory?: ThreadMessage[];
+  /** Verified by the route, with where each message sits in the thread. */
+  clientHistory?: (ThreadMessage & { seq: number })[];
   /** What the page's URL asked for; the operator's setting still wins. */
   historyPolicy?: Partial<HistoryPolicy>;
   /** The thread, or for a new thread the turn: one running turn per key. */

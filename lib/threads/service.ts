@@ -1,7 +1,7 @@
 import "server-only";
 import { getPool } from "@/lib/db/pool";
 import { DeviceLinks } from "@/lib/auth/device-links";
-import { signChain } from "@/lib/auth/history-signature";
+import { signMessage } from "@/lib/auth/history-signature";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { HistoryMessage } from "@/lib/history/types";
@@ -27,6 +27,5 @@ export function deviceLinks(): DeviceLinks {
 /** A thread's history with the server's signature on every message, for a client to send back. */
 export async function signedHistory(owner: string, threadId: string): Promise<HistoryMessage[]> {
   const [messages, secret] = await Promise.all([threads().messages(owner, threadId), getSessionSecret()]);
-  const signatures = signChain(secret, owner, threadId, messages);
-  return messages.map((message, i) => ({ ...message, signature: signatures[i] }));
+  return messages.map((message) => ({ ...message, signature: signMessage(secret, owner, threadId, message) }));
 }

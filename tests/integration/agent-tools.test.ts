@@ -99,8 +99,8 @@ describe("an agent that acts", () => {
     const first = a.chunks.find((c) => c.type === "start") as { messageId: string };
     const userId = [...signed.keys()].find((id) => id !== first.messageId)!;
     const copy = [
-      { id: userId, role: "user", parts: [{ type: "text", text: TWO_TOOLS }], signature: signed.get(userId) },
-      { id: first.messageId, role: "assistant", parts: await replyParts(a.chunks), signature: signed.get(first.messageId) },
+      { id: userId, role: "user", parts: [{ type: "text", text: TWO_TOOLS }], ...signed.get(userId) },
+      { id: first.messageId, role: "assistant", parts: await replyParts(a.chunks), ...signed.get(first.messageId) },
     ];
 
     for (const source of ["client", "database"] as const) {
@@ -122,12 +122,12 @@ describe("an agent that acts", () => {
       expect(JSON.stringify(sent)).not.toContain(REASONING_TEXT);
       // Later turns keep the first one's client copy honest: the copy above stays verifiable.
       copy.push(
-        { id: [...signaturesIn(next.chunks).keys()][0], role: "user", parts: [{ type: "text", text: `thanks (${source})` }], signature: [...signaturesIn(next.chunks).values()][0] },
+        { id: [...signaturesIn(next.chunks).keys()][0], role: "user", parts: [{ type: "text", text: `thanks (${source})` }], ...[...signaturesIn(next.chunks).values()][0] },
         {
           id: (next.chunks.find((c) => c.type === "start") as { messageId: string }).messageId,
           role: "assistant",
           parts: await replyParts(next.chunks),
-          signature: [...signaturesIn(next.chunks).values()][1],
+          ...[...signaturesIn(next.chunks).values()][1],
         },
       );
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signChain } from "@/lib/auth/history-signature";
+import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@/lib/protocol/parts";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
@@ -82,8 +82,8 @@ describe("POST /api/chat on the Inngest runtime", () => {
       threadId,
       message: msg("durable two"),
       history: [
-        { id: first.id, role: "user", content: "durable one", signature: signed.get(first.id) },
-        { id: start.messageId, role: "assistant", parts: await replyParts(a.chunks), signature: signed.get(start.messageId) },
+        { id: first.id, role: "user", content: "durable one", ...signed.get(first.id) },
+        { id: start.messageId, role: "assistant", parts: await replyParts(a.chunks), ...signed.get(start.messageId) },
       ],
     });
     expect(b.response.headers.get("x-history-source")).toBe("client");
@@ -101,12 +101,16 @@ describe("POST /api/chat on the Inngest runtime", () => {
   });
 
   it("reads the database when the client's copy is too large to travel in an Inngest event", async () => {
-    const a = await turn({ message: msg("big thread") });
+    const first = msg("big thread");
+    const a = await turn({ message: first });
     const threadId = a.response.headers.get("x-thread-id")!;
-    // A signed copy (made with the app's secret, as the server would) that is too big for an event.
-    const padding = Array.from({ length: 10 }, (_, i) => userMessage(`pad-${i}`, "x".repeat(30_000)));
-    const signatures = signChain(SESSION_SECRET, me.id, threadId, padding);
-    const history = padding.map((m, i) => ({ ...m, signature: signatures[i] }));
+    const replyId = (a.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    // A signed copy in the thread's places (made with the app's secret, as the server would) too big for an event.
+    const padding = [
+      { ...userMessage(first.id, "x".repeat(120_000)), seq: 1 },
+      { id: replyId, role: "assistant" as const, parts: [{ type: "text" as const, text: "y".repeat(120_000) }], seq: 2 },
+    ];
+    const history = padding.map((m) => ({ ...m, signature: signMessage(SESSION_SECRET, me.id, threadId, m) }));
     const b = await turn({ threadId, message: msg("after the padding"), history });
     expect(b.response.headers.get("x-history-source")).toBe("database");
     expect(b.text).toBe(echoReply("after the padding", 2, 1));

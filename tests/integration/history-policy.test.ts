@@ -31,7 +31,7 @@ async function turn(body: Record<string, unknown>) {
   return { response, chunks: response.ok ? parseChunks(text) : ([] as UIMessageChunk[]), body: response.ok ? undefined : JSON.parse(text) };
 }
 
-type Item = { id: string; role: "user" | "assistant"; parts: unknown[]; signature?: string };
+type Item = { id: string; role: "user" | "assistant"; parts: unknown[]; signature?: string; seq?: number };
 
 /** A thread of three finished turns, and the signed copy the page would hold. */
 async function threeTurns() {
@@ -44,8 +44,8 @@ async function threeTurns() {
     const signed = signaturesIn(chunks);
     const replyId = (chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
     copy.push(
-      { id: message.id, role: "user", parts: [{ type: "text", text: word }], signature: signed.get(message.id) },
-      { id: replyId, role: "assistant", parts: await replyParts(chunks), signature: signed.get(replyId) },
+      { id: message.id, role: "user", parts: [{ type: "text", text: word }], ...signed.get(message.id) },
+      { id: replyId, role: "assistant", parts: await replyParts(chunks), ...signed.get(replyId) },
     );
   }
   return { threadId: threadId!, copy };

@@ -55,12 +55,13 @@ export async function replyParts(chunks: UIMessageChunk[]): Promise<Part[]> {
   return last ? fromUIParts(last.parts) : [];
 }
 
-/** The signatures the server sent in a turn's stream (data-signatures), by message id. */
-export function signaturesIn(chunks: UIMessageChunk[]): Map<string, string> {
-  const found = new Map<string, string>();
+/** The signatures the server sent in a turn's stream (data-signatures), with each message's place, by message id. */
+export function signaturesIn(chunks: UIMessageChunk[]): Map<string, { signature: string; seq: number }> {
+  const found = new Map<string, { signature: string; seq: number }>();
   for (const chunk of chunks) {
     if (chunk.type !== "data-signatures") continue;
-    for (const { id, signature } of (chunk.data as { signatures: { id: string; signature: string }[] }).signatures) found.set(id, signature);
+    const { signatures } = chunk.data as { signatures: { id: string; signature: string; seq: number }[] };
+    for (const { id, signature, seq } of signatures) found.set(id, { signature, seq });
   }
   return found;
 }

@@ -15,7 +15,7 @@ export function turnEventData(fields: {
   turnId?: string;
   threadId?: string;
   message?: UserMessage;
-  clientHistory?: ThreadMessage[];
+  clientHistory?: (ThreadMessage & { seq: number })[];
   forge?: string;
 }): ChatTurnEventData {
   const turnId = fields.turnId ?? randomUUID();

@@ -93,7 +93,8 @@ describe("the stream's data parts", () => {
     expect(dataPartSchemas.thread.safeParse({ threadId: "22222222-2222-4222-8222-222222222222", historySource: "cache" }).success).toBe(false);
     expect(dataPartSchemas.status.safeParse({ status: "stopped" }).success).toBe(true);
     expect(dataPartSchemas.status.safeParse({ status: "running" }).success).toBe(false);
-    expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: "m", signature: "s" }] }).success).toBe(true);
+    expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: "m", signature: "s", seq: 3 }] }).success).toBe(true);
+    expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: "m", signature: "s" }] }).success).toBe(false);
     expect(dataPartSchemas.signatures.safeParse({ signatures: [{ id: 1 }] }).success).toBe(false);
   });
 

@@ -6,7 +6,7 @@ import { modelMessageSchema, type ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { isSignedChain, signChain } from "@/lib/auth/history-signature";
+import { isSignedRun, seqAfter, signMessage } from "@/lib/auth/history-signature";
 import {
   canonicalParts,
   fromColumns,
@@ -156,7 +156,13 @@ const storedThreadArb: fc.Arbitrary<StoredMessage[]> = threadArb.chain((messages
   fc.tuple(
     ...messages.map((message, i) =>
       fc.constantFrom<ReplyStatus>("complete", "stopped").map(
-        (status): StoredMessage => ({ ...message, status, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() }),
+        (status): StoredMessage => ({
+          ...message,
+          // One seq per part, from 1: where the adapter would have put it.
+          seq: 1 + messages.slice(0, i).reduce((sum, m) => sum + m.parts.length, 0),
+          status,
+          createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+        }),
       ),
     ),
   ),
@@ -167,9 +173,10 @@ const storedThreadArb: fc.Arbitrary<StoredMessage[]> = threadArb.chain((messages
 
 const viaJsonb = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, createdAt: string): PartRow {
+function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, createdAt: string, seq = 1): PartRow {
   const columns = toColumns(role, part);
   return {
+    seq: String(seq),
     message_id: messageId,
     kind: columns.kind,
     agent_name: columns.agentName,
@@ -212,7 +219,7 @@ describe("the parts codec", () => {
   it("reads rows back as the messages they were written from, grouped by message and in order", () => {
     fc.assert(
       fc.property(storedThreadArb, (messages) => {
-        const rows = messages.flatMap((m) => m.parts.map((part) => rowOf(m.id, m.role, part, m.status, m.createdAt)));
+        const rows = messages.flatMap((m) => m.parts.map((part, p) => rowOf(m.id, m.role, part, m.status, m.createdAt, m.seq + p)));
         expect(rowsToMessages(rows)).toStrictEqual(messages);
       }),
       { numRuns: NUM_RUNS },
@@ -232,7 +239,7 @@ describe("the parts codec", () => {
     );
   });
 
-  it("verifies a signed thread in stored order and as the browser sends it back, and nothing altered", () => {
+  it("verifies a signed thread, or any recent run of it, in stored order and as the browser sends it back, and nothing altered", () => {
     type Mutation = { label: string; apply: (messages: ThreadMessage[]) => ThreadMessage[] };
 
     const replacePart = (messages: ThreadMessage[], m: number, p: number, part: Part) =>
@@ -258,6 +265,9 @@ describe("the parts codec", () => {
         if (m + 1 < messages.length) {
           out.push({ label: `swap ${m}/${m + 1}`, apply: (ms) => ms.map((x, i) => (i === m ? ms[m + 1] : i === m + 1 ? ms[m] : x)) });
         }
+        if (m > 0 && m + 1 < messages.length) {
+          out.push({ label: `drop ${m}`, apply: (ms) => ms.filter((_, i) => i !== m) });
+        }
       });
       return out;
     }
@@ -271,19 +281,23 @@ describe("the parts codec", () => {
         fc.nat(),
         fc.nat(),
         (messages, secret, owner, threadId, which, pick) => {
-          const signatures = signChain(secret, owner, threadId, messages);
-          const signed = messages.map((message, i) => ({ ...message, signature: signatures[i] }));
-          expect(isSignedChain(secret, owner, threadId, signed)).toBe(true);
+          const placed: (ThreadMessage & { seq: number })[] = [];
+          for (const message of messages) placed.push({ ...message, seq: placed.length ? seqAfter(placed[placed.length - 1]) : 1 });
+          const signed = placed.map((message) => ({ ...message, signature: signMessage(secret, owner, threadId, message) }));
+          expect(isSignedRun(secret, owner, threadId, signed)).toBe(true);
+          // The recent part alone verifies too: a window of the thread.
+          expect(isSignedRun(secret, owner, threadId, signed.slice(pick % (signed.length + 1)))).toBe(true);
 
           const fromBrowser = signed.map((message) => ({ ...message, parts: throughUI(message.parts) }));
-          expect(isSignedChain(secret, owner, threadId, fromBrowser)).toBe(true);
+          expect(isSignedRun(secret, owner, threadId, fromBrowser)).toBe(true);
+          expect(isSignedRun(secret, owner + "x", threadId, signed) && signed.length > 0).toBe(false);
 
           const candidates = mutations(messages, pick);
           if (candidates.length === 0) return;
           const mutation = candidates[which % candidates.length];
           // Signatures travel with their messages (a swap moves them too).
           const altered = mutation.apply(signed) as typeof signed;
-          expect(isSignedChain(secret, owner, threadId, altered), mutation.label).toBe(false);
+          expect(isSignedRun(secret, owner, threadId, altered), mutation.label).toBe(false);
         },
       ),
       { numRuns: NUM_RUNS },

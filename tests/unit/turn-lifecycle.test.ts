@@ -73,7 +73,7 @@ describe("when get runs", () => {
   it("loads history for a client-given existing thread when the client sent none", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
-    history.history = [{ ...userMessage("old-1", "Earlier question"), createdAt: "2026-01-01T00:00:00Z", status: "complete" }];
+    history.history = [{ ...userMessage("old-1", "Earlier question"), seq: 1, createdAt: "2026-01-01T00:00:00Z", status: "complete" }];
     const { model, prompts } = scriptedModel(["ok"]);
     const { outcome } = await turn({ threadId: GIVEN }, history, model);
     expect(history.hooks()).toEqual(["createThread", "appendUserMessage", "get", "appendResults"]);
@@ -139,7 +139,10 @@ describe("appendUserMessage and appendResults", () => {
   it("appends only this run's results, once, after the run", async () => {
     const history = new RecordingHistory();
     history.existing.add(GIVEN);
-    const clientHistory: ThreadMessage[] = [userMessage("old-1", "Q"), { id: "old-2", role: "assistant", parts: [{ type: "text", text: "A" }] }];
+    const clientHistory: (ThreadMessage & { seq: number })[] = [
+      { ...userMessage("old-1", "Q"), seq: 1 },
+      { id: "old-2", role: "assistant", parts: [{ type: "text", text: "A" }], seq: 2 },
+    ];
     const { outcome } = await turn({ threadId: GIVEN, clientHistory }, history);
     const appends = history.calls.filter((c) => c.hook === "appendResults");
     expect(appends).toHaveLength(1);
@@ -171,7 +174,7 @@ describe("the model's input", () => {
     const { model, prompts } = scriptedModel(["never"]);
     const chunks: UIMessageChunk[] = [];
     const outcome = await runTurn(
-      { owner: OWNER, turnId: "turn-1", message, threadId: GIVEN, clientHistory: [userMessage("old", "x".repeat(40))] },
+      { owner: OWNER, turnId: "turn-1", message, threadId: GIVEN, clientHistory: [{ ...userMessage("old", "x".repeat(40)), seq: 1 }] },
       {
         history,
         network: createNetwork({ model, agents: [{ name: "assistant", system: "Be brief." }], maxInputChars: 50 }),
@@ -192,7 +195,7 @@ describe("the model's input", () => {
     history.existing.add(GIVEN);
     const { model, prompts } = scriptedModel(["ok"]);
     await turn(
-      { threadId: GIVEN, clientHistory: [userMessage("old", "First"), userMessage(message.id, message.content)] },
+      { threadId: GIVEN, clientHistory: [{ ...userMessage("old", "First"), seq: 1 }, { ...userMessage(message.id, message.content), seq: 2 }] },
       history,
       model,
     );
