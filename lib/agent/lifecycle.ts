@@ -89,12 +89,10 @@ export function clientHistoryCovers(args: {
 }): boolean {
   const { history, userSeq, window, seqAfter } = args;
   const FIRST_SEQ = 1;
-  if (userSeq !== undefined) {
-    const end = history.length > 0 ? seqAfter(history[history.length - 1]) : FIRST_SEQ;
-    if (end !== userSeq) return false;
-  }
-  const startsTheThread = history.length === 0 ? userSeq === undefined || userSeq === FIRST_SEQ : history[0].seq === FIRST_SEQ;
-  if (startsTheThread) return true;
+  // Nothing before the new message: enough when the thread has nothing else, or the window is the new message alone.
+  if (history.length === 0) return userSeq === undefined || userSeq === FIRST_SEQ || window === 1;
+  if (userSeq !== undefined && seqAfter(history[history.length - 1]) !== userSeq) return false;
+  if (history[0].seq === FIRST_SEQ) return true;
   if (window === undefined) return false;
   const users = history.filter((m) => m.role === "user").length + 1;
   return users >= window;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { clientHistoryCovers, widestWindow } from "@/lib/agent/lifecycle";
+import { windowOf } from "@/lib/client/history-mode";
 import { applyHistoryPolicy, historyLengthSchema, resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 // u = user, a = assistant (its tool calls and results are parts of it), s = a system event (a summary)
@@ -46,5 +48,37 @@ describe("which setting wins", () => {
     expect(historyLengthSchema.parse("5")).toBe(5);
     expect(historyLengthSchema.parse(0)).toBe(0);
     for (const bad of ["-1", "abc", "1.5", "", -2, 2.5, "1e3"]) expect(historyLengthSchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe("the window a turn needs and whether a client's copy holds it", () => {
+  const seqAfter = (m: { seq: number; parts: unknown[] }) => m.seq + m.parts.length;
+  const u = (seq: number) => ({ id: `u${seq}`, role: "user" as const, parts: [{ type: "text" as const, text: "q" }], seq });
+  const a = (seq: number, parts = 1) => ({ id: `a${seq}`, role: "assistant" as const, parts: Array(parts).fill({ type: "text", text: "a" }), seq });
+
+  it("is the widest of the agents' policies", () => {
+    expect(widestWindow([{ policy: "lastN", length: 2 }, { policy: "none", length: 9 }])).toBe(2);
+    expect(widestWindow([{ policy: "lastN", length: 0 }])).toBe(1);
+    expect(widestWindow([{ policy: "lastN", length: 2 }, { policy: "all", length: 0 }])).toBeUndefined();
+  });
+
+  it("holds it when it is unbroken up to the new message and reaches back far enough", () => {
+    // Thread: u1 a2(3 parts: 2-4) u5 a6 | new message at 7
+    const whole = [u(1), a(2, 3), u(5), a(6)];
+    expect(clientHistoryCovers({ history: whole, userSeq: 7, window: undefined, seqAfter })).toBe(true);
+    expect(clientHistoryCovers({ history: whole.slice(2), userSeq: 7, window: 2, seqAfter })).toBe(true);
+    expect(clientHistoryCovers({ history: whole.slice(2), userSeq: 7, window: 3, seqAfter })).toBe(false); // too short
+    expect(clientHistoryCovers({ history: whole.slice(2), userSeq: 7, window: undefined, seqAfter })).toBe(false); // "all" needs the start
+    expect(clientHistoryCovers({ history: whole.slice(0, 2), userSeq: 7, window: undefined, seqAfter })).toBe(false); // stale
+    expect(clientHistoryCovers({ history: [], userSeq: 1, window: undefined, seqAfter })).toBe(true); // nothing before
+    expect(clientHistoryCovers({ history: [], userSeq: 7, window: 1, seqAfter })).toBe(true); // lastN 1 needs nothing
+  });
+
+  it("the page sends only the window the last turn's policy read", () => {
+    const item = (id: string, role: "user" | "assistant") => ({ id, role, parts: [{ type: "text" as const, text: id }] });
+    const history = [item("u1", "user"), item("a1", "assistant"), item("u2", "user"), item("a2", "assistant")];
+    expect(windowOf(history, { policy: "lastN", length: 2 }).map((m) => m.id)).toEqual(["u2", "a2"]);
+    expect(windowOf(history, { policy: "none", length: 0 })).toEqual([]);
+    expect(windowOf(history, { policy: "all", length: 0 })).toHaveLength(4);
   });
 });
