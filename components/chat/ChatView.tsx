@@ -88,7 +88,8 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
           setHistoryReport((last) => ({ ...last, source: part.data.historySource }));
           break;
         case "data-history":
-          conversation.current.window = { policy: part.data.policy, length: part.data.length };
+          // What the next message's copy must hold: the widest window any agent read.
+          conversation.current.window = part.data.window === null ? undefined : { policy: "lastN", length: part.data.window };
           setHistoryReport((last) => ({ ...last, report: part.data }));
           break;
         case "data-status":

@@ -146,6 +146,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       sentMessages: messages.length,
       // About four characters a token: an estimate for the debug panel, not a bill.
       sentTokens: Math.ceil(inputChars / 4),
+      window: window ?? null,
     }),
   );
 

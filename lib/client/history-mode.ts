@@ -18,9 +18,10 @@ export interface ConversationState {
   /** The server's signature for each message it stored, and where it sits, by message id. */
   signatures?: ReadonlyMap<string, SignedPlace>;
   /**
-   * The history policy the server applied on the last turn: the copy sent is
-   * only the window it reads, so a request does not grow with the thread. (If
-   * the next turn needs more, the server reads the database instead.)
+   * The window the server read on the last turn (the widest of its agents'
+   * policies): the copy sent is only that, so a request does not grow with the
+   * thread. Undefined: the whole thread. (If the next turn needs more, the
+   * server reads the database instead.)
    */
   window?: HistoryPolicy;
 }

@@ -86,6 +86,8 @@ export const dataPartSchemas = {
     threadMessages: z.number().int().min(0),
     sentMessages: z.number().int().min(0),
     sentTokens: z.number().int().min(0),
+    /** The most any agent reads: the last this many user messages and what follows each; null for all of the thread. */
+    window: z.number().int().min(1).nullable(),
   }),
 };
 

@@ -21,7 +21,9 @@ test("?historyPolicy=lastN&historyLength=1&debug=true: the model reads only the 
   await expect(page).toHaveURL(/\/c\/[0-9a-f-]+\?historyPolicy=lastN&historyLength=1&debug=true$/);
 
   const second = `second ${uniqueToken()}`;
-  await sendMessage(page, second);
+  const response = await sendMessage(page, second);
+  // The page sends only the window the server reads: here, nothing before the new message.
+  expect(response.request().postDataJSON().history).toEqual([]);
   // With one user message in its window, the model sees no earlier turn.
   await expect(lastReply(page)).toContainText(echoReply(second, 1, 0));
   await expect(panel(page)).toContainText("Messages in thread: 3");
@@ -35,7 +37,8 @@ test("without a setting the whole thread reaches the model, and a bad length is 
   await expectReplyFinished(page);
   await expect(panel(page)).toContainText("Source: default");
   const two = `two ${uniqueToken()}`;
-  await sendMessage(page, two);
+  const response = await sendMessage(page, two);
+  expect(response.request().postDataJSON().history).toHaveLength(2);
   await expect(lastReply(page)).toContainText(echoReply(two, 2, 1));
 
   await page.goto("/?historyPolicy=lastN&historyLength=-1");

@@ -60,14 +60,14 @@ const reported = (chunks: UIMessageChunk[]) => (chunks.find((c) => c.type === "d
 describe("history policies", () => {
   for (const path of ["client", "database"] as const) {
     it(`trims what the model reads on the ${path} path, and says which setting is in force`, async () => {
-      const cases: [Record<string, unknown>, string[]][] = [
-        [{}, ["alpha", "beta", "gamma", "delta"]],
-        [{ historyPolicy: "lastN", historyLength: 2 }, ["gamma", "delta"]],
-        [{ historyPolicy: "lastN", historyLength: "0" }, ["delta"]], // 0 behaves as 1; a URL's digits are fine
-        [{ historyPolicy: "none" }, ["delta"]],
-        [{ historyPolicy: "all" }, ["alpha", "beta", "gamma", "delta"]],
+      const cases: [Record<string, unknown>, string[], number | null][] = [
+        [{}, ["alpha", "beta", "gamma", "delta"], null],
+        [{ historyPolicy: "lastN", historyLength: 2 }, ["gamma", "delta"], 2],
+        [{ historyPolicy: "lastN", historyLength: "0" }, ["delta"], 1], // 0 behaves as 1; a URL's digits are fine
+        [{ historyPolicy: "none" }, ["delta"], 1],
+        [{ historyPolicy: "all" }, ["alpha", "beta", "gamma", "delta"], null],
       ];
-      for (const [setting, sent] of cases) {
+      for (const [setting, sent, window] of cases) {
         const { threadId, copy } = await threeTurns();
         const history = path === "client" ? { history: copy } : {};
         const { response, chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, ...history, ...setting });
@@ -78,6 +78,7 @@ describe("history policies", () => {
           source: setting.historyPolicy ? "URL" : "default",
           sentMessages: sent.length * 2 - 1,
           threadMessages: 7,
+          window,
         });
       }
     });
