@@ -40,7 +40,7 @@ function handoffInput(agent: Agent) {
 }
 
 /** The agent's tools as the model sees them: schemas only. Execution is the turn's business, one step per call. */
-export function modelTools(agent: Agent): ToolSet | undefined {
+function modelTools(agent: Agent): ToolSet | undefined {
   const tools: ToolSet = {};
   for (const t of agent.tools ?? []) tools[t.name] = tool({ description: t.description, inputSchema: t.input });
   if (agent.handoffs?.length) {

@@ -113,9 +113,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
   const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
   // The client's copy is used when it holds the whole window; otherwise the database's is read.
-  const clientSentHistory =
+  const useClientHistory =
     input.clientHistory !== undefined && clientHistoryCovers({ history: input.clientHistory, userSeq, window, seqAfter });
-  const source = historySource({ clientSentHistory, createdThisTurn, clientThreadId });
+  const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
   // Chunks outside the model call are published in steps of their own: a
   // durable runtime replays the code between steps, and they must go out once.
@@ -126,8 +126,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   await announce("announce-thread", threadChunk(threadId, source));
 
   // 3. The history: the client's copy, or the window of it the database holds.
-  let earlier: ThreadMessage[] = clientSentHistory ? input.clientHistory! : [];
-  if (shouldLoadHistory({ clientThreadId, clientSentHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
+  let earlier: ThreadMessage[] = useClientHistory ? input.clientHistory! : [];
+  if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
     earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window }));
   }
   // 4. Each agent's view of it.

@@ -57,7 +57,6 @@ const handoffPart = z.object({
 export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart]);
 
 export type Part = z.infer<typeof partSchema>;
-export type PartType = Part["type"];
 export type TextPart = Extract<Part, { type: "text" }>;
 export type ReasoningPart = Extract<Part, { type: "reasoning" }>;
 export type ToolCallPart = Extract<Part, { type: "tool-call" }>;

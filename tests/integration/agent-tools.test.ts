@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { REASONING_TEXT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/history/codec";
-import { params, parseChunks, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
+import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
@@ -33,9 +33,8 @@ beforeEach(async () => {
 });
 
 async function turn(body: Record<string, unknown>, cookie = me.cookie) {
-  const response = await chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
-  const chunks = parseChunks(await response.text());
-  return { response, chunks, text: replyText(chunks), threadId: response.headers.get("x-thread-id")! };
+  const result = await chatTurn(chat, body, cookie);
+  return { ...result, threadId: result.threadId! };
 }
 const msg = (content: string) => ({ id: randomUUID(), content });
 

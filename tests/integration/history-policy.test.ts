@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { parseChunks, replyParts, request, signaturesIn, visitor } from "../support/api";
+import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 
 // History policies decide what the model is given; the model's side of it is
@@ -25,11 +25,7 @@ afterEach(() => {
   delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
 });
 
-async function turn(body: Record<string, unknown>) {
-  const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
-  const text = await response.text();
-  return { response, chunks: response.ok ? parseChunks(text) : ([] as UIMessageChunk[]), body: response.ok ? undefined : JSON.parse(text) };
-}
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
 
 type Item = { id: string; role: "user" | "assistant"; parts: unknown[]; signature?: string; seq?: number };
 
@@ -100,10 +96,10 @@ describe("history policies", () => {
       ["historyLength", "1.5"],
       ["historyPolicy", "lastFew"],
     ] as const) {
-      const { response, body } = await turn({ message: { id: randomUUID(), content: "hi" }, historyPolicy: "lastN", [field]: value });
+      const { response, error } = await turn({ message: { id: randomUUID(), content: "hi" }, historyPolicy: "lastN", [field]: value });
       expect(response.status).toBe(400);
-      expect(body.error.code).toBe("bad_request:validation");
-      expect(body.error.message).toContain(field);
+      expect(error?.error.code).toBe("bad_request:validation");
+      expect(error?.error.message).toContain(field);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { request, visitor } from "../support/api";
+import { chatTurn, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 
 // GET /api/search: the sidebar's search over the owner's threads.
@@ -18,9 +18,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 async function say(cookie: string, content: string): Promise<string> {
-  const response = await chat.POST(request("/api/chat", { method: "POST", cookie, json: { message: { id: randomUUID(), content } } }), undefined);
-  await response.text();
-  return response.headers.get("x-thread-id")!;
+  return (await chatTurn(chat, { message: { id: randomUUID(), content } }, cookie)).threadId!;
 }
 const find = (cookie: string, query: string) => search.GET(request(`/api/search?${query}`, { cookie }), undefined);
 

@@ -65,3 +65,25 @@ export function signaturesIn(chunks: UIMessageChunk[]): Map<string, { signature:
   }
   return found;
 }
+
+/** A chat route module, as the integration tests import it. */
+export interface ChatRoute {
+  POST(request: Request, context: undefined): Promise<Response>;
+}
+
+/**
+ * One POST /api/chat as the browser sends it, read to the end: the stream's
+ * chunks and reply text on success, the JSON error body otherwise.
+ */
+export async function chatTurn(chat: ChatRoute, body: unknown, cookie: string) {
+  const response = await chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
+  const raw = await response.text();
+  const chunks = response.ok ? parseChunks(raw) : [];
+  return {
+    response,
+    chunks,
+    text: replyText(chunks),
+    threadId: response.headers.get("x-thread-id"),
+    error: response.ok ? undefined : (JSON.parse(raw) as { error: { code: string; message: string } }),
+  };
+}
