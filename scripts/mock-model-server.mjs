@@ -145,11 +145,31 @@ export function messageText(content) {
     .join("");
 }
 
+/** Compaction's request for a summary is recognized by how its instructions begin. */
+const SUMMARY_REQUEST = "You condense the earlier part of a conversation";
+
+/**
+ * The summary of a compaction request: "Summary: " and the user's lines of
+ * the transcript, each as `said <text>`, after the summary so far if there
+ * was one; deterministic, so tests can tell which messages it stands for.
+ */
+export function summaryReply(requestText) {
+  const [before, transcript = ""] = requestText.split("Messages to summarize:");
+  const earlier = /Summary: (.*)/.exec(before)?.[1];
+  const said = transcript
+    .split("\n\n")
+    .filter((block) => block.startsWith("User: "))
+    .map((block) => `said ${block.slice("User: ".length).trim()}`);
+  return `Summary: ${[...(earlier ? [earlier] : []), ...said].join("; ")}`;
+}
+
 /** Decides what the model does for one request body. */
 export function planReply(body, { brokenBefore = () => true } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
+  const system = messages.find((m) => m?.role === "system");
+  if (messageText(system?.content).startsWith(SUMMARY_REQUEST)) return { kind: "reply", reply: summaryReply(text) };
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };

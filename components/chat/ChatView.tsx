@@ -6,7 +6,15 @@ import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
-import { messageText, newMessageId, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
+import {
+  insertAtSeq,
+  messageText,
+  newMessageId,
+  summaryMessage,
+  toChatMessage,
+  type ChatMessage,
+  type DataPart,
+} from "@/lib/client/messages";
 import { dataPartSchemas, type ChatDataParts, type HistorySource } from "@/lib/protocol/chat";
 import { HistoryDebugPanel } from "@/components/chat/HistoryDebugPanel";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
@@ -51,6 +59,8 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const serverSaidStopped = useRef(false);
   // Retries of the reply being streamed (durable runtime); a ref for onFinish, state to re-render.
   const retryNotices = useRef<RetryNotice[]>([]);
+  // A summary written since this page's last turn: it joins the thread (and the copy) when the reply ends.
+  const newSummary = useRef<ChatDataParts["compacted"] | null>(null);
   const [retryCount, setRetryCount] = useState(0);
   const mounted = useRef(false);
   // ?debug=true shows what the model was given; read after mount (the URL is the browser's).
@@ -98,6 +108,10 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
         case "data-signatures":
           for (const { id, signature, seq } of part.data.signatures) signatures.current.set(id, { signature, seq });
           break;
+        case "data-compacted":
+          signatures.current.set(part.data.id, { signature: part.data.signature, seq: part.data.seq });
+          newSummary.current = part.data;
+          break;
         case "data-retry":
           retryNotices.current = [...retryNotices.current, part.data];
           setRetryCount(retryNotices.current.length);
@@ -117,6 +131,11 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
         setStoppedReplyIds((ids) => new Set(ids).add(message.id));
       }
       serverSaidStopped.current = false;
+      const summary = newSummary.current;
+      if (summary) {
+        newSummary.current = null;
+        setMessages((all) => insertAtSeq(all, summaryMessage(summary), summary.seq, (id) => signatures.current.get(id)?.seq));
+      }
       conversation.current.clientCopyIsTrusted = !isAbort && !isError && !isDisconnect;
       if (mounted.current) void refreshThreads();
     },

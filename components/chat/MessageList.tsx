@@ -2,6 +2,7 @@
 
 import { useEffect } from "react";
 import { MessageBubble } from "@/components/chat/MessageBubble";
+import { SummaryMarker } from "@/components/chat/SummaryMarker";
 import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
 import { ErrorNotice } from "@/components/chat/ErrorNotice";
 import { useStickToBottom } from "@/components/chat/useStickToBottom";
@@ -20,10 +21,9 @@ interface MessageListProps {
 }
 
 export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount }: MessageListProps) {
-  const visible = messages.filter((m): m is ChatMessage & { role: "user" | "assistant" } => m.role !== "system");
-  const last = visible[visible.length - 1];
+  const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
-  const contentVersion = `${visible.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
+  const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
   const { containerRef, onScroll, pinned, scrollToBottom } = useStickToBottom<HTMLDivElement>(contentVersion);
 
   useEffect(() => {
@@ -44,14 +44,18 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
     <div className="relative min-h-0 flex-1">
       <div ref={containerRef} onScroll={onScroll} className="h-full overflow-y-auto">
         <div role="log" aria-label="Conversation" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6">
-          {visible.map((message) => (
-            <MessageBubble
-              key={message.id}
-              message={message}
-              streaming={phase === "streaming" && message === last && message.role === "assistant"}
-              stopped={stoppedReplyIds.has(message.id) || message.metadata?.stopped === true}
-            />
-          ))}
+          {messages.map((message) =>
+            message.role === "system" ? (
+              <SummaryMarker key={message.id} message={message} />
+            ) : (
+              <MessageBubble
+                key={message.id}
+                message={message}
+                streaming={phase === "streaming" && message === last && message.role === "assistant"}
+                stopped={stoppedReplyIds.has(message.id) || message.metadata?.stopped === true}
+              />
+            ),
+          )}
           {phase === "submitted" && <ThinkingIndicator />}
           {errorMessage && <ErrorNotice message={errorMessage} onRetry={onRetry} />}
         </div>

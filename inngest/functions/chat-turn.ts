@@ -11,7 +11,14 @@ import type { HistoryConfig } from "@/lib/history/types";
 import { activeTurns } from "@/lib/runtime/active-turns";
 import { historyAdapter } from "@/lib/threads/service";
 import { turnChannel } from "@/lib/inngest/channels";
-import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
+import {
+  CHAT_TURN_EVENT,
+  THREAD_COMPACT_EVENT,
+  type ChatTurnEventData,
+  type ThreadCompactEventData,
+  type TurnChunkMessage,
+  type TurnRefusal,
+} from "@/lib/protocol/turn-events";
 import { inngest } from "../client";
 
 const RETRIES = 3;
@@ -111,6 +118,10 @@ export function createChatTurnFunction(deps: {
             },
           },
         );
+        if (outcome.compact) {
+          const compaction: ThreadCompactEventData = { owner: data.owner, threadId: outcome.threadId };
+          await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
+        }
         return {
           threadId: outcome.threadId,
           historySource: outcome.historySource,

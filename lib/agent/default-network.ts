@@ -1,7 +1,7 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
 import { threads } from "@/lib/threads/service";
-import { environmentHistoryPolicy } from "./history-settings";
+import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
 import { createNetwork, type Network } from "./network";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
@@ -36,6 +36,7 @@ export function defaultNetwork(): Network {
     maxInputChars: maxModelInputChars(),
     maxIter: 4,
     historyPolicy: environmentHistoryPolicy(),
+    compaction: environmentCompaction(),
     agents: [
       {
         name: TRIAGE,

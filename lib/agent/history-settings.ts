@@ -1,4 +1,5 @@
 import "server-only";
+import { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction";
 import { historyLengthSchema, historyPolicyNameSchema, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**
@@ -22,4 +23,28 @@ export function environmentHistoryPolicy(env: NodeJS.ProcessEnv = process.env): 
     setting.length = parsed.data;
   }
   return setting;
+}
+
+/**
+ * The operator's compaction setting: COMPACTION_MAX_MESSAGES (compact when the
+ * model's history holds more; 0 turns compaction off), COMPACTION_TARGET_MESSAGES
+ * (what it holds after) and COMPACTION_KEEP_TURNS (recent user turns always
+ * kept). Unset, the defaults hold: 50, 30 and 10.
+ */
+export function environmentCompaction(env: NodeJS.ProcessEnv = process.env): CompactionSettings | undefined {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    if (!/^\d{1,6}$/.test(raw)) throw new Error(`${name} must be a whole number, 0 or more, not "${raw}".`);
+    return Number(raw);
+  };
+  const maxMessages = read("COMPACTION_MAX_MESSAGES", DEFAULT_COMPACTION.maxMessages);
+  if (maxMessages === 0) return undefined;
+  const targetMessages = read("COMPACTION_TARGET_MESSAGES", Math.min(DEFAULT_COMPACTION.targetMessages, maxMessages - 1));
+  const keepTurns = read("COMPACTION_KEEP_TURNS", DEFAULT_COMPACTION.keepTurns);
+  if (targetMessages < 2 || targetMessages >= maxMessages) {
+    throw new Error(`COMPACTION_TARGET_MESSAGES must be at least 2 and less than COMPACTION_MAX_MESSAGES (${maxMessages}), not ${targetMessages}.`);
+  }
+  if (keepTurns < 1) throw new Error("COMPACTION_KEEP_TURNS must be at least 1.");
+  return { maxMessages, targetMessages, keepTurns };
 }

@@ -46,17 +46,31 @@ export function historySource(input: { clientSentHistory: boolean; createdThisTu
 }
 
 /**
- * The model's input: earlier messages, then the new one, exactly once. A
- * client that already put the new message into its history copy (or a
- * database read that already sees it) must not make the model read it twice.
+ * The model's input: the thread's latest summary (if it was compacted), the
+ * earlier messages, then the new one, exactly once. A client that already put
+ * the new message into its history copy (or a database read that already sees
+ * it) must not make the model read it twice.
  */
-export function buildModelMessages(history: ThreadMessage[], message: UserMessage, policy: HistoryPolicy = { policy: "all", length: 0 }): ModelMessage[] {
-  return toModelMessages(applyHistoryPolicy(conversationWith(history, message), policy));
+export function buildModelMessages(
+  history: ThreadMessage[],
+  message: UserMessage,
+  policy: HistoryPolicy = { policy: "all", length: 0 },
+  summary?: ThreadMessage,
+): ModelMessage[] {
+  return toModelMessages(applyHistoryPolicy(conversationWith(history, message, summary), policy));
 }
 
-/** The thread as the model could read it: the earlier messages, then the new one, once. */
-export function conversationWith(history: ThreadMessage[], message: UserMessage): ThreadMessage[] {
-  return [...history.filter((m) => m.id !== message.id), userMessage(message.id, message.content)];
+/**
+ * The thread as the model could read it: the latest summary, the earlier
+ * messages, then the new one, once. Other system messages (older summaries a
+ * client's copy may hold) are left out: the latest one stands for them.
+ */
+export function conversationWith(history: ThreadMessage[], message: UserMessage, summary?: ThreadMessage): ThreadMessage[] {
+  return [
+    ...(summary ? [summary] : []),
+    ...history.filter((m) => m.id !== message.id && m.role !== "system"),
+    userMessage(message.id, message.content),
+  ];
 }
 
 /**
@@ -76,23 +90,25 @@ export function widestWindow(policies: HistoryPolicy[]): number | undefined {
 /**
  * Whether the client's (signed, unbroken) copy holds everything the window
  * needs: it must end right before the new message (so it is not a stale copy
- * missing the latest turns) and reach back far enough, to the thread's first
- * message or the window's first user message. Without the new message's seq
- * (an adapter that does not number messages) only the start can be checked.
+ * missing the latest turns) and reach back far enough: to where the model's
+ * reading starts (the thread's first message, or the first after the latest
+ * summary) or to the window's first user message. Without the new message's
+ * seq (an adapter that does not number messages) only the start can be checked.
  */
 export function clientHistoryCovers(args: {
   history: (ThreadMessage & { seq: number })[];
   /** The seq of the user's new message, when the adapter gives it. */
   userSeq?: number;
   window: number | undefined;
+  /** The first seq the model reads: 1, or the one after what the latest summary stands for. */
+  fromSeq?: number;
   seqAfter: (message: ThreadMessage & { seq: number }) => number;
 }): boolean {
-  const { history, userSeq, window, seqAfter } = args;
-  const FIRST_SEQ = 1;
+  const { history, userSeq, window, seqAfter, fromSeq = 1 } = args;
   // Nothing before the new message: enough when the thread has nothing else, or the window is the new message alone.
-  if (history.length === 0) return userSeq === undefined || userSeq === FIRST_SEQ || window === 1;
+  if (history.length === 0) return userSeq === undefined || userSeq === fromSeq || window === 1;
   if (userSeq !== undefined && seqAfter(history[history.length - 1]) !== userSeq) return false;
-  if (history[0].seq === FIRST_SEQ) return true;
+  if (history[0].seq <= fromSeq) return true;
   if (window === undefined) return false;
   const users = history.filter((m) => m.role === "user").length + 1;
   return users >= window;

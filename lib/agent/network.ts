@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
+import type { CompactionSettings } from "./compaction";
 import type { AgentTool } from "./tools/types";
 
 export interface Agent {
@@ -50,6 +51,8 @@ export interface Network {
   maxRetries?: number;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
   historyPolicy?: Partial<HistoryPolicy>;
+  /** When a long thread's earlier messages are summarized; undefined: never. */
+  compaction?: CompactionSettings;
 }
 
 /**
@@ -69,6 +72,7 @@ export function createNetwork(options: {
   maxIter?: number;
   maxInputChars?: number;
   historyPolicy?: Partial<HistoryPolicy>;
+  compaction?: CompactionSettings;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
@@ -85,5 +89,6 @@ export function createNetwork(options: {
     maxIter: options.maxIter ?? 4,
     maxInputChars: options.maxInputChars,
     historyPolicy: options.historyPolicy,
+    compaction: options.compaction,
   };
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { modelInputChars } from "@/lib/history/codec";
-import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { HistoryConfig, Reply, SummaryMessage, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import {
   buildModelMessages,
@@ -18,6 +18,7 @@ import {
 import type { Agent, Network } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
 import { runNow, type StepRunner } from "./steps";
 import { seqAfter, type HistorySigner } from "@/lib/auth/history-signature";
@@ -58,6 +59,8 @@ export interface TurnOutcome {
   /** What the turn produced and stored (possibly nothing). */
   reply?: Reply;
   error?: Error;
+  /** The thread has grown past the network's compaction threshold: compact it before the next turn. */
+  compact: boolean;
 }
 
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
@@ -71,6 +74,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   let threadId: string;
   let createdThisTurn = false;
   let messagesBefore: number | undefined;
+  let summary: SummaryMessage | undefined;
   switch (resolution.kind) {
     case "upsert":
     case "create": {
@@ -80,6 +84,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       threadId = created.threadId;
       createdThisTurn = created.created;
       messagesBefore = created.messages;
+      summary = created.summary;
       break;
     }
     case "use-given":
@@ -111,10 +116,14 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     resolveHistoryPolicy({ environment: network.historyPolicy, url: input.historyPolicy, agentDefault: agent.history });
   const window = widestWindow(network.agents.map(policyFor));
 
+  // A compacted thread is read from after what its latest summary stands for.
+  const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
+
   const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
   // The client's copy is used when it holds the whole window; otherwise the database's is read.
   const useClientHistory =
-    input.clientHistory !== undefined && clientHistoryCovers({ history: input.clientHistory, userSeq, window, seqAfter });
+    input.clientHistory !== undefined &&
+    clientHistoryCovers({ history: input.clientHistory, userSeq, window, fromSeq, seqAfter });
   const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
   // Chunks outside the model call are published in steps of their own: a
@@ -126,12 +135,20 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   await announce("announce-thread", threadChunk(threadId, source));
 
   // 3. The history: the client's copy, or the window of it the database holds.
-  let earlier: ThreadMessage[] = useClientHistory ? input.clientHistory! : [];
+  let earlier: ThreadMessage[] = useClientHistory ? input.clientHistory!.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
   if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
-    earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window }));
+    earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window, fromSeq }));
+  }
+  // The latest summary, signed, for a client whose copy lacks it (it was
+  // written after that client's last turn): its next copy then fits together.
+  if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
+    const { id, seq, createdAt, parts } = summary;
+    const { text, throughSeq, summarizedMessages } = parts[0];
+    const signature = deps.signer(threadId, summary);
+    await announce("announce-summary", dataChunk("compacted", { id, seq, signature, createdAt, text, throughSeq, summarizedMessages }));
   }
   // 4. Each agent's view of it.
-  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent));
+  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
   const entry = policyFor(network.agents[0]);
   const messages = messagesFor(network.agents[0]);
   const inputChars = modelInputChars(messages);
@@ -142,7 +159,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       length: entry.length,
       source: entry.source,
       // The whole thread's, when the adapter says; otherwise as far as this turn read it.
-      threadMessages: messagesBefore !== undefined ? messagesBefore + 1 : conversationWith(earlier, input.message).length,
+      threadMessages: messagesBefore !== undefined ? messagesBefore + 1 : conversationWith(earlier, input.message, summary).length,
       sentMessages: messages.length,
       // About four characters a token: an estimate for the debug panel, not a bill.
       sentTokens: Math.ceil(inputChars / 4),
@@ -208,5 +225,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     }
     await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
   }
-  return { threadId, historySource: source, status, reply: status === "failed" ? undefined : toStore, error: failure };
+  // The thread's size after this turn, as the model would next read it, says whether to compact it.
+  const threadMessages = messagesBefore === undefined ? undefined : messagesBefore + 1 + (replySeq !== undefined ? 1 : 0);
+  const compact =
+    threadMessages !== undefined &&
+    history.appendSummary !== undefined &&
+    needsCompaction(historyCount(threadMessages, summary?.parts[0]), network.compaction);
+  return { threadId, historySource: source, status, reply: status === "failed" ? undefined : toStore, error: failure, compact };
 }

@@ -57,7 +57,7 @@ export function buildChatRequestBody(
   if (source === "new") return body;
   body.threadId = conversation.threadId!;
   if (source === "client") {
-    const all = toHistoryPayload(messages.slice(0, -1), now, conversation.signatures);
+    const all = sinceLatestSummary(toHistoryPayload(messages.slice(0, -1), now, conversation.signatures));
     const history = conversation.window ? windowOf(all, conversation.window) : all;
     // A thread too long for one request body is left to the database rather than refused.
     if (fitsInRequest(history)) body.history = history;
@@ -70,8 +70,27 @@ function fitsInRequest(history: HistoryItem[]): boolean {
   return new TextEncoder().encode(JSON.stringify(history)).length <= limits.maxHistoryBytes;
 }
 
-/** The earlier messages a policy reads, counting the message being sent as the last user message. */
+/**
+ * The end of the copy that holds the earlier messages a policy reads, counting
+ * the message being sent as the last user message. Always an unbroken end of
+ * the copy (a summary inside it stays): the server takes only a copy without gaps.
+ */
 export function windowOf(history: HistoryItem[], policy: HistoryPolicy): HistoryItem[] {
+  if (policy.policy === "all") return history;
   const sending = { role: "user" } as const;
-  return applyHistoryPolicy<{ role: string }>([...history, sending], policy).slice(0, -1) as HistoryItem[];
+  const read = applyHistoryPolicy<{ role: string }>([...history, sending], policy).slice(0, -1);
+  const first = read.findIndex((m) => m.role === "user" || m.role === "assistant");
+  return first === -1 ? [] : history.slice(history.indexOf(read[first] as HistoryItem));
+}
+
+/**
+ * The copy from the first message the latest summary does not stand for: the
+ * model reads the summary instead of what came before, so the server needs none of it.
+ */
+export function sinceLatestSummary(history: HistoryItem[]): HistoryItem[] {
+  let fromSeq = 0;
+  for (const item of history) {
+    for (const part of item.parts) if (part.type === "system-event") fromSeq = Math.max(fromSeq, part.throughSeq + 1);
+  }
+  return fromSeq === 0 ? history : history.filter((item) => item.seq !== undefined && item.seq >= fromSeq);
 }

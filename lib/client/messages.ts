@@ -32,7 +32,6 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?
   const history: HistoryItem[] = [];
   let lastKnownTime = now.toISOString();
   for (const message of messages) {
-    if (message.role === "system") continue;
     const parts = fromUIParts(message.parts);
     const createdAt = message.metadata?.createdAt ?? lastKnownTime;
     lastKnownTime = createdAt;
@@ -41,6 +40,23 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?
     history.push({ id: message.id, role: message.role, parts, createdAt, ...(signed ? { signature: signed.signature, seq: signed.seq } : {}) });
   }
   return history;
+}
+
+/** The system message a data-compacted part announces: the thread's latest summary. */
+export function summaryMessage(data: ChatDataParts["compacted"]): ChatMessage {
+  const { id, createdAt, text, throughSeq, summarizedMessages } = data;
+  return { id, role: "system", metadata: { createdAt }, parts: [{ type: "data-summary", data: { text, throughSeq, summarizedMessages } }] };
+}
+
+/**
+ * `messages` with `message` put where it sits in the thread (before the first
+ * message with a later seq), unless it is there already. Messages whose place
+ * is unknown are taken to come after it.
+ */
+export function insertAtSeq(messages: ChatMessage[], message: ChatMessage, seq: number, seqOf: (id: string) => number | undefined): ChatMessage[] {
+  if (messages.some((m) => m.id === message.id)) return messages;
+  const at = messages.findIndex((m) => (seqOf(m.id) ?? Infinity) > seq);
+  return at === -1 ? [...messages, message] : [...messages.slice(0, at), message, ...messages.slice(at)];
 }
 
 /**

@@ -4,12 +4,12 @@
 // the browser builds its copy of the thread with it.
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import type { ChatMessage } from "@/lib/protocol/chat";
-import type { JsonValue, Part, Role, ThreadMessage, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import type { JsonValue, Part, Role, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
 
 // ---------------------------------------------------------------------------
 // Stored rows: one row per part, ordered by seq, grouped by message_id.
 
-export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff";
+export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event";
 
 /** A part as the messages table holds it. */
 export interface PartColumns {
@@ -62,7 +62,7 @@ function unescapeNul(content: string, escaped: boolean): string {
 const json = (value: unknown) => JSON.stringify(value);
 
 export function toColumns(role: Role, part: Part): PartColumns {
-  const agentName = part.agentName ?? null;
+  const agentName = ("agentName" in part ? part.agentName : undefined) ?? null;
   switch (part.type) {
     case "text":
       return { kind: role === "user" ? "user" : "assistant", agentName, ...escapeNul(part.text), data: {} };
@@ -81,6 +81,13 @@ export function toColumns(role: Role, part: Part): PartColumns {
     }
     case "handoff":
       return { kind: "handoff", agentName, ...escapeNul(part.reason ?? ""), data: { to: part.to } };
+    case "system-event":
+      return {
+        kind: "system_event",
+        agentName,
+        ...escapeNul(part.text),
+        data: { event: part.event, throughSeq: part.throughSeq, summarizedMessages: part.summarizedMessages },
+      };
   }
 }
 
@@ -106,8 +113,18 @@ export function fromColumns(row: Pick<PartRow, "kind" | "agent_name" | "content"
     }
     case "handoff":
       return { type: "handoff", to: String(row.data?.to), ...(text ? { reason: text } : {}), ...agent };
+    case "system_event":
+      return {
+        type: "system-event",
+        event: "compaction",
+        text,
+        throughSeq: Number(row.data?.throughSeq),
+        summarizedMessages: Number(row.data?.summarizedMessages),
+      };
   }
 }
+
+const roleOf = (kind: PartKind): Role => (kind === "user" ? "user" : kind === "system_event" ? "system" : "assistant");
 
 /** Rows in seq order → messages: consecutive rows of one message_id are its parts. */
 export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
@@ -122,7 +139,7 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
     messages.push({
       id: row.message_id,
       seq: Number(row.seq),
-      role: row.kind === "user" ? "user" : "assistant",
+      role: roleOf(row.kind),
       parts: [part],
       createdAt: row.created_at.toISOString(),
       status: row.status,
@@ -173,18 +190,28 @@ export function canonicalParts(parts: Part[]): Part[] {
 // ---------------------------------------------------------------------------
 // The model's messages. Reasoning and hand-overs stay out (providers do not
 // take back earlier reasoning without their own signatures, and a hand-over is
-// the router's business); a tool call goes only together with its result.
+// the router's business); a tool call goes only together with its result; a
+// compaction summary is a system message that says what it stands for.
 
 export function toModelMessages(messages: ThreadMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
       out.push({ role: "user", content: message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") });
-      continue;
+    } else if (message.role === "system") {
+      for (const part of message.parts) if (part.type === "system-event") out.push({ role: "system", content: summaryForModel(part) });
+    } else {
+      out.push(...assistantToModel(message.parts));
     }
-    out.push(...assistantToModel(message.parts));
   }
   return out;
+}
+
+export function summaryForModel(part: SystemEventPart): string {
+  return (
+    `Summary of the ${part.summarizedMessages} earlier messages of this conversation, which are not shown ` +
+    `(written when the conversation grew long; the messages after it are complete):\n\n${part.text}`
+  );
 }
 
 function assistantToModel(parts: Part[]): ModelMessage[] {
@@ -254,7 +281,7 @@ export function toUIParts(parts: Part[]): UIPart[] {
   const tools = new Map<string, UIPart & { type: "dynamic-tool" }>();
   let agent: string | undefined;
   for (const part of parts) {
-    if (part.agentName !== undefined && part.agentName !== agent) {
+    if ("agentName" in part && part.agentName !== undefined && part.agentName !== agent) {
       agent = part.agentName;
       out.push({ type: "data-agent", data: { name: agent } });
     }
@@ -295,6 +322,11 @@ export function toUIParts(parts: Part[]): UIPart[] {
       case "handoff":
         out.push({ type: "data-handoff", data: { to: part.to, ...(part.reason ? { reason: part.reason } : {}) } });
         break;
+      case "system-event": {
+        const { text, throughSeq, summarizedMessages } = part;
+        out.push({ type: "data-summary", data: { text, throughSeq, summarizedMessages } });
+        break;
+      }
     }
   }
   return out;
@@ -343,6 +375,9 @@ export function fromUIParts(parts: UIPart[]): Part[] {
       }
       case "data-handoff":
         out.push(tagged({ type: "handoff", to: part.data.to, ...(part.data.reason ? { reason: part.data.reason } : {}) }));
+        break;
+      case "data-summary":
+        out.push({ type: "system-event", event: "compaction", ...part.data });
         break;
     }
   }

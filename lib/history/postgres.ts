@@ -4,7 +4,7 @@ import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "@/lib/threads/title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
-import type { HistoryConfig, Reply, ThreadScope, UserMessage } from "./types";
+import type { HistoryConfig, NewSummary, Reply, SummaryMessage, ThreadScope, UserMessage } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -14,20 +14,33 @@ const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.co
  * depends on a clock; the thread row is also what makes concurrent writers of
  * one thread queue up behind each other.
  */
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
+function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
+  if (row.kind !== "system_event") return undefined;
+  return rowsToMessages([row as PartRow])[0] as SummaryMessage;
+}
+
 export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   constructor(private readonly pool: pg.Pool) {}
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
     const id = threadId ?? randomUUID();
-    // Upsert; the WHERE keeps another owner's thread untouched and returns no row for it.
-    const { rows } = await this.pool.query<{ id: string; created: boolean; message_count: number }>(
-      `INSERT INTO threads (id, owner) VALUES ($1, $2)
-       ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE threads.owner = EXCLUDED.owner
-       RETURNING id, (xmax = 0) AS created, message_count`,
+    // Upsert; the WHERE keeps another owner's thread untouched and returns no
+    // row for it. The thread's latest summary comes along in the same round trip.
+    const { rows } = await this.pool.query<{ id: string; created: boolean; message_count: number } & Nullable<PartRow>>(
+      `WITH t AS (
+         INSERT INTO threads (id, owner) VALUES ($1, $2)
+         ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE threads.owner = EXCLUDED.owner
+         RETURNING id, (xmax = 0) AS created, message_count, summary_seq)
+       SELECT t.id, t.created, t.message_count, ${PART_COLUMNS}
+         FROM t LEFT JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    return { threadId: rows[0].id, created: rows[0].created, messages: rows[0].message_count };
+    const { id: created, created: isNew, message_count } = rows[0];
+    return { threadId: created, created: isNew, messages: message_count, summary: summaryFrom(rows[0]) };
   }
 
   /**
@@ -36,19 +49,54 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
    * The window's start is found walking back over an index of user messages
    * only, so a window costs the same however long the thread is.
    */
-  async get({ owner, threadId, lastUserMessages }: ThreadScope & { threadId: string; lastUserMessages?: number }): Promise<StoredMessage[]> {
+  async get(
+    { owner, threadId, lastUserMessages, fromSeq }: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number },
+    /** The thread page shows system messages (summaries) too; the model's history leaves them out. */
+    { systemMessages = false }: { systemMessages?: boolean } = {},
+  ): Promise<StoredMessage[]> {
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM messages m JOIN threads t ON t.id = m.thread_id
         WHERE m.thread_id = $1 AND t.owner = $2
-          AND ($3::int IS NULL OR m.seq >= coalesce((
+          AND ($5 OR m.kind <> 'system_event')
+          AND m.seq >= greatest($4::bigint, (
                 SELECT u.seq FROM messages u
-                 WHERE u.thread_id = $1 AND u.kind = 'user'
-                 ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0))
+                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user'
+                 ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0)
         ORDER BY m.seq`,
-      [threadId, owner, lastUserMessages ?? null],
+      [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages],
     );
     return rowsToMessages(rows);
+  }
+
+  async summary({ owner, threadId }: ThreadScope & { threadId: string }): Promise<SummaryMessage | null> {
+    const { rows } = await this.pool.query<PartRow>(
+      `SELECT ${PART_COLUMNS}
+         FROM threads t JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq
+        WHERE t.id = $1 AND t.owner = $2`,
+      [threadId, owner],
+    );
+    return rows.length === 0 ? null : (summaryFrom(rows[0]) ?? null);
+  }
+
+  async appendSummary({ owner, threadId, summary, after }: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }) {
+    const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
+    // One statement. The UPDATE locks the thread row; a compaction that waited
+    // for it sees the summary the first one stored, no longer matches `after`,
+    // and stores nothing. Neither the message count nor the activity time
+    // moves: a summary is not something anyone said.
+    const { rows } = await this.pool.query<{ seq: string }>(
+      `WITH reserved AS (
+         UPDATE threads SET next_seq = next_seq + 1, summary_seq = next_seq
+          WHERE id = $1 AND owner = $2 AND summary_seq IS NOT DISTINCT FROM $3::bigint
+         RETURNING summary_seq AS seq
+       )
+       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, content, content_escaped, data)
+       SELECT $1, reserved.seq, $4, 0, $5, $6, $7, $8 FROM reserved
+       RETURNING seq`,
+      [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],
+    );
+    return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
   }
 
   async appendUserMessage({ owner, threadId, turnId, message }: ThreadScope & { threadId: string; turnId: string; message: UserMessage }) {

@@ -7,8 +7,12 @@
 // | appendUserMessage | once the thread exists, before any agent runs               | store the message at once, idempotent on its id |
 // | get               | client-given thread, no client history, not created now     | the history in order; unknown thread → [] |
 // | appendResults     | after the run (also after Stop: what was produced)          | only this run's reply, in one transaction |
+//
+// Compaction (lib/agent/compaction.ts) adds two, used after a turn when the
+// thread has grown past its threshold: `summary` reads the latest summary and
+// `appendSummary` stores a new one. An adapter without them is never compacted.
 import type { ReplyStatus, StoredMessage } from "./codec";
-import type { ThreadMessage } from "@/lib/protocol/parts";
+import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
 export type { Role, ThreadMessage } from "@/lib/protocol/parts";
 export type { ReplyStatus, StoredMessage } from "./codec";
@@ -33,6 +37,12 @@ export interface HistoryMessage extends StoredMessage {
   signature?: string;
 }
 
+/** A thread's compaction summary: a system message whose one part says what it stands for. */
+export type SummaryMessage = StoredMessage & { role: "system"; parts: [SystemEventPart] };
+
+/** A summary to store: the text and the messages (up to `throughSeq`) it stands for. */
+export type NewSummary = Pick<SystemEventPart, "text" | "throughSeq" | "summarizedMessages"> & { id: string };
+
 export interface ThreadScope {
   /** The identity the turn runs for; adapters must never touch another owner's thread. */
   owner: string;
@@ -40,13 +50,22 @@ export interface ThreadScope {
 
 export interface HistoryConfig {
   /** No threadId: create a thread. A threadId: upsert it. Must refuse another owner's thread. */
-  createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{ threadId: string; created: boolean; /** Messages it held before this turn. */ messages?: number }>;
+  createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{
+    threadId: string;
+    created: boolean;
+    /** User and assistant messages it held before this turn. */
+    messages?: number;
+    /** Its latest compaction summary, if it has one. */
+    summary?: SummaryMessage;
+  }>;
   /**
-   * The thread's history in order; an unknown thread gives [], never an error.
-   * With `lastUserMessages`, only the last that many user messages and
-   * everything after each (what a lastN history policy reads).
+   * The thread's user and assistant messages in order (system messages are
+   * left out: the turn adds the latest summary itself); an unknown thread
+   * gives [], never an error. With `lastUserMessages`, only the last that
+   * many user messages and everything after each (what a lastN history policy
+   * reads); with `fromSeq`, only messages from that seq on (what follows a summary).
    */
-  get?(ctx: ThreadScope & { threadId: string; lastUserMessages?: number }): Promise<StoredMessage[]>;
+  get?(ctx: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number }): Promise<StoredMessage[]>;
   /**
    * Store the user's message at once; the same message id twice stores it once.
    * `duplicate` is true only when another turn stored it: a retry of the same
@@ -55,4 +74,13 @@ export interface HistoryConfig {
   appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
   /** Store only this run's reply (every part of it), in one transaction; `seq` is its first part's. */
   appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq?: number } | void>;
+  /** The thread's latest summary; null when it has none or is not the owner's. */
+  summary?(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
+  /**
+   * Store a summary as the thread's latest, only if the latest is still the
+   * one it was written after (`after`: its seq, or null for none), so two
+   * compactions of one thread never both land. Never changes other messages.
+   * Null when it stored nothing (another got there first, or no such thread).
+   */
+  appendSummary?(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
 }

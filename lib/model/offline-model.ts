@@ -4,6 +4,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
+import { isSummaryRequest, offlineSummary } from "./summary-request";
 
 // A model that needs no key and no network, so that a fresh install works end
 // to end, tools and hand-overs included. It streams word by word with a small
@@ -105,6 +106,8 @@ type Plan =
   | { kind: "tools"; reasoning: string; calls: ToolCall[] };
 
 function plan(options: LanguageModelV3CallOptions): Plan {
+  const system = options.prompt.find((message) => message.role === "system")?.content;
+  if (isSummaryRequest(system)) return { kind: "text", text: offlineSummary(userText(options.prompt)) };
   const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const results = toolResults(options.prompt);
   if (results.length > 0) {

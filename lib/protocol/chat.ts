@@ -25,7 +25,7 @@ const threadId = z.uuid({ message: "must be a UUID" });
 
 const historyItem = z.object({
   id: messageId,
-  role: z.enum(ROLES, { message: "must be \"user\" or \"assistant\"" }),
+  role: z.enum(ROLES, { message: "must be \"user\", \"assistant\" or \"system\"" }),
   parts: z.array(partSchema, { message: "must be an array of parts" }).max(limits.maxPartsPerMessage, `must hold at most ${limits.maxPartsPerMessage} parts`),
   createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
   /** Where the message sits in the thread (the seq of its first part), as the server sent it with the signature. */
@@ -78,6 +78,22 @@ export const dataPartSchemas = {
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
   signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string(), seq: z.number().int().min(1) })) }),
+  /** A system message's one part: the summary compaction wrote of the messages up to `throughSeq`. */
+  summary: z.object({ text: z.string(), throughSeq: z.number().int().min(1), summarizedMessages: z.number().int().min(1) }),
+  /**
+   * The thread's latest summary, when the client's copy lacked it (it was
+   * written after the client's last turn): the client puts it into its copy,
+   * at `seq`, and from then on sends only what follows `throughSeq`.
+   */
+  compacted: z.object({
+    id: z.string(),
+    seq: z.number().int().min(1),
+    signature: z.string(),
+    createdAt: z.string(),
+    text: z.string(),
+    throughSeq: z.number().int().min(1),
+    summarizedMessages: z.number().int().min(1),
+  }),
   /** What the model is given this turn: the history policy in force and the size of its window (the debug panel). */
   history: z.object({
     policy: z.enum(HISTORY_POLICIES),

@@ -1,14 +1,15 @@
 // What a message is made of. A reply is an ordered list of parts (its text,
 // the model's reasoning, each tool call and its result, a hand-over from one
 // agent to another), each tagged with the agent that produced it; a user's
-// message is one text part. Parts are what the database stores, what the
+// message is one text part; a system message holds one system event (the
+// summary of earlier messages that compaction wrote). Parts are what the database stores, what the
 // client sends back as its copy of the thread, and what the server signs.
 // Isomorphic: zod and types only. lib/history/codec.ts converts parts to and
 // from stored rows, model messages and UI parts; a new part type is added here
 // and there, and nowhere else.
 import { z } from "zod";
 
-export const ROLES = ["user", "assistant"] as const;
+export const ROLES = ["user", "assistant", "system"] as const;
 export type Role = (typeof ROLES)[number];
 
 const agentName = z.string().regex(/^[A-Za-z][A-Za-z0-9 _-]{0,63}$/, "must be an agent's name");
@@ -54,7 +55,22 @@ const handoffPart = z.object({
   agentName: agentName.optional(),
 });
 
-export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart]);
+/**
+ * Something that happened to the thread rather than a message in it. The one
+ * event so far: compaction summarized the messages up to `throughSeq` (the
+ * model then reads this summary instead of them; they stay stored).
+ */
+const systemEventPart = z.object({
+  type: z.literal("system-event"),
+  event: z.literal("compaction"),
+  /** The summary of every user and assistant message up to `throughSeq`. */
+  text: z.string(),
+  throughSeq: z.number().int().min(1),
+  /** How many user and assistant messages it stands for, from the start of the thread. */
+  summarizedMessages: z.number().int().min(1),
+});
+
+export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart]);
 
 export type Part = z.infer<typeof partSchema>;
 export type TextPart = Extract<Part, { type: "text" }>;
@@ -62,6 +78,7 @@ export type ReasoningPart = Extract<Part, { type: "reasoning" }>;
 export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
 export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 export type HandoffPart = Extract<Part, { type: "handoff" }>;
+export type SystemEventPart = Extract<Part, { type: "system-event" }>;
 export type JsonValue = z.infer<ReturnType<typeof z.json>>;
 
 /** A message of a thread, as the model and the signatures see it. */

@@ -1,5 +1,6 @@
-// The contract between the app and its durable chat function: the event that
-// starts a turn and the realtime messages the run publishes. Isomorphic: only
+// The contract between the app and its durable functions: the event that
+// starts a turn, the realtime messages the run publishes, and the event that
+// asks for a thread's compaction. Isomorphic: only
 // types and constants, shared by lib/runtime (which sends and subscribes) and
 // inngest/functions (which runs and publishes).
 import type { UIMessageChunk } from "ai";
@@ -36,4 +37,17 @@ export interface TurnChunkMessage {
 export interface TurnRefusal {
   code: string;
   message: string;
+}
+
+/** Sent by a turn whose thread has grown past the compaction threshold. */
+export const THREAD_COMPACT_EVENT = "threadline/thread.compact";
+
+/**
+ * Names the thread only. The function decides from the database whether and
+ * what to compact, so a forged or repeated event can do no more than a
+ * compaction that was due anyway.
+ */
+export interface ThreadCompactEventData {
+  owner: string;
+  threadId: string;
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { compactThread } from "@/lib/agent/compaction";
+import { runNow } from "@/lib/agent/steps";
 import { runTurn, type TurnInput } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import { getSessionSecret } from "@/lib/auth/secret";
@@ -12,9 +14,13 @@ import type { StartedTurn, TurnRuntime } from "./types";
 /**
  * Runs each turn in this process, detached from the request: closing the tab
  * does not stop it, Stop does. One turn per thread at a time (per process).
+ * A thread that needs compacting is compacted after its turn has ended and
+ * released the thread, so neither this reply nor the next message waits.
  */
 export class InlineRuntime implements TurnRuntime {
   readonly name = "inline";
+  /** Threads being compacted now: a second request for one of them would only find nothing to do. */
+  private readonly compacting = new Set<string>();
   constructor(
     private readonly deps: { history: () => HistoryConfig; network: () => Network },
     private readonly active: ActiveTurns = activeTurns(),
@@ -51,6 +57,7 @@ export class InlineRuntime implements TurnRuntime {
         )
         .then((outcome) => {
           if (outcome.error) console.error(`[turn ${outcome.threadId}] failed:`, outcome.error);
+          if (outcome.compact) this.compactLater(input.owner, outcome.threadId);
         })
         .catch((error) => {
           if (!ready) return reject(error);
@@ -62,6 +69,21 @@ export class InlineRuntime implements TurnRuntime {
           if (claimed) this.active.release(claimed, controller);
         });
     });
+  }
+
+  private compactLater(owner: string, threadId: string): void {
+    if (this.compacting.has(threadId)) return;
+    this.compacting.add(threadId);
+    // After the turn's own cleanup (the stream closed, the thread released).
+    void new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() =>
+        compactThread({ owner, threadId }, { history: this.deps.history(), network: this.deps.network(), step: runNow, newId: randomUUID }),
+      )
+      .then(
+        () => undefined,
+        (error) => console.error(`[thread ${threadId}] compaction failed; the next turn tries again:`, error),
+      )
+      .finally(() => this.compacting.delete(threadId));
   }
 
   async stop(owner: string, threadId: string): Promise<boolean> {

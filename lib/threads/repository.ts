@@ -110,7 +110,7 @@ export class ThreadRepository {
   /** Every message of the thread with all its parts, in conversation order; 404 if it is not the owner's. */
   async messages(owner: string, id: string): Promise<StoredMessage[]> {
     await this.get(owner, id);
-    return new PostgresHistoryAdapter(this.pool).get({ owner, threadId: id });
+    return new PostgresHistoryAdapter(this.pool).get({ owner, threadId: id }, { systemMessages: true });
   }
 
   /** The flat view: user and assistant text only, one entry per message that has any. */
@@ -118,7 +118,7 @@ export class ThreadRepository {
     const messages = await this.messages(owner, id);
     return messages.flatMap((m) => {
       const content = textOf(m);
-      return content.length > 0 ? [{ id: m.id, role: m.role, content, createdAt: m.createdAt }] : [];
+      return m.role !== "system" && content.length > 0 ? [{ id: m.id, role: m.role, content, createdAt: m.createdAt }] : [];
     });
   }
 

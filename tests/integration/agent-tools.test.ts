@@ -60,7 +60,7 @@ describe("an agent that acts", () => {
     expect(mock.requests).toHaveLength(3);
 
     const parts = await timelineOf(a.threadId);
-    expect(parts.map((p) => [p.role, p.type, p.agentName])).toEqual([
+    expect(parts.map((p) => [p.role, p.type, "agentName" in p ? p.agentName : undefined])).toEqual([
       ["user", "text", undefined],
       ["assistant", "reasoning", "Triage"],
       ["assistant", "handoff", "Triage"],

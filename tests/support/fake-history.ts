@@ -1,7 +1,7 @@
 import type { HistoryConfig, Reply, StoredMessage, UserMessage } from "@/lib/history/types";
 
 /** An in-memory adapter that records every hook call, for the lifecycle unit tests. */
-export class RecordingHistory implements Required<HistoryConfig> {
+export class RecordingHistory implements Required<Pick<HistoryConfig, "createThread" | "get" | "appendUserMessage" | "appendResults">> {
   calls: { hook: string; args: Record<string, unknown> }[] = [];
   existing = new Set<string>();
   stored: (UserMessage | Reply)[] = [];

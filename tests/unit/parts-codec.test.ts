@@ -141,13 +141,23 @@ const userMessageArb = (id: string) =>
     fc.oneof(fc.constant(text), fc.array(tricky, { minLength: 1, maxLength: 6 }).map((p) => text + p.join(""))),
   ).map((text): ThreadMessage => ({ id, role: "user", parts: [partSchema.parse({ type: "text", text }) as Part] }));
 
-/** A thread: user and assistant messages in any order, unique ids, each with at least one part. */
+/** A compaction summary: a system message with one system event. */
+const summaryMessageArb = (id: string) =>
+  fc
+    .record({ text: anyText, throughSeq: fc.integer({ min: 1, max: 10_000 }), summarizedMessages: fc.integer({ min: 1, max: 10_000 }) })
+    .map((event): ThreadMessage => ({ id, role: "system", parts: [{ type: "system-event", event: "compaction", ...event }] }));
+
+/** A thread: user, assistant and (now and then) system messages in any order, unique ids, each with at least one part. */
 const threadArb: fc.Arbitrary<ThreadMessage[]> = fc
-  .array(fc.boolean(), { minLength: 1, maxLength: 6 })
+  .array(fc.constantFrom<Role>("user", "user", "assistant", "assistant", "system"), { minLength: 1, maxLength: 6 })
   .chain((roles) =>
     fc.tuple(
-      ...roles.map((isUser, i) =>
-        isUser ? userMessageArb(`m${i}`) : assistantPartsArb().map((parts): ThreadMessage => ({ id: `m${i}`, role: "assistant", parts })),
+      ...roles.map((role, i) =>
+        role === "user"
+          ? userMessageArb(`m${i}`)
+          : role === "system"
+            ? summaryMessageArb(`m${i}`)
+            : assistantPartsArb().map((parts): ThreadMessage => ({ id: `m${i}`, role: "assistant", parts })),
       ),
     ),
   );
@@ -249,7 +259,7 @@ describe("the parts codec", () => {
       const out: Mutation[] = [];
       messages.forEach((message, m) => {
         message.parts.forEach((part, p) => {
-          if ((part.type === "text" || part.type === "reasoning") && part.text.length > 0) {
+          if ((part.type === "text" || part.type === "reasoning" || part.type === "system-event") && part.text.length > 0) {
             const at = pick % part.text.length;
             const replacement = part.text[at] === "x" ? "y" : "x";
             out.push({ label: `${part.type} character ${m}/${p}`, apply: (ms) => replacePart(ms, m, p, { ...part, text: part.text.slice(0, at) + replacement + part.text.slice(at + 1) }) });

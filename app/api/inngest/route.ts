@@ -1,13 +1,14 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { chatTurn } from "@/inngest/functions/chat-turn";
+import { compactThreadFunction } from "@/inngest/functions/compact-thread";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/handler";
 import { inngestConfigured } from "@/lib/runtime";
 
-// Inngest calls this endpoint to run the chat function's steps. Without Inngest
+// Inngest calls this endpoint to run the functions' steps. Without Inngest
 // configured the endpoint does not exist: 404, not the SDK's 500.
-const handlers = serve({ client: inngest, functions: [chatTurn] });
+const handlers = serve({ client: inngest, functions: [chatTurn, compactThreadFunction] });
 
 type Handler = (typeof handlers)["GET"];
 const whenConfigured =

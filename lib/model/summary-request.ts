@@ -1,0 +1,64 @@
+// What compaction asks a model for: a summary of a thread's earlier messages
+// that the model will read instead of them. The request is a system prompt and
+// one user message holding the transcript (and the summary so far, when the
+// thread was compacted before), so every provider takes it as it is. The
+// offline model recognizes it and answers with a deterministic summary.
+import type { ThreadMessage } from "@/lib/protocol/parts";
+
+export const SUMMARY_INSTRUCTIONS =
+  "You condense the earlier part of a conversation between a user and an AI assistant into a summary that " +
+  "replaces it: the assistant will read your summary instead of those messages. Keep what a later answer could " +
+  "depend on: the user's goals, facts and preferences they stated, decisions, names, numbers, results of tools, " +
+  "and questions still open. Write it as short bullet points in the conversation's language, with no preamble.";
+
+/** A tool's input or output beyond this many characters is cut in the transcript: the gist is enough for a summary. */
+const TOOL_PAYLOAD_CHARS = 300;
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** The messages as a plain transcript, one line block per part that a summary could use. */
+export function transcriptOf(messages: ThreadMessage[]): string {
+  const lines: string[] = [];
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type === "text" && part.text.trim()) {
+        lines.push(message.role === "user" ? `User: ${part.text}` : `Assistant: ${part.text}`);
+      } else if (part.type === "tool-result") {
+        const outcome = part.error !== undefined ? `error: ${part.error}` : JSON.stringify(part.output);
+        lines.push(`Tool ${part.toolName}: ${clip(outcome, TOOL_PAYLOAD_CHARS)}`);
+      }
+    }
+  }
+  return lines.join("\n\n");
+}
+
+const PREVIOUS_HEADING = "Summary of the messages before these:";
+const TRANSCRIPT_HEADING = "Messages to summarize:";
+
+/** The user message of a summary request: the summary so far, if any, then the transcript. */
+export function summaryRequestText(previous: string | undefined, messages: ThreadMessage[]): string {
+  const transcript = `${TRANSCRIPT_HEADING}\n\n${transcriptOf(messages)}`;
+  return previous ? `${PREVIOUS_HEADING}\n\n${previous}\n\n${transcript}` : transcript;
+}
+
+export const isSummaryRequest = (system: string | undefined) => system?.startsWith(SUMMARY_INSTRUCTIONS) === true;
+
+/** The most points the offline summary keeps: the newest ones. */
+const OFFLINE_MAX_POINTS = 40;
+
+/**
+ * The offline model's summary: one point per user message (shortened), after
+ * the points of the summary so far. Deterministic, so tests and a keyless
+ * install see the same summary for the same thread.
+ */
+export function offlineSummary(requestText: string): string {
+  const [before, transcript = ""] = requestText.split(TRANSCRIPT_HEADING);
+  const earlier = before.includes(PREVIOUS_HEADING)
+    ? before.split(PREVIOUS_HEADING)[1].split("\n").filter((line) => line.startsWith("- "))
+    : [];
+  const said = transcript
+    .split("\n\n")
+    .filter((block) => block.startsWith("User: "))
+    .map((block) => `- The user said: "${clip(block.slice("User: ".length).replace(/\s+/g, " ").trim(), 100)}"`);
+  return [...earlier, ...said].slice(-OFFLINE_MAX_POINTS).join("\n");
+}
