@@ -31,7 +31,7 @@ export function environmentHistoryPolicy(env: NodeJS.ProcessEnv = process.env): 
  * (what it holds after) and COMPACTION_KEEP_TURNS (recent user turns always
  * kept). Unset, the defaults hold: 50, 30 and 10.
  */
-export function environmentCompaction(env: NodeJS.ProcessEnv = process.env): CompactionSettings | undefined {
+export function environmentCompaction(env: Record<string, string | undefined> = process.env): CompactionSettings | undefined {
   const read = (name: string, fallback: number) => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
