@@ -82,6 +82,9 @@ export async function callModel(args: {
     model: agent.model ?? args.model,
     system: agent.system,
     messages: args.messages,
+    // The one system message among them is a compaction summary the server
+    // wrote and read from its database (a client's copy never supplies one).
+    allowSystemInMessages: true,
     tools: modelTools(agent),
     stopWhen: stepCountIs(1),
     abortSignal: args.signal,

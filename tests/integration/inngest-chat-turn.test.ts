@@ -7,6 +7,7 @@ import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { executeWithRetries, memoized } from "../support/inngest-engine";
 import { turnEventData } from "../support/turn-events";
 
 // The chat function runs whole in-process under @inngest/test (the official
@@ -53,31 +54,6 @@ function engine(
   const at = (attempt: number) =>
     new InngestTestEngine({ function: fn, events: [event], transformCtx: (ctx) => ({ ...ctx, attempt }) });
   return { turnId, t: at(0), at };
-}
-
-type MockedSteps = NonNullable<InngestTestEngine.Options["steps"]>;
-
-/** The steps that finished in a run, as mocks: what Inngest replays from memory. */
-async function memoized(state: Record<string, Promise<unknown>>): Promise<MockedSteps> {
-  const steps: MockedSteps = [];
-  for (const [id, value] of Object.entries(state)) {
-    const settled = await value.then((data) => ({ ok: true as const, data }), () => ({ ok: false as const }));
-    if (settled.ok) steps.push({ id, idIsHashed: true, handler: () => settled.data });
-  }
-  return steps;
-}
-
-/**
- * What the Inngest executor does when a step fails with retries left: run the
- * function again with the next attempt number and every finished step memoized.
- */
-async function executeWithRetries(at: (attempt: number) => InngestTestEngine, maxAttempts = 4, steps: MockedSteps = []) {
-  for (let attempt = 0; ; attempt++) {
-    const out = await at(attempt).execute({ steps });
-    const final = !out.error || (out.error as { name?: string }).name === "NonRetriableError";
-    if (final || attempt + 1 >= maxAttempts) return { ...out, attempts: attempt + 1 };
-    steps = await memoized(out.state as Record<string, Promise<unknown>>);
-  }
 }
 
 async function rows(threadId: string) {
