@@ -8,7 +8,7 @@ export const MOCK_MODEL_URL = `http://127.0.0.1:${MOCK_MODEL_PORT}`;
 export const APP_PORT = 3100;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
-/** The inline app once more, as an operator who caps the history every model call reads. */
+/** The inline app once more, as an operator who caps the history every model call reads and compacts threads early. */
 export const OPERATOR_APP_PORT = 3102;
 export const OPERATOR_APP_URL = `http://127.0.0.1:${OPERATOR_APP_PORT}`;
 
@@ -58,4 +58,7 @@ export const E2E_OPERATOR_APP_ENV = {
   ...database(E2E_EMBEDDED_DIRS[2]),
   NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "lastN",
   NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "1",
+  COMPACTION_MAX_MESSAGES: "6",
+  COMPACTION_TARGET_MESSAGES: "4",
+  COMPACTION_KEEP_TURNS: "1",
 };

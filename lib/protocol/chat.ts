@@ -32,7 +32,11 @@ const historyItem = z.object({
   seq: z.number().int().min(1).optional(),
   /** The server's signature for this message, as it sent it (data-signatures, or the history it served). */
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be the signature the server sent").optional(),
-});
+}).refine(
+  (item) => (item.role === "system") === (item.parts.length === 1 && item.parts[0].type === "system-event") &&
+    (item.role === "system" || item.parts.every((part) => part.type !== "system-event")),
+  { message: "a system message must hold one system event, and only a system message may hold one", path: ["parts"] },
+);
 
 /** An earlier message the client sends back. Clients of the text-only shape ({ content }) still validate: as one text part. */
 export const historyItemSchema = z.preprocess((item) => {

@@ -70,7 +70,7 @@ const deltas = (messages: TurnChunkMessage[]) =>
   messages.map((m) => (m.chunk.type === "text-delta" ? m.chunk.delta : "")).join("");
 
 describe("the Inngest serve route", () => {
-  it("answers an in-band sync with the chat function's config", async () => {
+  it("answers an in-band sync with the chat and compaction functions' config", async () => {
     const response = await route.PUT(
       new Request("http://localhost/api/inngest", {
         method: "PUT",
@@ -83,7 +83,7 @@ describe("the Inngest serve route", () => {
     const config = await response.json();
     expect(config.app_id).toBe("threadline");
     expect(config.inspection.mode).toBe("dev");
-    expect(config.functions).toHaveLength(1);
+    expect(config.functions).toHaveLength(2);
     expect(config.functions[0]).toMatchObject({
       id: "threadline-chat-turn",
       triggers: [{ event: "threadline/chat.turn" }],
@@ -94,6 +94,12 @@ describe("the Inngest serve route", () => {
           retries: { attempts: 3 },
         },
       },
+    });
+    // Its own function, keyed by thread: a thread's next turn never queues behind its compaction.
+    expect(config.functions[1]).toMatchObject({
+      id: "threadline-compact-thread",
+      triggers: [{ event: "threadline/thread.compact" }],
+      concurrency: [{ key: "event.data.threadId", limit: 1 }],
     });
   });
 
