@@ -141,7 +141,8 @@ export class ThreadRepository {
                 ts_rank(to_tsvector('english', m.content), q.q) AS rank
            FROM messages m JOIN threads t ON t.id = m.thread_id, q
           WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND to_tsvector('english', m.content) @@ q.q
-          ORDER BY m.thread_id, rank DESC, m.seq DESC
+          -- On a tie the user's own words win over a reply that quotes them.
+          ORDER BY m.thread_id, rank DESC, (m.kind = 'user') DESC, m.seq DESC
        ), titled AS (
          SELECT t.id AS thread_id, ts_rank(to_tsvector('english', coalesce(t.title, '')), q.q) AS rank
            FROM threads t, q

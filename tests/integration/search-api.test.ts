@@ -27,14 +27,16 @@ describe("GET /api/search", () => {
     const me = await visitor();
     const stranger = await visitor();
     const word = `quokka${randomUUID().slice(0, 8)}`;
-    const mine = await say(me.cookie, `I met a ${word} on Rottnest island`);
+    const messageId = randomUUID();
+    const mine = (await chatTurn(chat, { message: { id: messageId, content: `I met a ${word} on Rottnest island` } }, me.cookie)).threadId!;
     await say(stranger.cookie, `stranger's ${word} story`);
     const response = await find(me.cookie, `q=${word}`);
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.results.map((r: { threadId: string }) => r.threadId)).toEqual([mine]);
     const [result] = body.results;
-    expect(result).toMatchObject({ title: `I met a ${word} on Rottnest island`, messageId: expect.any(String), updatedAt: expect.any(String) });
+    // The reply quotes the same words; the user's own message is the one a result opens at.
+    expect(result).toMatchObject({ title: `I met a ${word} on Rottnest island`, messageId, updatedAt: expect.any(String) });
     const [start, end] = result.highlights[0];
     expect(result.snippet.slice(start, end)).toBe(word);
     expect(body.nextCursor).toBeNull();
