@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError, fromErrorBody } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { route } from "@/lib/http/handler";
 
 describe("error responses", () => {
@@ -28,6 +29,27 @@ describe("error responses", () => {
       expect(text).not.toMatch(/10\.0\.0\.5|password|at .*:\d+/);
     } finally {
       console.error = original;
+    }
+  });
+
+  it("tells a database that cannot be reached from a query that went wrong", () => {
+    const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
+    // Reached nowhere, restarting, shut down, out of connections, cut mid-query.
+    for (const error of [
+      coded("ECONNREFUSED"),
+      coded("57P01", "terminating connection due to administrator command"),
+      coded("57P03", "the database system is starting up"),
+      coded("08006"),
+      coded("53300", "sorry, too many clients already"),
+      new Error("Connection terminated unexpectedly"),
+      new AggregateError([coded("ECONNREFUSED"), coded("ECONNREFUSED")], "connect failed"),
+      new Error("The reply could not be saved.", { cause: coded("ECONNRESET") }),
+    ]) {
+      expect(isDatabaseUnavailable(error), error.message).toBe(true);
+    }
+    // A bug is not an outage: a syntax error, a constraint, anything else.
+    for (const error of [coded("42601", "syntax error"), coded("23505", "duplicate key"), new Error("boom"), "ECONNREFUSED", null]) {
+      expect(isDatabaseUnavailable(error)).toBe(false);
     }
   });
 });

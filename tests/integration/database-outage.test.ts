@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate.mjs";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { createPrivatePostgres, type PrivatePostgres } from "../support/private-postgres";
+
+// The app against a Postgres of this test's own, which the test stops and
+// starts again: while it is away, requests answer 503 with Retry-After and a
+// JSON error that says so, and the health check says so; once it is back,
+// everything works again without restarting the app.
+let cluster: PrivatePostgres;
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let health: typeof import("@/app/api/health/route");
+let threadsRoute: typeof import("@/app/api/threads/route");
+
+beforeAll(async () => {
+  cluster = await createPrivatePostgres();
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  process.env.DATABASE_URL = cluster.url;
+  process.env.DATABASE_POOL_SIZE = "4";
+  await migrate(cluster.url);
+  chat = await import("@/app/api/chat/route");
+  health = await import("@/app/api/health/route");
+  threadsRoute = await import("@/app/api/threads/route");
+}, 120_000);
+afterAll(async () => {
+  const { getPool } = await import("@/lib/db/pool");
+  await getPool().end().catch(() => {});
+  await mock?.close();
+  await cluster?.destroy();
+});
+
+describe("while the database is away", () => {
+  it("answers 503 with Retry-After and says why, reports it in /api/health, and recovers when it is back", async () => {
+    const me = await visitor();
+    const before = await chatTurn(chat, { message: { id: randomUUID(), content: "before the outage" } }, me.cookie);
+    expect(before.response.status).toBe(200);
+    expect((await health.GET()).status).toBe(200);
+
+    await cluster.stop();
+    try {
+      const during = await chatTurn(chat, { threadId: before.threadId, message: { id: randomUUID(), content: "during" } }, me.cookie);
+      expect(during.response.status).toBe(503);
+      expect(Number(during.response.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(during.error).toEqual({ error: { code: "unavailable:database", message: expect.stringMatching(/database is unavailable/) } });
+
+      const list = await threadsRoute.GET(request("/api/threads", { cookie: me.cookie }), undefined);
+      expect(list.status).toBe(503);
+
+      const report = await health.GET();
+      expect(report.status).toBe(503);
+      expect(await report.json()).toMatchObject({ status: "degraded", database: "unavailable" });
+    } finally {
+      await cluster.start();
+    }
+
+    const after = await chatTurn(chat, { threadId: before.threadId, message: { id: randomUUID(), content: "after the outage" } }, me.cookie);
+    expect(after.response.status).toBe(200);
+    expect(after.text).toContain('You said: "after the outage"');
+    expect((await health.GET()).status).toBe(200);
+  });
+});
