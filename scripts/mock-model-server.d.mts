@@ -17,6 +17,8 @@ export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 /** What [[reason]] streams as reasoning_content before the reply or the tool calls. */
 export const REASONING_TEXT: string;
+export const SPLIT_EMOJI_REPLY: string;
+export const LONG_REPLY: string;
 /** The reply once tool results came back: `Tool results: NAME → CONTENT; NAME → CONTENT`. */
 export function toolResultsReply(results: ReadonlyArray<{ name: string; content: string }>): string;
 /** A [[call:NAME:JSON]] marker: the tool's name and its arguments' JSON text. */

@@ -19,6 +19,10 @@
 //                 - else one tool call per marker, in order, ids call_<n>_<i>
 //                   (n counts this server's completions), arguments streamed
 //                   in 2-3 pieces, finish_reason "tool_calls"
+//   [[split-emoji]] SPLIT_EMOJI_REPLY in pieces of three UTF-16 code units, so
+//                 some deltas end halfway through an emoji (a lone surrogate
+//                 on the wire, as JSON escapes it)
+//   [[long]]      LONG_REPLY: 40,000 characters, in pieces of 1,000
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
@@ -47,6 +51,12 @@ export const MARKDOWN_REPLY = [
   "",
   'Raw HTML that must stay inert: <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 1">',
 ].join("\n");
+
+/** What [[split-emoji]] streams, cut inside its emoji. */
+export const SPLIT_EMOJI_REPLY = "Faces: 😀 and 🎉, a family 👩‍👩‍👧, a clef 𝄞 — done.";
+
+/** What [[long]] streams: longer than any message a user may send. */
+export const LONG_REPLY = Array.from({ length: 4_000 }, (_, i) => `word${String(i).padStart(5, "0")} `).join("");
 
 const FAIL_MID_REPLY = "This reply will break off in the middle of a sentence because";
 
@@ -180,6 +190,11 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
   if (tools) return { ...tools, ...slow, ...reasoning };
   if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, ...slow, ...reasoning };
   if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY, ...reasoning };
+  if (text.includes("[[long]]")) return { kind: "reply", reply: LONG_REPLY, pieces: LONG_REPLY.match(/[\s\S]{1,1000}/g), ...reasoning };
+  if (text.includes("[[split-emoji]]")) {
+    // No "u" flag: the pieces are code units, not characters.
+    return { kind: "reply", reply: SPLIT_EMOJI_REPLY, pieces: SPLIT_EMOJI_REPLY.match(/[\s\S]{1,3}/g), ...reasoning };
+  }
   const count = (role) => messages.filter((m) => m?.role === role).length;
   return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")), ...reasoning };
 }
@@ -313,7 +328,7 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
     return;
   }
 
-  const chunks = chunksOf(plan.reply);
+  const chunks = plan.pieces ?? chunksOf(plan.reply);
   const sent = plan.kind === "fail-mid" ? chunks.slice(0, 4) : chunks;
   for (const chunk of sent) {
     if (!(await send({ content: chunk }))) return;

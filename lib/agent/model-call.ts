@@ -5,6 +5,7 @@ import { STOPPED_TOOL_ERROR, type HandoffPart, type JsonValue, type Part, type R
 import { describeModelError } from "@/lib/model/provider-errors";
 import type { Agent } from "./network";
 import type { ChunkWriter } from "./stream-chunks";
+import { DeltaJoiner } from "./text-deltas";
 
 
 /** The tool through which an agent hands the conversation to another; the router, not a step, carries it out. */
@@ -30,6 +31,13 @@ export interface ModelCallResult {
   toolCalls: PendingToolCall[];
   handoff?: HandoffPart;
   stopped: boolean;
+}
+
+/** A text or reasoning part being written: its stream id, the part, and what joins its deltas. */
+interface OpenText<P extends TextPart | ReasoningPart = TextPart> {
+  id: string;
+  part: P;
+  joiner: DeltaJoiner;
 }
 
 function handoffInput(agent: Agent) {
@@ -71,8 +79,25 @@ export async function callModel(args: {
   const toolCalls: PendingToolCall[] = [];
   let handoff: HandoffPart | undefined;
   // The provider's ids of open text and reasoning parts → ours (unique per attempt) and the part being written.
-  const texts = new Map<string, { id: string; part: TextPart }>();
-  const reasonings = new Map<string, { id: string; part: ReasoningPart; startedAt: number }>();
+  const texts = new Map<string, OpenText>();
+  const reasonings = new Map<string, OpenText<ReasoningPart> & { startedAt: number }>();
+  const endText = async (open: OpenText) => {
+    const rest = open.joiner.flush();
+    if (rest) {
+      open.part.text += rest;
+      await writer.textDelta(open.id, rest);
+    }
+    await writer.textEnd(open.id);
+  };
+  const endReasoning = async (open: OpenText<ReasoningPart> & { startedAt: number }) => {
+    const rest = open.joiner.flush();
+    if (rest) {
+      open.part.text += rest;
+      await writer.reasoningDelta(open.id, rest);
+    }
+    open.part.durationMs = Date.now() - open.startedAt;
+    await writer.reasoningEnd(open.id, open.part.durationMs);
+  };
   const handoffCalls = new Set<string>();
   // Tool calls whose input is still arriving: what the user sees of them if Stop comes now.
   const typing = new Map<string, { toolName: string; input: string }>();
@@ -96,7 +121,7 @@ export async function callModel(args: {
     for await (const chunk of result.fullStream) {
       switch (chunk.type) {
         case "text-start": {
-          const open = { id: newId(), part: tag<TextPart>({ type: "text", text: "" }) };
+          const open = { id: newId(), part: tag<TextPart>({ type: "text", text: "" }), joiner: new DeltaJoiner() };
           texts.set(chunk.id, open);
           parts.push(open.part);
           await writer.textStart(open.id);
@@ -105,18 +130,20 @@ export async function callModel(args: {
         case "text-delta": {
           const open = texts.get(chunk.id);
           if (!open) break;
-          open.part.text += chunk.text;
-          await writer.textDelta(open.id, chunk.text);
+          const text = open.joiner.push(chunk.text);
+          if (!text) break;
+          open.part.text += text;
+          await writer.textDelta(open.id, text);
           break;
         }
         case "text-end": {
           const open = texts.get(chunk.id);
           texts.delete(chunk.id);
-          if (open) await writer.textEnd(open.id);
+          if (open) await endText(open);
           break;
         }
         case "reasoning-start": {
-          const open = { id: newId(), part: tag<ReasoningPart>({ type: "reasoning", text: "" }), startedAt: Date.now() };
+          const open = { id: newId(), part: tag<ReasoningPart>({ type: "reasoning", text: "" }), startedAt: Date.now(), joiner: new DeltaJoiner() };
           reasonings.set(chunk.id, open);
           parts.push(open.part);
           await writer.reasoningStart(open.id);
@@ -125,16 +152,16 @@ export async function callModel(args: {
         case "reasoning-delta": {
           const open = reasonings.get(chunk.id);
           if (!open) break;
-          open.part.text += chunk.text;
-          await writer.reasoningDelta(open.id, chunk.text);
+          const text = open.joiner.push(chunk.text);
+          if (!text) break;
+          open.part.text += text;
+          await writer.reasoningDelta(open.id, text);
           break;
         }
         case "reasoning-end": {
           const open = reasonings.get(chunk.id);
           reasonings.delete(chunk.id);
-          if (!open) break;
-          open.part.durationMs = Date.now() - open.startedAt;
-          await writer.reasoningEnd(open.id, open.part.durationMs);
+          if (open) await endReasoning(open);
           break;
         }
         case "tool-input-start":
@@ -179,11 +206,8 @@ export async function callModel(args: {
   }
   const stopped = args.signal?.aborted ?? false;
   // A part cut off by Stop ends where it was.
-  for (const { id } of texts.values()) await writer.textEnd(id);
-  for (const { id, part, startedAt } of reasonings.values()) {
-    part.durationMs = Date.now() - startedAt;
-    await writer.reasoningEnd(id, part.durationMs);
-  }
+  for (const open of texts.values()) await endText(open);
+  for (const open of reasonings.values()) await endReasoning(open);
   if (failure !== undefined && !stopped) {
     throw new ModelCallError(describeModelError(failure), { cause: failure });
   }

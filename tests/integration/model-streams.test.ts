@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LONG_REPLY, SPLIT_EMOJI_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+
+// Model output the server produced comes back as history: whatever shape the
+// model's stream took, the page's next message with that history is taken.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let me: { id: string; cookie: string };
+const pool = testPool();
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  chat = await import("@/app/api/chat/route");
+});
+afterAll(async () => {
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+});
+
+/** One turn, then the next with the copy the page would hold: the reply as it streamed. */
+async function replyThenNext(content: string) {
+  const id = randomUUID();
+  const first = await chatTurn(chat, { message: { id, content } }, me.cookie);
+  expect(first.response.status).toBe(200);
+  const signed = signaturesIn(first.chunks);
+  const replyId = (first.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+  const history = [
+    { id, role: "user", parts: [{ type: "text", text: content }], ...signed.get(id) },
+    { id: replyId, role: "assistant", parts: await replyParts(first.chunks), ...signed.get(replyId) },
+  ];
+  const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "and next?" }, history }, me.cookie);
+  const { rows } = await pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq LIMIT 1", [first.threadId]);
+  return { first, next, stored: rows[0]?.content };
+}
+
+describe("model output comes back as history", () => {
+  it("a stream cut inside its emoji reaches the page, the database and the next turn whole", async () => {
+    const { first, next, stored } = await replyThenNext("[[split-emoji]] faces please");
+    expect(first.text).toBe(SPLIT_EMOJI_REPLY);
+    expect(first.text.isWellFormed()).toBe(true);
+    for (const chunk of first.chunks) if (chunk.type === "text-delta") expect(chunk.delta.isWellFormed()).toBe(true);
+    expect(stored).toBe(SPLIT_EMOJI_REPLY);
+    // The signed copy verifies: no database read was needed.
+    expect(next.response.status).toBe(200);
+    expect(next.response.headers.get("x-history-source")).toBe("client");
+  });
+
+  it("a reply longer than a user may write does not block the next message", async () => {
+    const { first, next, stored } = await replyThenNext("[[long]] tell me everything");
+    expect(first.text).toBe(LONG_REPLY);
+    expect(stored).toHaveLength(40_000);
+    expect(next.response.status).toBe(200);
+    expect(next.response.headers.get("x-history-source")).toBe("client");
+  });
+});
