@@ -8,6 +8,9 @@
 //   [[error]]     HTTP 500 with an OpenAI-style error body
 //   [[auth-error]] HTTP 401 whose message quotes a key hint, as OpenAI's does
 //   [[fail-mid]]  a few words, then the socket is destroyed
+//   [[hang-mid]]  a few words, then silence until the client hangs up
+//   [[malformed-mid]] a few words, then a line that is not JSON, then the end
+//   [[bad-chunk-mid]] a few words, then JSON of the wrong shape, then the end
 //   [[flaky-mid]] the first request with this text breaks off like [[fail-mid]];
 //                 every later one gets the ordinary echo (retries, durability)
 //   [[call:NAME:JSON]] (one or more; JSON is the tool's input) when the request
@@ -183,6 +186,9 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
+  for (const how of ["hang", "malformed", "bad-chunk"]) {
+    if (text.includes(`[[${how}-mid]]`)) return { kind: "fail-mid", reply: FAIL_MID_REPLY, how };
+  }
   if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   const reasoning = text.includes("[[reason]]") ? { reasoning: REASONING_TEXT } : {};
   const slow = text.includes("[[slow]]") ? { delayMs: SLOW_CHUNK_DELAY_MS } : {};
@@ -336,7 +342,15 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
   if (plan.kind === "fail-mid") {
     // One more pause lets the words already written reach the client first.
     await pause(delayMs, hangUp.signal);
-    req.socket.destroy();
+    if (plan.how === "hang") {
+      await new Promise((resolve) => (hangUp.signal.aborted ? resolve() : hangUp.signal.addEventListener("abort", resolve, { once: true })));
+    } else if (plan.how === "malformed") {
+      res.end('data: {"choices": [{"delta": {"content": "never\n\ndata: [DONE]\n\n');
+    } else if (plan.how === "bad-chunk") {
+      res.end('data: {"choices": "not a list"}\n\ndata: [DONE]\n\n');
+    } else {
+      req.socket.destroy();
+    }
     return;
   }
   res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks.length, reasoning.length) }));

@@ -39,6 +39,8 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
   if (message.role !== "assistant") return null;
 
   const isStopped = stopped || message.metadata?.stopped === true;
+  // Stored as it was when the model's stream broke off (live, the error notice says so).
+  const isIncomplete = message.metadata?.incomplete === true;
   return (
     <div
       id={`message-${message.id}`}
@@ -47,10 +49,11 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
       aria-busy={streaming || undefined}
     >
       <Timeline parts={message.parts} streaming={streaming} />
-      {(text.length > 0 || isStopped) && (
+      {(text.length > 0 || isStopped || isIncomplete) && (
         <div className="-mt-1 flex items-center gap-2">
           {text.length > 0 && <CopyButton text={text} className="-ml-1.5" />}
           {isStopped && <p className="text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
+          {isIncomplete && <p className="text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}
         </div>
       )}
     </div>

@@ -113,6 +113,7 @@ export function createChatTurnFunction(deps: {
             step: runStep,
             signal: controller.signal,
             signer: historySigner(secret, data.owner),
+            retriesSteps: true,
             onReady: (ready) => {
               threadId = ready.threadId;
             },

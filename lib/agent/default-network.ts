@@ -14,11 +14,18 @@ const DEFAULT_SYSTEM_PROMPT =
 /** About 100,000 tokens: a turn never costs more than this, whatever the thread or the request holds. */
 const DEFAULT_MAX_MODEL_INPUT_CHARS = 400_000;
 
-function maxModelInputChars(raw = process.env.MAX_MODEL_INPUT_CHARS?.trim()): number {
-  if (!raw) return DEFAULT_MAX_MODEL_INPUT_CHARS;
-  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`MAX_MODEL_INPUT_CHARS must be a whole number > 0, not "${raw}".`);
+/** A whole number > 0 from the environment, or the default when unset; a bad value names the variable. */
+function positiveSetting(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new Error(`${name} must be a whole number > 0, not "${raw}".`);
   return Number(raw);
 }
+
+/** A model silent this long mid-answer is cut off: well under the minute a person waits before giving up. */
+const DEFAULT_MODEL_IDLE_TIMEOUT_SECONDS = 30;
+/** A whole turn (every agent, model call and tool) ends after this long. */
+const DEFAULT_TURN_TIMEOUT_SECONDS = 600;
 
 export const TRIAGE = "Triage";
 export const RESEARCHER = "Researcher";
@@ -33,7 +40,9 @@ export function defaultNetwork(): Network {
   const persona = process.env.SYSTEM_PROMPT?.trim() || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
     model: defaultLanguageModel(),
-    maxInputChars: maxModelInputChars(),
+    maxInputChars: positiveSetting("MAX_MODEL_INPUT_CHARS", DEFAULT_MAX_MODEL_INPUT_CHARS),
+    modelIdleTimeoutMs: positiveSetting("MODEL_IDLE_TIMEOUT_SECONDS", DEFAULT_MODEL_IDLE_TIMEOUT_SECONDS) * 1000,
+    turnTimeoutMs: positiveSetting("TURN_TIMEOUT_SECONDS", DEFAULT_TURN_TIMEOUT_SECONDS) * 1000,
     maxIter: 4,
     historyPolicy: environmentHistoryPolicy(),
     compaction: environmentCompaction(),

@@ -31,7 +31,12 @@ export interface ModelCallResult {
   toolCalls: PendingToolCall[];
   handoff?: HandoffPart;
   stopped: boolean;
+  /** The model's stream broke off or went silent after `parts` (possibly none): what to tell the user. */
+  failure?: string;
 }
+
+/** What a tool call the model made gets as its result when the call was never run (the model never sees a call alone). */
+const BROKE_OFF_TOOL_ERROR = "Not run: the model's answer broke off.";
 
 /** A text or reasoning part being written: its stream id, the part, and what joins its deltas. */
 interface OpenText<P extends TextPart | ReasoningPart = TextPart> {
@@ -62,7 +67,8 @@ function modelTools(agent: Agent): ToolSet | undefined {
 
 /**
  * One model call of one agent, streamed into `writer` as the model produces
- * it. On abort, what was written so far is returned with `stopped`.
+ * it. On abort, what was written so far is returned with `stopped`; when the
+ * stream breaks off (an error, or nothing for `idleTimeoutMs`), with `failure`.
  */
 export async function callModel(args: {
   agent: Agent;
@@ -72,6 +78,8 @@ export async function callModel(args: {
   newId: () => string;
   signal?: AbortSignal;
   maxRetries?: number;
+  /** A stream silent this long is ended as broken off. */
+  idleTimeoutMs?: number;
 }): Promise<ModelCallResult> {
   const { agent, writer, newId } = args;
   const tag = <T extends Part>(part: T): T => ({ ...part, agentName: agent.name });
@@ -103,6 +111,15 @@ export async function callModel(args: {
   const typing = new Map<string, { toolName: string; input: string }>();
   let failure: unknown;
 
+  // The provider's own timeouts are minutes long; a model that goes quiet mid-answer is cut off sooner.
+  const silence = new AbortController();
+  let silenceTimer: NodeJS.Timeout | undefined;
+  const heardFrom = () => {
+    if (args.idleTimeoutMs === undefined) return;
+    clearTimeout(silenceTimer);
+    silenceTimer = setTimeout(() => silence.abort(), args.idleTimeoutMs);
+  };
+  heardFrom();
   const result = streamText({
     model: agent.model ?? args.model,
     system: agent.system,
@@ -112,13 +129,14 @@ export async function callModel(args: {
     allowSystemInMessages: true,
     tools: modelTools(agent),
     stopWhen: stepCountIs(1),
-    abortSignal: args.signal,
+    abortSignal: args.signal ? AbortSignal.any([args.signal, silence.signal]) : silence.signal,
     maxRetries: args.maxRetries,
     // Errors arrive as stream parts below; the default handler would only log them.
     onError: () => {},
   });
   try {
     for await (const chunk of result.fullStream) {
+      heardFrom();
       switch (chunk.type) {
         case "text-start": {
           const open = { id: newId(), part: tag<TextPart>({ type: "text", text: "" }), joiner: new DeltaJoiner() };
@@ -203,15 +221,16 @@ export async function callModel(args: {
   } catch (error) {
     // An abort surfaces as whatever the provider's interrupted fetch throws.
     failure = error;
+  } finally {
+    clearTimeout(silenceTimer);
   }
   const stopped = args.signal?.aborted ?? false;
+  const silent = silence.signal.aborted && !stopped;
   // A part cut off by Stop ends where it was.
   for (const open of texts.values()) await endText(open);
   for (const open of reasonings.values()) await endReasoning(open);
-  if (failure !== undefined && !stopped) {
-    throw new ModelCallError(describeModelError(failure), { cause: failure });
-  }
-  if (stopped) {
+  const broken = !stopped && (silent || failure !== undefined);
+  if (stopped || broken) {
     // A call cut off while its input was arriving is kept with the input so far, as the user saw it.
     for (const [toolCallId, { toolName, input: text }] of typing) {
       const { value } = await parsePartialJson(text);
@@ -221,17 +240,22 @@ export async function callModel(args: {
       toolCalls.push({ call });
       await writer.toolInputAvailable(toolCallId, toolName, input);
     }
-    // Calls the model made before Stop are not run; each gets its result, so the model never sees a call without one.
+    // Calls the model made are not run; each gets its result, so the model never sees a call without one.
+    const error = stopped ? STOPPED_TOOL_ERROR : BROKE_OFF_TOOL_ERROR;
     for (const { call } of toolCalls) {
-      parts.push(tag<ToolResultPart>({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, error: STOPPED_TOOL_ERROR }));
-      await writer.toolError(call.toolCallId, STOPPED_TOOL_ERROR);
+      parts.push(tag<ToolResultPart>({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, error }));
+      await writer.toolError(call.toolCallId, error);
     }
   }
+  const ended = stopped || broken;
   return {
     parts: parts.filter((part) => part.type !== "text" || part.text.length > 0),
-    toolCalls: stopped ? [] : toolCalls,
-    ...(handoff && !stopped ? { handoff } : {}),
+    toolCalls: ended ? [] : toolCalls,
+    ...(handoff && !ended ? { handoff } : {}),
     stopped,
+    ...(broken
+      ? { failure: silent ? `The model stopped answering: nothing arrived for ${Math.round(args.idleTimeoutMs! / 1000)} s.` : describeModelError(failure) }
+      : {}),
   };
 }
 

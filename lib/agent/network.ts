@@ -53,6 +53,10 @@ export interface Network {
   historyPolicy?: Partial<HistoryPolicy>;
   /** When a long thread's earlier messages are summarized; undefined: never. */
   compaction?: CompactionSettings;
+  /** A model stream silent this long mid-answer is ended (what it wrote is kept); undefined: no limit. */
+  modelIdleTimeoutMs?: number;
+  /** The most a turn may take; past it the turn ends and what was written is kept. Undefined: no limit. */
+  turnTimeoutMs?: number;
 }
 
 /**
@@ -73,6 +77,8 @@ export function createNetwork(options: {
   maxInputChars?: number;
   historyPolicy?: Partial<HistoryPolicy>;
   compaction?: CompactionSettings;
+  modelIdleTimeoutMs?: number;
+  turnTimeoutMs?: number;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
@@ -90,5 +96,7 @@ export function createNetwork(options: {
     maxInputChars: options.maxInputChars,
     historyPolicy: options.historyPolicy,
     compaction: options.compaction,
+    modelIdleTimeoutMs: options.modelIdleTimeoutMs,
+    turnTimeoutMs: options.turnTimeoutMs,
   };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/history/codec";
 import type { Part } from "@/lib/protocol/parts";
-import { callModel } from "./model-call";
+import { callModel, ModelCallError } from "./model-call";
 import type { Agent, AgentRun, Network } from "./network";
 import { ChunkWriter, type Publish } from "./stream-chunks";
 import { runTool } from "./tools/run-tool";
@@ -13,6 +13,8 @@ export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */
   parts: Part[];
   stopped: boolean;
+  /** The model's stream broke off after writing `parts`: why, for the user. The turn ends there. */
+  failure?: string;
 }
 
 /**
@@ -31,6 +33,12 @@ export async function runNetwork(args: {
   publish: Publish;
   step: StepRunner;
   newId: () => string;
+  /**
+   * The runtime retries a failed step (durable): a model call that breaks off
+   * fails its step, and the retry writes the whole answer. Otherwise what it
+   * wrote before breaking off is kept, and the turn ends with it.
+   */
+  retriesSteps?: boolean;
 }): Promise<NetworkOutcome> {
   const { network, context, step, newId } = args;
   const parts: Part[] = [];
@@ -63,7 +71,11 @@ export async function runNetwork(args: {
             newId,
             signal: context.signal,
             maxRetries: network.maxRetries,
+            idleTimeoutMs: network.modelIdleTimeoutMs,
           });
+          if (result.failure !== undefined && (args.retriesSteps || result.parts.length === 0)) {
+            throw new ModelCallError(result.failure);
+          }
           await writer.finishStep();
           return result;
         },
@@ -71,6 +83,7 @@ export async function runNetwork(args: {
       );
       add(...out.parts);
       if (out.stopped) return { parts, stopped: true };
+      if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
 
       for (const [index, pending] of out.toolCalls.entries()) {
         const toolStep = `tool:${iteration}:${agent.name}:${call}:${index}`;

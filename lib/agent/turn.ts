@@ -50,12 +50,15 @@ export interface TurnDeps {
   generateId?: () => string;
   /** Signs the messages this turn stores, so the client may send them back as trusted history. */
   signer?: HistorySigner;
+  /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */
+  retriesSteps?: boolean;
 }
 
 export interface TurnOutcome {
   threadId: string;
   historySource: HistorySource;
-  status: "complete" | "stopped" | "failed";
+  /** incomplete: the model broke off (or the turn ran out of time) and what it wrote was kept. */
+  status: "complete" | "stopped" | "incomplete" | "failed";
   /** What the turn produced and stored (possibly nothing). */
   reply?: Reply;
   error?: Error;
@@ -179,6 +182,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   let status: TurnOutcome["status"] = "complete";
   let failure: Error | undefined;
   let reply: Reply | undefined;
+  // The whole turn's bound: past it the turn ends as if stopped, keeping what was written.
+  const deadline = new AbortController();
+  const deadlineTimer = network.turnTimeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), network.turnTimeoutMs);
+  deadlineTimer?.unref();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   try {
     if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) {
       throw new Error(
@@ -189,16 +197,25 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const outcome = await runNetwork({
       network,
       messagesFor,
-      context: { owner: input.owner, threadId, signal: deps.signal },
+      context: { owner: input.owner, threadId, signal },
       publish,
       step,
       newId,
+      retriesSteps: deps.retriesSteps,
     });
-    status = outcome.stopped ? "stopped" : "complete";
-    reply = { id: replyId, role: "assistant", parts: outcome.parts, status };
+    const outOfTime = outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
+    if (outOfTime) {
+      failure = new Error(`The reply took longer than ${Math.round(network.turnTimeoutMs! / 1000)} s and was ended; what it wrote is kept.`);
+    } else if (outcome.failure !== undefined) {
+      failure = new Error(outcome.failure);
+    }
+    status = failure ? "incomplete" : outcome.stopped ? "stopped" : "complete";
+    reply = { id: replyId, role: "assistant", parts: outcome.parts, status: status as Reply["status"] };
   } catch (error) {
     status = "failed";
     failure = error instanceof Error ? error : new Error(String(error));
+  } finally {
+    clearTimeout(deadlineTimer);
   }
 
   // 6. The reply: only this run's, in one statement. A stopped reply keeps what was written.
@@ -214,15 +231,16 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     }
   }
 
-  if (status === "failed") {
-    await announce("announce-end", { type: "error", errorText: failure!.message });
+  const signed: UIMessageChunk[] = [];
+  if (deps.signer && toStore && replySeq !== undefined && status !== "failed") {
+    const signature = deps.signer(threadId, { ...toStore, seq: replySeq });
+    signed.push(signaturesChunk([{ id: toStore.id, signature, seq: replySeq }]));
+  }
+  if (status === "failed" || status === "incomplete") {
+    // The error shows beside what was written (kept, when the reply is incomplete).
+    await announce("announce-end", ...signed, { type: "error", errorText: failure!.message });
   } else {
     const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
-    const signed: UIMessageChunk[] = [];
-    if (deps.signer && toStore && replySeq !== undefined) {
-      const signature = deps.signer(threadId, { ...toStore, seq: replySeq });
-      signed.push(signaturesChunk([{ id: toStore.id, signature, seq: replySeq }]));
-    }
     await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
   }
   // The thread's size after this turn, as the model would next read it, says whether to compact it.

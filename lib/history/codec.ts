@@ -35,14 +35,15 @@ export interface PartRow {
   created_at: Date;
 }
 
-export type ReplyStatus = "complete" | "stopped";
+/** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */
+export type ReplyStatus = "complete" | "stopped" | "incomplete";
 
 /** A message as the server stored it. */
 export interface StoredMessage extends ThreadMessage {
   /** The seq of its first part: where it sits in the thread. */
   seq: number;
   createdAt: string;
-  /** "stopped" when the user pressed Stop: the parts are what was produced so far. */
+  /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
   status: ReplyStatus;
 }
 
@@ -336,7 +337,11 @@ export function toUIMessage(message: StoredMessage): ChatMessage {
   return {
     id: message.id,
     role: message.role,
-    metadata: { createdAt: message.createdAt, ...(message.status === "stopped" ? { stopped: true } : {}) },
+    metadata: {
+      createdAt: message.createdAt,
+      ...(message.status === "stopped" ? { stopped: true } : {}),
+      ...(message.status === "incomplete" ? { incomplete: true } : {}),
+    },
     parts: toUIParts(message.parts),
   };
 }

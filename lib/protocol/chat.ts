@@ -118,6 +118,8 @@ export interface ChatMetadata {
   createdAt?: string;
   /** The user pressed Stop: the reply holds what was written until then. */
   stopped?: boolean;
+  /** The model's stream broke off: the reply holds what it had written. */
+  incomplete?: boolean;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;

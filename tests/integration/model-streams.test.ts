@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LONG_REPLY, SPLIT_EMOJI_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
+import { chatTurn, replyParts, replyText, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
@@ -15,9 +15,12 @@ const pool = testPool();
 beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
+  // A model silent for a second mid-answer counts as gone.
+  process.env.MODEL_IDLE_TIMEOUT_SECONDS = "1";
   chat = await import("@/app/api/chat/route");
 });
 afterAll(async () => {
+  delete process.env.MODEL_IDLE_TIMEOUT_SECONDS;
   await mock.close();
   await pool.end();
 });
@@ -60,4 +63,38 @@ describe("model output comes back as history", () => {
     expect(next.response.status).toBe(200);
     expect(next.response.headers.get("x-history-source")).toBe("client");
   });
+});
+
+describe("a model stream that breaks off after writing", () => {
+  const cases: [string, RegExp][] = [
+    ["[[fail-mid]] a dropped connection", /broke off/],
+    ["[[malformed-mid]] a line that is not JSON", /broke off/],
+    ["[[bad-chunk-mid]] a chunk of the wrong shape", /broke off/],
+    ["[[hang-mid]] a model that goes silent", /stopped answering: nothing arrived for 1 s/],
+  ];
+  for (const [content, why] of cases) {
+    it(`keeps what was shown, marked incomplete, says why, and the thread takes the next message: ${content}`, async () => {
+      const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+      expect(first.response.status).toBe(200);
+      const shown = replyText(first.chunks);
+      expect(shown.length).toBeGreaterThan(0);
+      const end = first.chunks.at(-1) as { type: string; errorText?: string };
+      expect(end.type).toBe("error");
+      expect(end.errorText).toMatch(why);
+      const { rows } = await pool.query<{ kind: string; content: string; status: string }>(
+        "SELECT kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq",
+        [first.threadId],
+      );
+      expect(rows.map((r) => [r.kind, r.status])).toEqual([
+        ["user", "complete"],
+        ["assistant", "incomplete"],
+      ]);
+      expect(rows[1].content).toBe(shown);
+
+      const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "still there?" } }, me.cookie);
+      expect(next.response.status).toBe(200);
+      // The model reads what it wrote before breaking off, as the user did.
+      expect(next.text).toBe('You said: "still there?". I can see 2 user message(s) and 1 assistant message(s) in this conversation.');
+    });
+  }
 });
