@@ -141,6 +141,10 @@ export function createChatTurnFunction(deps: {
           await deps.publisher
             .chunk(data.turnId, { attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } })
             .catch(() => {});
+          // The message may be answered again: sent once more, it is not a duplicate of a turn that is over.
+          await history()
+            .finishTurn?.({ owner: data.owner, messageId: data.message.id, turnId: data.turnId, status: "failed" })
+            .catch(() => {});
         }
         throw error;
       }

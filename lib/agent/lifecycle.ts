@@ -2,6 +2,7 @@
 // lib/history/types.ts. The turn runner (turn.ts) only sequences them.
 
 import type { ModelMessage } from "ai";
+import { v5 as uuidv5 } from "uuid";
 import { toModelMessages } from "@/lib/history/codec";
 import type { HistoryConfig, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
@@ -16,6 +17,18 @@ export type ThreadResolution =
   | { kind: "create" } // no id + createThread
   | { kind: "generate" } // no id, no createThread, but get
   | { kind: "none" }; // no id and nothing to store it with
+
+// Any fixed UUID: it only keeps these ids apart from other name-based ones.
+const FIRST_MESSAGE_NAMESPACE = "6f1d3c0e-4b8a-4f5e-9a51-2d7c8e0b9f34";
+
+/**
+ * The thread a first message (sent without a thread id) starts, named after
+ * the owner and the message's client id: the same message sent twice, at once
+ * or later, names the same thread, so it can never start two.
+ */
+export function threadIdForFirstMessage(owner: string, messageId: string): string {
+  return uuidv5(`${owner}\n${messageId}`, FIRST_MESSAGE_NAMESPACE);
+}
 
 export function resolveThread(threadId: string | undefined, history: HistoryConfig): ThreadResolution {
   if (threadId) return history.createThread ? { kind: "upsert", threadId } : { kind: "use-given", threadId };

@@ -230,6 +230,8 @@ export async function callModel(args: {
   for (const open of texts.values()) await endText(open);
   for (const open of reasonings.values()) await endReasoning(open);
   const broken = !stopped && (silent || failure !== undefined);
+  // The provider's own words stay in the log: the user is told only the kind of failure.
+  if (broken) console.error(`[model] ${agent.name}'s answer broke off:`, silent ? `no output for ${args.idleTimeoutMs} ms` : failure);
   if (stopped || broken) {
     // A call cut off while its input was arriving is kept with the input so far, as the user saw it.
     for (const [toolCallId, { toolName, input: text }] of typing) {

@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from "ai";
 import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
-import type { JsonValue } from "@/lib/protocol/parts";
-import { UI_METADATA_KEY } from "@/lib/history/codec";
+import type { JsonValue, Part } from "@/lib/protocol/parts";
+import { canonicalParts, UI_METADATA_KEY } from "@/lib/history/codec";
 
 /**
  * Where a turn's output goes; the runtime decides how it reaches the client.
@@ -55,3 +55,42 @@ export const signaturesChunk = (signatures: { id: string; signature: string; seq
   dataChunk("signatures", { signatures });
 
 export const stoppedChunk: UIMessageChunk = dataChunk("status", { status: "stopped" });
+
+/** A stored reply's parts, streamed again as the chunks that wrote them (all at once). */
+export async function replayParts(writer: ChunkWriter, parts: Part[], newId: () => string): Promise<void> {
+  let agent: string | undefined;
+  for (const part of canonicalParts(parts)) {
+    if ("agentName" in part && part.agentName !== undefined && part.agentName !== agent) {
+      agent = part.agentName;
+      await writer.agent(agent, newId());
+    }
+    switch (part.type) {
+      case "text": {
+        const id = newId();
+        await writer.textStart(id);
+        await writer.textDelta(id, part.text);
+        await writer.textEnd(id);
+        break;
+      }
+      case "reasoning": {
+        const id = newId();
+        await writer.reasoningStart(id);
+        await writer.reasoningDelta(id, part.text);
+        await writer.reasoningEnd(id, part.durationMs ?? 0);
+        break;
+      }
+      case "tool-call":
+        await writer.toolInputAvailable(part.toolCallId, part.toolName, part.input);
+        break;
+      case "tool-result":
+        if (part.error !== undefined) await writer.toolError(part.toolCallId, part.error);
+        else await writer.toolOutput(part.toolCallId, part.output ?? null);
+        break;
+      case "handoff":
+        await writer.handoff(part.to, part.reason, newId());
+        break;
+      case "system-event":
+        break;
+    }
+  }
+}

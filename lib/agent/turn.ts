@@ -11,6 +11,7 @@ import {
   conversationWith,
   historySource,
   resolveThread,
+  threadIdForFirstMessage,
   shouldLoadHistory,
   widestWindow,
   type HistorySource,
@@ -20,6 +21,7 @@ import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
+import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
 import { runNow, type StepRunner } from "./steps";
 import { seqAfter, type HistorySigner } from "@/lib/auth/history-signature";
 import { signaturesChunk, stoppedChunk, threadChunk, type Publish } from "./stream-chunks";
@@ -46,12 +48,18 @@ export interface TurnDeps {
   signal?: AbortSignal;
   step?: StepRunner;
   /** Called once the thread is known and the user's message is stored, before any model call. */
-  onReady?: (ready: { threadId: string; historySource: HistorySource }) => void;
+  onReady?: (ready: { threadId: string; historySource: HistorySource; /** Answered from what another turn stored: nothing runs. */ replayed?: boolean }) => void;
   generateId?: () => string;
   /** Signs the messages this turn stores, so the client may send them back as trusted history. */
   signer?: HistorySigner;
   /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */
   retriesSteps?: boolean;
+  /**
+   * How long this turn's claim on its message lasts unless renewed; the turn
+   * renews it while it runs. Unset: held until the turn finishes (a durable
+   * run finishes what it starts).
+   */
+  leaseMs?: number;
 }
 
 export interface TurnOutcome {
@@ -72,8 +80,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const newId = deps.generateId ?? randomUUID;
   const scope = { owner: input.owner };
 
-  // 1. The thread.
+  // 1. The thread. With turns, a first message's thread is named after the
+  // message, so the same message sent twice can never start two threads.
   const resolution = resolveThread(input.threadId, history);
+  const firstThreadId = history.claimTurn ? threadIdForFirstMessage(input.owner, input.message.id) : undefined;
   let threadId: string;
   let createdThisTurn = false;
   let messagesBefore: number | undefined;
@@ -82,7 +92,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     case "upsert":
     case "create": {
       const created = await step("create-thread", () =>
-        history.createThread!({ ...scope, threadId: resolution.kind === "upsert" ? resolution.threadId : undefined }),
+        history.createThread!({ ...scope, threadId: resolution.kind === "upsert" ? resolution.threadId : firstThreadId }),
       );
       threadId = created.threadId;
       createdThisTurn = created.created;
@@ -96,10 +106,53 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     case "generate":
     case "none":
       // Generated inside a step so that a replay of the run agrees on it.
-      threadId = await step("generate-thread-id", async () => newId());
+      threadId = firstThreadId ?? (await step("generate-thread-id", async () => newId()));
       createdThisTurn = true;
       break;
   }
+
+  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId: resolution.kind === "upsert" || resolution.kind === "use-given" };
+
+  // Who answers this message: one turn per client message id, however often it was sent.
+  if (history.claimTurn) {
+    const claim = await claimOrWait(input, deps, threadId);
+    if (!claim.claimed) return replayTurn(input, deps, claim.threadId);
+  }
+  // A runner that dies stops renewing its lease, and the message may be answered again.
+  const lease = deps.leaseMs && history.renewTurn ? holdLease(input, history, deps.leaseMs) : undefined;
+  const finish = (status: "done" | "failed") =>
+    step("finish-turn", async () => void (await history.finishTurn?.({ ...scope, messageId: input.message.id, turnId: input.turnId, status })));
+  try {
+    const outcome = await answerTurn(input, deps, thread);
+    await finish(outcome.status === "failed" ? "failed" : "done");
+    return outcome;
+  } catch (error) {
+    // A resend (or the durable run's retry) may try again.
+    await finish("failed").catch(() => {});
+    throw error;
+  } finally {
+    lease?.stop();
+  }
+}
+
+/** Where the turn stands once its thread is known. */
+interface ThreadState {
+  threadId: string;
+  createdThisTurn: boolean;
+  /** User and assistant messages the thread held before this turn, when the adapter says. */
+  messagesBefore?: number;
+  summary?: SummaryMessage;
+  /** The thread id came from the client. */
+  clientThreadId: boolean;
+}
+
+/** The turn from the user's message on: store it, read the history, run the network, store the reply. */
+async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState): Promise<TurnOutcome> {
+  const { history, network, publish } = deps;
+  const step = deps.step ?? runNow;
+  const newId = deps.generateId ?? randomUUID;
+  const scope = { owner: input.owner };
+  const { threadId, createdThisTurn, messagesBefore, summary, clientThreadId } = thread;
 
   // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
   let userSeq: number | undefined;
@@ -107,7 +160,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const { duplicate, seq } = await step("append-user-message", () =>
       history.appendUserMessage!({ ...scope, threadId, turnId: input.turnId, message: input.message }),
     );
-    if (duplicate) {
+    // With turns, the claim already decided who answers a message sent twice.
+    if (duplicate && !history.claimTurn) {
       throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
     }
     userSeq = seq;
@@ -122,7 +176,6 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // A compacted thread is read from after what its latest summary stands for.
   const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
 
-  const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
   // The client's copy is used when it holds the whole window; otherwise the database's is read.
   const useClientHistory =
     input.clientHistory !== undefined &&

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "@/lib/threads/title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
-import type { HistoryConfig, NewSummary, Reply, SummaryMessage, ThreadScope, UserMessage } from "./types";
+import type { HistoryConfig, NewSummary, Reply, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -67,6 +67,70 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages],
     );
     return rowsToMessages(rows);
+  }
+
+  async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: ThreadScope & { threadId: string; messageId: string; turnId: string; leaseMs: number | null }): Promise<TurnClaim> {
+    // A concurrent first claim may commit after this statement's snapshot was
+    // taken: the upsert then waits for it and claims nothing, yet the SELECT
+    // below cannot see its row. Asking once more sees it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { rows } = await this.pool.query<{ thread_id: string; claimed: boolean; running: boolean }>(
+        `WITH claimed AS (
+           INSERT INTO turns AS t (owner, message_id, thread_id, turn_id, status, lease_until)
+           VALUES ($1, $2, $3, $4, 'running', now() + make_interval(secs => $5::float8 / 1000))
+           ON CONFLICT (owner, message_id) DO UPDATE
+              SET turn_id = EXCLUDED.turn_id, status = 'running', lease_until = EXCLUDED.lease_until, updated_at = now()
+            WHERE t.turn_id = EXCLUDED.turn_id
+               OR t.status = 'failed'
+               OR (t.status = 'running' AND t.lease_until < now())
+           RETURNING thread_id
+         )
+         SELECT thread_id, true AS claimed, true AS running FROM claimed
+         UNION ALL
+         SELECT thread_id, false, status = 'running' AND (lease_until IS NULL OR lease_until >= now())
+           FROM turns WHERE owner = $1 AND message_id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
+        [owner, messageId, threadId, turnId, leaseMs],
+      );
+      if (rows.length === 0) continue;
+      const [row] = rows;
+      return row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running };
+    }
+    throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
+  }
+
+  async renewTurn({ owner, messageId, turnId, leaseMs }: ThreadScope & { messageId: string; turnId: string; leaseMs: number }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
+      [owner, messageId, turnId, leaseMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async finishTurn({ owner, messageId, turnId, status }: ThreadScope & { messageId: string; turnId: string; status: "done" | "failed" }): Promise<void> {
+    await this.pool.query(
+      `UPDATE turns SET status = $4, lease_until = NULL, updated_at = now()
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
+      [owner, messageId, turnId, status],
+    );
+  }
+
+  /** One turn's rows: from the user's message up to the next user message, found by the index of user messages. */
+  async replyTo({ owner, threadId, messageId }: ThreadScope & { threadId: string; messageId: string }) {
+    const { rows } = await this.pool.query<PartRow>(
+      `WITH asked AS (
+         SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
+          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
+       ), next AS (
+         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.seq > asked.seq
+       )
+       SELECT ${PART_COLUMNS} FROM messages m, asked, next
+        WHERE m.thread_id = $1 AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
+        ORDER BY m.seq`,
+      [threadId, owner, messageId],
+    );
+    const [message = null, reply = null] = rowsToMessages(rows);
+    return { message, reply };
   }
 
   async summary({ owner, threadId }: ThreadScope & { threadId: string }): Promise<SummaryMessage | null> {

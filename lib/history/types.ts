@@ -8,6 +8,12 @@
 // | get               | client-given thread, no client history, not created now     | the history in order; unknown thread → [] |
 // | appendResults     | after the run (also after Stop: what was produced)          | only this run's reply, in one transaction |
 //
+// Turns: `claimTurn` right after createThread makes a client's message id
+// unique per owner (one thread, one turn, one model call however often it is
+// sent); `renewTurn` keeps a running turn's lease; `finishTurn` records the
+// outcome; `replyTo` gives back a message and its stored reply, for a
+// duplicate. An adapter without them detects no duplicates.
+//
 // Compaction (lib/agent/compaction.ts) adds two, used after a turn when the
 // thread has grown past its threshold: `summary` reads the latest summary and
 // `appendSummary` stores a new one. An adapter without them is never compacted.
@@ -43,6 +49,9 @@ export type SummaryMessage = StoredMessage & { role: "system"; parts: [SystemEve
 /** A summary to store: the text and the messages (up to `throughSeq`) it stands for. */
 export type NewSummary = Pick<SystemEventPart, "text" | "throughSeq" | "summarizedMessages"> & { id: string };
 
+/** Whether this turn may answer the message, or another turn has or is answering it (in `threadId`). */
+export type TurnClaim = { claimed: true } | { claimed: false; threadId: string; running: boolean };
+
 export interface ThreadScope {
   /** The identity the turn runs for; adapters must never touch another owner's thread. */
   owner: string;
@@ -74,6 +83,19 @@ export interface HistoryConfig {
   appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
   /** Store only this run's reply (every part of it), in one transaction; `seq` is its first part's. */
   appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq?: number } | void>;
+  /**
+   * Claims the answering of the user's message (its client id, unique per
+   * owner) for this turn. Granted when no turn has it, when it is this turn's
+   * already (a retried step), when the last one failed, or when the last
+   * one's lease ran out (its runner died). `leaseMs` null: held until
+   * finished (a durable run finishes what it starts).
+   */
+  claimTurn?(ctx: ThreadScope & { threadId: string; messageId: string; turnId: string; leaseMs: number | null }): Promise<TurnClaim>;
+  /** Extends a running turn's lease; false when the turn is no longer this one's. */
+  renewTurn?(ctx: ThreadScope & { messageId: string; turnId: string; leaseMs: number }): Promise<boolean>;
+  finishTurn?(ctx: ThreadScope & { messageId: string; turnId: string; status: "done" | "failed" }): Promise<void>;
+  /** The user's message and the reply stored after it (null while there is none). */
+  replyTo?(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;
   /** The thread's latest summary; null when it has none or is not the owner's. */
   summary?(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
   /**

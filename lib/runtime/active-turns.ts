@@ -3,6 +3,8 @@ import { AppError, notFoundThread } from "@/lib/errors";
 interface ActiveTurn {
   owner: string;
   controller: AbortController;
+  /** The client id of the message it answers. */
+  messageId?: string;
 }
 
 /**
@@ -16,15 +18,19 @@ export class ActiveTurns {
   /**
    * Claims the thread for a new turn, or refuses while another is running
    * there: 409 to its owner, 404 to anyone else, exactly as for a thread that
-   * does not exist, so a running reply does not reveal the thread.
+   * does not exist, so a running reply does not reveal the thread. The same
+   * message sent again is not refused but not claimed either (false): that
+   * request waits for the running turn's answer.
    */
-  claim(threadId: string, owner: string, controller: AbortController): void {
+  claim(threadId: string, owner: string, controller: AbortController, messageId?: string): boolean {
     const running = this.turns.get(threadId);
     if (running && running.owner !== owner) throw notFoundThread();
+    if (running && messageId !== undefined && running.messageId === messageId) return false;
     if (running) {
       throw new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop.");
     }
-    this.turns.set(threadId, { owner, controller });
+    this.turns.set(threadId, { owner, controller, messageId });
+    return true;
   }
 
   /** Registers the running model call of a durable run (no conflict check: Inngest queues turns per thread). */

@@ -12,6 +12,13 @@ import { TurnChannel } from "./turn-channel";
 import type { StartedTurn, TurnRuntime } from "./types";
 
 /**
+ * A running turn renews its claim on its message this often (a third of it at
+ * a time); if this process dies, the message may be answered again once it
+ * has run out.
+ */
+const TURN_LEASE_MS = 30_000;
+
+/**
  * Runs each turn in this process, detached from the request: closing the tab
  * does not stop it, Stop does. One turn per thread at a time (per process).
  * A thread that needs compacting is compacted after its turn has ended and
@@ -30,10 +37,10 @@ export class InlineRuntime implements TurnRuntime {
     const input: TurnInput = { ...request, turnId: randomUUID() };
     const controller = new AbortController();
     const channel = new TurnChannel();
-    const claim = (threadId: string) => this.active.claim(threadId, input.owner, controller);
+    const claim = (threadId: string) => (this.active.claim(threadId, input.owner, controller, input.message.id) ? threadId : undefined);
     // Claimed before any await, so two requests for one thread cannot both pass.
-    if (input.threadId) claim(input.threadId);
-    let claimed = input.threadId;
+    let claimed = input.threadId ? claim(input.threadId) : undefined;
+    let asked = Boolean(input.threadId);
 
     return new Promise<StartedTurn>((resolve, reject) => {
       let ready = false;
@@ -45,10 +52,12 @@ export class InlineRuntime implements TurnRuntime {
             publish: channel.publish,
             signal: controller.signal,
             signer: historySigner(secret, input.owner),
-            onReady: ({ threadId, historySource }) => {
-              if (!claimed) {
-                claim(threadId);
-                claimed = threadId;
+            leaseMs: TURN_LEASE_MS,
+            onReady: ({ threadId, historySource, replayed }) => {
+              // A replay runs nothing: there is nothing to hold or to stop.
+              if (!asked && !replayed) {
+                claimed = claim(threadId);
+                asked = true;
               }
               ready = true;
               resolve({ threadId, historySource, stream: channel.readable() });

@@ -5,6 +5,7 @@ import type { Inngest } from "inngest";
 import { turnChannel } from "@/lib/inngest/channels";
 import { dataPartSchemas } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
 import type { TurnInput } from "@/lib/agent/turn";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
@@ -73,7 +74,8 @@ export class InngestRuntime implements TurnRuntime {
     };
     const data: ChatTurnEventData = {
       ...claims,
-      concurrencyKey: request.threadId ?? turnId,
+      // A first message's thread is named after it: the same message sent twice queues behind itself.
+      concurrencyKey: request.threadId ?? threadIdForFirstMessage(request.owner, request.message.id),
       authorization: authorizeTurn(claims, await getSessionSecret()),
     };
     const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());

@@ -116,27 +116,55 @@ describe("POST /api/chat", () => {
     ]);
   });
 
-  it("answers a resent message id with 409 and never calls the model twice", async () => {
+  it("answers a message sent again with the reply it already has, without calling the model again", async () => {
     const message = msg("only once");
     const a = await turn({ message });
     const threadId = a.response.headers.get("x-thread-id")!;
-    const again = await send({ threadId, message });
-    expect(again.status).toBe(409);
-    expect((await again.json()).error.code).toBe("conflict:duplicate_message");
+    const again = await turn({ threadId, message });
+    expect(again.response.status).toBe(200);
+    expect(again.response.headers.get("x-thread-id")).toBe(threadId);
+    expect(again.text).toBe(a.text);
     expect(mock.requests).toHaveLength(1);
     expect(await storedRows(me.id)).toHaveLength(2);
+    // The replay carries the signatures too: the page's copy stays one the server vouches for.
+    expect([...signaturesIn(again.chunks).keys()]).toEqual([message.id, expect.any(String)]);
   });
 
-  it("stores one message and runs one reply when the same message is sent twice at once", async () => {
+  it("one first message sent ten times at once, and once more later, makes one thread, one message, one model call", async () => {
+    const message = msg("[[slow]] first words");
+    const all = await Promise.all(Array.from({ length: 10 }, () => turn({ message })));
+    const threads = new Set(all.map((r) => r.response.headers.get("x-thread-id")));
+    expect(all.map((r) => r.response.status)).toEqual(Array(10).fill(200));
+    expect(threads.size).toBe(1);
+    // Each gets the whole reply: one streamed it, the others were answered with what it stored.
+    expect(new Set(all.map((r) => r.text)).size).toBe(1);
+    const later = await turn({ message });
+    expect(later.response.headers.get("x-thread-id")).toBe([...threads][0]);
+    expect(later.text).toBe(all[0].text);
+    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("stores one message and runs one reply when the same message is sent twice at once in a thread", async () => {
     const threadId = randomUUID();
     const message = msg("double click");
-    const responses = await Promise.all([send({ threadId, message }), send({ threadId, message })]);
-    const statuses = responses.map((r) => r.status).sort();
-    expect(statuses).toEqual([200, 409]);
-    await Promise.all(responses.map((r) => r.text()));
+    const responses = await Promise.all([turn({ threadId, message }), turn({ threadId, message })]);
+    expect(responses.map((r) => r.response.status)).toEqual([200, 200]);
+    expect(responses[0].text).toBe(responses[1].text);
     const rows = await storedRows(me.id);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
     expect(mock.requests).toHaveLength(1);
+  });
+
+  it("answers a message again when its last answer failed, keeping one copy of the message", async () => {
+    const message = msg("[[error]] try me twice");
+    const first = await turn({ message });
+    expect(first.chunks.at(-1)).toMatchObject({ type: "error" });
+    const callsPerTurn = mock.requests.length; // the SDK's own retries of a 500
+    const again = await turn({ threadId: first.response.headers.get("x-thread-id"), message });
+    expect(again.response.status).toBe(200);
+    expect(mock.requests).toHaveLength(2 * callsPerTurn);
+    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user"]);
   });
 
   it("Stop ends the generation on the server and keeps what was written", async () => {

@@ -1,0 +1,81 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { AppError } from "@/lib/errors";
+import type { HistoryConfig, TurnClaim } from "@/lib/history/types";
+import { runNow } from "./steps";
+import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+import type { TurnDeps, TurnInput, TurnOutcome } from "./turn";
+
+// One turn per message. The same client message id sent again (a double
+// click, a second tab, a resend after a crash) never starts a second answer:
+// while the first runs, the second waits for it; once it has finished, the
+// second is answered with what it stored; if its runner died, the second
+// takes over and answers the same stored message.
+
+const WAIT_STEP_MS = 250;
+/** How long a duplicate waits for the turn answering its message, when the network sets no turn bound. */
+const DEFAULT_WAIT_MS = 10 * 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function claimOrWait(input: TurnInput, deps: TurnDeps, threadId: string): Promise<TurnClaim> {
+  const step = deps.step ?? runNow;
+  const ask = () =>
+    deps.history.claimTurn!({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
+  let claim = await step("claim-turn", ask);
+  const waitUntil = Date.now() + (deps.network.turnTimeoutMs ?? DEFAULT_WAIT_MS);
+  while (!claim.claimed && claim.running) {
+    // A durable run does not wait outside its steps; Inngest runs one turn per thread at a time anyway.
+    if (deps.retriesSteps || Date.now() > waitUntil || deps.signal?.aborted) {
+      throw new AppError("conflict:turn_in_progress", "This message is still being answered. Wait for the reply, or press Stop.");
+    }
+    await sleep(WAIT_STEP_MS);
+    // Granted if the other turn's lease ran out meanwhile.
+    claim = await ask();
+  }
+  return claim;
+}
+
+/** Answers a message another turn has answered already, with what that turn stored: no model call. */
+export async function replayTurn(input: TurnInput, deps: TurnDeps, threadId: string): Promise<TurnOutcome> {
+  const step = deps.step ?? runNow;
+  const newId = deps.generateId ?? randomUUID;
+  const { message, reply } = await step("load-reply", () =>
+    deps.history.replyTo!({ owner: input.owner, threadId, messageId: input.message.id }),
+  );
+  deps.onReady?.({ threadId, historySource: "database", replayed: true });
+  await step("announce-replay", async () => {
+    await deps.publish(threadChunk(threadId, "database"));
+    const signed = [message, reply].flatMap((m) => (m && deps.signer ? [{ id: m.id, signature: deps.signer(threadId, m), seq: m.seq }] : []));
+    await deps.publish({ type: "start", messageId: reply?.id ?? newId() });
+    if (reply) {
+      const writer = new ChunkWriter(deps.publish, "replay");
+      await writer.startStep();
+      await replayParts(writer, reply.parts, newId);
+      await writer.finishStep();
+    }
+    if (signed.length > 0) await deps.publish(signaturesChunk(signed));
+    const end: UIMessageChunk[] =
+      reply?.status === "incomplete"
+        ? [{ type: "error", errorText: "This reply broke off before it was finished; what it wrote is kept." }]
+        : [...(reply?.status === "stopped" ? [stoppedChunk] : []), { type: "finish", finishReason: "stop" }];
+    for (const chunk of end) await deps.publish(chunk);
+  });
+  const status = reply?.status ?? "complete";
+  return { threadId, historySource: "database", status, ...(reply ? { reply: { ...reply, role: "assistant" as const } } : {}), compact: false };
+}
+
+/** Renews the turn's lease while it runs, a third of the lease at a time. */
+export function holdLease(input: TurnInput, history: HistoryConfig, leaseMs: number): { stop(): void } {
+  const renew = () =>
+    history
+      .renewTurn!({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, leaseMs })
+      .then((held) => {
+        if (!held) console.error(`[turn ${input.turnId}] lost its lease: another turn took the message over`);
+      })
+      .catch((error: Error) => console.error(`[turn ${input.turnId}] could not renew its lease:`, error.message));
+  const timer = setInterval(renew, Math.max(1_000, Math.floor(leaseMs / 3)));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
