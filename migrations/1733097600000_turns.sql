@@ -17,8 +17,8 @@ CREATE TABLE turns (
   PRIMARY KEY (owner, message_id)
 );
 
--- Is a turn running in this thread (the page shows Stop), and which one.
-CREATE INDEX turns_thread_idx ON turns (thread_id) WHERE status = 'running';
+-- A thread's unfinished turn: running (the page shows Stop) or not answered (Retry).
+CREATE INDEX turns_thread_idx ON turns (thread_id) WHERE status <> 'done';
 
 -- Messages stored before this table existed were answered (or failed) already.
 INSERT INTO turns (owner, message_id, thread_id, turn_id, status)

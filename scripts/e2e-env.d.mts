@@ -13,3 +13,5 @@ export const E2E_INNGEST_APP_ENV: Readonly<Record<string, string>>;
 export const OPERATOR_APP_PORT: number;
 export const OPERATOR_APP_URL: string;
 export const E2E_OPERATOR_APP_ENV: Readonly<Record<string, string>>;
+export const CRASH_APP_PORT: number;
+export const CRASH_APP_URL: string;

@@ -16,6 +16,10 @@ export const OPERATOR_APP_URL = `http://127.0.0.1:${OPERATOR_APP_PORT}`;
 export const INNGEST_APP_PORT = 3101;
 export const INNGEST_APP_URL = `http://127.0.0.1:${INNGEST_APP_PORT}`;
 export const INNGEST_STANDIN_PORT = 8299;
+
+/** A production server the crash test starts, kills with SIGKILL mid-reply, and starts again. */
+export const CRASH_APP_PORT = 3103;
+export const CRASH_APP_URL = `http://127.0.0.1:${CRASH_APP_PORT}`;
 export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 
 /**
@@ -23,7 +27,7 @@ export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
  * without it, each app's own embedded Postgres in a folder of its own.
  */
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
-export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator"];
+export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator", ".test-output/pglite-crash"];
 const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 
 /** Environment of the app under test: a throwaway database and the mock model. */

@@ -8,6 +8,7 @@ import { buildChatRequestBody, historySettingFromUrl, type ConversationState } f
 import { describeChatError } from "@/lib/client/chat-error";
 import {
   insertAtSeq,
+  isUnanswered,
   messageText,
   newMessageId,
   summaryMessage,
@@ -15,7 +16,7 @@ import {
   type ChatMessage,
   type DataPart,
 } from "@/lib/client/messages";
-import { dataPartSchemas, type ChatDataParts, type HistorySource } from "@/lib/protocol/chat";
+import { dataPartSchemas, type ChatDataParts, type HistorySource, type PendingTurn } from "@/lib/protocol/chat";
 import { HistoryDebugPanel } from "@/components/chat/HistoryDebugPanel";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
@@ -29,9 +30,11 @@ export interface ChatViewProps {
   threadId: string | null;
   /** The thread as the server rendered it (empty for a new chat). */
   initialHistory: HistoryMessage[];
+  /** A turn of this thread that has not finished well, when the page was rendered. */
+  pendingTurn?: PendingTurn | null;
 }
 
-export function ChatView({ threadId: initialThreadId, initialHistory }: ChatViewProps) {
+export function ChatView({ threadId: initialThreadId, initialHistory, pendingTurn = null }: ChatViewProps) {
   const { refresh: refreshThreads } = useThreads();
   const [chatId] = useState(() => initialThreadId ?? newMessageId());
   const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
@@ -84,7 +87,11 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
     [refreshThreads],
   );
 
-  const { messages, setMessages, sendMessage, status, error, stop: abort } = useChat<ChatMessage>({
+  // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
+  const unanswered = pendingTurn && initialHistory.at(-1)?.role === "user" && initialHistory.at(-1)?.id === pendingTurn.messageId ? pendingTurn.state : null;
+  const [interrupted, setInterrupted] = useState(unanswered === "interrupted");
+
+  const { messages, setMessages, sendMessage, regenerate, status, error, stop: abort } = useChat<ChatMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
@@ -163,6 +170,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
   const send = useCallback(
     (text: string) => {
       turnEnded();
+      setInterrupted(false);
       retryNotices.current = [];
       setRetryCount(0);
       setSendCount((count) => count + 1);
@@ -171,9 +179,26 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
     [sendMessage, turnEnded],
   );
 
-  // Retry sends the failed text again as a new message; the failed one stays, as it does on the server.
+  // Sending the unanswered message again (its own id) is answered once: the
+  // server waits for a turn still running, or answers it anew.
+  const askAgain = useCallback(() => {
+    turnEnded();
+    setInterrupted(false);
+    setSendCount((count) => count + 1);
+    void regenerate();
+  }, [regenerate, turnEnded]);
+  const askedForRunning = useRef(false);
+  useEffect(() => {
+    // A reload while a reply was being written: follow that turn to its reply, with Stop meanwhile.
+    if (unanswered !== "running" || askedForRunning.current) return;
+    askedForRunning.current = true;
+    askAgain();
+  }, [unanswered, askAgain]);
+
+  // Retry asks again for an unanswered message (no second copy of it); a reply
+  // that broke off is asked for anew with the same text, as a new message.
   const lastUserMessage = messages.findLast((m) => m.role === "user");
-  const retry = lastUserMessage ? () => send(messageText(lastUserMessage)) : undefined;
+  const retry = isUnanswered(messages) ? askAgain : lastUserMessage ? () => send(messageText(lastUserMessage)) : undefined;
   const busy = status === "submitted" || status === "streaming";
   const phase = status === "submitted" || status === "streaming" ? status : "idle";
   const isEmpty = messages.length === 0;
@@ -196,7 +221,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory }: ChatView
           messages={shown}
           phase={phase}
           stoppedReplyIds={stoppedReplyIds}
-          errorMessage={error ? describeChatError(error) : null}
+          errorMessage={error ? describeChatError(error) : interrupted ? "The reply was interrupted." : null}
           onRetry={retry}
           sendCount={sendCount}
         />

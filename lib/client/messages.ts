@@ -42,6 +42,18 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?
   return history;
 }
 
+/**
+ * Whether the thread ends with a question and no answer to it: the last
+ * message is the user's, or a reply with nothing in it (its turn failed
+ * before the model wrote anything).
+ */
+export function isUnanswered(messages: ChatMessage[]): boolean {
+  const last = messages.at(-1);
+  if (!last) return false;
+  if (last.role === "user") return true;
+  return last.role === "assistant" && last.parts.every((part) => part.type.startsWith("data-") || part.type === "step-start");
+}
+
 /** The system message a data-compacted part announces: the thread's latest summary. */
 export function summaryMessage(data: ChatDataParts["compacted"]): ChatMessage {
   const { id, createdAt, text, throughSeq, summarizedMessages } = data;

@@ -111,6 +111,16 @@ export const dataPartSchemas = {
   }),
 };
 
+/**
+ * A thread's turn that has not finished well, as the thread page learns it:
+ * still running (the page waits for it and offers Stop) or interrupted (the
+ * page offers Retry, which sends the same message again).
+ */
+export interface PendingTurn {
+  messageId: string;
+  state: "running" | "interrupted";
+}
+
 export type ChatDataParts = { [K in keyof typeof dataPartSchemas]: z.infer<(typeof dataPartSchemas)[K]> };
 
 export interface ChatMetadata {

@@ -21,5 +21,12 @@ export function getRuntime(): TurnRuntime {
   }
   return (globalForRuntime.threadlineRuntime ??= inngestConfigured()
     ? new InngestRuntime(inngest)
-    : new InlineRuntime({ history: historyAdapter, network: defaultNetwork }));
+    : new InlineRuntime({ history: historyAdapter, network: defaultNetwork, leaseMs: turnLeaseMs() }));
+}
+
+/** TURN_LEASE_SECONDS: how soon after a crash an unanswered message may be answered again. */
+function turnLeaseMs(raw = process.env.TURN_LEASE_SECONDS?.trim()): number | undefined {
+  if (!raw) return undefined;
+  if (!/^[1-9]\d{0,5}$/.test(raw)) throw new Error(`TURN_LEASE_SECONDS must be a whole number > 0, not "${raw}".`);
+  return Number(raw) * 1000;
 }

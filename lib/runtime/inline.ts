@@ -11,12 +11,7 @@ import { activeTurns, type ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
 import type { StartedTurn, TurnRuntime } from "./types";
 
-/**
- * A running turn renews its claim on its message this often (a third of it at
- * a time); if this process dies, the message may be answered again once it
- * has run out.
- */
-const TURN_LEASE_MS = 30_000;
+export const DEFAULT_TURN_LEASE_MS = 30_000;
 
 /**
  * Runs each turn in this process, detached from the request: closing the tab
@@ -29,7 +24,16 @@ export class InlineRuntime implements TurnRuntime {
   /** Threads being compacted now: a second request for one of them would only find nothing to do. */
   private readonly compacting = new Set<string>();
   constructor(
-    private readonly deps: { history: () => HistoryConfig; network: () => Network },
+    private readonly deps: {
+      history: () => HistoryConfig;
+      network: () => Network;
+      /**
+       * How long a turn's claim on its message lasts unless renewed (it is
+       * renewed a third of the way): if this process dies, the message may be
+       * answered again once the claim has run out.
+       */
+      leaseMs?: number;
+    },
     private readonly active: ActiveTurns = activeTurns(),
   ) {}
 
@@ -52,7 +56,7 @@ export class InlineRuntime implements TurnRuntime {
             publish: channel.publish,
             signal: controller.signal,
             signer: historySigner(secret, input.owner),
-            leaseMs: TURN_LEASE_MS,
+            leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
             onReady: ({ threadId, historySource, replayed }) => {
               // A replay runs nothing: there is nothing to hold or to stop.
               if (!asked && !replayed) {

@@ -4,6 +4,7 @@ import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { textOf } from "@/lib/protocol/parts";
 import { timelineOf, type StoredMessage, type TimelineEntry } from "@/lib/history/codec";
+import type { PendingTurn } from "@/lib/protocol/chat";
 
 export interface ThreadSummary {
   id: string;
@@ -111,6 +112,21 @@ export class ThreadRepository {
   async messages(owner: string, id: string): Promise<StoredMessage[]> {
     await this.get(owner, id);
     return new PostgresHistoryAdapter(this.pool).get({ owner, threadId: id }, { systemMessages: true });
+  }
+
+  /**
+   * The thread's latest turn that has not finished well: still running (its
+   * runner's lease is live, or a durable run holds it) or not answered (it
+   * failed, or its runner died). Null when every turn is done.
+   */
+  async pendingTurn(owner: string, id: string): Promise<PendingTurn | null> {
+    const { rows } = await this.pool.query<{ message_id: string; live: boolean }>(
+      `SELECT message_id, status = 'running' AND (lease_until IS NULL OR lease_until >= now()) AS live
+         FROM turns WHERE thread_id = $1 AND owner = $2 AND status <> 'done'
+        ORDER BY updated_at DESC LIMIT 1`,
+      [id, owner],
+    );
+    return rows.length === 0 ? null : { messageId: rows[0].message_id, state: rows[0].live ? "running" : "interrupted" };
   }
 
   /** The flat view: user and assistant text only, one entry per message that has any. */
@@ -226,6 +242,8 @@ export interface SearchPage {
   results: SearchResult[];
   nextOffset: number | null;
 }
+
+export type { PendingTurn } from "@/lib/protocol/chat";
 
 export interface FlatMessage {
   id: string;

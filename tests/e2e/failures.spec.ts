@@ -1,5 +1,17 @@
 import { expect, test } from "@playwright/test";
-import { UUID, expectReplyFinished, sendMessage, threadAlert, uniqueToken, userMessages } from "./helpers";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import {
+  UUID,
+  assistantMessages,
+  expectReplyFinished,
+  isChatPost,
+  lastReply,
+  sendMessage,
+  stopButton,
+  threadAlert,
+  uniqueToken,
+  userMessages,
+} from "./helpers";
 
 test("a model failure shows an error in the thread and keeps the user's message", async ({ page }) => {
   await page.goto("/");
@@ -12,6 +24,28 @@ test("a model failure shows an error in the thread and keeps the user's message"
   await expect(threadAlert(page).first()).toBeVisible({ timeout: 30_000 });
   await expectReplyFinished(page);
 
+  // Retry asks again for the same message: the server answers it anew, and it is never stored twice.
+  const retried = page.waitForResponse((r) => isChatPost(r.request()));
+  await threadAlert(page).first().getByRole("button", { name: "Retry" }).click();
+  expect((await retried).request().postDataJSON().message.id).toBe(response.request().postDataJSON().message.id);
+  await expect(threadAlert(page).first()).toBeVisible({ timeout: 30_000 });
+  await expectReplyFinished(page);
+
   await page.goto(`/c/${threadId}`);
-  await expect(userMessages(page)).toContainText([message]);
+  await expect(userMessages(page)).toHaveText([message]);
+});
+
+test("a reload while a reply is being written follows it to the end, with Stop meanwhile", async ({ page }) => {
+  await page.goto("/");
+  const message = `[[slow]] keep going ${uniqueToken()}`;
+  const response = await sendMessage(page, message);
+  const threadId = response.headers()["x-thread-id"];
+  await expect(lastReply(page)).toContainText("Streaming slowly");
+  await page.goto(`/c/${threadId}`);
+  await expect(stopButton(page)).toBeVisible();
+  await expect(lastReply(page)).toContainText(SLOW_REPLY, { timeout: 30_000 });
+  await expectReplyFinished(page);
+  await page.reload();
+  await expect(userMessages(page)).toHaveText([message]);
+  await expect(assistantMessages(page)).toHaveCount(1);
 });

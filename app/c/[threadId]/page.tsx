@@ -21,8 +21,12 @@ const loadThread = cache(async (threadId: string) => {
   const owner = await getOwnerFromCookies();
   if (!owner) return null;
   try {
-    const [thread, history] = await Promise.all([threads().get(owner, threadId), signedHistory(owner, threadId)]);
-    return { thread, history };
+    const [thread, history, pendingTurn] = await Promise.all([
+      threads().get(owner, threadId),
+      signedHistory(owner, threadId),
+      threads().pendingTurn(owner, threadId),
+    ]);
+    return { thread, history, pendingTurn };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;
@@ -38,5 +42,5 @@ export default async function ThreadPage({ params }: ThreadPageProps) {
   const { threadId } = await params;
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
-  return <ChatView key={threadId} threadId={threadId} initialHistory={loaded.history} />;
+  return <ChatView key={threadId} threadId={threadId} initialHistory={loaded.history} pendingTurn={loaded.pendingTurn} />;
 }

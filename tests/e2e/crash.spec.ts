@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { CRASH_APP_PORT, CRASH_APP_URL, E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "../../scripts/e2e-env.mjs";
+import { assistantMessages, expectReplyFinished, threadAlert, userMessages } from "./helpers";
+
+// The production server is killed with SIGKILL while three replies stream, and
+// started again: no user message is lost or doubled, every thread takes its
+// next message at once, and each interrupted question can be answered again,
+// once. The database stays up (its own process); the lease of a turn whose
+// server died runs out after TURN_LEASE_SECONDS (2 here).
+
+const LEASE_SECONDS = 2;
+
+test.use({ baseURL: CRASH_APP_URL });
+
+/** The database, held open by a process of its own: the embedded one, or the e2e server's. */
+async function holdDatabase(): Promise<{ url: string; pool: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, ["tests/support/hold-database.mjs"], {
+    env: { ...process.env, ...(E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { DATABASE_URL: "", EMBEDDED_DB_DIR: E2E_EMBEDDED_DIRS[3] }) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const found = /^DATABASE_URL=(\S+) POOL=(\d+)$/.exec(line);
+    if (found) return { url: found[1], pool: found[2], process: child };
+  }
+  throw new Error("the database did not open");
+}
+
+async function startServer(database: { url: string; pool: string }): Promise<ChildProcess> {
+  const { EMBEDDED_DB_DIR: _embedded, ...env } = E2E_APP_ENV as Record<string, string>;
+  const server = spawn(process.execPath, ["--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
+    env: { ...process.env, ...env, PORT: String(CRASH_APP_PORT), DATABASE_URL: database.url, DATABASE_POOL_SIZE: database.pool, TURN_LEASE_SECONDS: String(LEASE_SECONDS), NODE_ENV: "production" },
+    stdio: "inherit",
+  });
+  await expect
+    .poll(async () => (await fetch(`${CRASH_APP_URL}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
+    .toBe(200);
+  return server;
+}
+
+/** The reply text of a chat response's event stream. */
+function replyOf(events: string): string {
+  return events
+    .split("\n")
+    .filter((line) => line.startsWith("data: {"))
+    .map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string })
+    .map((chunk) => (chunk.type === "text-delta" ? chunk.delta : ""))
+    .join("");
+}
+
+/** Starts a turn from the page and reads its stream until it ends or the server dies; the thread id. */
+function startTurn(page: Page, id: string, content: string): Promise<string | null> {
+  return page.evaluate(
+    async ({ id, content }) => {
+      const response = await fetch("/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: { id, content } }),
+      });
+      const reader = response.body!.getReader();
+      try {
+        while (!(await reader.read()).done);
+      } catch {
+        // the server died mid-stream
+      }
+      return response.headers.get("x-thread-id");
+    },
+    { id, content },
+  );
+}
+
+test("a server killed mid-reply loses no message, and every thread answers again", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "inline", "the crash test runs a server of its own, once");
+  test.setTimeout(180_000);
+  const database = await holdDatabase();
+  const db = new pg.Client({ connectionString: database.url });
+  let server = await startServer(database);
+  try {
+    await db.connect();
+    await page.goto("/");
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] crash ${i} ${id.slice(0, 8)}`));
+    // Every message is stored and its reply is streaming: then the server dies.
+    await expect
+      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'running'", [ids])).rows[0].n)
+      .toBe(3);
+    await page.waitForTimeout(1_500);
+    server.kill("SIGKILL");
+    const threadIds = (await Promise.all(streams)) as string[];
+    expect(new Set(threadIds).size).toBe(3);
+
+    server = await startServer(database);
+    const users = await db.query("SELECT message_id, count(*)::int AS n FROM messages WHERE message_id = ANY($1) GROUP BY message_id", [ids]);
+    expect(users.rows.map((r) => r.n)).toEqual([1, 1, 1]);
+
+    // The first thread takes a new message at once, before the dead turn's lease has run out.
+    const next = await page.request.post("/api/chat", { data: { threadId: threadIds[0], message: { id: randomUUID(), content: "after the crash" } } });
+    expect(next.status()).toBe(200);
+    expect(replyOf(await next.text())).toContain('You said: "after the crash"');
+
+    // The second: its page says the reply was interrupted, and Retry answers the same message.
+    await page.waitForTimeout(LEASE_SECONDS * 1_000 + 500);
+    await page.goto(`/c/${threadIds[1]}`);
+    await expect(threadAlert(page)).toContainText("The reply was interrupted");
+    await threadAlert(page).getByRole("button", { name: "Retry" }).click();
+    await expect(assistantMessages(page).last()).toContainText(SLOW_REPLY.slice(0, 40));
+    await expectReplyFinished(page);
+    await page.reload();
+    await expect(userMessages(page)).toHaveCount(1);
+    await expect(assistantMessages(page)).toHaveCount(1);
+
+    // The third: sending the same message again answers it, once.
+    const again = await page.request.post("/api/chat", { data: { threadId: threadIds[2], message: { id: ids[2], content: `[[slow]] crash 2 ${ids[2].slice(0, 8)}` } } });
+    expect(again.status()).toBe(200);
+    const replies = await db.query("SELECT count(DISTINCT message_id)::int AS n FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadIds[2]]);
+    expect(replies.rows[0].n).toBe(1);
+    const sameAgain = await page.request.post("/api/chat", { data: { threadId: threadIds[2], message: { id: ids[2], content: "ignored" } } });
+    expect(replyOf(await sameAgain.text())).toBe(SLOW_REPLY);
+    expect((await db.query("SELECT count(DISTINCT message_id)::int AS n FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadIds[2]])).rows[0].n).toBe(1);
+  } finally {
+    server.kill("SIGKILL");
+    await db.end().catch(() => {});
+    database.process.kill("SIGTERM");
+  }
+});
