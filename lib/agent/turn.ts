@@ -21,6 +21,7 @@ import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
+import { DEFAULT_SAVE_RETRY_MS, whileDatabaseAway } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
 import { runNow, type StepRunner } from "./steps";
 import { seqAfter, type HistorySigner } from "@/lib/auth/history-signature";
@@ -54,6 +55,8 @@ export interface TurnDeps {
   signer?: HistorySigner;
   /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */
   retriesSteps?: boolean;
+  /** How long storing the reply keeps trying while the database is unreachable. */
+  saveRetryMs?: number;
   /**
    * How long this turn's claim on its message lasts unless renewed; the turn
    * renews it while it runs. Unset: held until the turn finishes (a durable
@@ -124,7 +127,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     step("finish-turn", async () => void (await history.finishTurn?.({ ...scope, messageId: input.message.id, turnId: input.turnId, status })));
   try {
     const outcome = await answerTurn(input, deps, thread);
-    await finish(outcome.status === "failed" ? "failed" : "done");
+    // A stored reply finished its turn in the same statement.
+    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
     return outcome;
   } catch (error) {
     // A resend (or the durable run's retry) may try again.
@@ -276,11 +280,19 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   let replySeq: number | undefined;
   if (toStore && history.appendResults) {
     try {
-      const stored = await step("append-results", () => history.appendResults!({ ...scope, threadId, reply: toStore }));
+      // The user has seen it: while the database is away (a restart), keep trying for a while.
+      const stored = await step("append-results", () =>
+        whileDatabaseAway(
+          () => history.appendResults!({ ...scope, threadId, reply: toStore, turn: { messageId: input.message.id, turnId: input.turnId } }),
+          deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+        ),
+      );
       replySeq = stored?.seq;
     } catch (error) {
       status = "failed";
-      failure = new Error("The reply could not be saved.", { cause: error });
+      failure = new Error("The reply could not be saved: the database is unavailable. Copy it if you need it, then send your message again.", {
+        cause: error,
+      });
     }
   }
 

@@ -210,7 +210,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     }
   }
 
-  async appendResults({ owner, threadId, reply }: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq: number }> {
+  async appendResults({ owner, threadId, reply, turn }: ThreadScope & { threadId: string; reply: Reply; turn?: { messageId: string; turnId: string } }): Promise<{ seq: number }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One statement: it is its own transaction and one round trip. Parts
@@ -230,6 +230,10 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
                 updated_at = now()
           WHERE id = $1 AND owner = $2
         RETURNING next_seq - (SELECT count(*) FROM incoming) AS first_seq
+       ), finished AS (
+         -- The turn that wrote it is done: a resend of its message gets this reply.
+         UPDATE turns SET status = 'done', lease_until = NULL, updated_at = now()
+          WHERE owner = $2 AND message_id = $10 AND turn_id = $11
        )
        INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status)
        SELECT $1, reserved.first_seq + incoming.n - 1, $3, incoming.part_index - 1, incoming.kind, incoming.agent_name,
@@ -246,6 +250,8 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         columns.map((c) => c.escaped),
         columns.map((c) => JSON.stringify(c.data)),
         reply.status,
+        turn?.messageId ?? null,
+        turn?.turnId ?? null,
       ],
     );
     if (rows.length > 0) return { seq: Math.min(...rows.map((row) => Number(row.seq))) };

@@ -81,8 +81,11 @@ export interface HistoryConfig {
    * turn (same turnId) finds its own row and goes on.
    */
   appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
-  /** Store only this run's reply (every part of it), in one transaction; `seq` is its first part's. */
-  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply }): Promise<{ seq?: number } | void>;
+  /**
+   * Store only this run's reply (every part of it), in one transaction; `seq`
+   * is its first part's. With `turn`, the same statement marks that turn done.
+   */
+  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: { messageId: string; turnId: string } }): Promise<{ seq?: number } | void>;
   /**
    * Claims the answering of the user's message (its client id, unique per
    * owner) for this turn. Granted when no turn has it, when it is this turn's

@@ -21,12 +21,22 @@ export function getRuntime(): TurnRuntime {
   }
   return (globalForRuntime.threadlineRuntime ??= inngestConfigured()
     ? new InngestRuntime(inngest)
-    : new InlineRuntime({ history: historyAdapter, network: defaultNetwork, leaseMs: turnLeaseMs() }));
+    : new InlineRuntime({
+        history: historyAdapter,
+        network: defaultNetwork,
+        leaseMs: secondsSetting("TURN_LEASE_SECONDS"),
+        saveRetryMs: secondsSetting("SAVE_RETRY_SECONDS"),
+      }));
 }
 
-/** TURN_LEASE_SECONDS: how soon after a crash an unanswered message may be answered again. */
-function turnLeaseMs(raw = process.env.TURN_LEASE_SECONDS?.trim()): number | undefined {
+/**
+ * TURN_LEASE_SECONDS: how soon after a crash an unanswered message may be
+ * answered again. SAVE_RETRY_SECONDS: how long a finished reply keeps trying
+ * to be stored while the database is away. Unset: the runtime's defaults.
+ */
+function secondsSetting(name: string): number | undefined {
+  const raw = process.env[name]?.trim();
   if (!raw) return undefined;
-  if (!/^[1-9]\d{0,5}$/.test(raw)) throw new Error(`TURN_LEASE_SECONDS must be a whole number > 0, not "${raw}".`);
+  if (!/^[1-9]\d{0,5}$/.test(raw)) throw new Error(`${name} must be a whole number > 0, not "${raw}".`);
   return Number(raw) * 1000;
 }

@@ -33,6 +33,8 @@ export class InlineRuntime implements TurnRuntime {
        * answered again once the claim has run out.
        */
       leaseMs?: number;
+      /** How long a finished reply keeps trying to be stored while the database is away. */
+      saveRetryMs?: number;
     },
     private readonly active: ActiveTurns = activeTurns(),
   ) {}
@@ -57,6 +59,7 @@ export class InlineRuntime implements TurnRuntime {
             signal: controller.signal,
             signer: historySigner(secret, input.owner),
             leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
+            saveRetryMs: this.deps.saveRetryMs,
             onReady: ({ threadId, historySource, replayed }) => {
               // A replay runs nothing: there is nothing to hold or to stop.
               if (!asked && !replayed) {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.mjs";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, request, visitor } from "../support/api";
+import { chatTurn, parseChunks, replyText, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { createPrivatePostgres, type PrivatePostgres } from "../support/private-postgres";
 
@@ -62,5 +62,35 @@ describe("while the database is away", () => {
     expect(after.response.status).toBe(200);
     expect(after.text).toContain('You said: "after the outage"');
     expect((await health.GET()).status).toBe(200);
+  });
+
+  it("keeps every reply that streamed to the end while the database was away, once each, when it is back in time", async () => {
+    const me = await visitor();
+    const words = ["alpha", "bravo", "charlie", "delta", "echo"];
+    const responses = await Promise.all(words.map((word) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: { message: { id: randomUUID(), content: word } } }), undefined)));
+    expect(responses.map((r) => r.status)).toEqual(Array(5).fill(200));
+    const readers = responses.map((r) => r.body!.pipeThrough(new TextDecoderStream()).getReader());
+    const texts = words.map(() => "");
+    // Every reply is streaming: then the database goes away, and comes back a few seconds later.
+    await Promise.all(readers.map(async (reader, i) => {
+      while (!texts[i].includes('"text-delta"')) texts[i] += (await reader.read()).value ?? "";
+    }));
+    await cluster.stop();
+    const reading = readers.map(async (reader, i) => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) texts[i] += r.value;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await cluster.start();
+    await Promise.all(reading);
+
+    for (const [i, word] of words.entries()) {
+      const chunks = parseChunks(texts[i]);
+      expect(chunks.at(-1), word).toEqual({ type: "finish", finishReason: "stop" });
+      const threadId = responses[i].headers.get("x-thread-id");
+      const { getPool } = await import("@/lib/db/pool");
+      const { rows } = await getPool().query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+      expect(rows.map((row) => row.kind)).toEqual(["user", "assistant"]);
+      expect(rows[1].content).toBe(replyText(chunks));
+    }
   });
 });
