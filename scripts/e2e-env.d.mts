@@ -15,3 +15,5 @@ export const OPERATOR_APP_URL: string;
 export const E2E_OPERATOR_APP_ENV: Readonly<Record<string, string>>;
 export const CRASH_APP_PORT: number;
 export const CRASH_APP_URL: string;
+export const CRASH_INNGEST_APP_PORT: number;
+export const CRASH_STANDIN_PORT: number;

@@ -20,6 +20,9 @@ export const INNGEST_STANDIN_PORT = 8299;
 /** A production server the crash test starts, kills with SIGKILL mid-reply, and starts again. */
 export const CRASH_APP_PORT = 3103;
 export const CRASH_APP_URL = `http://127.0.0.1:${CRASH_APP_PORT}`;
+/** The same on the Inngest runtime, with a stand-in of its own. */
+export const CRASH_INNGEST_APP_PORT = 3104;
+export const CRASH_STANDIN_PORT = 8300;
 export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 
 /**

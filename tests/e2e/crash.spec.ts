@@ -4,7 +4,15 @@ import { createInterface } from "node:readline";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
-import { CRASH_APP_PORT, CRASH_APP_URL, E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "../../scripts/e2e-env.mjs";
+import {
+  CRASH_APP_PORT,
+  CRASH_APP_URL,
+  CRASH_INNGEST_APP_PORT,
+  CRASH_STANDIN_PORT,
+  E2E_APP_ENV,
+  E2E_DATABASE_URL,
+  E2E_EMBEDDED_DIRS,
+} from "../../scripts/e2e-env.mjs";
 import { assistantMessages, expectReplyFinished, threadAlert, userMessages } from "./helpers";
 
 // The production server is killed with SIGKILL while three replies stream, and
@@ -30,14 +38,23 @@ async function holdDatabase(): Promise<{ url: string; pool: string; process: Chi
   throw new Error("the database did not open");
 }
 
-async function startServer(database: { url: string; pool: string }): Promise<ChildProcess> {
+async function startServer(database: { url: string; pool: string }, port = CRASH_APP_PORT, extra: Record<string, string> = {}): Promise<ChildProcess> {
   const { EMBEDDED_DB_DIR: _embedded, ...env } = E2E_APP_ENV as Record<string, string>;
   const server = spawn(process.execPath, ["--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
-    env: { ...process.env, ...env, PORT: String(CRASH_APP_PORT), DATABASE_URL: database.url, DATABASE_POOL_SIZE: database.pool, TURN_LEASE_SECONDS: String(LEASE_SECONDS), NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      DATABASE_POOL_SIZE: database.pool,
+      TURN_LEASE_SECONDS: String(LEASE_SECONDS),
+      NODE_ENV: "production",
+      ...extra,
+    },
     stdio: "inherit",
   });
   await expect
-    .poll(async () => (await fetch(`${CRASH_APP_URL}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
+    .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
     .toBe(200);
   return server;
 }
@@ -123,6 +140,49 @@ test("a server killed mid-reply loses no message, and every thread answers again
     expect((await db.query("SELECT count(DISTINCT message_id)::int AS n FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadIds[2]])).rows[0].n).toBe(1);
   } finally {
     server.kill("SIGKILL");
+    await db.end().catch(() => {});
+    database.process.kill("SIGTERM");
+  }
+});
+
+test("on the Inngest runtime, the durable runs of a killed server finish their replies once it is back", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "inline", "the crash test runs a server of its own, once");
+  test.setTimeout(180_000);
+  const database = await holdDatabase();
+  const db = new pg.Client({ connectionString: database.url });
+  const appUrl = `http://127.0.0.1:${CRASH_INNGEST_APP_PORT}`;
+  // Its own stand-in, which waits between attempts long enough for the app to come back.
+  const standin = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
+    env: { ...process.env, INNGEST_STANDIN_PORT: String(CRASH_STANDIN_PORT), INNGEST_STANDIN_APP_URL: `${appUrl}/api/inngest`, INNGEST_STANDIN_RETRY_DELAY_MS: "4000" },
+    stdio: "inherit",
+  });
+  const inngest = { INNGEST_DEV: `http://127.0.0.1:${CRASH_STANDIN_PORT}`, INNGEST_DEV_IS_LOCAL: "1" };
+  let server = await startServer(database, CRASH_INNGEST_APP_PORT, inngest);
+  try {
+    await db.connect();
+    await page.goto(appUrl);
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] durable crash ${i} ${id.slice(0, 8)}`));
+    await expect
+      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'running'", [ids])).rows[0].n)
+      .toBe(3);
+    await page.waitForTimeout(1_500);
+    server.kill("SIGKILL");
+    const threadIds = (await Promise.all(streams)) as string[];
+    server = await startServer(database, CRASH_INNGEST_APP_PORT, inngest);
+
+    // Nobody is listening any more; the runs finish anyway, each storing one reply.
+    await expect
+      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'done'", [ids])).rows[0].n, { timeout: 90_000 })
+      .toBe(3);
+    for (const threadId of threadIds) {
+      const { rows } = await db.query("SELECT kind, content FROM messages WHERE thread_id = $1 AND kind IN ('user', 'assistant') ORDER BY seq", [threadId]);
+      expect(rows.map((row) => row.kind)).toEqual(["user", "assistant"]);
+      expect(rows[1].content).toBe(SLOW_REPLY);
+    }
+  } finally {
+    server.kill("SIGKILL");
+    standin.kill("SIGTERM");
     await db.end().catch(() => {});
     database.process.kill("SIGTERM");
   }

@@ -129,6 +129,20 @@ describe("POST /api/chat on the Inngest runtime", () => {
     await expect.poll(() => standin.connections().length).toBe(0);
   });
 
+  it("one first message sent three times at once, and once more later, is one thread, one message and one model call", async () => {
+    const message = msg("durable double send");
+    const all = await Promise.all([turn({ message }), turn({ message }), turn({ message })]);
+    const threadIds = new Set(all.map((r) => r.response.headers.get("x-thread-id")));
+    expect(threadIds.size).toBe(1);
+    // The runs queue on the thread the message names; the later ones answer with what the first stored.
+    expect(new Set(all.map((r) => r.text))).toEqual(new Set([echoReply("durable double send", 1, 0)]));
+    const later = await turn({ message });
+    expect(later.text).toBe(all[0].text);
+    await standin.idle();
+    expect(await storedKinds([...threadIds][0]!)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it("tells the client to drop a retried step's partial text, and stores one reply", async () => {
     const { response, chunks, text } = await turn({ message: msg("[[flaky-mid]] durable retry") });
     expect(response.status).toBe(200);

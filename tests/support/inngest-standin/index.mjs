@@ -121,7 +121,9 @@ function send(res, { status, body }) {
 // No top-level await: test files load this module through require().
 async function runStandalone() {
   const appUrl = process.env.INNGEST_STANDIN_APP_URL;
-  const standin = await startInngestStandin({ port: Number(process.env.INNGEST_STANDIN_PORT ?? 8288), appUrl });
+  // A crash test gives the app time to come back between attempts, as Inngest's backoff does.
+  const retryDelayMs = process.env.INNGEST_STANDIN_RETRY_DELAY_MS ? Number(process.env.INNGEST_STANDIN_RETRY_DELAY_MS) : undefined;
+  const standin = await startInngestStandin({ port: Number(process.env.INNGEST_STANDIN_PORT ?? 8288), appUrl, retryDelayMs });
   console.log(`Inngest stand-in listening on ${standin.url}${appUrl ? `, running functions at ${appUrl}` : " (no app: events are only recorded)"}`);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => standin.close().then(() => process.exit(0)));
