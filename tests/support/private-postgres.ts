@@ -13,14 +13,22 @@ const run = promisify(execFile);
 // (Debian: /usr/lib/postgresql/<version>/bin); Postgres refuses to run as
 // root, so as root the cluster belongs to the `postgres` user.
 
-function binDir(): string {
+function findBinDir(): string | undefined {
   const root = "/usr/lib/postgresql";
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const version of versions) {
-    const dir = path.join(root, version, "bin");
-    if (existsSync(path.join(dir, "initdb"))) return dir;
-  }
-  throw new Error("No PostgreSQL server binaries (initdb, pg_ctl) were found under /usr/lib/postgresql.");
+  return versions.map((version) => path.join(root, version, "bin")).find((dir) => existsSync(path.join(dir, "initdb")));
+}
+
+/** Why a private cluster cannot be started here, or undefined when it can. */
+export function privatePostgresUnavailable(): string | undefined {
+  if (!findBinDir()) return "no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql";
+  return undefined;
+}
+
+function binDir(): string {
+  const dir = findBinDir();
+  if (!dir) throw new Error(`A private Postgres cannot be started: ${privatePostgresUnavailable()}.`);
+  return dir;
 }
 
 async function freePort(): Promise<number> {
