@@ -3,6 +3,7 @@ import { generateText } from "ai";
 import type { HistoryConfig, StoredMessage, SummaryMessage } from "@/lib/history/types";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
+import type { CompactionSettings } from "./compaction-settings";
 import type { Network } from "./network";
 import type { StepRunner } from "./steps";
 
@@ -16,17 +17,6 @@ import type { StepRunner } from "./steps";
 //
 // It runs after a turn, for the next one, in steps of its own (read, summarize,
 // store), so a durable runtime runs each once and a reply never waits for it.
-
-export interface CompactionSettings {
-  /** Compact when the model's history holds more than this many messages. */
-  maxMessages: number;
-  /** How many it holds after compaction (the summary counts as one). */
-  targetMessages: number;
-  /** The most recent user turns (a user message and the reply to it) always kept as they are. */
-  keepTurns: number;
-}
-
-export const DEFAULT_COMPACTION: CompactionSettings = { maxMessages: 50, targetMessages: 30, keepTurns: 10 };
 
 /** How many messages the model's history holds: the summary, if any, and the thread's messages after it. */
 export function historyCount(threadMessages: number, summary?: SystemEventPart): number {

@@ -1,5 +1,5 @@
 import "server-only";
-import { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction";
+import { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction-settings";
 import { historyLengthSchema, historyPolicyNameSchema, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**

@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
-import type { CompactionSettings } from "./compaction";
+import type { CompactionSettings } from "./compaction-settings";
 import type { AgentTool } from "./tools/types";
 
 export interface Agent {

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { HistoryConfig, TurnClaim } from "@/lib/history/types";
 import { runNow } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
-import type { TurnDeps, TurnInput, TurnOutcome } from "./turn";
+import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
 // One turn per message. The same client message id sent again (a double
 // click, a second tab, a resend after a crash) never starts a second answer:

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { modelInputChars } from "@/lib/history/codec";
-import type { HistoryConfig, Reply, SummaryMessage, ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { Reply, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import {
   buildModelMessages,
@@ -14,68 +14,22 @@ import {
   threadIdForFirstMessage,
   shouldLoadHistory,
   widestWindow,
-  type HistorySource,
 } from "./lifecycle";
-import type { Agent, Network } from "./network";
+import type { Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
-import { resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+import { resolveHistoryPolicy } from "@/lib/protocol/history-policy";
 import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, whileDatabaseAway } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
-import { runNow, type StepRunner } from "./steps";
-import { seqAfter, type HistorySigner } from "@/lib/auth/history-signature";
-import { signaturesChunk, stoppedChunk, threadChunk, type Publish } from "./stream-chunks";
+import { runNow } from "./steps";
+import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
+import { seqAfter } from "@/lib/auth/history-signature";
+import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 
 export type { StepOptions, StepRunner } from "./steps";
+export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
-export interface TurnInput {
-  owner: string;
-  /** This turn's id: stable across a durable run's retries, new for every request. */
-  turnId: string;
-  /** The thread the client named, if any. */
-  threadId?: string;
-  message: UserMessage;
-  /** The client's copy of the earlier messages (verified, with their seqs); undefined when it sent none. */
-  clientHistory?: (ThreadMessage & { seq: number })[];
-  /** The history policy the page's URL asked for; the operator's setting wins over it. */
-  historyPolicy?: Partial<HistoryPolicy>;
-}
-
-export interface TurnDeps {
-  history: HistoryConfig;
-  network: Network;
-  publish: Publish;
-  signal?: AbortSignal;
-  step?: StepRunner;
-  /** Called once the thread is known and the user's message is stored, before any model call. */
-  onReady?: (ready: { threadId: string; historySource: HistorySource; /** Answered from what another turn stored: nothing runs. */ replayed?: boolean }) => void;
-  generateId?: () => string;
-  /** Signs the messages this turn stores, so the client may send them back as trusted history. */
-  signer?: HistorySigner;
-  /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */
-  retriesSteps?: boolean;
-  /** How long storing the reply keeps trying while the database is unreachable. */
-  saveRetryMs?: number;
-  /**
-   * How long this turn's claim on its message lasts unless renewed; the turn
-   * renews it while it runs. Unset: held until the turn finishes (a durable
-   * run finishes what it starts).
-   */
-  leaseMs?: number;
-}
-
-export interface TurnOutcome {
-  threadId: string;
-  historySource: HistorySource;
-  /** incomplete: the model broke off (or the turn ran out of time) and what it wrote was kept. */
-  status: "complete" | "stopped" | "incomplete" | "failed";
-  /** What the turn produced and stored (possibly nothing). */
-  reply?: Reply;
-  error?: Error;
-  /** The thread has grown past the network's compaction threshold: compact it before the next turn. */
-  compact: boolean;
-}
 
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { history, network, publish } = deps;

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
-import { titleFromMessage } from "@/lib/threads/title";
+import { titleFromMessage } from "./title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
 import type { HistoryConfig, NewSummary, Reply, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
 

@@ -20,16 +20,10 @@
 import type { ReplyStatus, StoredMessage } from "./codec";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
-export type { Role, ThreadMessage } from "@/lib/protocol/parts";
-export type { ReplyStatus, StoredMessage } from "./codec";
+import type { UserMessage } from "@/lib/protocol/parts";
 
-/** The user's new message as the client sent it. */
-export interface UserMessage {
-  /** The client's id for this message: the idempotency key. */
-  id: string;
-  role: "user";
-  content: string;
-}
+export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
+export type { ReplyStatus, StoredMessage } from "./codec";
 
 /** What one run produced: one assistant message, its parts in the order they were produced. */
 export interface Reply extends ThreadMessage {

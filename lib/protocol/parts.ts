@@ -88,6 +88,14 @@ export interface ThreadMessage {
   parts: Part[];
 }
 
+/** The user's new message as the client sent it. */
+export interface UserMessage {
+  /** The client's id for this message: the idempotency key. */
+  id: string;
+  role: "user";
+  content: string;
+}
+
 /** The error of a tool call the user's Stop ended before it had a result. */
 export const STOPPED_TOOL_ERROR = "Stopped by the user.";
 

@@ -4,7 +4,7 @@
 // types and constants, shared by lib/runtime (which sends and subscribes) and
 // inngest/functions (which runs and publishes).
 import type { UIMessageChunk } from "ai";
-import type { ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { ThreadMessage, UserMessage } from "./parts";
 import type { HistoryPolicy } from "./history-policy";
 
 export const CHAT_TURN_EVENT = "threadline/chat.turn";

@@ -1,0 +1,57 @@
+// What a turn is given, what it depends on, and what it gives back: the
+// contract between the turn runner (turn.ts), its helpers and the runtimes.
+import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { HistorySigner } from "@/lib/auth/history-signature";
+import type { HistoryPolicy } from "@/lib/protocol/history-policy";
+import type { HistorySource } from "./lifecycle";
+import type { Network } from "./network";
+import type { StepRunner } from "./steps";
+import type { Publish } from "./stream-chunks";
+
+export interface TurnInput {
+  owner: string;
+  /** This turn's id: stable across a durable run's retries, new for every request. */
+  turnId: string;
+  /** The thread the client named, if any. */
+  threadId?: string;
+  message: UserMessage;
+  /** The client's copy of the earlier messages (verified, with their seqs); undefined when it sent none. */
+  clientHistory?: (ThreadMessage & { seq: number })[];
+  /** The history policy the page's URL asked for; the operator's setting wins over it. */
+  historyPolicy?: Partial<HistoryPolicy>;
+}
+
+export interface TurnDeps {
+  history: HistoryConfig;
+  network: Network;
+  publish: Publish;
+  signal?: AbortSignal;
+  step?: StepRunner;
+  /** Called once the thread is known and the user's message is stored, before any model call. */
+  onReady?: (ready: { threadId: string; historySource: HistorySource; /** Answered from what another turn stored: nothing runs. */ replayed?: boolean }) => void;
+  generateId?: () => string;
+  /** Signs the messages this turn stores, so the client may send them back as trusted history. */
+  signer?: HistorySigner;
+  /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */
+  retriesSteps?: boolean;
+  /** How long storing the reply keeps trying while the database is unreachable. */
+  saveRetryMs?: number;
+  /**
+   * How long this turn's claim on its message lasts unless renewed; the turn
+   * renews it while it runs. Unset: held until the turn finishes (a durable
+   * run finishes what it starts).
+   */
+  leaseMs?: number;
+}
+
+export interface TurnOutcome {
+  threadId: string;
+  historySource: HistorySource;
+  /** incomplete: the model broke off (or the turn ran out of time) and what it wrote was kept. */
+  status: "complete" | "stopped" | "incomplete" | "failed";
+  /** What the turn produced and stored (possibly nothing). */
+  reply?: Reply;
+  error?: Error;
+  /** The thread has grown past the network's compaction threshold: compact it before the next turn. */
+  compact: boolean;
+}
