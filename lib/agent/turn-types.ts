@@ -28,7 +28,12 @@ export interface TurnDeps {
   signal?: AbortSignal;
   step?: StepRunner;
   /** Called once the thread is known and the user's message is stored, before any model call. */
-  onReady?: (ready: { threadId: string; historySource: HistorySource; /** Answered from what another turn stored: nothing runs. */ replayed?: boolean }) => void;
+  onReady?: (ready: {
+    threadId: string;
+    historySource: HistorySource;
+    /** Answered from what another turn stored: nothing runs. */
+    replayed?: boolean;
+  }) => void;
   generateId?: () => string;
   /** Signs the messages this turn stores, so the client may send them back as trusted history. */
   signer?: HistorySigner;

@@ -30,9 +30,8 @@ import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
-
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
-  const { history, network, publish } = deps;
+  const { history } = deps;
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const scope = { owner: input.owner };
@@ -68,7 +67,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       break;
   }
 
-  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId: resolution.kind === "upsert" || resolution.kind === "use-given" };
+  const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
+  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId };
 
   // Who answers this message: one turn per client message id, however often it was sent.
   if (history.claimTurn) {

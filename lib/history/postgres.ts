@@ -4,7 +4,7 @@ import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "./title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
-import type { HistoryConfig, NewSummary, Reply, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
+import type { HistoryConfig, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -15,6 +15,8 @@ const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.co
  * one thread queue up behind each other.
  */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
+/** What a hook of the adapter contract is given. */
+type Args<K extends keyof HistoryConfig> = Parameters<NonNullable<HistoryConfig[K]>>[0];
 
 /** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
 function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
@@ -69,7 +71,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return rowsToMessages(rows);
   }
 
-  async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: ThreadScope & { threadId: string; messageId: string; turnId: string; leaseMs: number | null }): Promise<TurnClaim> {
+  async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: Args<"claimTurn">): Promise<TurnClaim> {
     // A concurrent first claim may commit after this statement's snapshot was
     // taken: the upsert then waits for it and claims nothing, yet the SELECT
     // below cannot see its row. Asking once more sees it.
@@ -98,7 +100,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
   }
 
-  async renewTurn({ owner, messageId, turnId, leaseMs }: ThreadScope & { messageId: string; turnId: string; leaseMs: number }): Promise<boolean> {
+  async renewTurn({ owner, messageId, turnId, leaseMs }: Args<"renewTurn">): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
         WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
@@ -107,7 +109,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return (rowCount ?? 0) > 0;
   }
 
-  async finishTurn({ owner, messageId, turnId, status }: ThreadScope & { messageId: string; turnId: string; status: "done" | "failed" }): Promise<void> {
+  async finishTurn({ owner, messageId, turnId, status }: Args<"finishTurn">): Promise<void> {
     await this.pool.query(
       `UPDATE turns SET status = $4, lease_until = NULL, updated_at = now()
         WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
@@ -116,7 +118,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   }
 
   /** One turn's rows: from the user's message up to the next user message, found by the index of user messages. */
-  async replyTo({ owner, threadId, messageId }: ThreadScope & { threadId: string; messageId: string }) {
+  async replyTo({ owner, threadId, messageId }: Args<"replyTo">) {
     const { rows } = await this.pool.query<PartRow>(
       `WITH asked AS (
          SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
@@ -133,7 +135,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return { message, reply };
   }
 
-  async summary({ owner, threadId }: ThreadScope & { threadId: string }): Promise<SummaryMessage | null> {
+  async summary({ owner, threadId }: Args<"summary">): Promise<SummaryMessage | null> {
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM threads t JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq
@@ -143,7 +145,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return rows.length === 0 ? null : (summaryFrom(rows[0]) ?? null);
   }
 
-  async appendSummary({ owner, threadId, summary, after }: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }) {
+  async appendSummary({ owner, threadId, summary, after }: Args<"appendSummary">) {
     const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
     // One statement. The UPDATE locks the thread row; a compaction that waited
     // for it sees the summary the first one stored, no longer matches `after`,
@@ -210,7 +212,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     }
   }
 
-  async appendResults({ owner, threadId, reply, turn }: ThreadScope & { threadId: string; reply: Reply; turn?: { messageId: string; turnId: string } }): Promise<{ seq: number }> {
+  async appendResults({ owner, threadId, reply, turn }: Args<"appendResults">): Promise<{ seq: number }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One statement: it is its own transaction and one round trip. Parts

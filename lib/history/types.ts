@@ -46,6 +46,12 @@ export type NewSummary = Pick<SystemEventPart, "text" | "throughSeq" | "summariz
 /** Whether this turn may answer the message, or another turn has or is answering it (in `threadId`). */
 export type TurnClaim = { claimed: true } | { claimed: false; threadId: string; running: boolean };
 
+/** A turn and the user's message it answers (its client id). */
+export interface TurnRef {
+  messageId: string;
+  turnId: string;
+}
+
 export interface ThreadScope {
   /** The identity the turn runs for; adapters must never touch another owner's thread. */
   owner: string;
@@ -79,7 +85,7 @@ export interface HistoryConfig {
    * Store only this run's reply (every part of it), in one transaction; `seq`
    * is its first part's. With `turn`, the same statement marks that turn done.
    */
-  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: { messageId: string; turnId: string } }): Promise<{ seq?: number } | void>;
+  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef }): Promise<{ seq?: number } | void>;
   /**
    * Claims the answering of the user's message (its client id, unique per
    * owner) for this turn. Granted when no turn has it, when it is this turn's
@@ -87,10 +93,10 @@ export interface HistoryConfig {
    * one's lease ran out (its runner died). `leaseMs` null: held until
    * finished (a durable run finishes what it starts).
    */
-  claimTurn?(ctx: ThreadScope & { threadId: string; messageId: string; turnId: string; leaseMs: number | null }): Promise<TurnClaim>;
+  claimTurn?(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
   /** Extends a running turn's lease; false when the turn is no longer this one's. */
-  renewTurn?(ctx: ThreadScope & { messageId: string; turnId: string; leaseMs: number }): Promise<boolean>;
-  finishTurn?(ctx: ThreadScope & { messageId: string; turnId: string; status: "done" | "failed" }): Promise<void>;
+  renewTurn?(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
+  finishTurn?(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
   /** The user's message and the reply stored after it (null while there is none). */
   replyTo?(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;
   /** The thread's latest summary; null when it has none or is not the owner's. */
