@@ -88,7 +88,8 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   );
 
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
-  const unanswered = pendingTurn && initialHistory.at(-1)?.role === "user" && initialHistory.at(-1)?.id === pendingTurn.messageId ? pendingTurn.state : null;
+  const lastLoaded = initialHistory.at(-1);
+  const unanswered = lastLoaded?.role === "user" && lastLoaded.id === pendingTurn?.messageId ? pendingTurn.state : null;
   const [interrupted, setInterrupted] = useState(unanswered === "interrupted");
 
   const { messages, setMessages, sendMessage, regenerate, status, error, stop: abort } = useChat<ChatMessage>({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { buildChatRequestBody, historySettingFromUrl } from "@/lib/client/history-mode";
-import type { ChatMessage } from "@/lib/client/messages";
+import { isUnanswered, type ChatMessage } from "@/lib/client/messages";
 import { withoutRetriedParts } from "@/lib/client/retried-parts";
 import { describeChatError } from "@/lib/client/chat-error";
 import { dataChunk, dataPartSchemas } from "@/lib/protocol/chat";
@@ -120,5 +120,16 @@ describe("the history setting in the page's URL", () => {
       message: { id: "u1", content: "hi" },
       historyPolicy: "none",
     });
+  });
+});
+
+describe("a question left without an answer", () => {
+  const user: ChatMessage = { id: "u", role: "user", parts: [{ type: "text", text: "hi" }] };
+  const reply = (parts: ChatMessage["parts"]): ChatMessage => ({ id: "a", role: "assistant", parts });
+  it("is the last message, or followed by a reply with nothing in it: Retry then asks for the same message", () => {
+    expect(isUnanswered([user])).toBe(true);
+    expect(isUnanswered([user, reply([{ type: "data-agent", data: { name: "Triage" } }])])).toBe(true);
+    expect(isUnanswered([user, reply([{ type: "text", text: "half an ans", state: "done" }])])).toBe(false);
+    expect(isUnanswered([])).toBe(false);
   });
 });
