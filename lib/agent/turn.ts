@@ -18,6 +18,7 @@ import {
 import type { Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy } from "@/lib/protocol/history-policy";
+import { coalescing } from "./coalesce";
 import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, whileDatabaseAway } from "./save-retry";
@@ -30,7 +31,18 @@ import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
-export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
+  // Token deltas that arrive close together go out as one chunk (the first at once).
+  const publish = coalescing(given.publish);
+  const deps: TurnDeps = { ...given, publish };
+  try {
+    return await runTurnWith(input, deps);
+  } finally {
+    await publish.flush().catch(() => {});
+  }
+}
+
+async function runTurnWith(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { history } = deps;
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;

@@ -63,6 +63,8 @@ describe("POST /api/chat", () => {
     const { response, chunks, text } = await turn({ message: first });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
+    // Neither Next's compression nor a proxy may hold events back.
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(response.headers.get("x-history-source")).toBe("new");
     const threadId = response.headers.get("x-thread-id")!;
     expect(threadId).toMatch(/^[0-9a-f-]{36}$/);

@@ -227,7 +227,9 @@ describe("the stream", () => {
       transient: true,
     });
     const deltas = chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta);
-    expect(deltas).toEqual(["One", " two", " three"]);
+    // The first goes out at once; the rest, arriving together, may travel as one.
+    expect(deltas[0]).toBe("One");
+    expect(deltas.join("")).toBe("One two three");
     expect(chunks.at(-1)).toMatchObject({ type: "finish" });
   });
 });

@@ -24,6 +24,12 @@ export const POST = route(async (request) => {
   });
   return createUIMessageStreamResponse({
     stream: turn.stream,
-    headers: { "X-Thread-Id": turn.threadId, "X-History-Source": turn.historySource, "Cache-Control": "no-store" },
+    headers: {
+      "X-Thread-Id": turn.threadId,
+      "X-History-Source": turn.historySource,
+      // no-transform: Next's compression and proxies pass each event on as it comes instead of buffering it.
+      "Cache-Control": "no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
   });
 });
