@@ -34,3 +34,6 @@ export function planReply(body: unknown, options?: { brokenBefore?: (text: strin
   | { kind: "fail-mid"; reply: string }
   | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string }
   | { kind: "tool-calls"; calls: MarkedCall[]; delayMs?: number; reasoning?: string };
+export const BENCH_FIRST_TOKEN_MS: number;
+export const BENCH_TOKENS: number;
+export const BENCH_TOKEN_GAP_MS: number;

@@ -26,6 +26,8 @@
 //                 some deltas end halfway through an emoji (a lone surrogate
 //                 on the wire, as JSON escapes it)
 //   [[long]]      LONG_REPLY: 40,000 characters, in pieces of 1,000
+//   [[bench]]     the benchmark's model: BENCH_FIRST_TOKEN_MS to the first of
+//                 BENCH_TOKENS tokens, then BENCH_TOKEN_GAP_MS between tokens
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
@@ -57,6 +59,12 @@ export const MARKDOWN_REPLY = [
 
 /** What [[split-emoji]] streams, cut inside its emoji. */
 export const SPLIT_EMOJI_REPLY = "Faces: 😀 and 🎉, a family 👩‍👩‍👧, a clef 𝄞 — done.";
+
+/** The shape of a [[bench]] reply (npm run bench): a model that answers as a hosted one does. */
+export const BENCH_FIRST_TOKEN_MS = 100;
+export const BENCH_TOKENS = 100;
+export const BENCH_TOKEN_GAP_MS = 10;
+const BENCH_PIECES = Array.from({ length: BENCH_TOKENS }, (_, i) => `tok${i} `);
 
 /** What [[long]] streams: longer than any message a user may send. */
 export const LONG_REPLY = Array.from({ length: 4_000 }, (_, i) => `word${String(i).padStart(5, "0")} `).join("");
@@ -196,6 +204,9 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
   if (tools) return { ...tools, ...slow, ...reasoning };
   if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, ...slow, ...reasoning };
   if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY, ...reasoning };
+  if (text.includes("[[bench]]")) {
+    return { kind: "reply", reply: BENCH_PIECES.join(""), pieces: BENCH_PIECES, firstDelayMs: BENCH_FIRST_TOKEN_MS, delayMs: BENCH_TOKEN_GAP_MS };
+  }
   if (text.includes("[[long]]")) return { kind: "reply", reply: LONG_REPLY, pieces: LONG_REPLY.match(/[\s\S]{1,1000}/g), ...reasoning };
   if (text.includes("[[split-emoji]]")) {
     // No "u" flag: the pieces are code units, not characters.
@@ -305,9 +316,11 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
   res.write(event({ role: "assistant", content: plan.kind === "tool-calls" ? null : "" }));
 
   const delayMs = plan.delayMs ?? chunkDelayMs;
+  let sentAny = false;
   // Writes one delta after the pause; false once the client has hung up.
   const send = async (delta) => {
-    await pause(delayMs, hangUp.signal);
+    await pause(sentAny ? delayMs : (plan.firstDelayMs ?? delayMs), hangUp.signal);
+    sentAny = true;
     if (hangUp.signal.aborted) return false;
     res.write(event(delta));
     return true;

@@ -1,14 +1,15 @@
 // The one test command (`npm test`): a type check, unit + integration tests
 // (Vitest), the fresh-clone tests (Vitest: the quick start and the Docker
 // image's steps on a clean copy of HEAD), a production build, then the
-// end-to-end suite (Playwright) against it. Ends with a single summary line, "tests: N passed,
+// end-to-end suite (Playwright) against it and a smoke run of the benchmark
+// (`npm run bench -- --quick`, counted as one test). Ends with a single summary line, "tests: N passed,
 // M failed[, K skipped]", and a non-zero exit code when any test failed or any
 // step could not run.
 //
 //   node scripts/test.mjs                    everything
 //   node scripts/test.mjs --unit-only        unit and integration only
 //   node scripts/test.mjs --fresh-clone-only the fresh-clone tests only
-//   node scripts/test.mjs --e2e-only         build + Playwright only
+//   node scripts/test.mjs --e2e-only         build + Playwright + the benchmark's smoke run
 import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs"
 
 const OUTPUT_DIR = ".test-output";
 const VITEST_REPORT = path.join(OUTPUT_DIR, "vitest.json");
+const BENCH_RESULTS = path.join(OUTPUT_DIR, "bench", "results.json");
 const FRESH_CLONE_REPORT = path.join(OUTPUT_DIR, "fresh-clone.json");
 const E2E_REPORT = path.join(OUTPUT_DIR, "e2e.json"); // written by playwright.config.ts
 
@@ -122,6 +124,22 @@ async function endToEnd() {
   for (const error of report.errors ?? []) problems.push(`playwright: ${error.message?.split("\n")[0]}`);
   if (exitCode !== 0 && !unexpected) {
     recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
+  }
+  await benchSmoke();
+}
+
+/** `npm run bench -- --quick` on the build just made: it must run and write its results; no figure is asserted. */
+async function benchSmoke() {
+  await rm(BENCH_RESULTS, { force: true });
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  if (E2E_DATABASE_URL) env.BENCH_DATABASE_URL = E2E_DATABASE_URL;
+  const exitCode = await run("node", ["scripts/bench.mjs", "--quick"], env);
+  const results = await readJson(BENCH_RESULTS);
+  if (exitCode === 0 && results?.targets) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    problems.push(`npm run bench -- --quick failed (exit code ${exitCode}) or wrote no results`);
   }
 }
 

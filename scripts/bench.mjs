@@ -1,0 +1,346 @@
+// npm run bench [-- --quick]: what a turn, a thread and the chat page cost, on
+// a production build of this checkout (built first when there is none),
+// against the project's mock model (100 ms to the first token, then 100
+// tokens 10 ms apart: a hosted model's shape) and a throwaway database (a
+// database of its own on BENCH_DATABASE_URL's or DATABASE_URL's server, else
+// the embedded Postgres in a temporary folder). Prints the figures and writes
+// them to bench/results.json and bench/results.md (--quick: a smoke run into
+// .test-output/bench/). Nothing here asserts a figure: the targets are
+// reported as met or not.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { randomUUID } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import pg from "pg";
+import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
+import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelServer } from "./mock-model-server.mjs";
+import { startRoundTripCounter } from "./bench/round-trips.mjs";
+import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
+
+const quick = process.argv.includes("--quick");
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
+const PORT = 3199;
+const APP = `http://127.0.0.1:${PORT}`;
+const MODEL_MS = BENCH_FIRST_TOKEN_MS + (BENCH_TOKENS - 1) * BENCH_TOKEN_GAP_MS;
+const LEVELS = quick ? [1, 4] : [1, 20, 100];
+const TURNS_AT = (c) => (quick ? Math.max(3, c * 2) : Math.max(20, c * 2));
+const BIG = quick ? 1_000 : 10_000;
+
+const log = (line) => console.log(`[bench] ${line}`);
+const round = (n, digits = 0) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+
+async function main() {
+  mkdirSync(OUT_DIR, { recursive: true });
+  if (!existsSync(path.join(ROOT, ".next", "standalone", "server.js"))) {
+    log("no production build: running npm run build");
+    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+    if (built.status !== 0) throw new Error("npm run build failed");
+  }
+  const database = await throwawayDatabase();
+  const counter = await startRoundTripCounter(database.url);
+  const mock = await startMockModelServer();
+  const server = await startApp({ databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url });
+  const direct = new pg.Client({ connectionString: database.url });
+  await direct.connect();
+  const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS } };
+  try {
+    results.turns = await concurrentTurns(server.pid);
+    results.roundTrips = await roundTrips(counter);
+    results.threads = await threadCost(direct);
+    results.threadList = await threadListCost(direct);
+    results.chatPageJs = await chatPageJs();
+  } finally {
+    await direct.end();
+    server.kill("SIGTERM");
+    await mock.close();
+    await counter.close();
+    await database.drop();
+  }
+  report(results);
+}
+
+// ---------------------------------------------------------------------------
+
+async function throwawayDatabase() {
+  const server = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (server) {
+    const url = new URL(server);
+    url.pathname = `/threadline_bench_${process.pid}`;
+    await ensureDatabase(url.toString());
+    await migrate(url.toString());
+    return {
+      kind: "postgres",
+      url: url.toString(),
+      poolSize: "10",
+      drop: async () => {
+        const admin = new pg.Client({ connectionString: server });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`).catch(() => {});
+        await admin.end();
+      },
+    };
+  }
+  const { startEmbeddedPostgres, EMBEDDED_POOL_SIZE } = await import("../lib/db/embedded.mjs");
+  const dir = mkdtempSync(path.join(tmpdir(), "threadline-bench-"));
+  const embedded = await startEmbeddedPostgres({ dataDir: dir });
+  await migrate(embedded.url);
+  return {
+    kind: "embedded (PGlite, one connection)",
+    url: embedded.url,
+    poolSize: String(EMBEDDED_POOL_SIZE),
+    drop: async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startApp({ databaseUrl, poolSize, modelUrl }) {
+  const server = spawn(process.execPath, ["--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOSTNAME: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: poolSize,
+      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
+      MODEL_PROVIDER: "openai-compatible",
+      OPENAI_COMPATIBLE_BASE_URL: modelUrl,
+      MODEL: "mock-model",
+      // The limits would refuse a load test; they cost round trips of their own, reported apart.
+      RATE_LIMIT_CHAT_PER_MINUTE: "0",
+      RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
+      RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
+      INNGEST_DEV: "",
+    },
+    // The server's own log goes beside the results.
+    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, "server.log"), "w")],
+  });
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(`${APP}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return server;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the app did not start");
+}
+
+/** The server process's CPU time so far, in ms (Linux /proc), or undefined elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function concurrentTurns(pid) {
+  const cookie = await visitor(APP);
+  // Warm the server up: the first requests compile and load what later ones reuse.
+  await pool(4, 2, () => timedTurn(APP, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
+  const levels = [];
+  for (const concurrency of LEVELS) {
+    const total = TURNS_AT(concurrency);
+    const cpuBefore = cpuMs(pid);
+    const started = performance.now();
+    const turns = await pool(total, concurrency, (i) => timedTurn(APP, cookie, { message: { id: randomUUID(), content: `[[bench]] turn ${i}` } }));
+    const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = cpuMs(pid);
+    const ok = turns.filter((t) => !t.error);
+    const firstToken = ok.map((t) => t.firstTokenMs - BENCH_FIRST_TOKEN_MS);
+    const turnOverhead = ok.map((t) => t.totalMs - MODEL_MS);
+    const level = {
+      concurrency,
+      turns: total,
+      errors: total - ok.length,
+      ...(total > ok.length ? { firstError: turns.find((t) => t.error).error } : {}),
+      firstTokenOverheadMs: { p50: round(percentile(firstToken, 50)), p90: round(percentile(firstToken, 90)), p99: round(percentile(firstToken, 99)) },
+      turnOverheadMs: { p50: round(percentile(turnOverhead, 50)), p90: round(percentile(turnOverhead, 90)), p99: round(percentile(turnOverhead, 99)) },
+      turnsPerSecond: round(ok.length / seconds, 1),
+      cpuMsPerTurn: cpuBefore === undefined ? null : round((cpuAfter - cpuBefore) / total, 1),
+    };
+    log(`${concurrency} at a time: first-token overhead p50 ${level.firstTokenOverheadMs.p50} ms, p99 ${level.firstTokenOverheadMs.p99} ms, ${level.errors} errors`);
+    levels.push(level);
+  }
+  return levels;
+}
+
+async function roundTrips(counter) {
+  const cookie = await visitor(APP);
+  const runs = quick ? 3 : 10;
+  const measure = async (turn) => {
+    const counts = [];
+    for (let i = 0; i < runs; i++) {
+      const before = counter.count();
+      await turn(i);
+      counts.push(counter.count() - before);
+    }
+    return median(counts);
+  };
+  const say = async (body) => {
+    const result = await timedTurn(APP, cookie, body);
+    if (result.error) throw new Error(result.error);
+    return result;
+  };
+  const first = await say({ message: { id: randomUUID(), content: "[[bench]] a thread for follow-ups" } });
+  let copy = [];
+  const newThread = await measure(() => say({ message: { id: randomUUID(), content: "[[bench]] new" } }));
+  const database = await measure(() => say({ threadId: first.threadId, message: { id: randomUUID(), content: "[[bench]] from the database" } }));
+  // The client path: each follow-up sends the signed copy of the turn before it.
+  const seed = { id: randomUUID(), content: "[[bench]] client path" };
+  const start = await say({ message: seed });
+  copy = copyOf(start, seed);
+  const client = await measure(async () => {
+    const message = { id: randomUUID(), content: "[[bench]] with history" };
+    const turn = await say({ threadId: start.threadId, message, history: copy });
+    if (turn.chunks[0].data.historySource !== "client") throw new Error("the client path was not taken");
+    copy = [...copy, ...copyOf(turn, message)];
+  });
+  log(`round trips per turn: new thread ${newThread}, client path ${client}, database path ${database}`);
+  return { newThread, clientPath: client, databasePath: database };
+}
+
+/** Fills a thread straight in the database: `count` more messages, alternating user and assistant. */
+async function fill(db, threadId, count) {
+  await db.query(
+    `WITH t AS (SELECT next_seq FROM threads WHERE id = $1)
+     INSERT INTO messages (thread_id, seq, message_id, kind, content)
+     SELECT $1, t.next_seq + g, 'seed-' || g, CASE WHEN g % 2 = 0 THEN 'user' ELSE 'assistant' END,
+            'Seeded message number ' || g || ' of a long thread, long enough to look like a real message in a chat.'
+       FROM t, generate_series(0, $2::int - 1) AS g`,
+    [threadId, count],
+  );
+  await db.query(
+    "UPDATE threads SET next_seq = next_seq + $2, message_count = message_count + $2, updated_at = now() WHERE id = $1",
+    [threadId, count],
+  );
+}
+
+async function timeGet(url, cookie, times = quick ? 2 : 5) {
+  const runs = [];
+  let bytes = 0;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { cookie } });
+    bytes = (await response.arrayBuffer()).byteLength;
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+    runs.push(performance.now() - started);
+  }
+  return { ms: round(median(runs)), bytes };
+}
+
+async function threadCost(db) {
+  const cookie = await visitor(APP);
+  const measured = {};
+  for (const size of [100, BIG]) {
+    const turn = await timedTurn(APP, cookie, { message: { id: randomUUID(), content: `[[bench]] a thread of ${size}` } });
+    await fill(db, turn.threadId, size - 2);
+    measured[size] = {
+      page: await timeGet(`${APP}/c/${turn.threadId}`, cookie),
+      history: await timeGet(`${APP}/api/threads/${turn.threadId}/history`, cookie),
+    };
+  }
+  const ratio = (key) => round(measured[BIG][key].ms / measured[100][key].ms, 1);
+  log(`thread page ${BIG} vs 100 messages: ${ratio("page")}×; history: ${ratio("history")}×`);
+  return { small: 100, big: BIG, ...measured, pageRatio: ratio("page"), historyRatio: ratio("history") };
+}
+
+async function threadListCost(db) {
+  const cookie = await visitor(APP);
+  const turn = await timedTurn(APP, cookie, { message: { id: randomUUID(), content: "[[bench]] an owner of many threads" } });
+  const { rows } = await db.query("SELECT owner FROM threads WHERE id = $1", [turn.threadId]);
+  const owner = rows[0].owner;
+  await db.query(
+    `INSERT INTO threads (id, owner, title, message_count, updated_at)
+     SELECT gen_random_uuid(), $1, 'Seeded thread ' || g, 2, now() - g * interval '1 minute'
+       FROM generate_series(1, $2::int) AS g`,
+    [owner, BIG],
+  );
+  const deep = await db.query(
+    "SELECT updated_at::text AS at, id FROM threads WHERE owner = $1 ORDER BY updated_at DESC, id DESC OFFSET $2 LIMIT 1",
+    [owner, BIG - 100],
+  );
+  const cursor = Buffer.from(JSON.stringify([deep.rows[0].at, deep.rows[0].id])).toString("base64url");
+  const first = await timeGet(`${APP}/api/threads?limit=30`, cookie);
+  const deepPage = await timeGet(`${APP}/api/threads?limit=30&cursor=${cursor}`, cookie);
+  log(`thread list of ${BIG}: first page ${first.ms} ms, a deep page ${deepPage.ms} ms`);
+  return { threads: BIG, firstPage: first, deepPage };
+}
+
+async function chatPageJs() {
+  const cookie = await visitor(APP);
+  const html = await (await fetch(`${APP}/`, { headers: { cookie } })).text();
+  const sources = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"/g)].map((m) => m[1]))];
+  let gzipped = 0;
+  for (const src of sources) {
+    const body = Buffer.from(await (await fetch(new URL(src, APP))).arrayBuffer());
+    gzipped += gzipSync(body, { level: 9 }).byteLength;
+  }
+  log(`chat page JavaScript: ${round(gzipped / 1024, 1)} KB gzipped in ${sources.length} files`);
+  return { files: sources.length, gzippedKB: round(gzipped / 1024, 1) };
+}
+
+// ---------------------------------------------------------------------------
+
+function report(results) {
+  const top = results.turns.at(-1);
+  const one = results.turns[0];
+  const targets = [
+    [`${top.concurrency} concurrent turns: 0 errors`, top.errors === 0, `${top.errors} errors`],
+    [`${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`, top.firstTokenOverheadMs.p99 <= 250, `${top.firstTokenOverheadMs.p99} ms`],
+    [`${top.concurrency} concurrent: first-token overhead p50 ≤ 50 ms`, top.firstTokenOverheadMs.p50 <= 50, `${top.firstTokenOverheadMs.p50} ms`],
+    ["1 at a time: first-token overhead p50 ≤ 15 ms", one.firstTokenOverheadMs.p50 <= 15, `${one.firstTokenOverheadMs.p50} ms`],
+    [`thread page, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.pageRatio <= 1.5, `${results.threads.pageRatio}×`],
+    [`history endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
+    ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
+    ["chat page ≤ 250 KB gzipped JS", results.chatPageJs.gzippedKB <= 250, `${results.chatPageJs.gzippedKB} KB`],
+  ];
+  results.targets = targets.map(([target, met, measured]) => ({ target, met, measured }));
+
+  const lines = [
+    `# Benchmark results${quick ? " (quick smoke run: small samples, not the figures)" : ""}`,
+    "",
+    `${results.when} · Node ${results.node} · database: ${results.database} · model: ${BENCH_FIRST_TOKEN_MS} ms to the first of ${BENCH_TOKENS} tokens, ${BENCH_TOKEN_GAP_MS} ms apart`,
+    "",
+    "| concurrent turns | turns | errors | first-token overhead p50 / p90 / p99 (ms) | turn overhead p50 / p90 / p99 (ms) | turns/s | CPU ms per turn |",
+    "|---|---|---|---|---|---|---|",
+    ...results.turns.map(
+      (l) =>
+        `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p90} / ${l.firstTokenOverheadMs.p99} | ${l.turnOverheadMs.p50} / ${l.turnOverheadMs.p90} / ${l.turnOverheadMs.p99} | ${l.turnsPerSecond} | ${l.cpuMsPerTurn ?? "n/a"} |`,
+    ),
+    "",
+    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}.`,
+    "",
+    `| thread of | page (ms, bytes) | history endpoint (ms, bytes) |`,
+    "|---|---|---|",
+    ...[results.threads.small, results.threads.big].map(
+      (n) => `| ${n} messages | ${results.threads[n].page.ms}, ${results.threads[n].page.bytes} | ${results.threads[n].history.ms}, ${results.threads[n].history.bytes} |`,
+    ),
+    "",
+    `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
+    "",
+    `Chat page JavaScript: ${results.chatPageJs.gzippedKB} KB gzipped in ${results.chatPageJs.files} files.`,
+    "",
+    "| target | met | measured |",
+    "|---|---|---|",
+    ...results.targets.map((t) => `| ${t.target} | ${t.met ? "yes" : "no"} | ${t.measured} |`),
+    "",
+  ];
+  mkdirSync(OUT_DIR, { recursive: true });
+  writeFileSync(path.join(OUT_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(path.join(OUT_DIR, "results.md"), lines.join("\n"));
+  console.log(`\n${lines.join("\n")}`);
+  log(`written to ${path.relative(ROOT, OUT_DIR)}/results.md and results.json`);
+}
+
+main().catch((error) => {
+  console.error("[bench] failed:", error);
+  process.exit(1);
+});

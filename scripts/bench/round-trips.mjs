@@ -1,0 +1,59 @@
+// A TCP proxy in front of Postgres that counts round trips: every simple
+// query ('Q') and every Sync ('S', the end of an extended-protocol exchange)
+// a client sends is one wait for the server. The benchmark points the app at
+// it to count what a turn costs the database, without touching the app.
+import net from "node:net";
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+
+export async function startRoundTripCounter(upstreamUrl) {
+  const upstream = new URL(upstreamUrl);
+  let roundTrips = 0;
+  const sockets = new Set();
+  const server = net.createServer((client) => {
+    const database = net.connect(Number(upstream.port || 5432), upstream.hostname);
+    sockets.add(client).add(database);
+    let pending = Buffer.alloc(0);
+    let startup = true;
+    client.on("data", (data) => {
+      database.write(data);
+      pending = Buffer.concat([pending, data]);
+      for (;;) {
+        // The startup packet (and an SSL or GSS request before it) has no type byte.
+        if (startup) {
+          if (pending.length < 8 || pending.length < pending.readInt32BE(0)) break;
+          const code = pending.readInt32BE(4);
+          pending = pending.subarray(pending.readInt32BE(0));
+          if (code !== SSL_REQUEST && code !== GSSENC_REQUEST) startup = false;
+          continue;
+        }
+        if (pending.length < 5 || pending.length < 1 + pending.readInt32BE(1)) break;
+        const type = String.fromCharCode(pending[0]);
+        if (type === "Q" || type === "S") roundTrips++;
+        pending = pending.subarray(1 + pending.readInt32BE(1));
+      }
+    });
+    database.on("data", (data) => client.write(data));
+    const end = () => {
+      client.destroy();
+      database.destroy();
+      sockets.delete(client);
+      sockets.delete(database);
+    };
+    client.on("close", end).on("error", end);
+    database.on("close", end).on("error", end);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(upstreamUrl);
+  url.hostname = "127.0.0.1";
+  url.port = String(server.address().port);
+  return {
+    url: url.toString(),
+    count: () => roundTrips,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

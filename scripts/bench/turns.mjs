@@ -1,0 +1,84 @@
+// Chat turns over HTTP as a browser sends them, timed from the moment the
+// request goes out, and what the benchmark reads from their streams.
+import { performance } from "node:perf_hooks";
+
+/** A visitor of the app: its identity cookie, from a first page visit. */
+export async function visitor(baseUrl) {
+  const response = await fetch(`${baseUrl}/`, { redirect: "manual" });
+  await response.arrayBuffer();
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  if (!cookie) throw new Error("the app gave no identity cookie");
+  return cookie;
+}
+
+/**
+ * One POST /api/chat, read to the end. `firstTokenMs`: until the first text
+ * delta; `totalMs`: until the stream ended.
+ */
+export async function timedTurn(baseUrl, cookie, body) {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/chat`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) return { error: `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}` };
+  const chunks = [];
+  let firstTokenMs;
+  let buffered = "";
+  const decoder = new TextDecoder();
+  for await (const bytes of response.body) {
+    buffered += decoder.decode(bytes, { stream: true });
+    let end;
+    while ((end = buffered.indexOf("\n\n")) >= 0) {
+      const event = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (!event.startsWith("data: {")) continue;
+      const chunk = JSON.parse(event.slice(6));
+      if (chunk.type === "text-delta" && firstTokenMs === undefined) firstTokenMs = performance.now() - started;
+      chunks.push(chunk);
+    }
+  }
+  const totalMs = performance.now() - started;
+  const last = chunks.at(-1);
+  if (last?.type !== "finish") return { error: `the stream ended with ${JSON.stringify(last)?.slice(0, 200)}` };
+  return { firstTokenMs, totalMs, chunks, threadId: response.headers.get("x-thread-id") };
+}
+
+/** The page's signed copy of a finished turn: what it sends back as `history` next time. */
+export function copyOf(turn, userMessage) {
+  const signed = new Map();
+  for (const chunk of turn.chunks) {
+    if (chunk.type === "data-signatures") for (const s of chunk.data.signatures) signed.set(s.id, s);
+  }
+  const replyId = turn.chunks.find((c) => c.type === "start").messageId;
+  const agentName = turn.chunks.find((c) => c.type === "data-agent")?.data.name;
+  const text = turn.chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+  const place = (id) => ({ signature: signed.get(id).signature, seq: signed.get(id).seq });
+  return [
+    { id: userMessage.id, role: "user", parts: [{ type: "text", text: userMessage.content }], ...place(userMessage.id) },
+    { id: replyId, role: "assistant", parts: [{ type: "text", text, ...(agentName ? { agentName } : {}) }], ...place(replyId) },
+  ];
+}
+
+/** Runs `total` tasks, `concurrency` at a time. */
+export async function pool(total, concurrency, task) {
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return results;
+}
+
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const median = (values) => percentile(values, 50);
