@@ -89,8 +89,11 @@ function describeWait(seconds: number): string {
 
 /** Counts one chat turn; throws a 429 AppError once the identity or its address is over its limit. */
 export async function limitChatTurn(owner: string, address: string | undefined): Promise<void> {
-  await consume("chatPerIdentity", owner, "You are sending messages faster than this server allows.");
-  if (address) await consume("chatPerAddress", address, "Too many messages are coming from your network.");
+  // Side by side: the turn waits for one round trip, not two.
+  await Promise.all([
+    consume("chatPerIdentity", owner, "You are sending messages faster than this server allows."),
+    address ? consume("chatPerAddress", address, "Too many messages are coming from your network.") : undefined,
+  ]);
 }
 
 /** Counts one new identity for an address; throws a 429 AppError over the limit. */

@@ -19,11 +19,15 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function claimOrWait(input: TurnInput, deps: TurnDeps, threadId: string): Promise<TurnClaim> {
+/**
+ * Claims the message for this turn (or takes the claim `opened` already
+ * asked for); while another turn answers it, waits for that one.
+ */
+export async function claimOrWait(input: TurnInput, deps: TurnDeps, threadId: string, opened?: TurnClaim): Promise<TurnClaim> {
   const step = deps.step ?? runNow;
   const ask = () =>
     deps.history.claimTurn!({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
-  let claim = await step("claim-turn", ask);
+  let claim = opened ?? (await step("claim-turn", ask));
   const waitUntil = Date.now() + (deps.network.turnTimeoutMs ?? DEFAULT_WAIT_MS);
   while (!claim.claimed && claim.running) {
     // A durable run does not wait outside its steps; Inngest runs one turn per thread at a time anyway.

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { modelInputChars } from "@/lib/history/codec";
-import type { Reply, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import type { OpenedTurn, Reply, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import {
   buildModelMessages,
@@ -51,14 +51,25 @@ async function runTurnWith(input: TurnInput, deps: TurnDeps): Promise<TurnOutcom
   // 1. The thread. With turns, a first message's thread is named after the
   // message, so the same message sent twice can never start two threads.
   const resolution = resolveThread(input.threadId, history);
-  const firstThreadId = history.claimTurn ? threadIdForFirstMessage(input.owner, input.message.id) : undefined;
+  const firstThreadId = history.claimTurn || history.openTurn ? threadIdForFirstMessage(input.owner, input.message.id) : undefined;
   let threadId: string;
   let createdThisTurn = false;
   let messagesBefore: number | undefined;
   let summary: SummaryMessage | undefined;
+  // Thread, claim and the user's message in one round trip, where the adapter can.
+  let opened: OpenedTurn | undefined;
   switch (resolution.kind) {
     case "upsert":
     case "create": {
+      if (history.openTurn) {
+        const target = resolution.kind === "upsert" ? resolution.threadId : firstThreadId!;
+        const turn = { messageId: input.message.id, turnId: input.turnId };
+        opened = await step("open-turn", () =>
+          history.openTurn!({ ...scope, ...turn, threadId: target, message: input.message, leaseMs: deps.leaseMs ?? null }),
+        );
+        ({ threadId, created: createdThisTurn, messages: messagesBefore, summary } = opened);
+        break;
+      }
       const created = await step("create-thread", () =>
         history.createThread!({ ...scope, threadId: resolution.kind === "upsert" ? resolution.threadId : firstThreadId }),
       );
@@ -80,12 +91,13 @@ async function runTurnWith(input: TurnInput, deps: TurnDeps): Promise<TurnOutcom
   }
 
   const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
-  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId };
+  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq: opened?.userSeq };
 
   // Who answers this message: one turn per client message id, however often it was sent.
   if (history.claimTurn) {
-    const claim = await claimOrWait(input, deps, threadId);
+    const claim = await claimOrWait(input, deps, threadId, opened?.claim);
     if (!claim.claimed) return replayTurn(input, deps, claim.threadId);
+    // Claimed after waiting for a turn that died: its message is stored already.
   }
   // A runner that dies stops renewing its lease, and the message may be answered again.
   const lease = deps.leaseMs && history.renewTurn ? holdLease(input, history, deps.leaseMs) : undefined;
@@ -114,6 +126,8 @@ interface ThreadState {
   summary?: SummaryMessage;
   /** The thread id came from the client. */
   clientThreadId: boolean;
+  /** The user's message's seq, when opening the turn stored it already. */
+  userSeq?: number;
 }
 
 /** The turn from the user's message on: store it, read the history, run the network, store the reply. */
@@ -125,8 +139,8 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const { threadId, createdThisTurn, messagesBefore, summary, clientThreadId } = thread;
 
   // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
-  let userSeq: number | undefined;
-  if (history.appendUserMessage) {
+  let userSeq = thread.userSeq;
+  if (history.appendUserMessage && userSeq === undefined) {
     const { duplicate, seq } = await step("append-user-message", () =>
       history.appendUserMessage!({ ...scope, threadId, turnId: input.turnId, message: input.message }),
     );

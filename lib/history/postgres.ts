@@ -4,7 +4,7 @@ import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "./title";
 import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
-import type { HistoryConfig, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
+import type { HistoryConfig, OpenedTurn, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -82,9 +82,10 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
            VALUES ($1, $2, $3, $4, 'running', now() + make_interval(secs => $5::float8 / 1000))
            ON CONFLICT (owner, message_id) DO UPDATE
               SET turn_id = EXCLUDED.turn_id, status = 'running', lease_until = EXCLUDED.lease_until, updated_at = now()
-            WHERE t.turn_id = EXCLUDED.turn_id
-               OR t.status = 'failed'
-               OR (t.status = 'running' AND t.lease_until < now())
+            WHERE t.thread_id = EXCLUDED.thread_id
+              AND (t.turn_id = EXCLUDED.turn_id
+                   OR t.status = 'failed'
+                   OR (t.status = 'running' AND t.lease_until < now()))
            RETURNING thread_id
          )
          SELECT thread_id, true AS claimed, true AS running FROM claimed
@@ -98,6 +99,32 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       return row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running };
     }
     throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
+  }
+
+  /**
+   * createThread, claimTurn and appendUserMessage in one round trip (the
+   * database function threadline_open_turn), with the thread's latest summary.
+   */
+  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs }: Args<"openTurn">): Promise<OpenedTurn> {
+    const { content, escaped } = toColumns("user", { type: "text", text: message.content });
+    const { rows } = await this.pool.query<
+      { thread_id: string; created: boolean; message_count: number; claimed: boolean; running: boolean; user_seq: string | null } & Nullable<PartRow>
+    >(
+      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, ${PART_COLUMNS}
+         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
+         LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
+      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
+    );
+    if (rows.length === 0) throw notFoundThread();
+    const [row] = rows;
+    return {
+      threadId,
+      created: row.created,
+      messages: row.message_count,
+      summary: summaryFrom(row),
+      claim: row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running },
+      userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
+    };
   }
 
   async renewTurn({ owner, messageId, turnId, leaseMs }: Args<"renewTurn">): Promise<boolean> {

@@ -52,6 +52,18 @@ export interface TurnRef {
   turnId: string;
 }
 
+/** What opening a turn found and did. */
+export interface OpenedTurn {
+  threadId: string;
+  created: boolean;
+  /** User and assistant messages the thread held before this turn. */
+  messages: number;
+  summary?: SummaryMessage;
+  claim: TurnClaim;
+  /** The user's message's seq, when this turn claimed it (stored now, or found stored by an interrupted turn). */
+  userSeq?: number;
+}
+
 export interface ThreadScope {
   /** The identity the turn runs for; adapters must never touch another owner's thread. */
   owner: string;
@@ -94,6 +106,12 @@ export interface HistoryConfig {
    * finished (a durable run finishes what it starts).
    */
   claimTurn?(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
+  /**
+   * createThread (an upsert of the given id), claimTurn and appendUserMessage
+   * at once, in one round trip where the adapter can. The turn uses it, when
+   * present, instead of the three.
+   */
+  openTurn?(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null }): Promise<OpenedTurn>;
   /** Extends a running turn's lease; false when the turn is no longer this one's. */
   renewTurn?(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
   finishTurn?(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+
+// What a turn costs the database, counted at pg's client: every query is one
+// round trip (a transaction's BEGIN and COMMIT too). The rate limits,
+// two more round trips side by side, are off here and have tests of their own.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let roundTrips = 0;
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  Object.assign(process.env, { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" });
+  chat = await import("@/app/api/chat/route");
+  // Every query of every connection, whether through pool.query or a checked-out client.
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    roundTrips++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+});
+afterAll(async () => {
+  delete process.env.RATE_LIMIT_CHAT_PER_MINUTE;
+  delete process.env.RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS;
+  await mock.close();
+});
+
+describe("database round trips per turn", () => {
+  it("a new thread and the client path take 2, the database path 3: within 3 and 4", async () => {
+    const me = await visitor();
+    const counted = async (body: Record<string, unknown>) => {
+      const before = roundTrips;
+      const result = await chatTurn(chat, body, me.cookie);
+      expect(result.response.status).toBe(200);
+      return { result, trips: roundTrips - before };
+    };
+    const first = { id: randomUUID(), content: "one" };
+    const opened = await counted({ message: first });
+    expect(opened.trips).toBeLessThanOrEqual(3);
+
+    const signed = signaturesIn(opened.result.chunks);
+    const replyId = (opened.result.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    const history = [
+      { id: first.id, role: "user", parts: [{ type: "text", text: "one" }], ...signed.get(first.id) },
+      { id: replyId, role: "assistant", parts: await replyParts(opened.result.chunks), ...signed.get(replyId) },
+    ];
+    const client = await counted({ threadId: opened.result.threadId, message: { id: randomUUID(), content: "two" }, history });
+    expect(client.result.response.headers.get("x-history-source")).toBe("client");
+    expect(client.trips).toBeLessThanOrEqual(3);
+
+    const database = await counted({ threadId: opened.result.threadId, message: { id: randomUUID(), content: "three" } });
+    expect(database.result.response.headers.get("x-history-source")).toBe("database");
+    expect(database.trips).toBeLessThanOrEqual(4);
+    // As measured today: one to open the turn, one to store the reply, one more to read the history.
+    expect([opened.trips, client.trips, database.trips]).toEqual([2, 2, 3]);
+  });
+
+  it("still stores a message sent five times at once exactly once, with one model call", async () => {
+    const me = await visitor();
+    mock.requests.length = 0;
+    const message = { id: randomUUID(), content: "five at once" };
+    const all = await Promise.all(Array.from({ length: 5 }, () => chatTurn(chat, { message }, me.cookie)));
+    expect(new Set(all.map((r) => r.threadId)).size).toBe(1);
+    const { getPool } = await import("@/lib/db/pool");
+    const { rows } = await getPool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
+    expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+});
