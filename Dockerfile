@@ -4,8 +4,10 @@
 # .next/standalone (server.js, the node_modules it needs, static assets,
 # migrations and the start script). No dev dependencies, no sources, no tests.
 # tests/fresh-clone/docker-image.test.ts replays these steps without Docker.
+# Node 24, the current LTS: the same turns cost it far less CPU than Node 20
+# (npm run bench on both); the app itself supports Node >= 20.9.
 
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
@@ -13,7 +15,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0 PORT=3000
 COPY --from=build --chown=node:node /app/.next/standalone ./
