@@ -6,6 +6,7 @@ import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
+import { olderMessages } from "@/lib/client/api";
 import {
   insertAtSeq,
   isUnanswered,
@@ -32,9 +33,11 @@ export interface ChatViewProps {
   initialHistory: HistoryMessage[];
   /** A turn of this thread that has not finished well, when the page was rendered. */
   pendingTurn?: PendingTurn | null;
+  /** Where the earlier messages begin, when the page holds only the latest (null: it holds the start). */
+  olderCursor?: string | null;
 }
 
-export function ChatView({ threadId: initialThreadId, initialHistory, pendingTurn = null }: ChatViewProps) {
+export function ChatView({ threadId: initialThreadId, initialHistory, pendingTurn = null, olderCursor = null }: ChatViewProps) {
   const { refresh: refreshThreads } = useThreads();
   const [chatId] = useState(() => initialThreadId ?? newMessageId());
   const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
@@ -196,6 +199,26 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
     askAgain();
   }, [unanswered, askAgain]);
 
+  // Earlier messages, a page at a time, as the reader scrolls up. They join
+  // the copy too: signed like the rest, and they come before all of it.
+  const [older, setOlder] = useState<{ cursor: string | null; loading: boolean; error: string | null }>({ cursor: olderCursor, loading: false, error: null });
+  const loadOlder = useCallback(async () => {
+    const threadId = conversation.current.threadId;
+    if (!threadId || !older.cursor || older.loading) return;
+    setOlder((state) => ({ ...state, loading: true, error: null }));
+    try {
+      const page = await olderMessages(threadId, older.cursor);
+      for (const m of page.messages) if (m.signature) signatures.current.set(m.id, { signature: m.signature, seq: m.seq });
+      setMessages((all) => {
+        const known = new Set(all.map((m) => m.id));
+        return [...page.messages.filter((m) => !known.has(m.id)).map(toChatMessage), ...all];
+      });
+      setOlder({ cursor: page.nextCursor, loading: false, error: null });
+    } catch (error) {
+      setOlder((state) => ({ ...state, loading: false, error: error instanceof Error ? error.message : "Could not load earlier messages." }));
+    }
+  }, [older.cursor, older.loading, setMessages]);
+
   // Retry asks again for an unanswered message (no second copy of it); a reply
   // that broke off is asked for anew with the same text, as a new message.
   const lastUserMessage = messages.findLast((m) => m.role === "user");
@@ -225,6 +248,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
           errorMessage={error ? describeChatError(error) : interrupted ? "The reply was interrupted." : null}
           onRetry={retry}
           sendCount={sendCount}
+          older={older.cursor ? { loading: older.loading, error: older.error, load: loadOlder } : undefined}
         />
       )}
       <Composer busy={busy} stopping={stopping} onSend={send} onStop={() => void stopReply()} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import { MessageBubble } from "@/components/chat/MessageBubble";
 import { SummaryMarker } from "@/components/chat/SummaryMarker";
 import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
@@ -18,9 +18,11 @@ interface MessageListProps {
   onRetry?: () => void;
   /** Changes when the user sends: the list then jumps to the end even if scrolled up. */
   sendCount: number;
+  /** Earlier messages to load (the page holds the latest only); absent once the start is shown. */
+  older?: { loading: boolean; error: string | null; load: () => Promise<void> };
 }
 
-export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount }: MessageListProps) {
+export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount, older }: MessageListProps) {
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
   const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
@@ -29,6 +31,32 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
   useEffect(() => {
     if (sendCount > 0) scrollToBottom();
   }, [sendCount, scrollToBottom]);
+
+  // Earlier messages arrive above: the reader stays on what they were reading.
+  const beforeLoad = useRef<{ height: number; top: number } | null>(null);
+  const loadOlder = useCallback(() => {
+    const el = containerRef.current;
+    if (el) beforeLoad.current = { height: el.scrollHeight, top: el.scrollTop };
+    void older?.load();
+  }, [older, containerRef]);
+  const firstId = messages[0]?.id;
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (!el || !beforeLoad.current) return;
+    el.scrollTop = beforeLoad.current.top + (el.scrollHeight - beforeLoad.current.height);
+    beforeLoad.current = null;
+  }, [firstId, containerRef]);
+  // Reaching the top loads the page before it.
+  const topRef = useRef<HTMLDivElement>(null);
+  const canLoad = Boolean(older && !older.loading && !older.error);
+  useEffect(() => {
+    const top = topRef.current;
+    const root = containerRef.current;
+    if (!top || !root || !canLoad) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadOlder(), { root });
+    observer.observe(top);
+    return () => observer.disconnect();
+  }, [canLoad, loadOlder, containerRef]);
 
   // Opened at a message (a search result links to /c/<id>#message-<id>): show it instead of the end.
   useEffect(() => {
@@ -44,6 +72,18 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
     <div className="relative min-h-0 flex-1">
       <div ref={containerRef} onScroll={onScroll} className="h-full overflow-y-auto">
         <div role="log" aria-label="Conversation" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6">
+          {older && (
+            <div ref={topRef} className="flex justify-center">
+              <button
+                type="button"
+                onClick={loadOlder}
+                disabled={older.loading}
+                className="rounded-full border border-neutral-200 px-3 py-1 text-sm text-neutral-600 hover:bg-neutral-50 disabled:opacity-60 dark:border-neutral-700 dark:text-neutral-300 dark:hover:bg-neutral-800"
+              >
+                {older.loading ? "Loading earlier messages…" : older.error ? "Could not load earlier messages. Try again" : "Load earlier messages"}
+              </button>
+            </div>
+          )}
           {messages.map((message) =>
             message.role === "system" ? (
               <SummaryMarker key={message.id} message={message} />

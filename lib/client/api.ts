@@ -3,6 +3,7 @@
 import { AppError, fromErrorBody } from "@/lib/errors";
 import type { SearchResult, ThreadSummary } from "@/lib/threads/repository";
 import type { ThreadPage } from "@/lib/client/thread-list";
+import type { HistoryMessage } from "@/lib/history/types";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -84,4 +85,9 @@ export function searchThreads(q: string, { cursor, signal }: { cursor?: string; 
   const query = new URLSearchParams({ q });
   if (cursor) query.set("cursor", cursor);
   return request<SearchPage>(`/api/search?${query}`, { signal });
+}
+
+/** A page of a thread's messages, newest first: those before `cursor`, and the cursor of the page before them. */
+export function olderMessages(threadId: string, cursor: string): Promise<{ messages: HistoryMessage[]; nextCursor: string | null }> {
+  return request(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
 }

@@ -162,6 +162,32 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return { message, reply };
   }
 
+  /**
+   * The newest `limit` messages before `before` (a seq; all when unset), with
+   * every part, system messages too, in order, and the seq to ask before for
+   * the page that precedes them (null at the start of the thread). The page's
+   * start is found walking back over messages' first parts only, so any page
+   * of any thread costs the same.
+   */
+  async page({ owner, threadId, before, limit }: ThreadScope & { threadId: string; before?: number; limit: number }) {
+    const { rows } = await this.pool.query<PartRow & { older: boolean }>(
+      `WITH first AS (
+         SELECT coalesce((
+           SELECT m.seq FROM messages m
+            WHERE m.thread_id = $1 AND m.part_index = 0 AND ($3::bigint IS NULL OR m.seq < $3)
+            ORDER BY m.seq DESC OFFSET $4::int - 1 LIMIT 1), 0) AS seq
+       )
+       SELECT ${PART_COLUMNS},
+              EXISTS (SELECT 1 FROM messages o WHERE o.thread_id = $1 AND o.seq < first.seq) AS older
+         FROM messages m JOIN threads t ON t.id = m.thread_id, first
+        WHERE m.thread_id = $1 AND t.owner = $2 AND m.seq >= first.seq AND ($3::bigint IS NULL OR m.seq < $3)
+        ORDER BY m.seq`,
+      [threadId, owner, before ?? null, limit],
+    );
+    const messages = rowsToMessages(rows);
+    return { messages, olderBefore: rows[0]?.older ? messages[0].seq : null };
+  }
+
   async summary({ owner, threadId }: Args<"summary">): Promise<SummaryMessage | null> {
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}

@@ -24,8 +24,16 @@ export function deviceLinks(): DeviceLinks {
   return (links ??= new DeviceLinks(getPool()));
 }
 
-/** A thread's history with the server's signature on every message, for a client to send back. */
-export async function signedHistory(owner: string, threadId: string): Promise<HistoryMessage[]> {
-  const [messages, secret] = await Promise.all([threads().messages(owner, threadId), getSessionSecret()]);
-  return messages.map((message) => ({ ...message, signature: signMessage(secret, owner, threadId, message) }));
+/**
+ * A page of a thread, newest first (the messages before `before`, all of the
+ * latest when unset), each with the server's signature for a client to send
+ * back; 404 when the thread is not the owner's.
+ */
+export async function signedPage(
+  owner: string,
+  threadId: string,
+  options: { before?: number; limit: number },
+): Promise<{ messages: HistoryMessage[]; olderBefore: number | null }> {
+  const [page, secret] = await Promise.all([threads().page(owner, threadId, options), getSessionSecret()]);
+  return { ...page, messages: page.messages.map((message) => ({ ...message, signature: signMessage(secret, owner, threadId, message) })) };
 }

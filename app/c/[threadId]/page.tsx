@@ -3,7 +3,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { signedHistory, threads } from "@/lib/threads/service";
+import { signedPage, threads } from "@/lib/threads/service";
+import { MESSAGES_PAGE, messagesCursor } from "@/app/api/threads/[id]/messages/schema";
 import { ChatView } from "@/components/chat/ChatView";
 
 // Always read the database: a reload must show what the server stored.
@@ -23,10 +24,11 @@ const loadThread = cache(async (threadId: string) => {
   try {
     const [thread, history, pendingTurn] = await Promise.all([
       threads().get(owner, threadId),
-      signedHistory(owner, threadId),
+      // The newest messages only: earlier ones load as the reader scrolls up.
+      signedPage(owner, threadId, { limit: MESSAGES_PAGE }),
       threads().pendingTurn(owner, threadId),
     ]);
-    return { thread, history, pendingTurn };
+    return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor(history.olderBefore), pendingTurn };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;
@@ -42,5 +44,13 @@ export default async function ThreadPage({ params }: ThreadPageProps) {
   const { threadId } = await params;
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
-  return <ChatView key={threadId} threadId={threadId} initialHistory={loaded.history} pendingTurn={loaded.pendingTurn} />;
+  return (
+    <ChatView
+      key={threadId}
+      threadId={threadId}
+      initialHistory={loaded.history}
+      olderCursor={loaded.olderCursor}
+      pendingTurn={loaded.pendingTurn}
+    />
+  );
 }

@@ -1,0 +1,23 @@
+import { requireOwner } from "@/lib/auth/session";
+import { validationError } from "@/lib/http/body";
+import { jsonResponse, route } from "@/lib/http/handler";
+import { threadIdParam } from "@/lib/http/params";
+import { signedPage } from "@/lib/threads/service";
+import { messagesCursor, messagesQuerySchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * A page of the thread, newest first: the messages before `cursor` (the
+ * latest when there is none), each with every part and its signature, in
+ * order, and the cursor of the page before them (null at the thread's start).
+ */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
+  const id = threadIdParam((await params).id);
+  const search = new URL(request.url).searchParams;
+  const query = messagesQuerySchema.safeParse({ limit: search.get("limit") ?? undefined, cursor: search.get("cursor") ?? undefined });
+  if (!query.success) throw validationError(query.error);
+  const owner = await requireOwner(request);
+  const page = await signedPage(owner, id, { before: query.data.cursor, limit: query.data.limit });
+  return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor(page.olderBefore) });
+});
