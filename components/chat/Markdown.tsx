@@ -1,33 +1,18 @@
 "use client";
 
-import { memo } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeSanitize from "rehype-sanitize";
-import remarkGfm from "remark-gfm";
-import { rehypeRawAsText } from "@/lib/client/rehype-raw-as-text";
+import { lazy, memo, Suspense } from "react";
 
-// Messages are untrusted: raw HTML is never parsed (no rehype-raw) but shown as
-// the text it is, and rehype-sanitize strips whatever markdown could still
-// smuggle in (javascript: links, unknown attributes).
-const components: Components = {
-  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
-  // Wide tables scroll inside the bubble instead of stretching the page.
-  table: ({ node: _node, ...props }) => (
-    <div className="overflow-x-auto">
-      <table {...props} />
-    </div>
-  ),
-};
-
-const remarkPlugins = [remarkGfm];
-const rehypePlugins = [rehypeRawAsText, rehypeSanitize];
+// The markdown stack (parser, GFM, sanitizer) is the largest part of the chat
+// page's JavaScript, and a new chat shows no message yet: it loads with the
+// first message that needs it. A thread's page is still rendered on the
+// server in full (hydration waits for the stack); a message that arrives
+// before it has loaded shows as plain text meanwhile.
+const MarkdownRenderer = lazy(() => import("@/components/chat/MarkdownRenderer"));
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense fallback={<div className="markdown whitespace-pre-wrap">{text}</div>}>
+      <MarkdownRenderer text={text} />
+    </Suspense>
   );
 });

@@ -1,18 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createInterface } from "node:readline";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
-import {
-  CRASH_APP_PORT,
-  CRASH_APP_URL,
-  CRASH_INNGEST_APP_PORT,
-  CRASH_STANDIN_PORT,
-  E2E_APP_ENV,
-  E2E_DATABASE_URL,
-  E2E_EMBEDDED_DIRS,
-} from "../../scripts/e2e-env.mjs";
+import { CRASH_APP_URL, CRASH_INNGEST_APP_PORT, CRASH_STANDIN_PORT } from "../../scripts/e2e-env.mjs";
+import { holdDatabase, LEASE_SECONDS, startServer } from "./own-server";
 import { assistantMessages, expectReplyFinished, threadAlert, userMessages } from "./helpers";
 
 // The production server is killed with SIGKILL while three replies stream, and
@@ -21,43 +13,8 @@ import { assistantMessages, expectReplyFinished, threadAlert, userMessages } fro
 // once. The database stays up (its own process); the lease of a turn whose
 // server died runs out after TURN_LEASE_SECONDS (2 here).
 
-const LEASE_SECONDS = 2;
 
 test.use({ baseURL: CRASH_APP_URL });
-
-/** The database, held open by a process of its own: the embedded one, or the e2e server's. */
-async function holdDatabase(): Promise<{ url: string; pool: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, ["tests/support/hold-database.mjs"], {
-    env: { ...process.env, ...(E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { DATABASE_URL: "", EMBEDDED_DB_DIR: E2E_EMBEDDED_DIRS[3] }) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const found = /^DATABASE_URL=(\S+) POOL=(\d+)$/.exec(line);
-    if (found) return { url: found[1], pool: found[2], process: child };
-  }
-  throw new Error("the database did not open");
-}
-
-async function startServer(database: { url: string; pool: string }, port = CRASH_APP_PORT, extra: Record<string, string> = {}): Promise<ChildProcess> {
-  const { EMBEDDED_DB_DIR: _embedded, ...env } = E2E_APP_ENV as Record<string, string>;
-  const server = spawn(process.execPath, ["--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: database.pool,
-      TURN_LEASE_SECONDS: String(LEASE_SECONDS),
-      NODE_ENV: "production",
-      ...extra,
-    },
-    stdio: "inherit",
-  });
-  await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
-    .toBe(200);
-  return server;
-}
 
 /** The reply text of a chat response's event stream. */
 function replyOf(events: string): string {
