@@ -219,6 +219,24 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
     }
   }, [older.cursor, older.loading, setMessages]);
 
+  // Opened at a message (#message-<id>, a search result), also when only the
+  // hash changes: when it is older than the first page, pages load until it is there.
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useEffect(() => {
+    const read = () => {
+      const hash = decodeURIComponent(window.location.hash.slice(1));
+      setFocusId(hash.startsWith("message-") ? hash.slice("message-".length) : null);
+    };
+    read();
+    window.addEventListener("hashchange", read);
+    return () => window.removeEventListener("hashchange", read);
+  }, []);
+  useEffect(() => {
+    if (!focusId || !older.cursor || older.loading || older.error) return;
+    if (messages.some((m) => m.id === focusId)) return;
+    void loadOlder();
+  }, [focusId, messages, older, loadOlder]);
+
   // Retry asks again for an unanswered message (no second copy of it); a reply
   // that broke off is asked for anew with the same text, as a new message.
   const lastUserMessage = messages.findLast((m) => m.role === "user");
@@ -249,6 +267,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
           onRetry={retry}
           sendCount={sendCount}
           older={older.cursor ? { loading: older.loading, error: older.error, load: loadOlder } : undefined}
+          focusId={focusId}
         />
       )}
       <Composer busy={busy} stopping={stopping} onSend={send} onStop={() => void stopReply()} />

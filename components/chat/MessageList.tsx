@@ -18,11 +18,13 @@ interface MessageListProps {
   onRetry?: () => void;
   /** Changes when the user sends: the list then jumps to the end even if scrolled up. */
   sendCount: number;
+  /** The message the page was opened at (the URL's #message-<id>), if any. */
+  focusId?: string | null;
   /** Earlier messages to load (the page holds the latest only); absent once the start is shown. */
   older?: { loading: boolean; error: string | null; load: () => Promise<void> };
 }
 
-export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount, older }: MessageListProps) {
+export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount, older, focusId }: MessageListProps) {
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
   const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
@@ -58,15 +60,17 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
     return () => observer.disconnect();
   }, [canLoad, loadOlder, containerRef]);
 
-  // Opened at a message (a search result links to /c/<id>#message-<id>): show it instead of the end.
+  // Opened at a message (a search result links to /c/<id>#message-<id>): show
+  // it instead of the end, once it is there (an older one arrives with a later page).
+  const shownFocus = useRef<string | null>(null);
   useEffect(() => {
-    const hash = decodeURIComponent(window.location.hash.slice(1));
-    if (!hash.startsWith("message-")) return;
-    const target = document.getElementById(hash);
+    if (!focusId || shownFocus.current === focusId) return;
+    const target = document.getElementById(`message-${focusId}`);
     if (!target) return;
+    shownFocus.current = focusId;
     target.scrollIntoView({ block: "start" });
     target.setAttribute("data-found", "true");
-  }, []);
+  }, [focusId, messages.length]);
 
   return (
     <div className="relative min-h-0 flex-1">

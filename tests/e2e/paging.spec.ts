@@ -54,6 +54,13 @@ test("a 300-message thread opens at its end and scrolls back to its start", asyn
     const seeded = texts.flatMap((t) => (/Seeded message (\d+)/.exec(t) ? [Number(/Seeded message (\d+)/.exec(t)![1])] : []));
     expect(seeded).toEqual(Array.from({ length: 298 }, (_, i) => i + 1));
     expect(texts[0]).toContain("the first words");
+
+    // A search result for an early message opens the thread there: the pages before it load first.
+    await page.goto(`/c/${threadId}#message-seed-3`);
+    const found = page.locator("#message-seed-3");
+    await expect(found).toHaveAttribute("data-found", "true");
+    await expect(found).toBeInViewport();
+    await expect(found).toContainText("Seeded message 3");
   } finally {
     server.kill("SIGKILL");
     await db.end().catch(() => {});
