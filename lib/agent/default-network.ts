@@ -1,5 +1,6 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
+import { wholeNumberSetting } from "@/lib/settings";
 import { threads } from "@/lib/threads/service";
 import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
 import { createNetwork, type Network } from "./network";
@@ -15,12 +16,7 @@ const DEFAULT_SYSTEM_PROMPT =
 const DEFAULT_MAX_MODEL_INPUT_CHARS = 400_000;
 
 /** A whole number > 0 from the environment, or the default when unset; a bad value names the variable. */
-function positiveSetting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new Error(`${name} must be a whole number > 0, not "${raw}".`);
-  return Number(raw);
-}
+const positiveSetting = (name: string, fallback: number) => wholeNumberSetting(process.env, name, { min: 1 }) ?? fallback;
 
 /** A model silent this long mid-answer is cut off: well under the minute a person waits before giving up. */
 const DEFAULT_MODEL_IDLE_TIMEOUT_SECONDS = 30;

@@ -1,4 +1,5 @@
 import "server-only";
+import { wholeNumberSetting } from "@/lib/settings";
 import { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction-settings";
 import { historyLengthSchema, historyPolicyNameSchema, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
@@ -32,12 +33,7 @@ export function environmentHistoryPolicy(env: NodeJS.ProcessEnv = process.env): 
  * kept). Unset, the defaults hold: 50, 30 and 10.
  */
 export function environmentCompaction(env: Record<string, string | undefined> = process.env): CompactionSettings | undefined {
-  const read = (name: string, fallback: number) => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    if (!/^\d{1,6}$/.test(raw)) throw new Error(`${name} must be a whole number, 0 or more, not "${raw}".`);
-    return Number(raw);
-  };
+  const read = (name: string, fallback: number) => wholeNumberSetting(env, name, { maxDigits: 6 }) ?? fallback;
   const maxMessages = read("COMPACTION_MAX_MESSAGES", DEFAULT_COMPACTION.maxMessages);
   if (maxMessages === 0) return undefined;
   const targetMessages = read("COMPACTION_TARGET_MESSAGES", Math.min(DEFAULT_COMPACTION.targetMessages, maxMessages - 1));

@@ -2,6 +2,7 @@ import "server-only";
 import { inngest } from "@/lib/inngest/client";
 import { defaultNetwork } from "@/lib/agent/default-network";
 import { AppError } from "@/lib/errors";
+import { wholeNumberSetting } from "@/lib/settings";
 import { historyAdapter } from "@/lib/threads/service";
 import { InlineRuntime } from "./inline";
 import { InngestRuntime } from "./inngest";
@@ -35,8 +36,6 @@ export function getRuntime(): TurnRuntime {
  * to be stored while the database is away. Unset: the runtime's defaults.
  */
 function secondsSetting(name: string): number | undefined {
-  const raw = process.env[name]?.trim();
-  if (!raw) return undefined;
-  if (!/^[1-9]\d{0,5}$/.test(raw)) throw new Error(`${name} must be a whole number > 0, not "${raw}".`);
-  return Number(raw) * 1000;
+  const seconds = wholeNumberSetting(process.env, name, { min: 1, maxDigits: 6 });
+  return seconds === undefined ? undefined : seconds * 1000;
 }
