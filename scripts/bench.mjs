@@ -190,13 +190,12 @@ async function roundTrips(counter) {
     return result;
   };
   const first = await say({ message: { id: randomUUID(), content: "[[bench]] a thread for follow-ups" } });
-  let copy = [];
   const newThread = await measure(() => say({ message: { id: randomUUID(), content: "[[bench]] new" } }));
   const database = await measure(() => say({ threadId: first.threadId, message: { id: randomUUID(), content: "[[bench]] from the database" } }));
   // The client path: each follow-up sends the signed copy of the turn before it.
   const seed = { id: randomUUID(), content: "[[bench]] client path" };
   const start = await say({ message: seed });
-  copy = copyOf(start, seed);
+  let copy = copyOf(start, seed);
   const client = await measure(async () => {
     const message = { id: randomUUID(), content: "[[bench]] with history" };
     const turn = await say({ threadId: start.threadId, message, history: copy });

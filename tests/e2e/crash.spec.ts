@@ -16,6 +16,12 @@ import { assistantMessages, expectReplyFinished, threadAlert, userMessages } fro
 
 test.use({ baseURL: CRASH_APP_URL });
 
+/** How many of these messages' turns are in this state. */
+async function turnsIn(db: pg.Client, messageIds: string[], status: "running" | "done"): Promise<number> {
+  const { rows } = await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = $2", [messageIds, status]);
+  return rows[0].n;
+}
+
 /** The reply text of a chat response's event stream. */
 function replyOf(events: string): string {
   return events
@@ -60,7 +66,7 @@ test("a server killed mid-reply loses no message, and every thread answers again
     const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] crash ${i} ${id.slice(0, 8)}`));
     // Every message is stored and its reply is streaming: then the server dies.
     await expect
-      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'running'", [ids])).rows[0].n)
+      .poll(() => turnsIn(db, ids, "running"))
       .toBe(3);
     await page.waitForTimeout(1_500);
     server.kill("SIGKILL");
@@ -121,7 +127,7 @@ test("on the Inngest runtime, the durable runs of a killed server finish their r
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] durable crash ${i} ${id.slice(0, 8)}`));
     await expect
-      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'running'", [ids])).rows[0].n)
+      .poll(() => turnsIn(db, ids, "running"))
       .toBe(3);
     await page.waitForTimeout(1_500);
     server.kill("SIGKILL");
@@ -130,7 +136,7 @@ test("on the Inngest runtime, the durable runs of a killed server finish their r
 
     // Nobody is listening any more; the runs finish anyway, each storing one reply.
     await expect
-      .poll(async () => (await db.query("SELECT count(*)::int AS n FROM turns WHERE message_id = ANY($1) AND status = 'done'", [ids])).rows[0].n, { timeout: 90_000 })
+      .poll(() => turnsIn(db, ids, "done"), { timeout: 90_000 })
       .toBe(3);
     for (const threadId of threadIds) {
       const { rows } = await db.query("SELECT kind, content FROM messages WHERE thread_id = $1 AND kind IN ('user', 'assistant') ORDER BY seq", [threadId]);
