@@ -277,7 +277,9 @@ async function threadListCost(db) {
 async function chatPageJs() {
   const cookie = await visitor(APP);
   const html = await (await fetch(`${APP}/`, { headers: { cookie } })).text();
-  const sources = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"/g)].map((m) => m[1]))];
+  // A noModule script (the legacy polyfills) is fetched only by browsers without modules, none of which runs this page.
+  const tags = [...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"[^>]*>/g)].filter((m) => !/\snoModule\b/i.test(m[0]));
+  const sources = [...new Set(tags.map((m) => m[1]))];
   let gzipped = 0;
   for (const src of sources) {
     const body = Buffer.from(await (await fetch(new URL(src, APP))).arrayBuffer());

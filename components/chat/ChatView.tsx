@@ -1,8 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport } from "ai";
 import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
@@ -17,14 +16,17 @@ import {
   type ChatMessage,
   type DataPart,
 } from "@/lib/client/messages";
-import { dataPartSchemas, type ChatDataParts, type HistorySource, type PendingTurn } from "@/lib/protocol/chat";
-import { HistoryDebugPanel } from "@/components/chat/HistoryDebugPanel";
+import type { ChatDataParts, HistorySource, PendingTurn } from "@/lib/protocol/chat";
+import { ChatStreamTransport } from "@/lib/client/chat-transport";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { MessageList } from "@/components/chat/MessageList";
 import { useStopReply } from "@/components/chat/useStopReply";
 import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
+
+// Shown only with ?debug=true: loaded then.
+const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
 
 export interface ChatViewProps {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -53,7 +55,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   });
   const [transport] = useState(
     () =>
-      new DefaultChatTransport<ChatMessage>({
+      new ChatStreamTransport<ChatMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ messages }) => ({
           body: buildChatRequestBody(messages, conversation.current, new Date(), historySettingFromUrl(window.location.search)),
@@ -101,7 +103,6 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
     transport,
     generateId: newMessageId,
     // Every data part is checked against the protocol before onData sees it.
-    dataPartSchemas,
     onData: (part: DataPart) => {
       switch (part.type) {
         case "data-thread":
@@ -255,7 +256,11 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   // draft and focus survive the switch from the empty state to the thread.
   return (
     <div className="flex h-full flex-col">
-      {debug && <HistoryDebugPanel report={historyReport.report} historySource={historyReport.source} />}
+      {debug && (
+        <Suspense fallback={null}>
+          <HistoryDebugPanel report={historyReport.report} historySource={historyReport.source} />
+        </Suspense>
+      )}
       {isEmpty ? (
         <EmptyState />
       ) : (

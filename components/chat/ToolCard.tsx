@@ -3,7 +3,7 @@
 import { memo, useId, useState } from "react";
 import type { DynamicToolUIPart } from "ai";
 import { ChevronDownIcon } from "@/components/ui/icons";
-import { STOPPED_TOOL_ERROR } from "@/lib/protocol/parts";
+import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 
 interface ToolCardProps {
   part: DynamicToolUIPart;

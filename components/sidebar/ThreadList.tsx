@@ -1,13 +1,16 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { usePathname } from "next/navigation";
 import type { ThreadSummary } from "@/lib/threads/repository";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { ThreadRow } from "@/components/sidebar/ThreadRow";
-import { DeleteThreadDialog } from "@/components/sidebar/DeleteThreadDialog";
+import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
+
+// Not needed for the first paint: loaded when the user first deletes a thread.
+const DeleteThreadDialog = lazy(() => import("@/components/sidebar/DeleteThreadDialog").then((m) => ({ default: m.DeleteThreadDialog })));
 
 export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
   const { threads, hasMore, loadState, loadingMore, loadMore, rename, remove } = useThreads();
@@ -16,6 +19,7 @@ export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
   const pathname = usePathname();
   const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3)) : null;
   const [pendingDelete, setPendingDelete] = useState<ThreadSummary | null>(null);
+  const deleteDialogLoaded = useOpenedOnce(pendingDelete !== null);
   const [loadMoreError, setLoadMoreError] = useState<string | null>(null);
   // Grouping uses "now" at render time; a stale day boundary fixes itself on the next refresh.
   const groups = useMemo(() => groupThreadsByDate(threads, new Date()), [threads]);
@@ -72,7 +76,11 @@ export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
         </button>
       )}
       {loadMoreError && <p className="px-3 pb-2 text-xs text-red-600 dark:text-red-400">{loadMoreError}</p>}
-      <DeleteThreadDialog thread={pendingDelete} onCancel={() => setPendingDelete(null)} onConfirm={confirmDelete} />
+      {deleteDialogLoaded && (
+        <Suspense fallback={null}>
+          <DeleteThreadDialog thread={pendingDelete} onCancel={() => setPendingDelete(null)} onConfirm={confirmDelete} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,8 +1,11 @@
 "use client";
 
-import { useState } from "react";
-import { DeviceLinkDialog } from "@/components/ui/DeviceLinkDialog";
+import { lazy, Suspense, useState } from "react";
 import { MenuIcon } from "@/components/ui/icons";
+import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
+
+// Not needed for the first paint: loaded when the user first asks for a link.
+const DeviceLinkDialog = lazy(() => import("@/components/ui/DeviceLinkDialog").then((m) => ({ default: m.DeviceLinkDialog })));
 
 export interface ModelBadgeInfo {
   label: string;
@@ -12,6 +15,7 @@ export interface ModelBadgeInfo {
 
 export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpenSidebar: () => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
+  const linkDialogLoaded = useOpenedOnce(linkOpen);
   return (
     <header className="flex h-14 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 dark:border-neutral-800">
       <button
@@ -37,7 +41,11 @@ export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpen
       >
         Use on another device
       </button>
-      <DeviceLinkDialog open={linkOpen} onClose={() => setLinkOpen(false)} />
+      {linkDialogLoaded && (
+        <Suspense fallback={null}>
+          <DeviceLinkDialog open={linkOpen} onClose={() => setLinkOpen(false)} />
+        </Suspense>
+      )}
     </header>
   );
 }

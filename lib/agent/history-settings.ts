@@ -1,7 +1,8 @@
 import "server-only";
 import { wholeNumberSetting } from "@/lib/settings";
 import { DEFAULT_COMPACTION, type CompactionSettings } from "./compaction-settings";
-import { historyLengthSchema, historyPolicyNameSchema, type HistoryPolicy } from "@/lib/protocol/history-policy";
+import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
+import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**
  * The operator's history setting, which no URL can override:

@@ -1,7 +1,8 @@
 import "server-only";
 import { parsePartialJson, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { z } from "zod";
-import { STOPPED_TOOL_ERROR, type HandoffPart, type JsonValue, type Part, type ReasoningPart, type TextPart, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
+import { BROKE_OFF_TOOL_ERROR, STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
+import type { HandoffPart, JsonValue, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
 import { describeModelError } from "@/lib/model/provider-errors";
 import type { Agent } from "./network";
 import type { ChunkWriter } from "./stream-chunks";
@@ -34,9 +35,6 @@ export interface ModelCallResult {
   /** The model's stream broke off or went silent after `parts` (possibly none): what to tell the user. */
   failure?: string;
 }
-
-/** What a tool call the model made gets as its result when the call was never run (the model never sees a call alone). */
-const BROKE_OFF_TOOL_ERROR = "Not run: the model's answer broke off.";
 
 /** A text or reasoning part being written: its stream id, the part, and what joins its deltas. */
 interface OpenText<P extends TextPart | ReasoningPart = TextPart> {

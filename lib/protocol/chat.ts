@@ -6,11 +6,20 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES } from "./parts";
-import { HISTORY_POLICIES, historyLengthSchema, historyPolicyNameSchema } from "./history-policy";
+import { HISTORY_POLICIES } from "./history-policy";
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
+
+/** A history policy's name, as a URL, a request or the environment gives it. */
+export const historyPolicyNameSchema = z.enum(HISTORY_POLICIES, { message: 'must be "all", "none" or "lastN"' });
+
+/** A lastN length as a URL or an environment variable gives it: a whole number ≥ 0, as a number or its digits. */
+export const historyLengthSchema = z.union(
+  [z.number().int().min(0), z.string().regex(/^\d{1,6}$/).transform(Number)],
+  { message: "must be a whole number, 0 or more" },
+);
 
 const messageId = z
   .string({ message: "must be a string" })

@@ -6,8 +6,8 @@
 //   lastN  the last N user messages and everything after each (N = 0 counts as 1)
 //
 // Messages that are not a user's or a reply (a compaction summary, say) are
-// always kept. Isomorphic: the chat page shows the same rules in its debug panel.
-import { z } from "zod";
+// always kept. Isomorphic, and free of zod (the chat page applies the same
+// rules to what it sends); the schemas that read a policy are in chat.ts.
 
 export const HISTORY_POLICIES = ["all", "none", "lastN"] as const;
 export type HistoryPolicyName = (typeof HISTORY_POLICIES)[number];
@@ -26,14 +26,6 @@ export interface ResolvedHistoryPolicy extends HistoryPolicy {
 }
 
 export const DEFAULT_HISTORY_POLICY: HistoryPolicy = { policy: "all", length: 10 };
-
-export const historyPolicyNameSchema = z.enum(HISTORY_POLICIES, { message: 'must be "all", "none" or "lastN"' });
-
-/** A length as a URL or an environment variable gives it: a whole number ≥ 0, as a number or its digits. */
-export const historyLengthSchema = z.union(
-  [z.number().int().min(0), z.string().regex(/^\d{1,6}$/).transform(Number)],
-  { message: "must be a whole number, 0 or more" },
-);
 
 /** The messages a model call reads of `messages` (oldest first; the new message last) under `policy`. */
 export function applyHistoryPolicy<M extends { role: string }>(messages: M[], { policy, length }: HistoryPolicy): M[] {

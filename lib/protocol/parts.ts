@@ -96,9 +96,6 @@ export interface UserMessage {
   content: string;
 }
 
-/** The error of a tool call the user's Stop ended before it had a result. */
-export const STOPPED_TOOL_ERROR = "Stopped by the user.";
-
 /** The visible text of a message: its text parts, in order. */
 export function textOf(message: Pick<ThreadMessage, "parts">): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");

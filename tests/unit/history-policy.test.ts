@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientHistoryCovers, widestWindow } from "@/lib/agent/lifecycle";
 import { windowOf } from "@/lib/client/history-mode";
-import { applyHistoryPolicy, historyLengthSchema, resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+import { historyLengthSchema } from "@/lib/protocol/chat";
+import { applyHistoryPolicy, resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 // u = user, a = assistant (its tool calls and results are parts of it), s = a system event (a summary)
 const thread = (roles: string) => roles.split(" ").map((role, i) => ({ role: { u: "user", a: "assistant", s: "system" }[role]!, id: `${role}${i}` }));

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { STOPPED_TOOL_ERROR, type JsonValue, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
+import type { JsonValue, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { AgentTool, ToolContext } from "./types";
 
 /**
