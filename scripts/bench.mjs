@@ -8,7 +8,7 @@
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -18,13 +18,13 @@ import pg from "pg";
 import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelServer } from "./mock-model-server.mjs";
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
+import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 
 const quick = process.argv.includes("--quick");
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
 const PORT = 3199;
-const APP = `http://127.0.0.1:${PORT}`;
 const MODEL_MS = BENCH_FIRST_TOKEN_MS + (BENCH_TOKENS - 1) * BENCH_TOKEN_GAP_MS;
 const LEVELS = quick ? [1, 4] : [1, 20, 100];
 const TURNS_AT = (c) => (quick ? Math.max(3, c * 2) : Math.max(20, c * 2));
@@ -43,19 +43,35 @@ async function main() {
   const database = await throwawayDatabase();
   const counter = await startRoundTripCounter(database.url);
   const mock = await startMockModelServer();
-  const server = await startApp({ databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url });
   const direct = new pg.Client({ connectionString: database.url });
   await direct.connect();
   const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS } };
+  const inline = { databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url };
   try {
-    results.turns = await concurrentTurns(server.pid);
-    results.roundTrips = await roundTrips(counter);
-    results.threads = await threadCost(direct);
-    results.threadList = await threadListCost(direct);
-    results.chatPageJs = await chatPageJs();
+    await withApp(inline, async (server) => {
+      results.turns = await concurrentTurns(server, LEVELS);
+      results.roundTrips = await roundTrips(server, counter);
+      results.threads = await threadCost(server, direct);
+      results.threadList = await threadListCost(server, direct);
+      results.chatPageJs = await chatPageJs(server);
+    });
+    const inngestPort = PORT + 1;
+    const standin = await startInngestStandin(inngestPort);
+    try {
+      const inngest = { ...inline, databaseUrl: database.url, port: inngestPort, env: { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } };
+      await withApp(inngest, async (server) => {
+        results.inngestTurns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
+      });
+      // Profiled apart: the profiler's own cost stays out of the figures above.
+      results.profiles = {
+        inline: await profiledTurns(inline, "inline"),
+        inngest: await profiledTurns(inngest, "inngest"),
+      };
+    } finally {
+      await standin.stop();
+    }
   } finally {
     await direct.end();
-    server.kill("SIGTERM");
     await mock.close();
     await counter.close();
     await database.drop();
@@ -99,13 +115,27 @@ async function throwawayDatabase() {
   };
 }
 
-async function startApp({ databaseUrl, poolSize, modelUrl }) {
-  const server = spawn(process.execPath, ["--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
+/** Runs `task` against a production server of this build (see startApp), stopped after. */
+async function withApp(options, task) {
+  const server = await startApp(options);
+  try {
+    return await task(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The standalone server on `port` (default PORT), inline runtime unless `env`
+ * points it at an Inngest server; `nodeArgs` go to node (the profiler).
+ */
+async function startApp({ databaseUrl, poolSize, modelUrl, port = PORT, env = {}, nodeArgs = [] }) {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: "production",
-      PORT: String(PORT),
+      PORT: String(port),
       HOSTNAME: "127.0.0.1",
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_SIZE: poolSize,
@@ -118,16 +148,50 @@ async function startApp({ databaseUrl, poolSize, modelUrl }) {
       RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
       RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
       INNGEST_DEV: "",
+      ...env,
     },
     // The server's own log goes beside the results.
-    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, "server.log"), "w")],
+    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, `server-${port}.log`), "w")],
   });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await exited;
+  };
   for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${APP}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return server;
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return { url, pid: child.pid, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error("the app did not start");
+  await stop();
+  throw new Error(`the app on port ${port} did not start`);
+}
+
+/**
+ * The Inngest stand-in the end-to-end tests use (tests/support/inngest-standin),
+ * in a process of its own so its work is neither the app's nor the client's;
+ * it runs functions at the app on `appPort`.
+ */
+async function startInngestStandin(appPort) {
+  const url = `http://127.0.0.1:${PORT + 100}`;
+  const child = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
+    cwd: ROOT,
+    env: { ...process.env, INNGEST_STANDIN_PORT: String(PORT + 100), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${appPort}/api/inngest` },
+    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, "inngest-standin.log"), "w")],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await exited;
+  };
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`${url}/__standin/state`).then((r) => r.ok, () => false);
+    if (ok) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error("the Inngest stand-in did not start");
 }
 
 /** The server process's CPU time so far, in ms (Linux /proc), or undefined elsewhere. */
@@ -141,16 +205,16 @@ function cpuMs(pid) {
   }
 }
 
-async function concurrentTurns(pid) {
-  const cookie = await visitor(APP);
+async function concurrentTurns({ url: app, pid }, levelsToRun) {
+  const cookie = await visitor(app);
   // Warm the server up: the first requests compile and load what later ones reuse.
-  await pool(4, 2, () => timedTurn(APP, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
+  await pool(4, 2, () => timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
   const levels = [];
-  for (const concurrency of LEVELS) {
+  for (const concurrency of levelsToRun) {
     const total = TURNS_AT(concurrency);
     const cpuBefore = cpuMs(pid);
     const started = performance.now();
-    const turns = await pool(total, concurrency, (i) => timedTurn(APP, cookie, { message: { id: randomUUID(), content: `[[bench]] turn ${i}` } }));
+    const turns = await pool(total, concurrency, (i) => timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] turn ${i}` } }));
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = cpuMs(pid);
     const ok = turns.filter((t) => !t.error);
@@ -172,8 +236,41 @@ async function concurrentTurns(pid) {
   return levels;
 }
 
-async function roundTrips(counter) {
-  const cookie = await visitor(APP);
+/**
+ * Where the server's CPU goes at the top concurrency: the same turns on a
+ * server run under the profiler, self time grouped by package (only the
+ * samples taken while the turns ran; start-up and warm-up are left out).
+ */
+async function profiledTurns(options, name) {
+  const dir = path.join(OUT_DIR, "profiles", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const concurrency = LEVELS.at(-1);
+  const total = TURNS_AT(concurrency);
+  const window = {};
+  await withApp({ ...options, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] }, async ({ url: app }) => {
+    const cookie = await visitor(app);
+    await pool(4, 2, () => timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
+    window.from = monotonicMicros();
+    await pool(total, concurrency, (i) => timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] profiled turn ${i}` } }));
+    window.to = monotonicMicros();
+  });
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`the ${name} server wrote no CPU profile`);
+  const groups = cpuByPackage(path.join(dir, file), ROOT, window);
+  const top = groups.slice(0, 10);
+  const rest = groups.slice(10).reduce((sum, g) => ({ ms: sum.ms + g.ms, share: sum.share + g.share }), { ms: 0, share: 0 });
+  const rows = [...top, ...(rest.ms > 0 ? [{ group: `${groups.length - 10} others`, ...rest }] : [])].map((g) => ({
+    group: g.group,
+    msPerTurn: round(g.ms / total, 1),
+    percent: round(g.share * 100, 1),
+  }));
+  log(`${name} CPU by package: ${rows.slice(0, 4).map((r) => `${r.group} ${r.percent}%`).join(", ")}`);
+  return { concurrency, turns: total, profile: path.relative(ROOT, path.join(dir, file)), byPackage: rows };
+}
+
+async function roundTrips({ url: app }, counter) {
+  const cookie = await visitor(app);
   const runs = quick ? 3 : 10;
   const measure = async (turn) => {
     const counts = [];
@@ -185,7 +282,7 @@ async function roundTrips(counter) {
     return median(counts);
   };
   const say = async (body) => {
-    const result = await timedTurn(APP, cookie, body);
+    const result = await timedTurn(app, cookie, body);
     if (result.error) throw new Error(result.error);
     return result;
   };
@@ -235,16 +332,16 @@ async function timeGet(url, cookie, times = quick ? 2 : 5) {
   return { ms: round(median(runs)), bytes };
 }
 
-async function threadCost(db) {
-  const cookie = await visitor(APP);
+async function threadCost({ url: app }, db) {
+  const cookie = await visitor(app);
   const measured = {};
   for (const size of [100, BIG]) {
-    const turn = await timedTurn(APP, cookie, { message: { id: randomUUID(), content: `[[bench]] a thread of ${size}` } });
+    const turn = await timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] a thread of ${size}` } });
     await fill(db, turn.threadId, size - 2);
     measured[size] = {
-      page: await timeGet(`${APP}/c/${turn.threadId}`, cookie),
+      page: await timeGet(`${app}/c/${turn.threadId}`, cookie),
       // The paged endpoint the thread page loads earlier messages from (its first page).
-      history: await timeGet(`${APP}/api/threads/${turn.threadId}/messages`, cookie),
+      history: await timeGet(`${app}/api/threads/${turn.threadId}/messages`, cookie),
     };
   }
   const ratio = (key) => round(measured[BIG][key].ms / measured[100][key].ms, 1);
@@ -252,9 +349,9 @@ async function threadCost(db) {
   return { small: 100, big: BIG, ...measured, pageRatio: ratio("page"), historyRatio: ratio("history") };
 }
 
-async function threadListCost(db) {
-  const cookie = await visitor(APP);
-  const turn = await timedTurn(APP, cookie, { message: { id: randomUUID(), content: "[[bench]] an owner of many threads" } });
+async function threadListCost({ url: app }, db) {
+  const cookie = await visitor(app);
+  const turn = await timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] an owner of many threads" } });
   const { rows } = await db.query("SELECT owner FROM threads WHERE id = $1", [turn.threadId]);
   const owner = rows[0].owner;
   await db.query(
@@ -268,21 +365,21 @@ async function threadListCost(db) {
     [owner, BIG - 100],
   );
   const cursor = Buffer.from(JSON.stringify([deep.rows[0].at, deep.rows[0].id])).toString("base64url");
-  const first = await timeGet(`${APP}/api/threads?limit=30`, cookie);
-  const deepPage = await timeGet(`${APP}/api/threads?limit=30&cursor=${cursor}`, cookie);
+  const first = await timeGet(`${app}/api/threads?limit=30`, cookie);
+  const deepPage = await timeGet(`${app}/api/threads?limit=30&cursor=${cursor}`, cookie);
   log(`thread list of ${BIG}: first page ${first.ms} ms, a deep page ${deepPage.ms} ms`);
   return { threads: BIG, firstPage: first, deepPage };
 }
 
-async function chatPageJs() {
-  const cookie = await visitor(APP);
-  const html = await (await fetch(`${APP}/`, { headers: { cookie } })).text();
+async function chatPageJs({ url: app }) {
+  const cookie = await visitor(app);
+  const html = await (await fetch(`${app}/`, { headers: { cookie } })).text();
   // A noModule script (the legacy polyfills) is fetched only by browsers without modules, none of which runs this page.
   const tags = [...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"[^>]*>/g)].filter((m) => !/\snoModule\b/i.test(m[0]));
   const sources = [...new Set(tags.map((m) => m[1]))];
   let gzipped = 0;
   for (const src of sources) {
-    const body = Buffer.from(await (await fetch(new URL(src, APP))).arrayBuffer());
+    const body = Buffer.from(await (await fetch(new URL(src, app))).arrayBuffer());
     gzipped += gzipSync(body, { level: 9 }).byteLength;
   }
   log(`chat page JavaScript: ${round(gzipped / 1024, 1)} KB gzipped in ${sources.length} files`);
@@ -294,6 +391,7 @@ async function chatPageJs() {
 function report(results) {
   const top = results.turns.at(-1);
   const one = results.turns[0];
+  const inngestTop = results.inngestTurns.at(-1);
   const targets = [
     [`${top.concurrency} concurrent turns: 0 errors`, top.errors === 0, `${top.errors} errors`],
     [`${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`, top.firstTokenOverheadMs.p99 <= 250, `${top.firstTokenOverheadMs.p99} ms`],
@@ -303,20 +401,39 @@ function report(results) {
     [`history page endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
     ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
     ["chat page ≤ 250 KB gzipped JS", results.chatPageJs.gzippedKB <= 250, `${results.chatPageJs.gzippedKB} KB`],
+    [
+      `Inngest runtime, ${inngestTop.concurrency} concurrent: app CPU per turn ≤ 2× inline`,
+      inngestTop.cpuMsPerTurn !== null && inngestTop.cpuMsPerTurn <= 2 * top.cpuMsPerTurn,
+      `${inngestTop.cpuMsPerTurn} vs ${top.cpuMsPerTurn} ms (${round(inngestTop.cpuMsPerTurn / top.cpuMsPerTurn, 1)}×)`,
+    ],
   ];
   results.targets = targets.map(([target, met, measured]) => ({ target, met, measured }));
 
+  const turnTable = (levels) => [
+    "| concurrent turns | turns | errors | first-token overhead p50 / p90 / p99 (ms) | turn overhead p50 / p90 / p99 (ms) | turns/s | CPU ms per turn |",
+    "|---|---|---|---|---|---|---|",
+    ...levels.map(
+      (l) =>
+        `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p90} / ${l.firstTokenOverheadMs.p99} | ${l.turnOverheadMs.p50} / ${l.turnOverheadMs.p90} / ${l.turnOverheadMs.p99} | ${l.turnsPerSecond} | ${l.cpuMsPerTurn ?? "n/a"} |`,
+    ),
+  ];
+  const profileTable = ({ byPackage }) => [
+    "| package (self time) | CPU ms per turn | share |",
+    "|---|---|---|",
+    ...byPackage.map((r) => `| ${r.group} | ${r.msPerTurn} | ${r.percent}% |`),
+  ];
   const lines = [
     `# Benchmark results${quick ? " (quick smoke run: small samples, not the figures)" : ""}`,
     "",
     `${results.when} · Node ${results.node} · database: ${results.database} · model: ${BENCH_FIRST_TOKEN_MS} ms to the first of ${BENCH_TOKENS} tokens, ${BENCH_TOKEN_GAP_MS} ms apart`,
     "",
-    "| concurrent turns | turns | errors | first-token overhead p50 / p90 / p99 (ms) | turn overhead p50 / p90 / p99 (ms) | turns/s | CPU ms per turn |",
-    "|---|---|---|---|---|---|---|",
-    ...results.turns.map(
-      (l) =>
-        `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p90} / ${l.firstTokenOverheadMs.p99} | ${l.turnOverheadMs.p50} / ${l.turnOverheadMs.p90} / ${l.turnOverheadMs.p99} | ${l.turnsPerSecond} | ${l.cpuMsPerTurn ?? "n/a"} |`,
-    ),
+    "Inline runtime (the default):",
+    "",
+    ...turnTable(results.turns),
+    "",
+    "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only):",
+    "",
+    ...turnTable(results.inngestTurns),
     "",
     `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}.`,
     "",
@@ -333,6 +450,16 @@ function report(results) {
     "| target | met | measured |",
     "|---|---|---|",
     ...results.targets.map((t) => `| ${t.target} | ${t.met ? "yes" : "no"} | ${t.measured} |`),
+    "",
+    `Where the app's CPU goes at ${results.profiles.inline.concurrency} concurrent turns (a profiled run of ${results.profiles.inline.turns} turns, self time by package; "native" is V8 and the event loop outside JavaScript):`,
+    "",
+    "Inline runtime:",
+    "",
+    ...profileTable(results.profiles.inline),
+    "",
+    "Inngest runtime:",
+    "",
+    ...profileTable(results.profiles.inngest),
     "",
   ];
   mkdirSync(OUT_DIR, { recursive: true });
