@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
 import { activeTurns } from "@/lib/runtime/active-turns";
 import { historyAdapter } from "@/lib/threads/service";
+import { batchedPublish } from "@/lib/inngest/batched-publish";
 import { turnChannel } from "@/lib/inngest/channels";
 import {
   CHAT_TURN_EVENT,
@@ -25,14 +26,15 @@ const RETRIES = 3;
 
 /** Where the function's output goes. Production publishes to Inngest realtime; tests record. */
 export interface TurnPublisher {
-  chunk(turnId: string, message: TurnChunkMessage): Promise<void>;
+  /** Chunks in order, as one realtime message. */
+  chunks(turnId: string, messages: TurnChunkMessage[]): Promise<void>;
   refused(turnId: string, refusal: TurnRefusal): Promise<void>;
 }
 
 export const realtimePublisher: TurnPublisher = {
   // Not step.realtime.publish: deltas must stream while the model step runs,
   // and the turn already wraps every once-only chunk in a step of its own.
-  chunk: async (turnId, message) => void (await inngest.realtime.publish(turnChannel(turnId).chunk, message)),
+  chunks: async (turnId, messages) => void (await inngest.realtime.publish(turnChannel(turnId).chunks, { messages })),
   refused: async (turnId, refusal) => void (await inngest.realtime.publish(turnChannel(turnId).refused, refusal)),
 };
 
@@ -71,6 +73,8 @@ export function createChatTurnFunction(deps: {
         throw new NonRetriableError("Refused a turn event that this app did not sign.");
       }
       const controller = new AbortController();
+      // One realtime request at a time; what the turn writes meanwhile goes in the next one.
+      const output = batchedPublish<TurnChunkMessage>((messages) => deps.publisher.chunks(data.turnId, messages));
       const refuse = (error: AppError) =>
         deps.publisher.refused(data.turnId, { code: error.code, message: error.message });
       let threadId: string | undefined;
@@ -83,8 +87,12 @@ export function createChatTurnFunction(deps: {
           const stoppable = options?.stoppable === true && threadId !== undefined;
           if (stoppable) activeTurns().track(threadId!, data.owner, controller);
           try {
-            return { value: await work() };
+            const value = await work();
+            // A step is done once what it wrote has been published.
+            await output.flush();
+            return { value };
           } catch (error) {
+            await output.flush().catch(() => {});
             if (!isRefusal(error)) throw error;
             await refuse(error);
             return { refused: { code: error.code, message: error.message } };
@@ -109,7 +117,7 @@ export function createChatTurnFunction(deps: {
             history: history(),
             // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
             network: { ...network(), maxRetries: 0 },
-            publish: (chunk, origin) => deps.publisher.chunk(data.turnId, { attempt, step: origin?.step, chunk }),
+            publish: (chunk, origin) => output.push({ attempt, step: origin?.step, chunk }),
             step: runStep,
             signal: controller.signal,
             signer: historySigner(secret, data.owner),
@@ -119,6 +127,7 @@ export function createChatTurnFunction(deps: {
             },
           },
         );
+        await output.flush();
         if (outcome.compact) {
           const compaction: ThreadCompactEventData = { owner: data.owner, threadId: outcome.threadId };
           await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
@@ -138,8 +147,9 @@ export function createChatTurnFunction(deps: {
         // The run is about to fail for good (a step out of retries, or the last
         // attempt): end the client's stream now rather than let it time out.
         if (error instanceof StepError || attempt + 1 >= (maxAttempts ?? RETRIES + 1)) {
+          await output.flush().catch(() => {});
           await deps.publisher
-            .chunk(data.turnId, { attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } })
+            .chunks(data.turnId, [{ attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } }])
             .catch(() => {});
           // The message may be answered again: sent once more, it is not a duplicate of a turn that is over.
           await history()

@@ -1,5 +1,5 @@
 import { realtime, staticSchema } from "inngest";
-import type { TurnChunkMessage, TurnRefusal } from "@/lib/protocol/turn-events";
+import type { TurnChunkBatch, TurnRefusal } from "@/lib/protocol/turn-events";
 
 /**
  * One channel per turn, named by a random id the server generates: the browser
@@ -8,7 +8,7 @@ import type { TurnChunkMessage, TurnRefusal } from "@/lib/protocol/turn-events";
 export const turnChannel = realtime.channel({
   name: (turnId: string) => `turn:${turnId}`,
   topics: {
-    chunk: { schema: staticSchema<TurnChunkMessage & Record<string, unknown>>() },
+    chunks: { schema: staticSchema<TurnChunkBatch & Record<string, unknown>>() },
     refused: { schema: staticSchema<TurnRefusal & Record<string, unknown>>() },
   },
 });

@@ -33,6 +33,11 @@ export interface TurnChunkMessage {
   chunk: UIMessageChunk;
 }
 
+/** One realtime message of a turn: the chunks published since the previous one, in order. */
+export interface TurnChunkBatch {
+  messages: TurnChunkMessage[];
+}
+
 /** Why a turn ended before it streamed anything (404, 409, …): the route answers with it. */
 export interface TurnRefusal {
   code: string;

@@ -4,7 +4,7 @@ import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
 import { turnChannel } from "@/lib/inngest/channels";
 import { dataPartSchemas } from "@/lib/protocol/chat";
-import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
 import type { TurnInput } from "@/lib/agent/turn";
 import { getSessionSecret } from "@/lib/auth/secret";
@@ -34,7 +34,7 @@ function fitsInEvent(history: unknown[] | undefined): boolean {
   return history === undefined || Buffer.byteLength(JSON.stringify(history)) <= MAX_EVENT_HISTORY_BYTES;
 }
 
-type Message = { topic: "chunk"; data: TurnChunkMessage } | { topic: "refused"; data: TurnRefusal };
+type Message = { topic: "chunks"; data: TurnChunkBatch } | { topic: "refused"; data: TurnRefusal };
 
 /**
  * Sends each turn to Inngest as an event and streams the run's realtime
@@ -56,7 +56,7 @@ export class InngestRuntime implements TurnRuntime {
     const subscription = await this.client.realtime
       .subscribe({
         channel: turnChannel(turnId),
-        topics: ["chunk", "refused"],
+        topics: ["chunks", "refused"],
         onMessage: (message) => inbox.publish({ topic: message.topic, data: message.data } as Message),
         onError: (error) => console.error(`[turn ${turnId}] realtime subscription error:`, error),
       })
@@ -119,7 +119,7 @@ class RunFeed {
       if (next === "timeout") throw new AppError("unavailable:turn_timeout", "The reply stopped arriving. Please try again.");
       if (next.done) return null;
       if (next.value.topic === "refused") throw new AppError(next.value.data.code as ErrorCode, next.value.data.message);
-      return this.filter.accept(next.value.data);
+      return next.value.data.messages.flatMap((message) => this.filter.accept(message));
     } finally {
       clearTimeout(timer);
     }

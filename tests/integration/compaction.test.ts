@@ -191,7 +191,7 @@ describe("compaction under Inngest", () => {
     // The turn that takes the thread past 6 messages ends by asking for compaction.
     const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
     const requested = vi.fn(() => ({ ids: ["event-id"] }));
-    const turnFn = createChatTurnFunction({ publisher: { chunk: async () => {}, refused: async () => {} } });
+    const turnFn = createChatTurnFunction({ publisher: { chunks: async () => {}, refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "i4" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: requested }] });
     expect(ran.error).toBeUndefined();

@@ -42,7 +42,7 @@ function engine(
   const fn = functions.createChatTurnFunction({
     history,
     publisher: {
-      chunk: async (id, chunk) => void published.push({ turnId: id, chunk }),
+      chunks: async (id, messages) => void published.push(...messages.map((chunk) => ({ turnId: id, chunk }))),
       refused: async (id, refused) => void published.push({ turnId: id, refused }),
     },
   });
@@ -206,10 +206,10 @@ describe("tools under retries", () => {
     const fn = functions.createChatTurnFunction({
       network: () => createNetwork({ model, agents: [{ name: "Expert", system: "", tools: [counter], maxSteps: 3 }] }),
       publisher: {
-        chunk: async (id, chunk) => {
+        chunks: async (id, messages) => {
           // Realtime refuses the tool's output the first time: the tool step fails and is retried.
-          if (chunk.chunk.type === "tool-output-available" && toolOutputsPublished++ === 0) throw new Error("realtime publish failed");
-          published.push({ turnId: id, chunk });
+          if (messages.some((m) => m.chunk.type === "tool-output-available") && toolOutputsPublished++ === 0) throw new Error("realtime publish failed");
+          published.push(...messages.map((chunk) => ({ turnId: id, chunk })));
         },
         refused: async (id, refused) => void published.push({ turnId: id, refused }),
       },

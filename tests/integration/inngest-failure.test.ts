@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
+import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
@@ -64,8 +64,8 @@ describe("a run that fails for good", () => {
     const [run] = await standin.waitForRuns(ids[0]);
     expect(run.status).toBe("failed");
     const chunks = standin.published
-      .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunk")
-      .map((m) => (m.data as TurnChunkMessage).chunk);
+      .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunks")
+      .flatMap((m) => (m.data as TurnChunkBatch).messages.map((message) => message.chunk));
     expect(chunks[0]).toMatchObject({ type: "data-thread" });
     expect(chunks.at(-1)).toEqual({ type: "error", errorText: "The server failed while answering. Please try again." });
     expect(mock.requests).toHaveLength(0);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { subscribe } from "inngest/realtime";
 import { WebSocket as UndiciWebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
+import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // The SDK's realtime subscribe and publish, unchanged, against the stand-in on
@@ -27,9 +27,9 @@ afterAll(async () => {
   await standin.close();
 });
 
-const chunk = (delta: string, attempt = 0): TurnChunkMessage => ({ attempt, chunk: { type: "text-delta", id: "t", delta } });
+const chunk = (delta: string, attempt = 0): TurnChunkBatch => ({ messages: [{ attempt, chunk: { type: "text-delta", id: "t", delta } }] });
 
-async function subscribeTo(turnId: string, topics: ("chunk" | "refused")[] = ["chunk", "refused"]) {
+async function subscribeTo(turnId: string, topics: ("chunks" | "refused")[] = ["chunks", "refused"]) {
   const received: { channel?: string; topic?: string; data: unknown }[] = [];
   const subscription = await inngest.realtime.subscribe({
     channel: turnChannel(turnId),
@@ -44,7 +44,7 @@ describe("Inngest realtime against the stand-in", () => {
     const installed = globalThis.WebSocket;
     globalThis.WebSocket = undefined as unknown as typeof globalThis.WebSocket;
     try {
-      await expect(inngest.realtime.subscribe({ channel: turnChannel(randomUUID()), topics: ["chunk"] })).rejects.toThrow(
+      await expect(inngest.realtime.subscribe({ channel: turnChannel(randomUUID()), topics: ["chunks"] })).rejects.toThrow(
         "WebSockets not supported",
       );
     } finally {
@@ -54,17 +54,17 @@ describe("Inngest realtime against the stand-in", () => {
 
   it("delivers a channel's messages in order, and nothing published before the subscriber connected", async () => {
     const [mine, other] = [randomUUID(), randomUUID()];
-    await inngest.realtime.publish(turnChannel(mine).chunk, chunk("too early "));
+    await inngest.realtime.publish(turnChannel(mine).chunks, chunk("too early "));
     const { received, subscription } = await subscribeTo(mine);
     try {
       const words = Array.from({ length: 30 }, (_, i) => `w${i} `);
       for (const word of words) {
-        await inngest.realtime.publish(turnChannel(mine).chunk, chunk(word));
-        await inngest.realtime.publish(turnChannel(other).chunk, chunk(`other ${word}`));
+        await inngest.realtime.publish(turnChannel(mine).chunks, chunk(word));
+        await inngest.realtime.publish(turnChannel(other).chunks, chunk(`other ${word}`));
       }
       await inngest.realtime.publish(turnChannel(mine).refused, { code: "conflict:turn", message: "busy" });
       await vi.waitFor(() => expect(received).toHaveLength(words.length + 1));
-      expect(received.slice(0, -1)).toEqual(words.map((w) => ({ channel: `turn:${mine}`, topic: "chunk", data: chunk(w) })));
+      expect(received.slice(0, -1)).toEqual(words.map((w) => ({ channel: `turn:${mine}`, topic: "chunks", data: chunk(w) })));
       expect(received.at(-1)).toEqual({
         channel: `turn:${mine}`,
         topic: "refused",
@@ -77,20 +77,20 @@ describe("Inngest realtime against the stand-in", () => {
 
   it("sends a socket only its token's channel and topics (not left to the SDK to filter)", async () => {
     const [mine, other] = [randomUUID(), randomUUID()];
-    const token = await inngest.realtime.token({ channel: turnChannel(mine), topics: ["chunk"] });
+    const token = await inngest.realtime.token({ channel: turnChannel(mine), topics: ["chunks"] });
     const url = new URL(`/v1/realtime/connect?token=${token.key}`, standin.url.replace("http", "ws"));
     const socket = new UndiciWebSocket(url);
     const frames: unknown[] = [];
     socket.onmessage = (event) => frames.push(JSON.parse(String(event.data)));
     await new Promise((resolve, reject) => ((socket.onopen = resolve), (socket.onerror = reject)));
     try {
-      await inngest.realtime.publish(turnChannel(other).chunk, chunk("not yours"));
+      await inngest.realtime.publish(turnChannel(other).chunks, chunk("not yours"));
       await inngest.realtime.publish(turnChannel(mine).refused, { code: "x", message: "topic not asked for" });
-      await inngest.realtime.publish(turnChannel(mine).chunk, chunk("yours"));
+      await inngest.realtime.publish(turnChannel(mine).chunks, chunk("yours"));
       await vi.waitFor(() => expect(frames).toHaveLength(1));
-      expect(frames[0]).toMatchObject({ kind: "data", channel: `turn:${mine}`, topic: "chunk", data: chunk("yours") });
+      expect(frames[0]).toMatchObject({ kind: "data", channel: `turn:${mine}`, topic: "chunks", data: chunk("yours") });
       // Anything else would arrive before a second publish to the same socket does.
-      await inngest.realtime.publish(turnChannel(mine).chunk, chunk("again"));
+      await inngest.realtime.publish(turnChannel(mine).chunks, chunk("again"));
       await vi.waitFor(() => expect(frames).toHaveLength(2));
       expect(frames[1]).toMatchObject({ data: chunk("again") });
     } finally {
@@ -103,13 +103,13 @@ describe("Inngest realtime against the stand-in", () => {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify([
-        { channel: "turn:a", name: "chunk", kind: "run" },
-        { channel: "turn:b", name: "chunk", kind: "run" },
+        { channel: "turn:a", name: "chunks", kind: "run" },
+        { channel: "turn:b", name: "chunks", kind: "run" },
       ]),
     });
     expect(response.status).toBe(400);
     const turnId = randomUUID();
-    const forged = { channel: turnChannel(turnId), topics: ["chunk" as const], key: "not-a-token", apiBaseUrl: standin.url };
+    const forged = { channel: turnChannel(turnId), topics: ["chunks" as const], key: "not-a-token", apiBaseUrl: standin.url };
     // The SDK rejects with the socket's error event: the stand-in answered the upgrade with 401.
     await expect(subscribe(forged)).rejects.toBeTruthy();
     expect(standin.connections().filter((c) => c.channel === `turn:${turnId}`)).toEqual([]);
@@ -117,9 +117,9 @@ describe("Inngest realtime against the stand-in", () => {
 
   it("closing the subscription closes its websocket on the server side", async () => {
     const turnId = randomUUID();
-    const { subscription } = await subscribeTo(turnId, ["chunk"]);
+    const { subscription } = await subscribeTo(turnId, ["chunks"]);
     const mine = () => standin.connections().filter((c) => c.channel === `turn:${turnId}`);
-    expect(mine()).toEqual([{ channel: `turn:${turnId}`, topics: ["chunk"] }]);
+    expect(mine()).toEqual([{ channel: `turn:${turnId}`, topics: ["chunks"] }]);
     subscription.close();
     await vi.waitFor(() => expect(mine()).toEqual([]));
   });

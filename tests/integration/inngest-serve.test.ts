@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
+import type { TurnChunkBatch, TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { setAppEnv } from "../support/app-env";
@@ -63,8 +63,8 @@ async function rows(threadId: string) {
 
 const chunksOn = (turnId: string) =>
   standin.published
-    .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunk")
-    .map((m) => m.data as TurnChunkMessage);
+    .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunks")
+    .flatMap((m) => (m.data as TurnChunkBatch).messages);
 
 const deltas = (messages: TurnChunkMessage[]) =>
   messages.map((m) => (m.chunk.type === "text-delta" ? m.chunk.delta : "")).join("");
