@@ -49,27 +49,39 @@ export function coalescing(publish: Publish, windowMs = COALESCE_WINDOW_MS): Pub
     throw error;
   };
 
-  const coalesced = async (chunk: UIMessageChunk, origin?: { step: string }) => {
-    rethrow();
-    if (isDelta(chunk)) {
-      if (held && held.chunk.type === chunk.type && held.chunk.id === chunk.id && held.origin?.step === origin?.step) {
-        held = { chunk: { ...held.chunk, delta: held.chunk.delta + chunk.delta }, origin };
-        return;
-      }
-      await release();
-      if (Date.now() - lastSent >= windowMs) {
-        lastSent = Date.now();
-        await send(chunk, origin);
-        rethrow();
-        return;
-      }
-      held = { chunk, origin };
-      timer = setTimeout(() => void release(), windowMs - (Date.now() - lastSent));
+  const sameStream = (chunk: Delta, origin?: { step: string }) =>
+    held !== undefined && held.chunk.type === chunk.type && held.chunk.id === chunk.id && held.origin?.step === origin?.step;
+  const hold = (chunk: Delta, origin?: { step: string }) => {
+    held = { chunk, origin };
+    timer = setTimeout(() => void release(), windowMs - (Date.now() - lastSent));
+  };
+
+  const sendDelta = async (chunk: Delta, origin?: { step: string }) => {
+    await release();
+    if (Date.now() - lastSent >= windowMs) {
+      lastSent = Date.now();
+      await send(chunk, origin);
+      rethrow();
       return;
     }
+    hold(chunk, origin);
+  };
+  const sendOther = async (chunk: UIMessageChunk, origin?: { step: string }) => {
     await release();
     await send(chunk, origin);
     rethrow();
+  };
+
+  // Not async: a delta that joins the one held back (most of them, under load) costs no promise.
+  const coalesced = (chunk: UIMessageChunk, origin?: { step: string }): void | Promise<void> => {
+    if (failure !== undefined) return Promise.resolve().then(rethrow);
+    if (!isDelta(chunk)) return sendOther(chunk, origin);
+    if (sameStream(chunk, origin)) {
+      held = { chunk: { ...held!.chunk, delta: held!.chunk.delta + chunk.delta }, origin };
+      return;
+    }
+    if (!held && Date.now() - lastSent < windowMs) return hold(chunk, origin);
+    return sendDelta(chunk, origin);
   };
   return Object.assign(coalesced, {
     async flush() {

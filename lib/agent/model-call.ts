@@ -110,14 +110,19 @@ export async function callModel(args: {
   let failure: unknown;
 
   // The provider's own timeouts are minutes long; a model that goes quiet mid-answer is cut off sooner.
+  // One timer that re-arms itself, not a new one per token: a token only notes the time.
   const silence = new AbortController();
   let silenceTimer: NodeJS.Timeout | undefined;
-  const heardFrom = () => {
-    if (args.idleTimeoutMs === undefined) return;
-    clearTimeout(silenceTimer);
-    silenceTimer = setTimeout(() => silence.abort(), args.idleTimeoutMs);
+  let lastHeard = Date.now();
+  const heardFrom = () => void (lastHeard = Date.now());
+  const watchSilence = (idleMs: number, waitMs: number) => {
+    silenceTimer = setTimeout(() => {
+      const quietMs = Date.now() - lastHeard;
+      if (quietMs >= idleMs) silence.abort();
+      else watchSilence(idleMs, idleMs - quietMs);
+    }, waitMs);
   };
-  heardFrom();
+  if (args.idleTimeoutMs !== undefined) watchSilence(args.idleTimeoutMs, args.idleTimeoutMs);
   const result = streamText({
     model: agent.model ?? args.model,
     system: agent.system,
@@ -149,7 +154,9 @@ export async function callModel(args: {
           const text = open.joiner.push(chunk.text);
           if (!text) break;
           open.part.text += text;
-          await writer.textDelta(open.id, text);
+          // Most deltas are taken without a promise (merged into the one held back): await only one.
+          const sent = writer.textDelta(open.id, text);
+          if (sent) await sent;
           break;
         }
         case "text-end": {
@@ -171,7 +178,8 @@ export async function callModel(args: {
           const text = open.joiner.push(chunk.text);
           if (!text) break;
           open.part.text += text;
-          await writer.reasoningDelta(open.id, text);
+          const sent = writer.reasoningDelta(open.id, text);
+          if (sent) await sent;
           break;
         }
         case "reasoning-end": {

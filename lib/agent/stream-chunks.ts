@@ -17,8 +17,9 @@ export class ChunkWriter {
     private readonly step: string,
   ) {}
 
-  private send(chunk: UIMessageChunk): Promise<void> {
-    return Promise.resolve(this.publish(chunk, { step: this.step }));
+  /** The publish's own result: nothing when it took the chunk at once, else the promise to wait for. */
+  private send(chunk: UIMessageChunk): void | Promise<void> {
+    return this.publish(chunk, { step: this.step });
   }
 
   startStep = () => this.send({ type: "start-step" });

@@ -1,8 +1,8 @@
-import { createUIMessageStreamResponse } from "ai";
 import { trustedClientHistory } from "@/lib/auth/history-signature";
 import { requireOwner } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
+import { uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limitChatTurn } from "@/lib/rate-limit";
 import { getRuntime } from "@/lib/runtime";
@@ -22,14 +22,11 @@ export const POST = route(async (request) => {
     clientHistory: await trustedClientHistory(owner, body.threadId, body.history),
     historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
   });
-  return createUIMessageStreamResponse({
-    stream: turn.stream,
-    headers: {
-      "X-Thread-Id": turn.threadId,
-      "X-History-Source": turn.historySource,
-      // no-transform: Next's compression and proxies pass each event on as it comes instead of buffering it.
-      "Cache-Control": "no-store, no-transform",
-      "X-Accel-Buffering": "no",
-    },
+  return uiMessageStreamResponse(turn.stream, {
+    "X-Thread-Id": turn.threadId,
+    "X-History-Source": turn.historySource,
+    // no-transform: Next's compression and proxies pass each event on as it comes instead of buffering it.
+    "Cache-Control": "no-store, no-transform",
+    "X-Accel-Buffering": "no",
   });
 });
