@@ -7,18 +7,18 @@
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
-import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelServer } from "./mock-model-server.mjs";
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
+import { writeReport } from "./bench/report.mjs";
+import { benchServers } from "./bench/servers.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -29,6 +29,7 @@ const MODEL_MS = BENCH_FIRST_TOKEN_MS + (BENCH_TOKENS - 1) * BENCH_TOKEN_GAP_MS;
 const LEVELS = quick ? [1, 4] : [1, 20, 100];
 const TURNS_AT = (c) => (quick ? Math.max(3, c * 2) : Math.max(20, c * 2));
 const BIG = quick ? 1_000 : 10_000;
+const { throwawayDatabase, withApp, startInngestStandin, cpuMs } = benchServers({ root: ROOT, outDir: OUT_DIR, basePort: PORT });
 
 const log = (line) => console.log(`[bench] ${line}`);
 const round = (n, digits = 0) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
@@ -76,134 +77,10 @@ async function main() {
     await counter.close();
     await database.drop();
   }
-  report(results);
+  writeReport(results, { quick, root: ROOT, outDir: OUT_DIR });
 }
 
 // ---------------------------------------------------------------------------
-
-async function throwawayDatabase() {
-  const server = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  if (server) {
-    const url = new URL(server);
-    url.pathname = `/threadline_bench_${process.pid}`;
-    await ensureDatabase(url.toString());
-    await migrate(url.toString());
-    return {
-      kind: "postgres",
-      url: url.toString(),
-      poolSize: "10",
-      drop: async () => {
-        const admin = new pg.Client({ connectionString: server });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`).catch(() => {});
-        await admin.end();
-      },
-    };
-  }
-  const { startEmbeddedPostgres, EMBEDDED_POOL_SIZE } = await import("../lib/db/embedded.mjs");
-  const dir = mkdtempSync(path.join(tmpdir(), "threadline-bench-"));
-  const embedded = await startEmbeddedPostgres({ dataDir: dir });
-  await migrate(embedded.url);
-  return {
-    kind: "embedded (PGlite, one connection)",
-    url: embedded.url,
-    poolSize: String(EMBEDDED_POOL_SIZE),
-    drop: async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Runs `task` against a production server of this build (see startApp), stopped after. */
-async function withApp(options, task) {
-  const server = await startApp(options);
-  try {
-    return await task(server);
-  } finally {
-    await server.stop();
-  }
-}
-
-/**
- * The standalone server on `port` (default PORT), inline runtime unless `env`
- * points it at an Inngest server; `nodeArgs` go to node (the profiler).
- */
-async function startApp({ databaseUrl, poolSize, modelUrl, port = PORT, env = {}, nodeArgs = [] }) {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: poolSize,
-      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
-      MODEL_PROVIDER: "openai-compatible",
-      OPENAI_COMPATIBLE_BASE_URL: modelUrl,
-      MODEL: "mock-model",
-      // The limits would refuse a load test; they cost round trips of their own, reported apart.
-      RATE_LIMIT_CHAT_PER_MINUTE: "0",
-      RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
-      RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
-      INNGEST_DEV: "",
-      ...env,
-    },
-    // The server's own log goes beside the results.
-    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, `server-${port}.log`), "w")],
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await exited;
-  };
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return { url, pid: child.pid, stop };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await stop();
-  throw new Error(`the app on port ${port} did not start`);
-}
-
-/**
- * The Inngest stand-in the end-to-end tests use (tests/support/inngest-standin),
- * in a process of its own so its work is neither the app's nor the client's;
- * it runs functions at the app on `appPort`.
- */
-async function startInngestStandin(appPort) {
-  const url = `http://127.0.0.1:${PORT + 100}`;
-  const child = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
-    cwd: ROOT,
-    env: { ...process.env, INNGEST_STANDIN_PORT: String(PORT + 100), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${appPort}/api/inngest` },
-    stdio: ["ignore", "ignore", openSync(path.join(OUT_DIR, "inngest-standin.log"), "w")],
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await exited;
-  };
-  for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`${url}/__standin/state`).then((r) => r.ok, () => false);
-    if (ok) return { url, stop };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await stop();
-  throw new Error("the Inngest stand-in did not start");
-}
-
-/** The server process's CPU time so far, in ms (Linux /proc), or undefined elsewhere. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 async function concurrentTurns({ url: app, pid }, levelsToRun) {
   const cookie = await visitor(app);
@@ -384,89 +261,6 @@ async function chatPageJs({ url: app }) {
   }
   log(`chat page JavaScript: ${round(gzipped / 1024, 1)} KB gzipped in ${sources.length} files`);
   return { files: sources.length, gzippedKB: round(gzipped / 1024, 1) };
-}
-
-// ---------------------------------------------------------------------------
-
-function report(results) {
-  const top = results.turns.at(-1);
-  const one = results.turns[0];
-  const inngestTop = results.inngestTurns.at(-1);
-  const targets = [
-    [`${top.concurrency} concurrent turns: 0 errors`, top.errors === 0, `${top.errors} errors`],
-    [`${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`, top.firstTokenOverheadMs.p99 <= 250, `${top.firstTokenOverheadMs.p99} ms`],
-    [`${top.concurrency} concurrent: first-token overhead p50 ≤ 50 ms`, top.firstTokenOverheadMs.p50 <= 50, `${top.firstTokenOverheadMs.p50} ms`],
-    ["1 at a time: first-token overhead p50 ≤ 15 ms", one.firstTokenOverheadMs.p50 <= 15, `${one.firstTokenOverheadMs.p50} ms`],
-    [`thread page, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.pageRatio <= 1.5, `${results.threads.pageRatio}×`],
-    [`history page endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
-    ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
-    ["chat page ≤ 250 KB gzipped JS", results.chatPageJs.gzippedKB <= 250, `${results.chatPageJs.gzippedKB} KB`],
-    [
-      `Inngest runtime, ${inngestTop.concurrency} concurrent: app CPU per turn ≤ 2× inline`,
-      inngestTop.cpuMsPerTurn !== null && inngestTop.cpuMsPerTurn <= 2 * top.cpuMsPerTurn,
-      `${inngestTop.cpuMsPerTurn} vs ${top.cpuMsPerTurn} ms (${round(inngestTop.cpuMsPerTurn / top.cpuMsPerTurn, 1)}×)`,
-    ],
-  ];
-  results.targets = targets.map(([target, met, measured]) => ({ target, met, measured }));
-
-  const turnTable = (levels) => [
-    "| concurrent turns | turns | errors | first-token overhead p50 / p90 / p99 (ms) | turn overhead p50 / p90 / p99 (ms) | turns/s | CPU ms per turn |",
-    "|---|---|---|---|---|---|---|",
-    ...levels.map(
-      (l) =>
-        `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p90} / ${l.firstTokenOverheadMs.p99} | ${l.turnOverheadMs.p50} / ${l.turnOverheadMs.p90} / ${l.turnOverheadMs.p99} | ${l.turnsPerSecond} | ${l.cpuMsPerTurn ?? "n/a"} |`,
-    ),
-  ];
-  const profileTable = ({ byPackage }) => [
-    "| package (self time) | CPU ms per turn | share |",
-    "|---|---|---|",
-    ...byPackage.map((r) => `| ${r.group} | ${r.msPerTurn} | ${r.percent}% |`),
-  ];
-  const lines = [
-    `# Benchmark results${quick ? " (quick smoke run: small samples, not the figures)" : ""}`,
-    "",
-    `${results.when} · Node ${results.node} · database: ${results.database} · model: ${BENCH_FIRST_TOKEN_MS} ms to the first of ${BENCH_TOKENS} tokens, ${BENCH_TOKEN_GAP_MS} ms apart`,
-    "",
-    "Inline runtime (the default):",
-    "",
-    ...turnTable(results.turns),
-    "",
-    "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only):",
-    "",
-    ...turnTable(results.inngestTurns),
-    "",
-    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}.`,
-    "",
-    `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) |`,
-    "|---|---|---|",
-    ...[results.threads.small, results.threads.big].map(
-      (n) => `| ${n} messages | ${results.threads[n].page.ms}, ${results.threads[n].page.bytes} | ${results.threads[n].history.ms}, ${results.threads[n].history.bytes} |`,
-    ),
-    "",
-    `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
-    "",
-    `Chat page JavaScript: ${results.chatPageJs.gzippedKB} KB gzipped in ${results.chatPageJs.files} files.`,
-    "",
-    "| target | met | measured |",
-    "|---|---|---|",
-    ...results.targets.map((t) => `| ${t.target} | ${t.met ? "yes" : "no"} | ${t.measured} |`),
-    "",
-    `Where the app's CPU goes at ${results.profiles.inline.concurrency} concurrent turns (a profiled run of ${results.profiles.inline.turns} turns, self time by package; "native" is V8 and the event loop outside JavaScript):`,
-    "",
-    "Inline runtime:",
-    "",
-    ...profileTable(results.profiles.inline),
-    "",
-    "Inngest runtime:",
-    "",
-    ...profileTable(results.profiles.inngest),
-    "",
-  ];
-  mkdirSync(OUT_DIR, { recursive: true });
-  writeFileSync(path.join(OUT_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(path.join(OUT_DIR, "results.md"), lines.join("\n"));
-  console.log(`\n${lines.join("\n")}`);
-  log(`written to ${path.relative(ROOT, OUT_DIR)}/results.md and results.json`);
 }
 
 main().catch((error) => {

@@ -1,0 +1,139 @@
+// The processes a benchmark run needs: a throwaway database, the app's
+// production server (inline, or pointed at an Inngest server; optionally
+// under the profiler), the end-to-end tests' Inngest stand-in, and the CPU a
+// process has used.
+import { spawn } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { ensureDatabase, migrate } from "../../lib/db/migrate.mjs";
+
+/** `root`: the checkout (its .next/standalone is run); `outDir`: where the servers' logs go; `basePort`: the app's port. */
+export function benchServers({ root, outDir, basePort }) {
+  async function throwawayDatabase() {
+    const server = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+    if (server) {
+      const url = new URL(server);
+      url.pathname = `/threadline_bench_${process.pid}`;
+      await ensureDatabase(url.toString());
+      await migrate(url.toString());
+      return {
+        kind: "postgres",
+        url: url.toString(),
+        poolSize: "10",
+        drop: async () => {
+          const admin = new pg.Client({ connectionString: server });
+          await admin.connect();
+          await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`).catch(() => {});
+          await admin.end();
+        },
+      };
+    }
+    const { startEmbeddedPostgres, EMBEDDED_POOL_SIZE } = await import("../../lib/db/embedded.mjs");
+    const dir = mkdtempSync(path.join(tmpdir(), "threadline-bench-"));
+    const embedded = await startEmbeddedPostgres({ dataDir: dir });
+    await migrate(embedded.url);
+    return {
+      kind: "embedded (PGlite, one connection)",
+      url: embedded.url,
+      poolSize: String(EMBEDDED_POOL_SIZE),
+      drop: async () => {
+        await embedded.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  /** Runs `task` against a production server of this build (see startApp), stopped after. */
+  async function withApp(options, task) {
+    const server = await startApp(options);
+    try {
+      return await task(server);
+    } finally {
+      await server.stop();
+    }
+  }
+
+  /**
+   * The standalone server on `port` (default the base port), inline runtime unless `env`
+   * points it at an Inngest server; `nodeArgs` go to node (the profiler).
+   */
+  async function startApp({ databaseUrl, poolSize, modelUrl, port = basePort, env = {}, nodeArgs = [] }) {
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: poolSize,
+        SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
+        MODEL_PROVIDER: "openai-compatible",
+        OPENAI_COMPATIBLE_BASE_URL: modelUrl,
+        MODEL: "mock-model",
+        // The limits would refuse a load test; they cost round trips of their own, reported apart.
+        RATE_LIMIT_CHAT_PER_MINUTE: "0",
+        RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
+        RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
+        INNGEST_DEV: "",
+        ...env,
+      },
+      // The server's own log goes beside the results.
+      stdio: ["ignore", "ignore", openSync(path.join(outDir, `server-${port}.log`), "w")],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const url = `http://127.0.0.1:${port}`;
+    const stop = async () => {
+      child.kill("SIGTERM");
+      await exited;
+    };
+    for (let i = 0; i < 600; i++) {
+      const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+      if (ok) return { url, pid: child.pid, stop };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await stop();
+    throw new Error(`the app on port ${port} did not start`);
+  }
+
+  /**
+   * The Inngest stand-in the end-to-end tests use (tests/support/inngest-standin),
+   * in a process of its own so its work is neither the app's nor the client's;
+   * it runs functions at the app on `appPort`.
+   */
+  async function startInngestStandin(appPort) {
+    const url = `http://127.0.0.1:${basePort + 100}`;
+    const child = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
+      cwd: root,
+      env: { ...process.env, INNGEST_STANDIN_PORT: String(basePort + 100), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${appPort}/api/inngest` },
+      stdio: ["ignore", "ignore", openSync(path.join(outDir, "inngest-standin.log"), "w")],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const stop = async () => {
+      child.kill("SIGTERM");
+      await exited;
+    };
+    for (let i = 0; i < 100; i++) {
+      const ok = await fetch(`${url}/__standin/state`).then((r) => r.ok, () => false);
+      if (ok) return { url, stop };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await stop();
+    throw new Error("the Inngest stand-in did not start");
+  }
+
+  /** The server process's CPU time so far, in ms (Linux /proc), or undefined elsewhere. */
+  function cpuMs(pid) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return (ticks * 1000) / 100;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { throwawayDatabase, withApp, startApp, startInngestStandin, cpuMs };
+}
