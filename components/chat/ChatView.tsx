@@ -102,7 +102,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
     messages: initialMessages,
     transport,
     generateId: newMessageId,
-    // Every data part is checked against the protocol before onData sees it.
+    // Data parts come from this app's server as lib/protocol/chat.ts describes them; the page does not re-check them (no zod here).
     onData: (part: DataPart) => {
       switch (part.type) {
         case "data-thread":

@@ -1,8 +1,8 @@
 // The chat page's transport: the AI SDK's HTTP transport, reading the UI
-// message stream without checking every chunk against the SDK's zod schemas.
-// Those schemas pull zod into the page (about 38 KB gzipped) only to re-check
-// what our own server wrote; a chunk that is not a JSON object with a type
-// still ends the reply with an error here.
+// message stream with eventsource-parser and JSON.parse instead of checking
+// every chunk against the SDK's zod schema, a parse per token of what this
+// app's own server wrote. A chunk that is not a JSON object with a type still
+// ends the reply with an error.
 import { HttpChatTransport, type UIMessage, type UIMessageChunk } from "ai";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 
