@@ -3,7 +3,9 @@
 // against the project's mock model (100 ms to the first token, then 100
 // tokens 10 ms apart: a hosted model's shape) and a throwaway database (a
 // database of its own on BENCH_DATABASE_URL's or DATABASE_URL's server, else
-// the embedded Postgres in a temporary folder). Prints the figures and writes
+// the embedded Postgres in a temporary folder), on the inline runtime and on
+// the Inngest runtime (the e2e tests' stand-in of the Inngest server), with a
+// CPU profile of each by package. Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not.
