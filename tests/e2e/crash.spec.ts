@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
@@ -53,6 +53,19 @@ function startTurn(page: Page, id: string, content: string): Promise<string | nu
   );
 }
 
+/**
+ * Three turns from the page; once every message is stored and its reply is
+ * streaming, the server dies. Their message ids, and the threads the streams named.
+ */
+async function killMidReplies(page: Page, db: pg.Client, server: ChildProcess, label: string) {
+  const ids = [randomUUID(), randomUUID(), randomUUID()];
+  const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] ${label} ${i} ${id.slice(0, 8)}`));
+  await expect.poll(() => turnsIn(db, ids, "running")).toBe(3);
+  await page.waitForTimeout(1_500);
+  server.kill("SIGKILL");
+  return { ids, threadIds: (await Promise.all(streams)) as string[] };
+}
+
 test("a server killed mid-reply loses no message, and every thread answers again", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== "inline", "the crash test runs a server of its own, once");
   test.setTimeout(180_000);
@@ -62,15 +75,7 @@ test("a server killed mid-reply loses no message, and every thread answers again
   try {
     await db.connect();
     await page.goto("/");
-    const ids = [randomUUID(), randomUUID(), randomUUID()];
-    const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] crash ${i} ${id.slice(0, 8)}`));
-    // Every message is stored and its reply is streaming: then the server dies.
-    await expect
-      .poll(() => turnsIn(db, ids, "running"))
-      .toBe(3);
-    await page.waitForTimeout(1_500);
-    server.kill("SIGKILL");
-    const threadIds = (await Promise.all(streams)) as string[];
+    const { ids, threadIds } = await killMidReplies(page, db, server, "crash");
     expect(new Set(threadIds).size).toBe(3);
 
     server = await startServer(database);
@@ -124,14 +129,7 @@ test("on the Inngest runtime, the durable runs of a killed server finish their r
   try {
     await db.connect();
     await page.goto(appUrl);
-    const ids = [randomUUID(), randomUUID(), randomUUID()];
-    const streams = ids.map((id, i) => startTurn(page, id, `[[slow]] durable crash ${i} ${id.slice(0, 8)}`));
-    await expect
-      .poll(() => turnsIn(db, ids, "running"))
-      .toBe(3);
-    await page.waitForTimeout(1_500);
-    server.kill("SIGKILL");
-    const threadIds = (await Promise.all(streams)) as string[];
+    const { ids, threadIds } = await killMidReplies(page, db, server, "durable crash");
     server = await startServer(database, CRASH_INNGEST_APP_PORT, inngest);
 
     // Nobody is listening any more; the runs finish anyway, each storing one reply.
