@@ -19,6 +19,8 @@ export function chunksOf(reply: string): string[];
 export const REASONING_TEXT: string;
 export const SPLIT_EMOJI_REPLY: string;
 export const LONG_REPLY: string;
+export const HUGE_REPLY: string;
+export const HUGE_REPLY_FIRST_WORD: string;
 /** The reply once tool results came back: `Tool results: NAME → CONTENT; NAME → CONTENT`. */
 export function toolResultsReply(results: ReadonlyArray<{ name: string; content: string }>): string;
 /** A [[call:NAME:JSON]] marker: the tool's name and its arguments' JSON text. */

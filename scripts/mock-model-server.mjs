@@ -26,6 +26,8 @@
 //                 some deltas end halfway through an emoji (a lone surrogate
 //                 on the wire, as JSON escapes it)
 //   [[long]]      LONG_REPLY: 40,000 characters, in pieces of 1,000
+//   [[huge]]      HUGE_REPLY: 1.5 MB of distinct words, in pieces of 16,000
+//                 (more text than a full-text vector may hold)
 //   [[bench]]     the benchmark's model: BENCH_FIRST_TOKEN_MS to the first of
 //                 BENCH_TOKENS tokens, then BENCH_TOKEN_GAP_MS between tokens
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
@@ -68,6 +70,20 @@ const BENCH_PIECES = Array.from({ length: BENCH_TOKENS }, (_, i) => `tok${i} `);
 
 /** What [[long]] streams: longer than any message a user may send. */
 export const LONG_REPLY = Array.from({ length: 4_000 }, (_, i) => `word${String(i).padStart(5, "0")} `).join("");
+
+/**
+ * What [[huge]] streams: about 1.5 MB of words that are all different (a long
+ * generation), starting with HUGE_REPLY_FIRST_WORD.
+ */
+export const HUGE_REPLY_FIRST_WORD = "aardvarkhuge";
+export const HUGE_REPLY = [HUGE_REPLY_FIRST_WORD, ...Array.from({ length: 250_000 }, (_, i) => lettersOf(i))].join(" ");
+
+/** A word of letters only (the full-text parser splits digits from letters), different for every n. */
+function lettersOf(n) {
+  let word = "";
+  for (let i = n + 26 ** 4; i > 0; i = Math.floor(i / 26)) word += String.fromCharCode(97 + (i % 26));
+  return word;
+}
 
 const FAIL_MID_REPLY = "This reply will break off in the middle of a sentence because";
 
@@ -208,6 +224,7 @@ export function planReply(body, { brokenBefore = () => true } = {}) {
     return { kind: "reply", reply: BENCH_PIECES.join(""), pieces: BENCH_PIECES, firstDelayMs: BENCH_FIRST_TOKEN_MS, delayMs: BENCH_TOKEN_GAP_MS };
   }
   if (text.includes("[[long]]")) return { kind: "reply", reply: LONG_REPLY, pieces: LONG_REPLY.match(/[\s\S]{1,1000}/g), ...reasoning };
+  if (text.includes("[[huge]]")) return { kind: "reply", reply: HUGE_REPLY, pieces: HUGE_REPLY.match(/[\s\S]{1,16000}/g) };
   if (text.includes("[[split-emoji]]")) {
     // No "u" flag: the pieces are code units, not characters.
     return { kind: "reply", reply: SPLIT_EMOJI_REPLY, pieces: SPLIT_EMOJI_REPLY.match(/[\s\S]{1,3}/g), ...reasoning };

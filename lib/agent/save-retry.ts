@@ -1,4 +1,6 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
+import { databaseRefusal } from "@/lib/db/refusal";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 
 /** How long a turn keeps trying to store what the user already saw while the database is away (a restart takes seconds). */
@@ -22,4 +24,32 @@ export async function whileDatabaseAway<T>(work: () => Promise<T>, boundMs: numb
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
+}
+
+/**
+ * Stores a reply the user has already seen: while the database is away, it
+ * keeps trying for a while (and then throws, so a durable runtime retries the
+ * step). A write the database refuses for what it holds would be refused
+ * again, so it is not an error to retry but an outcome: logged in full, and
+ * returned as the reason in plain words.
+ */
+export async function saveReply(
+  work: () => Promise<{ seq?: number } | void>,
+  options: { retryMs: number; turnId: string },
+): Promise<{ seq?: number } | { refused: string }> {
+  try {
+    return { seq: (await whileDatabaseAway(work, options.retryMs))?.seq };
+  } catch (error) {
+    const refused = databaseRefusal(error);
+    if (refused === undefined) throw error;
+    console.error(`[turn ${options.turnId}] the database refused the reply:`, error);
+    return { refused: `the database refused it: ${refused}` };
+  }
+}
+
+/** Why a reply could not be saved, for the user, when saving it threw. */
+export function saveFailure(error: unknown): string {
+  if (isDatabaseUnavailable(error)) return "the database is unavailable";
+  if (error instanceof AppError && error.code === "not_found:thread") return "its thread no longer exists";
+  return "the server failed while storing it";
 }

@@ -21,7 +21,7 @@ import { resolveHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "./coalesce";
 import { historyCount, needsCompaction } from "./compaction";
 import { runNetwork } from "./run-network";
-import { DEFAULT_SAVE_RETRY_MS, whileDatabaseAway } from "./save-retry";
+import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
 import { runNow } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -260,17 +260,21 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   let replySeq: number | undefined;
   if (toStore && history.appendResults) {
     try {
-      // The user has seen it: while the database is away (a restart), keep trying for a while.
-      const stored = await step("append-results", () =>
-        whileDatabaseAway(
-          () => history.appendResults!({ ...scope, threadId, reply: toStore, turn: { messageId: input.message.id, turnId: input.turnId } }),
-          deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
-        ),
+      const saved = await step("append-results", () =>
+        saveReply(() => history.appendResults!({ ...scope, threadId, reply: toStore, turn: { messageId: input.message.id, turnId: input.turnId } }), {
+          retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+          turnId: input.turnId,
+        }),
       );
-      replySeq = stored?.seq;
+      if ("refused" in saved) {
+        status = "failed";
+        failure = new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`);
+      } else {
+        replySeq = saved.seq;
+      }
     } catch (error) {
       status = "failed";
-      failure = new Error("The reply could not be saved: the database is unavailable. Copy it if you need it, then send your message again.", {
+      failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
         cause: error,
       });
     }

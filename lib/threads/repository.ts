@@ -155,16 +155,17 @@ export class ThreadRepository {
    * The owner's threads that match `query` by title or by what was said in
    * them (Postgres full-text search, English stemming, GIN indexes), one result
    * per thread with its best-matching message, ranked by relevance and then
-   * recency. Never another owner's thread.
+   * recency. Never another owner's thread. A message is searched by its
+   * first SEARCHED_CHARS characters, as the index holds them.
    */
   async search(owner: string, query: string, { limit, offset = 0, excludeThreadId }: SearchOptions): Promise<SearchPage> {
     const { rows } = await this.pool.query<SearchRow>(
       `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
        said AS (
          SELECT DISTINCT ON (m.thread_id) m.thread_id, m.message_id, m.content,
-                ts_rank(to_tsvector('english', m.content), q.q) AS rank
+                ts_rank(threadline_search_vector(m.content), q.q) AS rank
            FROM messages m JOIN threads t ON t.id = m.thread_id, q
-          WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND to_tsvector('english', m.content) @@ q.q
+          WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND threadline_search_vector(m.content) @@ q.q
           -- On a tie the user's own words win over a reply that quotes them.
           ORDER BY m.thread_id, rank DESC, (m.kind = 'user') DESC, m.seq DESC
        ), titled AS (
@@ -173,7 +174,7 @@ export class ThreadRepository {
           WHERE t.owner = $1 AND to_tsvector('english', coalesce(t.title, '')) @@ q.q
        )
        SELECT t.id, t.title, t.updated_at, said.message_id,
-              ts_headline('english', coalesce(said.content, t.title, ''), q.q,
+              ts_headline('english', coalesce(left(said.content, ${SEARCHED_CHARS}), t.title, ''), q.q,
                           'MaxFragments=1, MaxWords=24, MinWords=8, StartSel="${MARK_START}", StopSel="${MARK_END}"') AS snippet
          FROM threads t CROSS JOIN q
          LEFT JOIN said ON said.thread_id = t.id
@@ -201,6 +202,9 @@ export class ThreadRepository {
     };
   }
 }
+
+/** How much of a message's text search reads (the index's threadline_search_vector): the snippet comes from the same part. */
+const SEARCHED_CHARS = 65_536;
 
 // ts_headline marks each match with these private-use characters; they become highlight ranges.
 const MARK_START = "\uE000";
