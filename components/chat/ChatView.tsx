@@ -70,6 +70,8 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   // A summary written since this page's last turn: it joins the thread (and the copy) when the reply ends.
   const newSummary = useRef<ChatDataParts["compacted"] | null>(null);
   const [retryCount, setRetryCount] = useState(0);
+  // What the turn does before its reply starts (summarizing earlier messages), until it does.
+  const [notice, setNotice] = useState<string | null>(null);
   const mounted = useRef(false);
   // ?debug=true shows what the model was given; read after mount (the URL is the browser's).
   const [debug, setDebug] = useState(false);
@@ -109,7 +111,11 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
           onThreadNamed(part.data.threadId);
           setHistoryReport((last) => ({ ...last, source: part.data.historySource }));
           break;
+        case "data-notice":
+          setNotice(part.data.text);
+          break;
         case "data-history":
+          setNotice(null);
           // What the next message's copy must hold: the widest window any agent read.
           conversation.current.window = part.data.window === null ? undefined : { policy: "lastN", length: part.data.window };
           setHistoryReport((last) => ({ ...last, report: part.data }));
@@ -133,6 +139,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
     // Runs after render, when turnEnded (declared below: it needs `abort`) exists.
     onFinish: ({ message, isAbort, isError, isDisconnect }) => {
       turnEnded();
+      setNotice(null);
       if (retryNotices.current.length > 0) {
         const notices = retryNotices.current;
         setMessages((all) => all.map((m) => (m.id === message.id ? { ...m, parts: withoutRetriedParts(m.parts, notices) } : m)));
@@ -267,6 +274,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
         <MessageList
           messages={shown}
           phase={phase}
+          notice={phase === "idle" ? null : notice}
           stoppedReplyIds={stoppedReplyIds}
           errorMessage={error ? describeChatError(error) : interrupted ? "The reply was interrupted." : null}
           onRetry={retry}

@@ -13,6 +13,8 @@ interface MessageListProps {
   messages: ChatMessage[];
   /** "submitted" (waiting for the first chunk), "streaming", or idle. */
   phase: "submitted" | "streaming" | "idle";
+  /** What the turn is doing before its reply starts, when it says. */
+  notice?: string | null;
   stoppedReplyIds: ReadonlySet<string>;
   errorMessage: string | null;
   onRetry?: () => void;
@@ -24,10 +26,10 @@ interface MessageListProps {
   older?: { loading: boolean; error: string | null; load: () => Promise<void> };
 }
 
-export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, onRetry, sendCount, older, focusId }: MessageListProps) {
+export function MessageList({ messages, phase, notice, stoppedReplyIds, errorMessage, onRetry, sendCount, older, focusId }: MessageListProps) {
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
-  const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}`;
+  const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}:${notice}`;
   const { containerRef, onScroll, pinned, scrollToBottom } = useStickToBottom<HTMLDivElement>(contentVersion);
 
   useEffect(() => {
@@ -100,7 +102,7 @@ export function MessageList({ messages, phase, stoppedReplyIds, errorMessage, on
               />
             ),
           )}
-          {phase === "submitted" && <ThinkingIndicator />}
+          {notice ? <ThinkingIndicator label={notice} /> : phase === "submitted" && <ThinkingIndicator />}
           {errorMessage && <ErrorNotice message={errorMessage} onRetry={onRetry} />}
         </div>
       </div>

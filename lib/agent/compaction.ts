@@ -1,6 +1,8 @@
 import "server-only";
 import { generateText } from "ai";
-import type { HistoryConfig, StoredMessage, SummaryMessage } from "@/lib/history/types";
+import { seqAfter } from "@/lib/auth/history-signature";
+import { modelInputChars, toModelMessages } from "@/lib/history/codec";
+import type { HistoryConfig, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
 import type { CompactionSettings } from "./compaction-settings";
@@ -15,39 +17,88 @@ import type { StepRunner } from "./steps";
 // message of its own; no message is deleted or changed, and the thread page
 // still shows every one. It is per-thread context, never memory across threads.
 //
+// It also runs on size: once the history a model reads passes half the input
+// budget (MAX_MODEL_INPUT_CHARS), the older messages are summarized until what
+// is kept holds a quarter of it, however few turns that leaves. A few huge
+// messages, an imported thread or one written before compaction was on can
+// then always be continued.
+//
 // It runs after a turn, for the next one, in steps of its own (read, summarize,
-// store), so a durable runtime runs each once and a reply never waits for it.
+// store), so a durable runtime runs each once and a reply rarely waits for it;
+// and before a turn whose history would not fit the budget at all, as steps of
+// that turn.
 
 /** How many messages the model's history holds: the summary, if any, and the thread's messages after it. */
 export function historyCount(threadMessages: number, summary?: SystemEventPart): number {
   return summary ? threadMessages - summary.summarizedMessages + 1 : threadMessages;
 }
 
-export function needsCompaction(count: number, settings: CompactionSettings | undefined): boolean {
-  return settings !== undefined && count > settings.maxMessages;
+/** When a history is compacted for its size, and what is kept of it: derived from the model's input budget. */
+export interface SizeLimits {
+  /** Compact when the model's history holds more characters than this. */
+  maxChars: number;
+  /** What the kept messages may hold after. */
+  targetChars: number;
 }
+
+export function sizeLimits(maxInputChars: number | undefined): SizeLimits | undefined {
+  if (maxInputChars === undefined) return undefined;
+  return { maxChars: Math.floor(maxInputChars / 2), targetChars: Math.floor(maxInputChars / 4) };
+}
+
+/** `chars`: the characters of the history the model would read next, when known. */
+export function needsCompaction(count: number, settings: CompactionSettings | undefined, chars?: { chars: number; limits?: SizeLimits }): boolean {
+  if (settings === undefined) return false;
+  return count > settings.maxMessages || (chars?.limits !== undefined && chars.chars > chars.limits.maxChars);
+}
+
+/** How many characters the model is given for a message: its text, and its tool calls and results as JSON. */
+export const messageChars = (message: ThreadMessage) => modelInputChars(toModelMessages([message]));
 
 /**
  * Where to cut the messages after the latest summary (oldest first): the ones
  * before the cut are summarized, the rest kept. The kept part starts at a user
- * message, holds at most `targetMessages` with the summary, and holds at least
- * the last `keepTurns` user turns. Undefined when nothing needs or can be cut.
+ * message (or is empty). Over `maxMessages`, it holds at most `targetMessages`
+ * with the summary, and at least the last `keepTurns` user turns. Over
+ * `size.limits.maxChars`, it also holds at most `targetChars`, whatever
+ * `keepTurns` says: a size that does not fit cannot be kept. Undefined when
+ * nothing needs or can be cut.
  */
 export function planCompaction<M extends { role: string }>(
   messages: M[],
   hasSummary: boolean,
   settings: CompactionSettings,
+  size?: { limits: SizeLimits; sizeOf: (message: M) => number },
 ): { summarize: M[]; keep: M[] } | undefined {
-  if (messages.length + (hasSummary ? 1 : 0) <= settings.maxMessages) return undefined;
   const userAt = messages.flatMap((message, i) => (message.role === "user" ? [i] : []));
-  // The last keepTurns user turns begin here (or the thread is too short in turns to cut at all).
-  const keepFrom = userAt.at(-Math.max(1, settings.keepTurns));
-  if (keepFrom === undefined) return undefined;
-  // The earliest user message from which the rest fits the target beside the new summary.
-  const fitting = userAt.find((i) => messages.length - i + 1 <= settings.targetMessages) ?? keepFrom;
-  const cut = Math.min(fitting, keepFrom);
+  const cut = Math.max(countCut(messages.length, userAt, hasSummary, settings), size ? sizeCut(messages, userAt, size) : 0);
   if (cut === 0) return undefined;
   return { summarize: messages.slice(0, cut), keep: messages.slice(cut) };
+}
+
+/** The cut that brings a history over `maxMessages` down to `targetMessages` (0: none needed or possible). */
+function countCut(length: number, userAt: number[], hasSummary: boolean, settings: CompactionSettings): number {
+  if (length + (hasSummary ? 1 : 0) <= settings.maxMessages) return 0;
+  // The last keepTurns user turns begin here (or the thread is too short in turns to cut at all).
+  const keepFrom = userAt.at(-Math.max(1, settings.keepTurns));
+  if (keepFrom === undefined) return 0;
+  // The earliest user message from which the rest fits the target beside the new summary.
+  const fitting = userAt.find((i) => length - i + 1 <= settings.targetMessages) ?? keepFrom;
+  return Math.min(fitting, keepFrom);
+}
+
+/** The cut that brings a history over `maxChars` down to `targetChars`: everything, when even its last turn is bigger. */
+function sizeCut<M>(messages: M[], userAt: number[], size: { limits: SizeLimits; sizeOf: (message: M) => number }): number {
+  const sizes = messages.map(size.sizeOf);
+  const total = sizes.reduce((sum, chars) => sum + chars, 0);
+  if (total <= size.limits.maxChars) return 0;
+  let before = 0;
+  let at = 0;
+  for (const i of userAt) {
+    for (; at < i; at++) before += sizes[at];
+    if (total - before <= size.limits.targetChars) return i;
+  }
+  return messages.length;
 }
 
 /** One summarize call is given at most about this much transcript; a longer stretch is summarized in rounds. */
@@ -71,33 +122,42 @@ export function summaryRounds<M extends StoredMessage>(messages: M[], roundChars
 
 const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts[0];
 
+/** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
+export const canCompact = (history: HistoryConfig, network: Network) =>
+  network.compaction !== undefined && history.summary !== undefined && history.appendSummary !== undefined && history.get !== undefined;
+
 /**
  * Compacts the thread if it needs it, and stores one summary. Returns the
  * stored summary's seq, or null when there was nothing to do or another
- * compaction of the thread stored first.
+ * compaction of the thread stored first. With `beforeSeq` (a turn that
+ * compacts before it answers), only the messages before that seq are
+ * considered: the turn's own message stays out of the summary.
  */
 export async function compactThread(
-  target: { owner: string; threadId: string },
+  target: { owner: string; threadId: string; beforeSeq?: number },
   deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
   const { history, network, step } = deps;
   const settings = network.compaction;
-  if (!settings || !history.summary || !history.appendSummary || !history.get) return null;
+  if (!settings || !canCompact(history, network)) return null;
+  const scope = { owner: target.owner, threadId: target.threadId };
+  const limits = sizeLimits(network.maxInputChars);
 
   // What to summarize is decided from the database, not from the request that
   // asked for it: a compaction asked for twice, or late, finds nothing to do.
   const plan = await step("compaction:plan", async () => {
-    const latest = await history.summary!(target);
+    const latest = await history.summary!(scope);
     const previous = summaryOf(latest);
-    const messages = await history.get!({ ...target, fromSeq: previous ? previous.throughSeq + 1 : undefined });
-    const cut = planCompaction(messages, previous !== undefined, settings);
+    const stored = await history.get!({ ...scope, fromSeq: previous ? previous.throughSeq + 1 : undefined });
+    const messages = target.beforeSeq === undefined ? stored : stored.filter((m) => m.seq < target.beforeSeq!);
+    const cut = planCompaction(messages, previous !== undefined, settings, limits && { limits, sizeOf: messageChars });
     if (!cut) return null;
     return {
       after: latest?.seq ?? null,
       previous: previous?.text,
       rounds: summaryRounds(cut.summarize),
       // The seq of the last part of the last message summarized: the next message starts right after it.
-      throughSeq: cut.keep[0].seq - 1,
+      throughSeq: seqAfter(cut.summarize.at(-1)!) - 1,
       summarizedMessages: (previous?.summarizedMessages ?? 0) + cut.summarize.length,
     };
   });
@@ -120,7 +180,7 @@ export async function compactThread(
 
   return step("compaction:store", () =>
     history.appendSummary!({
-      ...target,
+      ...scope,
       summary: { id: deps.newId(), text: text!, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages },
       after: plan.after,
     }),

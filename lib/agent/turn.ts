@@ -19,7 +19,7 @@ import type { Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { resolveHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "./coalesce";
-import { historyCount, needsCompaction } from "./compaction";
+import { canCompact, compactThread, historyCount, messageChars, needsCompaction, sizeLimits } from "./compaction";
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
@@ -136,7 +136,8 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const scope = { owner: input.owner };
-  const { threadId, createdThisTurn, messagesBefore, summary, clientThreadId } = thread;
+  const { threadId, createdThisTurn, messagesBefore, clientThreadId } = thread;
+  let summary = thread.summary;
 
   // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
   let userSeq = thread.userSeq;
@@ -158,7 +159,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const window = widestWindow(network.agents.map(policyFor));
 
   // A compacted thread is read from after what its latest summary stands for.
-  const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
+  let fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
 
   // The client's copy is used when it holds the whole window; otherwise the database's is read.
   const useClientHistory =
@@ -175,10 +176,32 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   await announce("announce-thread", threadChunk(threadId, source));
 
   // 3. The history: the client's copy, or the window of it the database holds.
-  let earlier: ThreadMessage[] = useClientHistory ? input.clientHistory!.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
+  let earlier: (ThreadMessage & { seq: number })[] = useClientHistory ? input.clientHistory!.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
   if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
     earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window, fromSeq }));
   }
+  // 3b. A history too big for the model is compacted first, as steps of this
+  // turn; a failure ends the turn below, with what went wrong.
+  const entryAgent = network.agents[0];
+  const overBudget = () =>
+    network.maxInputChars !== undefined &&
+    modelInputChars(buildModelMessages(earlier, input.message, policyFor(entryAgent), summary)) > network.maxInputChars;
+  let compactionFailure: Error | undefined;
+  if (userSeq !== undefined && canCompact(history, network) && overBudget()) {
+    await announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
+    try {
+      await compactThread({ ...scope, threadId, beforeSeq: userSeq }, { history, network, step, newId });
+      const latest = await step("read-summary", () => history.summary!({ ...scope, threadId }));
+      if (latest && latest.seq !== summary?.seq) {
+        summary = latest;
+        fromSeq = latest.parts[0].throughSeq + 1;
+        earlier = earlier.filter((m) => m.seq >= fromSeq!);
+      }
+    } catch (error) {
+      compactionFailure = new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
+    }
+  }
+
   // The latest summary, signed, for a client whose copy lacks it (it was
   // written after that client's last turn): its next copy then fits together.
   if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
@@ -189,8 +212,8 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   }
   // 4. Each agent's view of it.
   const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
-  const entry = policyFor(network.agents[0]);
-  const messages = messagesFor(network.agents[0]);
+  const entry = policyFor(entryAgent);
+  const messages = messagesFor(entryAgent);
   const inputChars = modelInputChars(messages);
   await announce(
     "announce-history",
@@ -225,12 +248,8 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   deadlineTimer?.unref();
   const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   try {
-    if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) {
-      throw new Error(
-        `This thread is too long to send to the model (${inputChars.toLocaleString("en")} characters; the limit is ` +
-          `${network.maxInputChars.toLocaleString("en")}). Start a new thread to go on.`,
-      );
-    }
+    if (compactionFailure) throw compactionFailure;
+    if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) throw tooLong(inputChars, network.maxInputChars, input.message.content.length);
     const outcome = await runNetwork({
       network,
       messagesFor,
@@ -294,9 +313,22 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   }
   // The thread's size after this turn, as the model would next read it, says whether to compact it.
   const threadMessages = messagesBefore === undefined ? undefined : messagesBefore + 1 + (replySeq !== undefined ? 1 : 0);
+  const nextInputChars = inputChars + (replySeq !== undefined && toStore ? messageChars(toStore) : 0);
   const compact =
     threadMessages !== undefined &&
     history.appendSummary !== undefined &&
-    needsCompaction(historyCount(threadMessages, summary?.parts[0]), network.compaction);
+    needsCompaction(historyCount(threadMessages, summary?.parts[0]), network.compaction, {
+      chars: nextInputChars,
+      limits: sizeLimits(network.maxInputChars),
+    });
   return { threadId, historySource: source, status, reply: status === "failed" ? undefined : toStore, error: failure, compact };
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The clear error of a model input over the budget even after compaction: the new message, or what the thread holds. */
+function tooLong(inputChars: number, maxInputChars: number, messageChars: number): Error {
+  const sizes = `${inputChars.toLocaleString("en")} characters; the limit is ${maxInputChars.toLocaleString("en")}`;
+  if (messageChars > maxInputChars) return new Error(`This message is too long to send to the model (${sizes}). Send a shorter one.`);
+  return new Error(`This thread is too long to send to the model (${sizes}). Start a new thread to go on.`);
 }

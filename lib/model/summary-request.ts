@@ -13,6 +13,12 @@ export const SUMMARY_INSTRUCTIONS =
 
 /** A tool's input or output beyond this many characters is cut in the transcript: the gist is enough for a summary. */
 const TOOL_PAYLOAD_CHARS = 300;
+/**
+ * A message's text beyond this many characters is cut too: one huge message
+ * (a long generation, a pasted document) must not make a summary request
+ * bigger than the model takes.
+ */
+const TEXT_CHARS = 20_000;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
@@ -22,7 +28,8 @@ export function transcriptOf(messages: ThreadMessage[]): string {
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type === "text" && part.text.trim()) {
-        lines.push(message.role === "user" ? `User: ${part.text}` : `Assistant: ${part.text}`);
+        const text = clip(part.text, TEXT_CHARS);
+        lines.push(message.role === "user" ? `User: ${text}` : `Assistant: ${text}`);
       } else if (part.type === "tool-result") {
         const outcome = part.error !== undefined ? `error: ${part.error}` : JSON.stringify(part.output);
         lines.push(`Tool ${part.toolName}: ${clip(outcome, TOOL_PAYLOAD_CHARS)}`);

@@ -81,6 +81,8 @@ export type HistoryItem = z.input<typeof historyItem>;
 export const dataPartSchemas = {
   /** First chunk of every turn: the thread, and where its history came from. */
   thread: z.object({ threadId, historySource: z.enum(HISTORY_SOURCES) }),
+  /** What the turn is doing before its reply starts, in a few words (e.g. summarizing earlier messages first). */
+  notice: z.object({ text: z.string() }),
   /** The user's Stop ended the reply; what was written is kept. */
   status: z.object({ status: z.literal("stopped") }),
   /** A durable run retried a step: the parts an earlier attempt of it wrote (tagged with the step and attempt) are withdrawn. */

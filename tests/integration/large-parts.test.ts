@@ -63,6 +63,13 @@ describe("parts larger than a full-text vector holds", () => {
     const found = await searchFor(HUGE_REPLY_FIRST_WORD, me.cookie);
     expect(found).toEqual([expect.objectContaining({ threadId: turn.threadId, messageId: reply!.messageId })]);
 
+    // The thread goes on: the reply is more than the model may read, so the next turn reads a summary of it.
+    const next = await chatTurn(chat, { threadId: turn.threadId, message: { id: randomUUID(), content: "and then?" } }, me.cookie);
+    expect(next.response.status).toBe(200);
+    expect(next.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
+    expect(next.text).toContain('You said: "and then?"');
+    const lastRequest = mock.requests.at(-1) as { messages: { role: string; content: unknown }[] };
+    expect(JSON.stringify(lastRequest.messages).length).toBeLessThan(400_000);
   });
 
   it("stores a 2 MB tool result and a user message over a vector's size whole through the adapter", async () => {

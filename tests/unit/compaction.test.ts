@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { historyCount, needsCompaction, planCompaction, summaryRounds } from "@/lib/agent/compaction";
+import { historyCount, needsCompaction, planCompaction, sizeLimits, summaryRounds } from "@/lib/agent/compaction";
 import { DEFAULT_COMPACTION } from "@/lib/agent/compaction-settings";
 import { environmentCompaction } from "@/lib/agent/history-settings";
 import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/lifecycle";
@@ -72,6 +72,35 @@ describe("when a thread is compacted, and where it is cut", () => {
     expect(planCompaction(one, false, { maxMessages: 4, targetMessages: 2, keepTurns: 1 })).toBeUndefined();
   });
 
+  it("on size: past maxChars, keeps the newest turns that fit targetChars, whatever keepTurns says", () => {
+    const sized = (sizes: number[]) => turns(sizes.length / 2).map((m, i) => ({ ...m, parts: [{ type: "text" as const, text: "x".repeat(sizes[i]) }] }));
+    const size = { limits: { maxChars: 1_000, targetChars: 500 }, sizeOf: (m: StoredMessage) => (m.parts[0] as { text: string }).text.length };
+    const roomy = { maxMessages: 50, targetMessages: 30, keepTurns: 10 };
+    // 900 characters: under maxChars, and far under the count: nothing to do.
+    expect(planCompaction(sized([100, 200, 100, 200, 100, 200]), false, roomy, size)).toBeUndefined();
+    // 1,200: the newest turns that fit 500 are kept (the last two: 400), the first summarized.
+    const plan = planCompaction(sized([300, 500, 100, 200, 100, 0]), false, roomy, size)!;
+    expect(plan.keep.map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(plan.summarize.map((m) => m.id)).toEqual(["u0", "a0"]);
+    // The last turn alone is bigger than the target: everything is summarized, nothing kept.
+    const all = planCompaction(sized([10, 10, 10, 2_000]), false, roomy, size)!;
+    expect(all.keep).toEqual([]);
+    expect(all.summarize).toHaveLength(4);
+    // Count and size together: the deeper cut wins.
+    const counted = { maxMessages: 4, targetMessages: 3, keepTurns: 1 };
+    expect(planCompaction(sized([300, 300, 10, 10, 10, 10]), false, counted, size)!.keep.map((m) => m.id)).toEqual(["u2", "a2"]);
+    expect(planCompaction(sized([100, 100, 100, 100, 400, 400]), false, counted, size)!.keep).toEqual([]);
+  });
+
+  it("asks for compaction on size when the next history passes maxChars, and never with compaction off", () => {
+    const limits = sizeLimits(400_000)!;
+    expect(limits).toEqual({ maxChars: 200_000, targetChars: 100_000 });
+    expect(needsCompaction(4, DEFAULT_COMPACTION, { chars: 200_000, limits })).toBe(false);
+    expect(needsCompaction(4, DEFAULT_COMPACTION, { chars: 200_001, limits })).toBe(true);
+    expect(needsCompaction(4, undefined, { chars: 5_000_000, limits })).toBe(false);
+    expect(sizeLimits(undefined)).toBeUndefined();
+  });
+
   it("summarizes a long stretch in rounds of bounded size, never splitting a message", () => {
     const long = turns(10).map((m) => ({ ...m, parts: [{ type: "text" as const, text: "x".repeat(1_000) }] }));
     const rounds = summaryRounds(long, 3_000);
@@ -126,6 +155,13 @@ describe("what the model reads of a compacted thread", () => {
 });
 
 describe("the summary request and the offline model's summary", () => {
+  it("cuts a huge message's text, so one long reply cannot make a request bigger than a model takes", () => {
+    const huge = turns(1).map((m) => ({ ...m, parts: [{ type: "text" as const, text: `start ${"y".repeat(1_000_000)}` }] }));
+    const request = summaryRequestText(undefined, huge);
+    expect(request.length).toBeLessThan(50_000);
+    expect(request).toContain("User: start yyy");
+  });
+
   it("is deterministic, one point per user message, after the points of the summary so far", () => {
     const first = offlineSummary(summaryRequestText(undefined, turns(2)));
     expect(first).toBe('- The user said: "question 0"\n- The user said: "question 1"');

@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import { InngestTestEngine } from "@inngest/test";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+import { turnEventData } from "../support/turn-events";
+
+// A thread whose history is more than the model may read (MAX_MODEL_INPUT_CHARS,
+// small here) is compacted before the turn that would send it, as steps of
+// that turn, and then answered; compaction also follows a turn on size, not
+// only on the count of messages. Against the real provider code and the mock
+// model server, whose summary quotes the user lines it was given.
+const BUDGET = 6_000;
+const SETTINGS = { MAX_MODEL_INPUT_CHARS: String(BUDGET) };
+
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
+let me: { id: string; cookie: string };
+const pool = testPool();
+const adapter = new PostgresHistoryAdapter(pool);
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  Object.assign(process.env, SETTINGS);
+  chat = await import("@/app/api/chat/route");
+  timeline = await import("@/app/api/threads/[id]/timeline/route");
+});
+afterAll(async () => {
+  for (const name of Object.keys(SETTINGS)) delete process.env[name];
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mock.requests.length = 0;
+});
+
+type Body = { messages: { role: string; content: unknown }[] };
+const isSummaryRequest = (body: Body) => String(body.messages[0]?.content).startsWith("You condense the earlier part");
+const agentRequests = () => (mock.requests as Body[]).filter((body) => !isSummaryRequest(body));
+const summaryRequests = () => (mock.requests as Body[]).filter(isSummaryRequest);
+/** What an agent's request gave the model besides its own instructions: the history and the new message. */
+const conversationChars = (body: Body) =>
+  body.messages.slice(1).reduce((sum, m) => sum + (typeof m.content === "string" ? m.content.length : JSON.stringify(m.content).length), 0);
+
+/** A thread stored by hand (as an import or an older version would leave it): short questions, long answers, no summary. */
+async function seededThread(owner: string, turns: number, replyChars: number): Promise<string> {
+  const { threadId } = await adapter.createThread({ owner });
+  for (let i = 0; i < turns; i++) {
+    await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: `topic ${i}` } });
+    const text = `Answer ${i}: ${"lorem ipsum ".repeat(replyChars / 12)}`;
+    await adapter.appendResults({ owner, threadId, reply: { id: randomUUID(), role: "assistant", status: "complete", parts: [{ type: "text", text }] } });
+  }
+  return threadId;
+}
+
+async function summaryRows(threadId: string) {
+  const { rows } = await pool.query<{ content: string; data: { summarizedMessages: number; throughSeq: number } }>(
+    "SELECT content, data FROM messages WHERE thread_id = $1 AND kind = 'system_event' ORDER BY seq",
+    [threadId],
+  );
+  return rows;
+}
+
+const chunkTypes = (chunks: UIMessageChunk[]) => chunks.map((chunk) => chunk.type);
+
+describe("a thread over the model's input budget", () => {
+  it("is compacted first, as the user is told, then answered with an input under the budget; the summary joins the thread", async () => {
+    const threadId = await seededThread(me.id, 4, 2_000); // about 8,000 characters of history
+    const turn = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "what did we cover?" } }, me.cookie);
+    expect(turn.response.status).toBe(200);
+    expect(turn.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
+    expect(turn.text).toContain('You said: "what did we cover?"');
+
+    // Told while it happens, before the reply; then the summary comes, for the page's copy and its marker.
+    const types = chunkTypes(turn.chunks);
+    const notice = turn.chunks.find((chunk) => chunk.type === "data-notice") as { data: { text: string } } | undefined;
+    expect(notice?.data.text).toBe("Summarizing earlier messages…");
+    expect(types.indexOf("data-notice")).toBeLessThan(types.indexOf("data-compacted"));
+    expect(types.indexOf("data-compacted")).toBeLessThan(types.indexOf("text-delta"));
+
+    expect(summaryRequests()).toHaveLength(1);
+    const [request] = agentRequests();
+    expect(conversationChars(request)).toBeLessThanOrEqual(BUDGET);
+    expect(JSON.stringify(request.messages)).toContain("Summary: said topic 0; said topic 1; said topic 2; said topic 3");
+
+    const [summary] = await summaryRows(threadId);
+    expect(summary.data.summarizedMessages).toBe(8);
+    // The turn's own message is not in the summary: the model read it as it is.
+    expect(summary.content).not.toContain("what did we cover?");
+    const parts = (await (await timeline.GET(request_(threadId), params(threadId))).json()).parts as { type: string }[];
+    expect(parts.filter((part) => part.type === "system-event")).toHaveLength(1);
+    expect(parts.filter((part) => part.type === "text")).toHaveLength(10); // every message kept: 4 turns, the new one and its reply
+  });
+
+  it("still refuses, clearly, a single new message over the budget, and summarizes nothing for it", async () => {
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "long ".repeat(1_400) } }, me.cookie);
+    expect(turn.response.status).toBe(200);
+    const errors = turn.chunks.flatMap((chunk) => (chunk.type === "error" ? [chunk.errorText] : []));
+    expect(errors).toEqual([expect.stringMatching(/^This message is too long to send to the model \(7,000 characters; the limit is 6,000\)/)]);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("after a turn, a history past half the budget is compacted for the next one, however few its messages", async () => {
+    const content = `first ${"abcdefghij".repeat(150)}`;
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+    expect(first.response.status).toBe(200);
+    expect(first.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
+    // About 1,500 characters asked and 1,600 echoed: past the half of 6,000 only once it is answered.
+    await vi.waitFor(async () => expect(await summaryRows(first.threadId!)).toHaveLength(1), { timeout: 10_000, interval: 50 });
+    const [summary] = await summaryRows(first.threadId!);
+    expect(summary.content).toBe(`Summary: said ${content}`);
+    expect(summary.data.summarizedMessages).toBe(2);
+  });
+});
+
+describe("under Inngest", () => {
+  it("compacts as steps of the chat-turn run, publishes the notice and the summary, and answers", async () => {
+    const owner = `owner-${randomUUID()}`;
+    const threadId = await seededThread(owner, 4, 2_000);
+    const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const published: TurnChunkMessage[] = [];
+    const turnFn = createChatTurnFunction({ publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
+    const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "and now?" }) };
+    const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: () => ({ ids: [] }) }] });
+    expect(ran.error).toBeUndefined();
+    expect(ran.result).toMatchObject({ status: "complete" });
+
+    const types = published.map((message) => message.chunk.type);
+    expect(types).toContain("data-notice");
+    expect(types).toContain("data-compacted");
+    expect(types.indexOf("data-compacted")).toBeLessThan(types.indexOf("text-delta"));
+    expect(await summaryRows(threadId)).toHaveLength(1);
+    expect(summaryRequests()).toHaveLength(1);
+    expect(conversationChars(agentRequests()[0])).toBeLessThanOrEqual(BUDGET);
+  });
+});
+
+const request_ = (threadId: string) => request(`/api/threads/${threadId}/timeline`, { cookie: me.cookie });
