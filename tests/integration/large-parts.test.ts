@@ -5,7 +5,10 @@ import { HUGE_REPLY, HUGE_REPLY_FIRST_WORD, startMockModelServer, type MockModel
 import { chatTurn, params, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL } from "../support/db";
+import { InngestTestEngine } from "@inngest/test";
 import type { TimelineEntry } from "@/lib/history/codec";
+import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
+import { turnEventData } from "../support/turn-events";
 
 // Whatever a model or a tool writes is stored whole: a text too big for a
 // full-text vector still saves (search reads its beginning), and a save the
@@ -132,5 +135,31 @@ describe("a reply the database refuses", () => {
     // The turn is over (failed, so the page offers Retry), not left running.
     const { rows } = await admin.query(`SELECT status FROM turns WHERE thread_id = $1`, [turn.threadId]);
     expect(rows).toEqual([{ status: "failed" }]);
+  });
+
+  it("under Inngest, is one attempt of the save step, not a retried one, and the run ends with the reason published", async () => {
+    const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { historyAdapter } = await import("@/lib/threads/service");
+    const adapter = historyAdapter();
+    let saves = 0;
+    const counting = Object.assign(Object.create(adapter), {
+      appendResults: (ctx: Parameters<typeof adapter.appendResults>[0]) => {
+        saves++;
+        return adapter.appendResults(ctx);
+      },
+    });
+    const published: TurnChunkMessage[] = [];
+    const turnFn = createChatTurnFunction({
+      publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} },
+      history: () => counting,
+    });
+    const owner = `owner-${randomUUID()}`;
+    const event = { name: CHAT_TURN_EVENT, data: turnEventData({ owner, content: `say ${REFUSED_WORD} again` }) };
+    const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute();
+    expect(ran.error).toBeUndefined();
+    expect(ran.result).toMatchObject({ status: "failed", replyId: null });
+    expect(saves).toBe(1);
+    const errors = published.flatMap(({ chunk }) => (chunk.type === "error" ? [chunk.errorText] : []));
+    expect(errors).toEqual([expect.stringMatching(/^The reply could not be saved: the database refused it/)]);
   });
 });
