@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import type { HistoryPolicy } from "@/lib/protocol/history-policy";
+import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
 import type { CompactionSettings } from "./compaction-settings";
 import type { AgentTool } from "./tools/types";
@@ -57,6 +57,15 @@ export interface Network {
   modelIdleTimeoutMs?: number;
   /** The most a turn may take; past it the turn ends and what was written is kept. Undefined: no limit. */
   turnTimeoutMs?: number;
+}
+
+/**
+ * The history setting `agent`'s model calls use, given what the page's URL
+ * asked for: the one rule both a turn and the chat page's debug panel (which
+ * shows it before anything is sent) apply.
+ */
+export function agentHistoryPolicy(network: Pick<Network, "historyPolicy">, agent: Agent, url?: Partial<HistoryPolicy>): ResolvedHistoryPolicy {
+  return resolveHistoryPolicy({ environment: network.historyPolicy, url, agentDefault: agent.history });
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/history/codec";
 import type { Part } from "@/lib/protocol/parts";
+import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "./history-log";
 import { callModel, ModelCallError } from "./model-call";
 import type { Agent, AgentRun, Network } from "./network";
 import { ChunkWriter, type Publish } from "./stream-chunks";
@@ -29,6 +30,8 @@ export async function runNetwork(args: {
   network: Network;
   /** The history and the user's message, as each agent reads them (its history policy applied). */
   messagesFor: (agent: Agent) => ModelMessage[];
+  /** What each agent's history policy made of the thread: a console line in development when the agent starts. */
+  historyTrim?: (agent: Agent) => Omit<AgentHistoryTrim, "agent">;
   context: ToolContext;
   publish: Publish;
   step: StepRunner;
@@ -63,6 +66,10 @@ export async function runNetwork(args: {
         async () => {
           await writer.startStep();
           if (call === 0) await writer.agent(agent.name, `agent:${iteration}`);
+          // Inside the step: a durable runtime's replays of the turn do not log it again.
+          if (call === 0 && args.historyTrim && historyLogEnabled()) {
+            console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
+          }
           const result = await callModel({
             agent,
             model: network.model,

@@ -15,9 +15,9 @@ import {
   shouldLoadHistory,
   widestWindow,
 } from "./lifecycle";
-import type { Agent } from "./network";
+import { agentHistoryPolicy, type Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
-import { resolveHistoryPolicy } from "@/lib/protocol/history-policy";
+import { applyHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "./coalesce";
 import { canCompact, compactThread, historyCount, messageChars, needsCompaction, sizeLimits } from "./compaction";
 import { runNetwork } from "./run-network";
@@ -154,8 +154,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
 
   // What each agent reads of the thread: the history policy in force (the
   // operator's, the URL's, or the agent's own), and so the window to read.
-  const policyFor = (agent: Agent) =>
-    resolveHistoryPolicy({ environment: network.historyPolicy, url: input.historyPolicy, agentDefault: agent.history });
+  const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent, input.historyPolicy);
   const window = widestWindow(network.agents.map(policyFor));
 
   // A compacted thread is read from after what its latest summary stands for.
@@ -214,15 +213,16 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
   const entry = policyFor(entryAgent);
   const messages = messagesFor(entryAgent);
-  const inputChars = modelInputChars(messages);
+  // The whole thread's size, when the adapter says; otherwise as far as this turn read it.
+  const conversation = conversationWith(earlier, input.message, summary);
+  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversation.length;  const inputChars = modelInputChars(messages);
   await announce(
     "announce-history",
     dataChunk("history", {
       policy: entry.policy,
       length: entry.length,
       source: entry.source,
-      // The whole thread's, when the adapter says; otherwise as far as this turn read it.
-      threadMessages: messagesBefore !== undefined ? messagesBefore + 1 : conversationWith(earlier, input.message, summary).length,
+      threadMessages: inThread,
       sentMessages: messages.length,
       // About four characters a token: an estimate for the debug panel, not a bill.
       sentTokens: Math.ceil(inputChars / 4),
@@ -253,6 +253,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     const outcome = await runNetwork({
       network,
       messagesFor,
+      historyTrim: (agent) => ({ ...policyFor(agent), from: inThread, to: applyHistoryPolicy(conversation, policyFor(agent)).length }),
       context: { owner: input.owner, threadId, signal },
       publish,
       step,

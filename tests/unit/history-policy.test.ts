@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { historyLogEnabled, historyTrimLine } from "@/lib/agent/history-log";
 import { clientHistoryCovers, widestWindow } from "@/lib/agent/lifecycle";
 import { windowOf } from "@/lib/client/history-mode";
 import { historyLengthSchema } from "@/lib/protocol/chat";
@@ -81,5 +82,22 @@ describe("the window a turn needs and whether a client's copy holds it", () => {
     expect(windowOf(history, { policy: "lastN", length: 2 }).map((m) => m.id)).toEqual(["u2", "a2"]);
     expect(windowOf(history, { policy: "none", length: 0 })).toEqual([]);
     expect(windowOf(history, { policy: "all", length: 0 })).toHaveLength(4);
+  });
+});
+
+describe("the development console line", () => {
+  it("names the agent, its setting and where it came from, and the trim", () => {
+    expect(historyTrimLine({ agent: "Triage", policy: "lastN", length: 12, source: "URL", from: 22, to: 12 })).toBe(
+      "[history] Triage: policy lastN, length 12, source URL: from 22 to 12 messages",
+    );
+    expect(historyTrimLine({ agent: "Researcher", policy: "all", length: 10, source: "environment", from: 1, to: 1 })).toBe(
+      "[history] Researcher: policy all, length 10, source environment: from 1 to 1 messages",
+    );
+  });
+
+  it("is written in development only: never in production, nor under the test runner", () => {
+    expect(historyLogEnabled("development")).toBe(true);
+    expect(historyLogEnabled("production")).toBe(false);
+    expect(historyLogEnabled("test")).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 import type { UIMessageChunk } from "ai";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createNetwork, followHandoffs, type Agent, type Router } from "@/lib/agent/network";
 import { runTurn, type StepRunner } from "@/lib/agent/turn";
 import { defineTool } from "@/lib/agent/tools/types";
-import type { Part } from "@/lib/protocol/parts";
+import { userMessage, type Part } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";
 import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
@@ -166,5 +166,55 @@ describe("the agent network", () => {
     expect(executions).toBe(1);
     expect(first.parts.map((p) => p.type)).toEqual(["tool-call", "tool-result", "text"]);
     expect(replay.outcome.reply).toEqual(first.outcome.reply);
+  });
+});
+
+describe("the development console", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  it("gets one line per agent that runs, with its setting and what it trimmed, once however often the turn is replayed", async () => {
+    vi.stubEnv("NODE_ENV", "development");
+    const lines: string[] = [];
+    vi.spyOn(console, "info").mockImplementation((line: string) => void lines.push(line));
+    const history = new RecordingHistory();
+    const threadId = history.nextThreadId;
+    history.existing.add(threadId);
+    const stored = (id: string, role: "user" | "assistant", seq: number) => ({
+      ...(role === "user" ? userMessage(id, id) : { id, role, parts: [{ type: "text" as const, text: id }] }),
+      seq,
+      createdAt: "2026-01-01T00:00:00Z",
+      status: "complete" as const,
+    });
+    history.history = [stored("u1", "user", 1), stored("a1", "assistant", 2), stored("u2", "user", 3), stored("a2", "assistant", 4)];
+    const memo = new Map<string, unknown>();
+    const replaying: StepRunner = async <T,>(id: string, work: () => Promise<T>) => {
+      if (!memo.has(id)) memo.set(id, await work());
+      return memo.get(id) as T;
+    };
+    const network = () =>
+      createNetwork({
+        model: scriptedCalls([{ toolCalls: [{ toolName: "hand_over", input: { agent: "Expert" } }] }, { text: ["Sunny."] }]).model,
+        agents: [
+          { name: "Triage", system: "", handoffs: ["Expert"], history: { policy: "lastN", length: 1 } },
+          { name: "Expert", system: "" },
+        ],
+      });
+    for (let run = 0; run < 2; run++) {
+      await runTurn({ owner: "o", turnId: "t", threadId, message }, { history, network: network(), publish: () => {}, step: replaying });
+    }
+    expect(lines).toEqual([
+      "[history] Triage: policy lastN, length 1, source default: from 5 to 1 messages",
+      "[history] Expert: policy all, length 10, source default: from 5 to 5 messages",
+    ]);
+  });
+
+  it("stays quiet in production", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    await run([{ name: "Triage", system: "" }], scriptedModel(["Hi."]).model);
+    expect(info).not.toHaveBeenCalled();
   });
 });
