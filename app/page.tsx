@@ -1,5 +1,7 @@
+import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
 import { NewChatView } from "@/components/chat/NewChatView";
 
-export default function NewChatPage() {
-  return <NewChatView />;
+export default async function NewChatPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const query = await searchParams;
+  return <NewChatView historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: 0 }) : undefined} />;
 }

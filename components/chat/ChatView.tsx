@@ -16,7 +16,7 @@ import {
   type ChatMessage,
   type DataPart,
 } from "@/lib/client/messages";
-import type { ChatDataParts, HistorySource, PendingTurn } from "@/lib/protocol/chat";
+import type { ChatDataParts, HistorySource, NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import { ChatStreamTransport } from "@/lib/client/chat-transport";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { Composer } from "@/components/chat/Composer";
@@ -37,9 +37,11 @@ export interface ChatViewProps {
   pendingTurn?: PendingTurn | null;
   /** Where the earlier messages begin, when the page holds only the latest (null: it holds the start). */
   olderCursor?: string | null;
+  /** With ?debug=true: the history setting the next message will be given, as the server resolved it for this page. */
+  historyDebug?: NextTurnHistory;
 }
 
-export function ChatView({ threadId: initialThreadId, initialHistory, pendingTurn = null, olderCursor = null }: ChatViewProps) {
+export function ChatView({ threadId: initialThreadId, initialHistory, pendingTurn = null, olderCursor = null, historyDebug }: ChatViewProps) {
   const { refresh: refreshThreads } = useThreads();
   const [chatId] = useState(() => initialThreadId ?? newMessageId());
   const [initialMessages] = useState(() => initialHistory.map(toChatMessage));
@@ -73,8 +75,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   // What the turn does before its reply starts (summarizing earlier messages), until it does.
   const [notice, setNotice] = useState<string | null>(null);
   const mounted = useRef(false);
-  // ?debug=true shows what the model was given; read after mount (the URL is the browser's).
-  const [debug, setDebug] = useState(false);
+  // ?debug=true (the page passes historyDebug then) shows the setting in force and what the model was given.
   const [historyReport, setHistoryReport] = useState<{ report: ChatDataParts["history"] | null; source: HistorySource | null }>({
     report: null,
     source: null,
@@ -168,10 +169,6 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   // Leaving the chat (New chat, another thread) drops its stream; the server
   // finishes the turn on its own. The flag keeps a late chunk from rewriting the URL.
   useEffect(() => {
-    setDebug(new URLSearchParams(window.location.search).get("debug") === "true");
-  }, []);
-
-  useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
@@ -263,9 +260,9 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
   // draft and focus survive the switch from the empty state to the thread.
   return (
     <div className="flex h-full flex-col">
-      {debug && (
+      {historyDebug && (
         <Suspense fallback={null}>
-          <HistoryDebugPanel report={historyReport.report} historySource={historyReport.source} />
+          <HistoryDebugPanel report={historyReport.report} historySource={historyReport.source} next={historyDebug} />
         </Suspense>
       )}
       {isEmpty ? (

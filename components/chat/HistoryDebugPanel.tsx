@@ -1,6 +1,6 @@
 "use client";
 
-import type { ChatDataParts, HistorySource } from "@/lib/protocol/chat";
+import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {
   client: "client (the page's copy)",
@@ -12,33 +12,49 @@ interface HistoryDebugPanelProps {
   /** What the server reported for the last turn; null before the first one. */
   report: ChatDataParts["history"] | null;
   historySource: HistorySource | null;
+  /** The setting the next message will be given, as the server rendered the page: shown until a turn reports. */
+  next?: NextTurnHistory;
 }
 
-/** ?debug=true: what the model was given on the last turn, and which setting decided it. */
-export function HistoryDebugPanel({ report, historySource }: HistoryDebugPanelProps) {
+/**
+ * ?debug=true: the history setting in force and which level decided it (so an
+ * operator can check that the environment wins before sending anything), then,
+ * after each message, what the model was given.
+ */
+export function HistoryDebugPanel({ report, historySource, next }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
       <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
       <dd>{value}</dd>
     </div>
   );
+  const settings = report ?? (next && !("error" in next) ? next : null);
   return (
     <section
       role="region"
       aria-label="History debug"
       className="mx-auto mt-2 w-full max-w-3xl rounded-lg border border-dashed border-neutral-300 px-3 py-2 font-mono text-xs dark:border-neutral-700"
     >
-      {report === null ? (
-        <p>History: shown after the next message.</p>
+      {settings === null ? (
+        <p>History: {next && "error" in next ? next.error : "shown after the next message"}.</p>
       ) : (
-        <dl className="grid grid-cols-1 gap-x-6 sm:grid-cols-3">
-          {row("Policy", report.policy)}
-          {row("Length", report.length)}
-          {row("Source", report.source)}
-          {row("Messages in thread", report.threadMessages)}
-          {row("Sent to the model", `${plural(report.sentMessages, "message")}, ~${plural(report.sentTokens, "token")}`)}
-          {row("History from", historySource ? SOURCE_LABEL[historySource] : "—")}
-        </dl>
+        <>
+          <p className="text-neutral-500 dark:text-neutral-400">{report ? "History of the last message" : "History for the next message"}</p>
+          <dl className="grid grid-cols-1 gap-x-6 sm:grid-cols-3">
+            {row("Policy", settings.policy)}
+            {row("Length", settings.length)}
+            {row("Source", settings.source)}
+            {row("Messages in thread", settings.threadMessages)}
+            {report ? (
+              <>
+                {row("Sent to the model", `${plural(report.sentMessages, "message")}, ~${plural(report.sentTokens, "token")}`)}
+                {row("History from", historySource ? SOURCE_LABEL[historySource] : "—")}
+              </>
+            ) : (
+              row("Sent to the model", "shown after the next message")
+            )}
+          </dl>
+        </>
       )}
     </section>
   );

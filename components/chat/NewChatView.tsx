@@ -2,9 +2,10 @@
 
 import { ChatView } from "@/components/chat/ChatView";
 import { useNewChat } from "@/components/chat/NewChatContext";
+import type { NextTurnHistory } from "@/lib/protocol/chat";
 
 /** The "/" page: an empty chat, replaced by a fresh one each time "New chat" is pressed. */
-export function NewChatView() {
+export function NewChatView({ historyDebug }: { historyDebug?: NextTurnHistory }) {
   const { newChatKey } = useNewChat();
-  return <ChatView key={newChatKey} threadId={null} initialHistory={[]} />;
+  return <ChatView key={newChatKey} threadId={null} initialHistory={[]} historyDebug={historyDebug} />;
 }

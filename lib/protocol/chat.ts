@@ -6,7 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES } from "./parts";
-import { HISTORY_POLICIES } from "./history-policy";
+import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
@@ -131,6 +131,13 @@ export interface PendingTurn {
   messageId: string;
   state: "running" | "interrupted";
 }
+
+/**
+ * The chat page's debug panel before a message is sent: the history setting
+ * the next turn will use and the thread's size as the page was rendered, or
+ * why the next turn would be refused.
+ */
+export type NextTurnHistory = (ResolvedHistoryPolicy & { threadMessages: number }) | { error: string };
 
 export type ChatDataParts = { [K in keyof typeof dataPartSchemas]: z.infer<(typeof dataPartSchemas)[K]> };
 

@@ -4,13 +4,19 @@ import { OPERATOR_APP_URL } from "../../scripts/e2e-env.mjs";
 import { expectReplyFinished, lastReply, sendMessage, threadAlert, uniqueToken } from "./helpers";
 
 // The chat page's ?historyPolicy=&historyLength= reach the model, and
-// ?debug=true shows what it was given and which setting decided it.
+// ?debug=true shows the setting in force before anything is sent, then what
+// the model was given and which setting decided it.
 
 const panel = (page: import("@playwright/test").Page) => page.getByRole("region", { name: "History debug" });
 
 test("?historyPolicy=lastN&historyLength=1&debug=true: the model reads only the new message, and the panel says why", async ({ page }) => {
   await page.goto("/?historyPolicy=lastN&historyLength=1&debug=true");
-  await expect(panel(page)).toContainText("shown after the next message");
+  // Before anything is sent: the setting the first message will be given.
+  await expect(panel(page)).toContainText("History for the next message");
+  await expect(panel(page)).toContainText("Policy: lastN");
+  await expect(panel(page)).toContainText("Length: 1");
+  await expect(panel(page)).toContainText("Source: URL");
+  await expect(panel(page)).toContainText("Messages in thread: 0");
   const first = `first ${uniqueToken()}`;
   await sendMessage(page, first);
   await expectReplyFinished(page);
@@ -29,10 +35,19 @@ test("?historyPolicy=lastN&historyLength=1&debug=true: the model reads only the 
   await expect(panel(page)).toContainText("Messages in thread: 3");
   await expect(panel(page)).toContainText("Sent to the model: 1 message,");
   await expect(panel(page)).toContainText("History from: client");
+
+  // Opened again, the thread's page shows the setting and the thread's size before anything is sent.
+  await page.reload();
+  await expect(panel(page)).toContainText("History for the next message");
+  await expect(panel(page)).toContainText("Policy: lastN");
+  await expect(panel(page)).toContainText("Source: URL");
+  await expect(panel(page)).toContainText("Messages in thread: 4");
 });
 
 test("without a setting the whole thread reaches the model, and a bad length is refused with a clear message", async ({ page }) => {
   await page.goto("/?debug=true");
+  await expect(panel(page)).toContainText("Policy: all");
+  await expect(panel(page)).toContainText("Source: default");
   await sendMessage(page, `one ${uniqueToken()}`);
   await expectReplyFinished(page);
   await expect(panel(page)).toContainText("Source: default");
@@ -41,7 +56,9 @@ test("without a setting the whole thread reaches the model, and a bad length is 
   expect(response.request().postDataJSON().history).toHaveLength(2);
   await expect(lastReply(page)).toContainText(echoReply(two, 2, 1));
 
-  await page.goto("/?historyPolicy=lastN&historyLength=-1");
+  // The panel says so before the message is sent.
+  await page.goto("/?historyPolicy=lastN&historyLength=-1&debug=true");
+  await expect(panel(page)).toContainText("the next message will be refused (historyLength:");
   await sendMessage(page, `refused ${uniqueToken()}`);
   await expect(threadAlert(page)).toContainText("historyLength");
 });
@@ -52,6 +69,10 @@ test.describe("an operator's setting", () => {
   test("wins over the page's URL, and the panel says it came from the environment", async ({ page }, testInfo) => {
     test.skip(testInfo.project.name !== "inline", "one operator app serves both projects");
     await page.goto("/?historyPolicy=all&debug=true");
+    // Before anything is sent, the operator sees that the environment wins over the URL.
+    await expect(panel(page)).toContainText("Policy: lastN");
+    await expect(panel(page)).toContainText("Length: 1");
+    await expect(panel(page)).toContainText("Source: environment");
     await sendMessage(page, `earlier ${uniqueToken()}`);
     await expectReplyFinished(page);
     const next = `later ${uniqueToken()}`;

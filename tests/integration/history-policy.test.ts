@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { nextTurnHistory } from "@/lib/agent/next-turn-history";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 
@@ -87,6 +88,38 @@ describe("history policies", () => {
     const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, historyPolicy: "all" });
     expect(userTextsSent()).toEqual(["delta"]);
     expect(reported(chunks)).toMatchObject({ policy: "lastN", length: 1, source: "environment" });
+  });
+
+  it("shows the chat page, before anything is sent, the setting the next turn then reports", async () => {
+    const { threadId } = await threeTurns();
+    const cases: [Record<string, string>, Record<string, string>, { policy: string; length: number; source: string }][] = [
+      [{}, {}, { policy: "all", length: 10, source: "default" }],
+      [{}, { historyPolicy: "lastN", historyLength: "2" }, { policy: "lastN", length: 2, source: "URL" }],
+      [{ NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "none" }, { historyPolicy: "all" }, { policy: "none", length: 10, source: "environment" }],
+      [{ NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "3" }, { historyPolicy: "lastN", historyLength: "9" }, { policy: "lastN", length: 3, source: "URL" }],
+    ];
+    let threadMessages = 6;
+    for (const [environment, url, expected] of cases) {
+      Object.assign(process.env, environment);
+      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages });
+      expect(page).toEqual({ ...expected, threadMessages });
+      // The page's body carries the URL's setting as written; the route reads it as it reads any request.
+      const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "next" }, ...url });
+      expect(reported(chunks)).toMatchObject({ ...expected, threadMessages: threadMessages + 1 });
+      threadMessages += 2;
+      delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
+      delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
+    }
+  });
+
+  it("tells the chat page when the next message would be refused or fail, and why", () => {
+    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0 })).toEqual({
+      error: "the next message will be refused (historyLength: must be a whole number, 0 or more)",
+    });
+    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY = "most";
+    expect(nextTurnHistory({ searchParams: {}, threadMessages: 0 })).toEqual({
+      error: 'the next message will fail (NEXT_PUBLIC_DEFAULT_HISTORY_POLICY must be "all", "none" or "lastN", not "most".)',
+    });
   });
 
   it("refuses a bad policy or length with a 400 that names the field, and stores nothing", async () => {

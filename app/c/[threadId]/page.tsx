@@ -5,6 +5,7 @@ import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { signedPage, threads } from "@/lib/threads/service";
 import { MESSAGES_PAGE, messagesCursor } from "@/app/api/threads/[id]/messages/schema";
+import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
 import { ChatView } from "@/components/chat/ChatView";
 
 // Always read the database: a reload must show what the server stored.
@@ -14,6 +15,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ThreadPageProps {
   params: Promise<{ threadId: string }>;
+  searchParams: Promise<PageSearchParams>;
 }
 
 /** The thread and its history, or null when the visitor may not see it. Cached per request (metadata + page). */
@@ -40,10 +42,11 @@ export async function generateMetadata({ params }: ThreadPageProps): Promise<Met
   return { title: loaded?.thread.title ?? "Thread not found" };
 }
 
-export default async function ThreadPage({ params }: ThreadPageProps) {
+export default async function ThreadPage({ params, searchParams }: ThreadPageProps) {
   const { threadId } = await params;
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
+  const query = await searchParams;
   return (
     <ChatView
       key={threadId}
@@ -51,6 +54,7 @@ export default async function ThreadPage({ params }: ThreadPageProps) {
       initialHistory={loaded.history}
       olderCursor={loaded.olderCursor}
       pendingTurn={loaded.pendingTurn}
+      historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount }) : undefined}
     />
   );
 }
