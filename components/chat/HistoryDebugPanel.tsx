@@ -13,7 +13,7 @@ interface HistoryDebugPanelProps {
   report: ChatDataParts["history"] | null;
   historySource: HistorySource | null;
   /** The setting the next message will be given, as the server rendered the page: shown until a turn reports. */
-  next?: NextTurnHistory;
+  next: NextTurnHistory;
 }
 
 /**
@@ -28,15 +28,16 @@ export function HistoryDebugPanel({ report, historySource, next }: HistoryDebugP
       <dd>{value}</dd>
     </div>
   );
-  const settings = report ?? (next && !("error" in next) ? next : null);
+  // The last turn's report, once there is one: the next turn uses the same setting.
+  const settings = report ?? next;
   return (
     <section
       role="region"
       aria-label="History debug"
       className="mx-auto mt-2 w-full max-w-3xl rounded-lg border border-dashed border-neutral-300 px-3 py-2 font-mono text-xs dark:border-neutral-700"
     >
-      {settings === null ? (
-        <p>History: {next && "error" in next ? next.error : "shown after the next message"}.</p>
+      {"error" in settings ? (
+        <p>History: {settings.error}.</p>
       ) : (
         <>
           <p className="text-neutral-500 dark:text-neutral-400">{report ? "History of the last message" : "History for the next message"}</p>

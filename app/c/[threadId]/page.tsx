@@ -47,6 +47,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
   const query = await searchParams;
+  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount }) : undefined;
   return (
     <ChatView
       key={threadId}
@@ -54,7 +55,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
       initialHistory={loaded.history}
       olderCursor={loaded.olderCursor}
       pendingTurn={loaded.pendingTurn}
-      historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount }) : undefined}
+      historyDebug={historyDebug}
     />
   );
 }
