@@ -5,7 +5,7 @@ import { getSessionSecret } from "@/lib/auth/secret";
 import { AppError } from "@/lib/errors";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
-import { hasJsonContentType, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
+import { hasAcceptableBody, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 import { limitNewIdentity } from "@/lib/rate-limit";
 
@@ -17,7 +17,7 @@ export async function proxy(request: NextRequest) {
   const { headers, nextUrl: url, method } = request;
   if (!isSafeMethod(method)) {
     if (!isSameOrigin(headers, url)) return refuse("forbidden:origin", "This request came from another site and was refused.");
-    if (!hasJsonContentType(headers)) return refuse("unsupported_media_type:body", "Send state-changing requests as application/json.");
+    if (!hasAcceptableBody(headers)) return refuse("unsupported_media_type:body", "Send a state-changing request's body as application/json.");
   }
 
   const https = isHttps(request);

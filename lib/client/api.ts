@@ -11,8 +11,8 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
     response = await fetch(path, {
       ...init,
       cache: "no-store",
-      // Every state-changing request says JSON: the server refuses one that does not (a cross-site form cannot).
-      headers: init.method && init.method !== "GET" ? { "content-type": "application/json", ...init.headers } : init.headers,
+      // Every body is JSON and says so: the server refuses one that does not (a cross-site form cannot).
+      headers: init.body !== undefined ? { "content-type": "application/json", ...init.headers } : init.headers,
     });
   } catch (cause) {
     throw new AppError("internal:network", "Could not reach the server. Check your connection.", { cause });

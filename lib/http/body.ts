@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { limits } from "@/lib/limits";
 import { AppError } from "@/lib/errors";
+import { hasJsonContentType } from "@/lib/http/request-origin";
 
 /** Reads the body as text, refusing more than maxBytes without buffering it all first. */
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
@@ -27,10 +28,9 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
 
 /** Parses and validates a JSON body; every way it can be wrong is a 4xx with a message saying which. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, maxBytes = limits.maxBodyBytes): Promise<z.infer<S>> {
-  const type = request.headers.get("content-type");
-  if (type && !/^application\/json\b/i.test(type)) {
-    throw new AppError("unsupported_media_type:body", "Send the request body as application/json.");
-  }
+  const notJson = () => new AppError("unsupported_media_type:body", "Send the request body as application/json.");
+  const typed = request.headers.has("content-type");
+  if (typed && !hasJsonContentType(request.headers)) throw notJson();
   let text: string;
   try {
     text = await readLimited(request, maxBytes);
@@ -38,6 +38,8 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
     if (error instanceof AppError) throw error;
     throw new AppError("bad_request:body", "The request body is not valid UTF-8.");
   }
+  // A body of no named type is no more JSON than one of another type; no body at all is a missing body.
+  if (!typed) throw text === "" ? new AppError("bad_request:body", "This request needs a JSON body.") : notJson();
   let value: unknown;
   try {
     value = JSON.parse(text);

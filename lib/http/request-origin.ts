@@ -43,7 +43,28 @@ export function mayMintIdentity(method: string, headers: Headers, url: URL): boo
   return headers.get("sec-fetch-mode") === "navigate" && headers.get("sec-fetch-dest") === "document";
 }
 
-/** A state-changing request must say it sends JSON: a cross-site form or no-cors fetch cannot. */
 export function hasJsonContentType(headers: Headers): boolean {
   return /^application\/json\s*(;|$)/i.test(headers.get("content-type") ?? "");
+}
+
+/**
+ * Whether the request announces a body: HTTP/1.1 does so with Content-Length
+ * or Transfer-Encoding and nothing else. `curl -X DELETE` and a fetch without a
+ * body send neither, or `Content-Length: 0`.
+ */
+export function announcesBody(headers: Headers): boolean {
+  if (headers.has("transfer-encoding")) return true;
+  const length = headers.get("content-length");
+  return length !== null && Number(length) !== 0;
+}
+
+/**
+ * A state-changing request that sends something must say it sends JSON: a
+ * cross-site form or no-cors fetch cannot. One that names no type and sends
+ * nothing (a DELETE, a stop) has no media to check; a named type must be JSON
+ * even on an empty body, since an empty form still names its own.
+ */
+export function hasAcceptableBody(headers: Headers): boolean {
+  if (!headers.has("content-type") && !announcesBody(headers)) return true;
+  return hasJsonContentType(headers);
 }

@@ -78,10 +78,10 @@ describe("state-changing requests from another origin (CSRF)", () => {
     }
   });
 
-  it("refuses a same-origin state change that is not JSON (what a no-cors fetch or a form sends)", async () => {
+  it("refuses a same-origin state change whose body is not JSON (what a no-cors fetch or a form sends)", async () => {
     const { cookie } = await visitor();
     for (const type of [undefined, "text/plain;charset=UTF-8", "multipart/form-data; boundary=x", "application/jsonx"]) {
-      const headers: Record<string, string> = { "sec-fetch-site": "same-origin", ...(type ? { "content-type": type } : {}) };
+      const headers: Record<string, string> = { "sec-fetch-site": "same-origin", "content-length": "9", ...(type ? { "content-type": type } : {}) };
       const response = await proxy(browserRequest("/api/chat", { method: "POST", headers, cookie }));
       expect(response.status, String(type)).toBe(415);
     }
