@@ -87,7 +87,7 @@ export function searchThreads(q: string, { cursor, signal }: { cursor?: string; 
   return request<SearchPage>(`/api/search?${query}`, { signal });
 }
 
-/** A page of a thread's messages, newest first: those before `cursor`, and the cursor of the page before them. */
+/** The page of a thread's messages just before `cursor` (oldest first), and the cursor of the page before it. */
 export function olderMessages(threadId: string, cursor: string): Promise<{ messages: HistoryMessage[]; nextCursor: string | null }> {
   return request(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
 }

@@ -129,7 +129,7 @@ export class ThreadRepository {
     return rows.length === 0 ? null : { messageId: rows[0].message_id, state: rows[0].live ? "running" : "interrupted" };
   }
 
-  /** A page of the thread, newest first (see PostgresHistoryAdapter.page); 404 if it is not the owner's. */
+  /** A page of the thread: the newest messages before a place, oldest first (see PostgresHistoryAdapter.page); 404 if it is not the owner's. */
   async page(owner: string, id: string, options: { before?: number; limit: number }) {
     const page = await new PostgresHistoryAdapter(this.pool).page({ owner, threadId: id, ...options });
     // An empty page is a thread with nothing before the cursor, or no thread of this owner's.

@@ -25,9 +25,9 @@ export function deviceLinks(): DeviceLinks {
 }
 
 /**
- * A page of a thread, newest first (the messages before `before`, all of the
- * latest when unset), each with the server's signature for a client to send
- * back; 404 when the thread is not the owner's.
+ * A page of a thread: its newest `limit` messages before `before` (of the
+ * whole thread when unset), oldest first, each with the server's signature for
+ * a client to send back; 404 when the thread is not the owner's.
  */
 export async function signedPage(
   owner: string,

@@ -8,9 +8,9 @@ import { messagesCursor, messagesQuerySchema } from "./schema";
 export const dynamic = "force-dynamic";
 
 /**
- * A page of the thread, newest first: the messages before `cursor` (the
- * latest when there is none), each with every part and its signature, in
- * order, and the cursor of the page before them (null at the thread's start).
+ * A page of the thread: the newest `limit` messages before `cursor` (of the
+ * whole thread when there is none), oldest first, each with every part and its
+ * signature, and the cursor of the page before them (null at the thread's start).
  */
 export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
