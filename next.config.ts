@@ -9,6 +9,10 @@ const nextConfig: NextConfig = {
   // bundling them breaks those dynamic requires.
   serverExternalPackages: ["pg", "node-pg-migrate"],
   poweredByHeader: false,
+  // Browsers and tools that ask for /favicon.ico without reading the page get the tab icon (app/icon.tsx).
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon/32" }];
+  },
   // `npm run dev` serves http://localhost; opening it as 127.0.0.1 must work too.
   allowedDevOrigins: ["127.0.0.1"],
   // Fixed security headers on every response; a page's Content-Security-Policy

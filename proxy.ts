@@ -9,8 +9,8 @@ import { hasAcceptableBody, isSafeMethod, isSameOrigin, mayMintIdentity } from "
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 import { limitNewIdentity } from "@/lib/rate-limit";
 
-// Runs before every page and API route (not static assets, the health check or
-// /api/inngest): refuses state-changing requests from other origins, gives a
+// Runs before every page and API route (not static assets, the icons and the
+// web app manifest, the health check or /api/inngest): refuses state-changing requests from other origins, gives a
 // visitor an anonymous identity on a safe request, and sets the page's
 // Content-Security-Policy with a fresh nonce.
 export async function proxy(request: NextRequest) {
@@ -51,6 +51,9 @@ function refuse(code: "forbidden:origin" | "unsupported_media_type:body", messag
   return errorResponse(new AppError(code, message));
 }
 
+// The icons and the manifest are the same for everyone and need no identity: a
+// browser fetches the manifest without cookies, which would otherwise mint (and
+// count against the address's limit) a new identity on every page load.
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|api/health|api/inngest).*)"],
+  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest).*)"],
 };

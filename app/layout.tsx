@@ -2,18 +2,21 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { describeModel } from "@/lib/model/config";
 import { AppShell } from "@/components/ui/AppShell";
+import { BRAND } from "@/lib/brand";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: { default: "Threadline", template: "%s · Threadline" },
-  description: "Chat with AI agents that remember: streaming replies, threads saved to Postgres.",
+  title: { default: BRAND.name, template: `%s · ${BRAND.name}` },
+  description: BRAND.description,
+  // The name a phone's home screen shows under the icon (app/apple-icon.tsx, app/manifest.ts).
+  appleWebApp: { title: BRAND.name },
 };
 
 export const viewport: Viewport = {
   colorScheme: "light dark",
   themeColor: [
-    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
-    { media: "(prefers-color-scheme: dark)", color: "#171717" },
+    { media: "(prefers-color-scheme: light)", color: BRAND.background },
+    { media: "(prefers-color-scheme: dark)", color: BRAND.ink },
   ],
 };
 
