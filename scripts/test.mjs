@@ -1,6 +1,6 @@
 // The one test command (`npm test`): a type check, unit + integration tests
 // (Vitest), the fresh-clone tests (Vitest: the quick start and the Docker
-// image's steps on a clean copy of HEAD), a production build, then the
+// image's steps on a fresh copy of the tree), a production build, then the
 // end-to-end suite (Playwright) against it and a smoke run of the benchmark
 // (`npm run bench -- --quick`, counted as one test). Ends with a single summary line, "tests: N passed,
 // M failed[, K skipped]", and a non-zero exit code when any test failed or any

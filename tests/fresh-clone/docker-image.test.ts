@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { recreateDatabase } from "@/lib/db/migrate.mjs";
 import { parseDockerfile, replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
-import { chatTurn, cleanCopyOfHead, freePort, stopGroup, visit, waitFor } from "../support/fresh-copy";
+import { chatTurn, freePort, freshCopy, stopGroup, visit, waitFor } from "../support/fresh-copy";
 
 // No Docker engine runs on the build machines, so this replays the Dockerfile
-// itself (tests/support/dockerfile-replay.ts) on a clean copy of HEAD: the same
+// itself (tests/support/dockerfile-replay.ts) on a fresh copy of the tree (HEAD in a clone): the same
 // context filter, `npm ci`, `npm run build`, the final stage's COPY, its USER,
 // ENV, CMD and HEALTHCHECK. What only Docker does (the base image's own Node,
 // the network namespace) is not proven here.
@@ -51,7 +51,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
   let image: Image;
 
   it("builds from a clean copy: npm ci on the lock file, npm run build, local state kept out of the context", { timeout: 900_000 }, async () => {
-    const context = await cleanCopyOfHead("image-context");
+    const context = await freshCopy("image-context");
     await addLocalState(context);
     const stages = path.join(work, "stages");
     await mkdir(stages);

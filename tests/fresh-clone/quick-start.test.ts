@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { access, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { chatTurn, cleanCopyOfHead, cleanEnv, freePort, installPackages, stopGroup, visit, waitFor } from "../support/fresh-copy";
+import { chatTurn, cleanEnv, freePort, freshCopy, installPackages, stopGroup, visit, waitFor } from "../support/fresh-copy";
 
 // The README's quick start, literally: `npm run dev` in a fresh copy of the
 // committed tree, with no .data/, no .env and no variables but PORT (so the
@@ -48,7 +48,7 @@ describe("the quick start on a fresh clone", () => {
   }
 
   it("npm run dev serves the app on the embedded Postgres, streams a reply, and finds the thread again after a restart", { timeout: 420_000 }, async () => {
-    copy = await cleanCopyOfHead("quick-start");
+    copy = await freshCopy("quick-start");
     await expect(access(path.join(copy, ".data"))).rejects.toThrow();
     await expect(access(path.join(copy, ".env"))).rejects.toThrow();
     await installPackages(copy);

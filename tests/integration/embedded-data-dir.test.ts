@@ -6,17 +6,25 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LOCK_FILE } from "@/lib/db/data-dir-lock.mjs";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { cleanEnv } from "../support/fresh-copy";
+import { readableProjectCopy } from "../support/readable-copy";
 
 // The embedded Postgres's data folder when it cannot be used: the start
 // script (here `npm run migrate`, which opens the database the way `npm run
 // dev` and `npm start` do) ends with one paragraph that says what to do.
 const root = await mkdtemp(path.join(tmpdir(), "threadline-data-dir-"));
-afterAll(() => rm(root, { recursive: true, force: true }));
+// The script runs from a copy any user can read: one test runs it as another
+// user, who may not be able to enter the folder this checkout is in. The copy
+// has no .env either, so nothing but EMBEDDED_DB_DIR is configured.
+const project = await readableProjectCopy(["@next/env", "pg", "node-pg-migrate", "@electric-sql/pglite", "@electric-sql/pglite-socket"]);
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(project, { recursive: true, force: true });
+});
 
 /** Runs `node scripts/migrate.mjs` with EMBEDDED_DB_DIR and nothing else configured. */
 function migrateWith(dataDir: string, user?: { uid: number; gid: number }): Promise<{ code: number | null; output: string }> {
   const env = cleanEnv({ HOME: tmpdir(), EMBEDDED_DB_DIR: dataDir });
-  const child = spawn(process.execPath, ["scripts/migrate.mjs"], { env, ...user, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["scripts/migrate.mjs"], { cwd: project, env, ...user, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -31,7 +39,8 @@ function expectAdvice(output: string, dataDir: string, ...phrases: string[]) {
   expect(output.trim().split("\n").filter((line) => line.trim())).toHaveLength(1);
 }
 
-describe("the embedded Postgres's data folder", () => {
+// Each test boots PGlite in a process of its own, which takes many seconds on a busy machine.
+describe("the embedded Postgres's data folder", { timeout: 90_000 }, () => {
   it("is created with its parents when missing", async () => {
     const dataDir = path.join(root, "fresh", "nested", "pglite");
     const { code, output } = await migrateWith(dataDir);
@@ -53,7 +62,7 @@ describe("the embedded Postgres's data folder", () => {
     await mkdir(dataDir);
     let user: { uid: number; gid: number } | undefined;
     if (process.getuid?.() === 0) {
-      // Permissions do not bind root: run the script as an ordinary user, who can read the project but not this folder.
+      // Permissions do not bind root: run the script as an ordinary user, who can read the project's copy but not this folder.
       user = { uid: 1000, gid: 1000 };
       if (spawnSync(process.execPath, ["-e", "0"], user).status !== 0) return expect.fail("cannot run node as uid 1000 to test permissions");
       await chmod(root, 0o755);

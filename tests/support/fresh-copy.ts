@@ -1,23 +1,68 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, readFile, realpath } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import ignore from "@balena/dockerignore";
 import { parseChunks, replyText } from "./api";
 
 // Tests that start where a user starts: a copy of the committed tree with none
-// of this checkout's local state (.data, .env, .next, node_modules, test output).
+// of this checkout's local state (.data, .env, .next, node_modules, test output),
+// whether this checkout is a git clone or an unpacked source archive.
 
 const exec = promisify(execFile);
 const repository = path.resolve(__dirname, "..", "..");
 
-/** A new folder holding exactly the files of HEAD (`git archive`): what a fresh `git clone` gets. */
-export async function cleanCopyOfHead(label: string): Promise<string> {
+/** True when this checkout is a git work tree of its own (not a folder inside some other repository). */
+async function isWorkTree(): Promise<boolean> {
+  try {
+    const { stdout } = await exec("git", ["rev-parse", "--show-toplevel"], { cwd: repository });
+    return (await realpath(stdout.trim())) === (await realpath(repository));
+  } catch {
+    return false; // not a repository, or no git at all
+  }
+}
+
+/** What a clone would not hold: the repository's .gitignore, read the way git reads it, and .git itself. */
+async function notCloned(): Promise<ReturnType<typeof ignore>> {
+  const rules = (await readFile(path.join(repository, ".gitignore"), "utf8").catch(() => ""))
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const negated = line.startsWith("!");
+      let pattern = (negated ? line.slice(1) : line).replace(/\/$/, "");
+      // Without a slash inside, git matches a name at any depth; with one, from the top.
+      pattern = pattern.includes("/") ? pattern.replace(/^\//, "") : `**/${pattern}`;
+      return `${negated ? "!" : ""}${pattern}`;
+    });
+  return ignore().add([".git", ...rules]);
+}
+
+/**
+ * A new folder holding what a fresh clone holds. In a git work tree, exactly
+ * the files of HEAD (`git archive`); in a copy that is not one (a downloaded
+ * source archive), its files as they are, less what .gitignore names
+ * (installed packages, builds, local data, .env, test output).
+ */
+export async function freshCopy(label: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), `threadline-${label}-`));
-  const { stdout: status } = await exec("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repository });
-  if (status.trim()) console.warn(`[${label}] the working tree has uncommitted changes; this test checks HEAD, as a fresh clone would`);
-  await exec("sh", ["-c", `git archive --format=tar HEAD | tar -x -C "${dir}"`], { cwd: repository });
+  if (await isWorkTree()) {
+    const { stdout: status } = await exec("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repository });
+    if (status.trim()) console.warn(`[${label}] the working tree has uncommitted changes; this test checks HEAD, as a fresh clone would`);
+    await exec("sh", ["-c", `git archive --format=tar HEAD | tar -x -C "${dir}"`], { cwd: repository });
+    return dir;
+  }
+  console.warn(`[${label}] ${repository} is not a git work tree; this test copies its files as they are, less what .gitignore names`);
+  const skip = await notCloned();
+  await cp(repository, dir, {
+    recursive: true,
+    filter: (source) => {
+      const relative = path.relative(repository, source);
+      return relative === "" || !skip.ignores(relative.split(path.sep).join("/"));
+    },
+  });
   return dir;
 }
 
