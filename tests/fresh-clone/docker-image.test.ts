@@ -15,12 +15,14 @@ import { chatTurn, freePort, freshCopy, stopGroup, visit, waitFor } from "../sup
 // the network namespace) is not proven here.
 const work = await mkdtemp(path.join(tmpdir(), "threadline-image-"));
 let app: ChildProcess | undefined;
+let context: string | undefined;
 const stopDatabases: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
   await stopGroup(app);
   for (const stop of stopDatabases) await stop();
   await rm(work, { recursive: true, force: true });
+  if (context) await rm(context, { recursive: true, force: true });
 });
 
 /** The local Postgres server when the suite has one (CI), else an embedded one: the image needs only a URL. */
@@ -51,7 +53,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
   let image: Image;
 
   it("builds from a clean copy: npm ci on the lock file, npm run build, local state kept out of the context", { timeout: 900_000 }, async () => {
-    const context = await freshCopy("image-context");
+    context = await freshCopy("image-context");
     await addLocalState(context);
     const stages = path.join(work, "stages");
     await mkdir(stages);

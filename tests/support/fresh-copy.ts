@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdtemp, readFile, realpath } from "node:fs/promises";
+import { cp, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,11 +48,21 @@ async function notCloned(): Promise<ReturnType<typeof ignore>> {
  */
 export async function freshCopy(label: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), `threadline-${label}-`));
+  try {
+    await copyTreeInto(dir, label);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return dir;
+}
+
+async function copyTreeInto(dir: string, label: string): Promise<void> {
   if (await isWorkTree()) {
     const { stdout: status } = await exec("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repository });
     if (status.trim()) console.warn(`[${label}] the working tree has uncommitted changes; this test checks HEAD, as a fresh clone would`);
     await exec("sh", ["-c", `git archive --format=tar HEAD | tar -x -C "${dir}"`], { cwd: repository });
-    return dir;
+    return;
   }
   console.warn(`[${label}] ${repository} is not a git work tree; this test copies its files as they are, less what .gitignore names`);
   const skip = await notCloned();
@@ -63,7 +73,6 @@ export async function freshCopy(label: string): Promise<string> {
       return relative === "" || !skip.ignores(relative.split(path.sep).join("/"));
     },
   });
-  return dir;
 }
 
 /**
