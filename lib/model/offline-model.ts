@@ -4,6 +4,9 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
+// Node's own delay takes its abort listener off the signal when it ends: a
+// listener left behind per word keeps the turn's signal, and what it reaches, alive.
+import { setTimeout as sleep } from "node:timers/promises";
 import { isSummaryRequest, offlineSummary } from "./summary-request";
 
 // A model that needs no key and no network, so that a fresh install works end
@@ -136,21 +139,6 @@ function plan(options: LanguageModelV3CallOptions): Plan {
   return { kind: "text", text: offlineReply(options.prompt) };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
-
 const words = (text: string) => text.split(/(?<=\s)/);
 const usage = (output: number) => ({
   inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
@@ -192,7 +180,7 @@ export function createOfflineModel(modelId = "threadline-offline"): LanguageMode
           let count = 0;
           const streamWords = async (text: string, emit: (delta: string) => void) => {
             for (const word of words(text)) {
-              await sleep(WORD_DELAY_MS, signal);
+              await sleep(WORD_DELAY_MS, undefined, { signal });
               emit(word);
               count++;
             }
@@ -214,7 +202,7 @@ export function createOfflineModel(modelId = "threadline-offline"): LanguageMode
                 const id = callId();
                 const input = JSON.stringify(call.input);
                 send({ type: "tool-input-start", id, toolName: call.toolName });
-                await sleep(WORD_DELAY_MS, signal);
+                await sleep(WORD_DELAY_MS, undefined, { signal });
                 send({ type: "tool-input-delta", id, delta: input });
                 send({ type: "tool-input-end", id });
                 send({ type: "tool-call", toolCallId: id, toolName: call.toolName, input });
