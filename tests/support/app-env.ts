@@ -3,17 +3,18 @@ import { TEST_DATABASE_URL, TEST_POOL_SIZE } from "./db";
 
 /**
  * The environment the app's modules read, for tests that import them
- * in-process: the test database, the mock model, and optionally the Inngest
- * stand-in. Set it before the first import of app code.
+ * in-process: the test database, the mock model (or, without `modelUrl`, the
+ * built-in offline model), and optionally the Inngest stand-in. Set it before
+ * the first import of app code.
  */
-export function setAppEnv(options: { modelUrl: string; inngestUrl?: string }): void {
+export function setAppEnv(options: { modelUrl?: string; inngestUrl?: string }): void {
   Object.assign(process.env, {
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_POOL_SIZE: String(TEST_POOL_SIZE),
     SESSION_SECRET,
-    MODEL_PROVIDER: "openai-compatible",
-    OPENAI_COMPATIBLE_BASE_URL: options.modelUrl,
-    MODEL: "mock-model",
+    ...(options.modelUrl
+      ? { MODEL_PROVIDER: "openai-compatible", OPENAI_COMPATIBLE_BASE_URL: options.modelUrl, MODEL: "mock-model" }
+      : { MODEL_PROVIDER: "offline" }),
     ...(options.inngestUrl ? { INNGEST_DEV: options.inngestUrl } : {}),
   });
 }
