@@ -8,7 +8,10 @@
 // CPU profile of each by package. Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
-// reported as met or not.
+// reported as met or not. Last, a soak: many turns at 10 concurrent on one
+// server, its resident memory read every so many turns (--soak-only runs just
+// that and adds it to the results already written; --soak-turns=N sets its
+// length).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -19,11 +22,14 @@ import pg from "pg";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelServer } from "./mock-model-server.mjs";
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
-import { writeReport } from "./bench/report.mjs";
+import { writeReport, writeSoakReport } from "./bench/report.mjs";
 import { benchServers } from "./bench/servers.mjs";
+import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 
 const quick = process.argv.includes("--quick");
+const soakOnly = process.argv.includes("--soak-only");
+const soakTurnsFlag = process.argv.find((arg) => arg.startsWith("--soak-turns="));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
 const PORT = 3199;
@@ -31,6 +37,9 @@ const MODEL_MS = BENCH_FIRST_TOKEN_MS + (BENCH_TOKENS - 1) * BENCH_TOKEN_GAP_MS;
 const LEVELS = quick ? [1, 4] : [1, 20, 100];
 const TURNS_AT = (c) => (quick ? Math.max(3, c * 2) : Math.max(20, c * 2));
 const BIG = quick ? 1_000 : 10_000;
+const SOAK_TURNS = soakTurnsFlag ? Number(soakTurnsFlag.split("=")[1]) : quick ? 100 : 2_000;
+const SOAK_EVERY = quick ? 25 : 250;
+const SOAK_CONCURRENCY = 10;
 const { throwawayDatabase, withApp, startInngestStandin, cpuMs } = benchServers({ root: ROOT, outDir: OUT_DIR, basePort: PORT });
 
 const log = (line) => console.log(`[bench] ${line}`);
@@ -51,35 +60,61 @@ async function main() {
   const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS } };
   const inline = { databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url };
   try {
-    await withApp(inline, async (server) => {
-      results.turns = await concurrentTurns(server, LEVELS);
-      results.roundTrips = await roundTrips(server, counter);
-      results.threads = await threadCost(server, direct);
-      results.threadList = await threadListCost(server, direct);
-      results.chatPageJs = await chatPageJs(server);
-    });
-    const inngestPort = PORT + 1;
-    const standin = await startInngestStandin(inngestPort);
-    try {
-      const inngest = { ...inline, databaseUrl: database.url, port: inngestPort, env: { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } };
-      await withApp(inngest, async (server) => {
-        results.inngestTurns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
+    if (!soakOnly) {
+      await withApp(inline, async (server) => {
+        results.turns = await concurrentTurns(server, LEVELS);
+        results.roundTrips = await roundTrips(server, counter);
+        results.threads = await threadCost(server, direct);
+        results.threadList = await threadListCost(server, direct);
+        results.chatPageJs = await chatPageJs(server);
       });
-      // Profiled apart: the profiler's own cost stays out of the figures above.
-      results.profiles = {
-        inline: await profiledTurns(inline, "inline"),
-        inngest: await profiledTurns(inngest, "inngest"),
-      };
-    } finally {
-      await standin.stop();
+      const inngestPort = PORT + 1;
+      const standin = await startInngestStandin(inngestPort);
+      try {
+        const inngest = { ...inline, databaseUrl: database.url, port: inngestPort, env: { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } };
+        await withApp(inngest, async (server) => {
+          results.inngestTurns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
+        });
+        // Profiled apart: the profiler's own cost stays out of the figures above.
+        results.profiles = {
+          inline: await profiledTurns(inline, "inline"),
+          inngest: await profiledTurns(inngest, "inngest"),
+        };
+      } finally {
+        await standin.stop();
+      }
     }
+    results.soak = await soaks({ ...inline, databaseUrl: database.url });
   } finally {
     await direct.end();
     await mock.close();
     await counter.close();
     await database.drop();
   }
-  writeReport(results, { quick, root: ROOT, outDir: OUT_DIR });
+  if (soakOnly) writeSoakReport(results, { root: ROOT, outDir: OUT_DIR });
+  else writeReport(results, { quick, root: ROOT, outDir: OUT_DIR });
+}
+
+/** Each kind of soak on a server of its own (straight to the database: the round-trip counter's proxy is not under test). */
+async function soaks(options) {
+  if (!Number.isInteger(SOAK_TURNS) || SOAK_TURNS < 1) throw new Error("--soak-turns must be a whole number ≥ 1");
+  const runs = [];
+  for (const kind of Object.keys(SOAK_KINDS)) {
+    runs.push(
+      await soak({
+        withApp,
+        options,
+        kind,
+        turns: SOAK_TURNS,
+        every: Math.min(SOAK_EVERY, SOAK_TURNS),
+        concurrency: SOAK_CONCURRENCY,
+        warmUpTurns: 20,
+        settleMs: quick ? 2_000 : 15_000,
+        log,
+      }),
+    );
+  }
+  return { node: process.version, runs };
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The benchmark's results as a table per measurement, each target met or not,
-// and the CPU profiles by package: printed, and written to results.md and
-// results.json.
-import { mkdirSync, writeFileSync } from "node:fs";
+// the CPU profiles by package, and the server's memory over a soak: printed,
+// and written to results.md and results.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS } from "../mock-model-server.mjs";
 
@@ -81,10 +81,69 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...profileTable(results.profiles.inngest),
     "",
+    ...soakSection(results.soak),
   ];
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(path.join(outDir, "results.md"), lines.join("\n"));
   console.log(`\n${lines.join("\n")}`);
   log(`written to ${path.relative(root, outDir)}/results.md and results.json`);
+}
+
+const SOAK_HEADING = "## Memory over a soak";
+
+/** The soak's samples, one column per kind of turn; the growth once warm, and after the load. */
+function soakSection(soak) {
+  if (!soak) return [];
+  const { runs } = soak;
+  const first = runs[0];
+  const at = (run, turns) => {
+    const sample = run.samples.find((s) => s.turns === turns);
+    return sample ? `${sample.rssMiB} / ${sample.heapMiB}` : "";
+  };
+  const counts = [...new Set(runs.flatMap((run) => run.samples.map((s) => s.turns)))].sort((a, b) => a - b);
+  return [
+    SOAK_HEADING,
+    "",
+    `Node ${soak.node} · ${first.turns} turns per run, ${first.concurrency} at a time, each run on a fresh production server (inline runtime). ` +
+      "The server's resident memory (RSS) and its JavaScript heap after a full collection, in MiB, after a warm-up of 20 turns, " +
+      "then as the turns finish, and once idle after the load:",
+    "",
+    `| turns | ${runs.map((run) => `${run.label}: RSS / heap`).join(" | ")} |`,
+    `|---|${runs.map(() => "---|").join("")}`,
+    ...counts.map((turns) => `| ${turns} | ${runs.map((run) => at(run, turns)).join(" | ")} |`),
+    `| ${first.settleSeconds} s after the load | ${runs.map((run) => `${run.settled.rssMiB} / ${run.settled.heapMiB}`).join(" | ")} |`,
+    "",
+    "| run | errors | turns/s | growth from the warm-up mark to the end: RSS / heap | per 1,000 turns: RSS / heap |",
+    "|---|---|---|---|---|",
+    ...runs.map(
+      (run) =>
+        `| ${run.label} | ${run.errors} | ${run.turnsPerSecond} | ${run.rssGrowthMiB} / ${run.heapGrowthMiB} MiB (turn ${run.growthFrom} → ${run.turns}) | ` +
+        `${run.rssGrowthMiBPerThousandTurns ?? "n/a"} / ${run.heapGrowthMiBPerThousandTurns ?? "n/a"} MiB |`,
+    ),
+    "",
+  ];
+}
+
+/**
+ * A soak run alone (--soak-only): its section replaces the one in results.md
+ * (or is added), and its figures the `soak` of results.json; the rest of
+ * both files stays as the last full run wrote it.
+ */
+export function writeSoakReport(results, { root, outDir }) {
+  mkdirSync(outDir, { recursive: true });
+  const jsonFile = path.join(outDir, "results.json");
+  const mdFile = path.join(outDir, "results.md");
+  const json = existsSync(jsonFile) ? JSON.parse(readFileSync(jsonFile, "utf8")) : {};
+  json.soak = { when: results.when, ...results.soak };
+  writeFileSync(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+  const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "# Benchmark results\n\n";
+  const start = md.indexOf(`${SOAK_HEADING}\n`);
+  const next = start < 0 ? -1 : md.indexOf("\n## ", start + SOAK_HEADING.length);
+  const before = start < 0 ? `${md.trimEnd()}\n\n` : md.slice(0, start);
+  const after = next < 0 ? "" : md.slice(next + 1);
+  const section = soakSection(results.soak);
+  writeFileSync(mdFile, `${before}${section.join("\n")}${after ? `\n${after}` : ""}`);
+  console.log(`\n${section.join("\n")}`);
+  log(`soak written to ${path.relative(root, outDir)}/results.md and results.json`);
 }

@@ -57,9 +57,10 @@ export function benchServers({ root, outDir, basePort }) {
 
   /**
    * The standalone server on `port` (default the base port), inline runtime unless `env`
-   * points it at an Inngest server; `nodeArgs` go to node (the profiler).
+   * points it at an Inngest server; `nodeArgs` go to node (the profiler, the inspector); `log`: its stderr.
    */
   async function startApp({ databaseUrl, poolSize, modelUrl, port = basePort, env = {}, nodeArgs = [] }) {
+    const log = path.join(outDir, `server-${port}.log`);
     const child = spawn(process.execPath, [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
       cwd: root,
       env: {
@@ -81,7 +82,7 @@ export function benchServers({ root, outDir, basePort }) {
         ...env,
       },
       // The server's own log goes beside the results.
-      stdio: ["ignore", "ignore", openSync(path.join(outDir, `server-${port}.log`), "w")],
+      stdio: ["ignore", "ignore", openSync(log, "w")],
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     const url = `http://127.0.0.1:${port}`;
@@ -91,7 +92,7 @@ export function benchServers({ root, outDir, basePort }) {
     };
     for (let i = 0; i < 600; i++) {
       const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-      if (ok) return { url, pid: child.pid, stop };
+      if (ok) return { url, pid: child.pid, log, stop };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await stop();
