@@ -1,16 +1,18 @@
 // Anonymous identities: a random id, signed with HMAC-SHA-256 so that a client
 // cannot pick someone else's. Web Crypto keeps this usable in any runtime.
+import { isUuid } from "@/lib/protocol/uuid";
 
 export const IDENTITY_COOKIE = "threadline_id";
 export const IDENTITY_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
 
 const encoder = new TextEncoder();
 /**
- * Exactly what signIdentity writes: a lowercase UUID, a dot, and the 32-byte
- * HMAC in unpadded base64url (43 characters). Anything else is refused before
- * any decoding, which would otherwise forgive junk such as "==", "!!" or "%20".
+ * Exactly what signIdentity writes: a lowercase UUID (the class keeps it
+ * lowercase, isUuid checks its shape), a dot, and the 32-byte HMAC in unpadded
+ * base64url (43 characters). Anything else is refused before any decoding,
+ * which would otherwise forgive junk such as "==", "!!" or "%20".
  */
-const COOKIE_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
+const COOKIE_PATTERN = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
@@ -31,7 +33,7 @@ export async function signIdentity(id: string, secret: string): Promise<string> 
 /** The identity in a cookie value, or null when it is malformed or its signature does not match. */
 export async function verifyIdentity(value: string | undefined, secret: string): Promise<string | null> {
   const match = value ? COOKIE_PATTERN.exec(value) : null;
-  if (!match) return null;
+  if (!match || !isUuid(match[1])) return null;
   const [, id, encoded] = match;
   const signature = Buffer.from(encoded, "base64url");
   if (signature.toString("base64url") !== encoded) return null; // the last character's spare bits must be zero

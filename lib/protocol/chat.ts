@@ -7,6 +7,7 @@ import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES } from "./parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
+import { UUID } from "./uuid";
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
@@ -30,7 +31,7 @@ const text = z
   .max(limits.maxMessageChars, `must be at most ${limits.maxMessageChars} characters`)
   .refine((s) => s.isWellFormed(), "must be valid Unicode text");
 
-const threadId = z.uuid({ message: "must be a UUID" });
+const threadId = z.string({ message: "must be a UUID" }).regex(UUID, "must be a UUID");
 
 const historyItem = z.object({
   id: messageId,

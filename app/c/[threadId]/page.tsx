@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/protocol/uuid";
 import { signedPage, threads } from "@/lib/threads/service";
 import { MESSAGES_PAGE, messagesCursor } from "@/app/api/threads/[id]/messages/schema";
 import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
@@ -11,8 +12,6 @@ import { ChatView } from "@/components/chat/ChatView";
 // Always read the database: a reload must show what the server stored.
 export const dynamic = "force-dynamic";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface ThreadPageProps {
   params: Promise<{ threadId: string }>;
   searchParams: Promise<PageSearchParams>;
@@ -20,7 +19,7 @@ interface ThreadPageProps {
 
 /** The thread and its history, or null when the visitor may not see it. Cached per request (metadata + page). */
 const loadThread = cache(async (threadId: string) => {
-  if (!UUID.test(threadId)) return null;
+  if (!isUuid(threadId)) return null;
   const owner = await getOwnerFromCookies();
   if (!owner) return null;
   try {
