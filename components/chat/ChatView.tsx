@@ -6,6 +6,7 @@ import type { HistoryMessage } from "@/lib/history/types";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
 import { olderMessages } from "@/lib/client/api";
+import { errorMessage } from "@/lib/client/error-message";
 import {
   insertAtSeq,
   isUnanswered,
@@ -220,7 +221,7 @@ export function ChatView({ threadId: initialThreadId, initialHistory, pendingTur
       });
       setOlder({ cursor: page.nextCursor, loading: false, error: null });
     } catch (error) {
-      setOlder((state) => ({ ...state, loading: false, error: error instanceof Error ? error.message : "Could not load earlier messages." }));
+      setOlder((state) => ({ ...state, loading: false, error: errorMessage(error, "Could not load earlier messages.") }));
     }
   }, [older.cursor, older.loading, setMessages]);
 

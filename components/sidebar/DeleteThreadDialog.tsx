@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { ThreadSummary } from "@/lib/threads/repository";
+import { errorMessage } from "@/lib/client/error-message";
 
 interface DeleteThreadDialogProps {
   /** The thread to confirm; null keeps the dialog closed. */
@@ -37,7 +38,7 @@ export function DeleteThreadDialog({ thread, onCancel, onConfirm }: DeleteThread
     try {
       await onConfirm(thread);
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : "The chat could not be deleted.");
+      setError(errorMessage(cause, "The chat could not be deleted."));
     } finally {
       setPending(false);
     }

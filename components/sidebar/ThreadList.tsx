@@ -4,6 +4,7 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { usePathname } from "next/navigation";
 import type { ThreadSummary } from "@/lib/threads/repository";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
+import { errorMessage } from "@/lib/client/error-message";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 import { ThreadRow } from "@/components/sidebar/ThreadRow";
@@ -35,7 +36,7 @@ export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
     try {
       await loadMore();
     } catch (cause) {
-      setLoadMoreError(cause instanceof Error ? cause.message : "Could not load more chats.");
+      setLoadMoreError(errorMessage(cause, "Could not load more chats."));
     }
   }
 

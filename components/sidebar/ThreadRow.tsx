@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import type { ThreadSummary } from "@/lib/threads/repository";
+import { errorMessage } from "@/lib/client/error-message";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
 import { ThreadTitleInput } from "@/components/sidebar/ThreadTitleInput";
 
@@ -28,7 +29,7 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
     try {
       await onRename(thread.id, title);
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : "The chat could not be renamed.");
+      setError(errorMessage(cause, "The chat could not be renamed."));
     } finally {
       setPendingTitle(null);
     }

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { claimDeviceLink } from "@/lib/client/api";
+import { errorMessage } from "@/lib/client/error-message";
 
 // The page a device link opens. The code travels in the URL's fragment, which
 // the browser keeps to itself; nothing changes until the person confirms here
@@ -22,7 +23,7 @@ export function ClaimDeviceLink() {
       await claimDeviceLink(code!);
       window.location.assign("/"); // a full load, so every part of the page reads the new identity
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : "The link could not be used.");
+      setError(errorMessage(cause, "The link could not be used."));
       setPending(false);
     }
   }

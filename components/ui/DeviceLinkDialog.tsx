@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { activeDeviceLink, createDeviceLink, revokeDeviceLink, type DeviceLinkState } from "@/lib/client/api";
+import { errorMessage } from "@/lib/client/error-message";
 
 // "Use on another device": a one-time link that carries this browser's
 // anonymous identity (and so its chats) to another browser.
@@ -31,7 +32,7 @@ export function DeviceLinkDialog({ open, onClose }: { open: boolean; onClose: ()
     try {
       await work();
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : "Something went wrong. Please try again.");
+      setError(errorMessage(cause, "Something went wrong. Please try again."));
     } finally {
       setPending(false);
     }
