@@ -2,6 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { UNTITLED_THREAD } from "@/lib/history/title";
 import { textOf } from "@/lib/protocol/parts";
 import { timelineOf, type StoredMessage, type TimelineEntry } from "@/lib/history/codec";
 import type { PendingTurn } from "@/lib/protocol/chat";
@@ -28,7 +29,7 @@ const THREAD_COLUMNS = "id, title, created_at, updated_at, updated_at::text AS u
 function toSummary(row: ThreadRow): ThreadSummary {
   return {
     id: row.id,
-    title: row.title ?? "New chat",
+    title: row.title ?? UNTITLED_THREAD,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     messageCount: row.message_count,
@@ -193,7 +194,7 @@ export class ThreadRepository {
     return {
       results: page.map((row) => ({
         threadId: row.id,
-        title: row.title ?? "New chat",
+        title: row.title ?? UNTITLED_THREAD,
         ...(row.message_id ? { messageId: row.message_id } : {}),
         ...highlighted(row.snippet),
         updatedAt: row.updated_at.toISOString(),
