@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { getSessionSecret } from "@/lib/auth/secret";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
@@ -25,7 +26,7 @@ export async function proxy(request: NextRequest) {
   // API responses get their own fixed policy from next.config.ts.
   const csp = url.pathname.startsWith("/api/")
     ? undefined
-    : pageContentSecurityPolicy(newNonce(), { dev: process.env.NODE_ENV === "development", https });
+    : pageContentSecurityPolicy(newNonce(), { dev: env().NODE_ENV === "development", https });
   if (csp) requestHeaders.set("content-security-policy", csp); // Next.js reads the nonce from here
 
   const secret = await getSessionSecret();

@@ -2,6 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { getPool } from "@/lib/db/pool";
+import { env, parseEnv, type RawEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 // Limits on what costs the operator: chat turns (model calls) per identity and
@@ -14,24 +15,21 @@ interface Limit {
   /** Requests allowed per window; 0 turns the limit off. */
   points: number;
   windowSeconds: number;
-  variable: string;
 }
 
+/** Each limit's variable (lib/env.ts holds its default) and window. */
 const LIMITS = {
-  chatPerIdentity: { variable: "RATE_LIMIT_CHAT_PER_MINUTE", points: 20, windowSeconds: 60 },
-  chatPerAddress: { variable: "RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", points: 120, windowSeconds: 60 },
-  identitiesPerAddress: { variable: "RATE_LIMIT_NEW_IDENTITIES_PER_HOUR", points: 60, windowSeconds: 3600 },
-} satisfies Record<string, Limit>;
+  chatPerIdentity: { variable: "RATE_LIMIT_CHAT_PER_MINUTE", windowSeconds: 60 },
+  chatPerAddress: { variable: "RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
+  identitiesPerAddress: { variable: "RATE_LIMIT_NEW_IDENTITIES_PER_HOUR", windowSeconds: 3600 },
+} as const;
 
 type LimitName = keyof typeof LIMITS;
 
-/** A limit as configured: its variable when set (a whole number ≥ 0), its default otherwise. */
-export function configuredLimit(name: LimitName, env: Record<string, string | undefined> = process.env): Limit {
-  const limit = LIMITS[name];
-  const raw = env[limit.variable]?.trim();
-  if (!raw) return limit;
-  if (!/^\d+$/.test(raw)) throw new Error(`${limit.variable} must be a whole number ≥ 0 (0 turns the limit off), not "${raw}".`);
-  return { ...limit, points: Number(raw) };
+/** A limit as configured, from the environment or from `source` (a test's variables). */
+export function configuredLimit(name: LimitName, source?: RawEnv): Limit {
+  const { variable, windowSeconds } = LIMITS[name];
+  return { points: (source ? parseEnv(source) : env())[variable], windowSeconds };
 }
 
 const globalForLimits = globalThis as unknown as { threadlineLimiters?: Map<LimitName, RateLimiterPostgres | null> };

@@ -1,6 +1,6 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
-import { wholeNumberSetting } from "@/lib/settings";
+import { env } from "@/lib/env";
 import { threads } from "@/lib/threads/service";
 import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
 import { createNetwork, type Network } from "./network";
@@ -12,17 +12,6 @@ const DEFAULT_SYSTEM_PROMPT =
   "You are Threadline, a helpful assistant. You remember this conversation's earlier messages. " +
   "Answer clearly and concisely; use Markdown when it helps.";
 
-/** About 100,000 tokens: a turn never costs more than this, whatever the thread or the request holds. */
-const DEFAULT_MAX_MODEL_INPUT_CHARS = 400_000;
-
-/** A whole number > 0 from the environment, or the default when unset; a bad value names the variable. */
-const positiveSetting = (name: string, fallback: number) => wholeNumberSetting(process.env, name, { min: 1 }) ?? fallback;
-
-/** A model silent this long mid-answer is cut off: well under the minute a person waits before giving up. */
-const DEFAULT_MODEL_IDLE_TIMEOUT_SECONDS = 30;
-/** A whole turn (every agent, model call and tool) ends after this long. */
-const DEFAULT_TURN_TIMEOUT_SECONDS = 600;
-
 export const TRIAGE = "Triage";
 export const RESEARCHER = "Researcher";
 
@@ -33,12 +22,13 @@ export const RESEARCHER = "Researcher";
  * Researcher, who has the tools.
  */
 export function defaultNetwork(): Network {
-  const persona = process.env.SYSTEM_PROMPT?.trim() || DEFAULT_SYSTEM_PROMPT;
+  const settings = env();
+  const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
     model: defaultLanguageModel(),
-    maxInputChars: positiveSetting("MAX_MODEL_INPUT_CHARS", DEFAULT_MAX_MODEL_INPUT_CHARS),
-    modelIdleTimeoutMs: positiveSetting("MODEL_IDLE_TIMEOUT_SECONDS", DEFAULT_MODEL_IDLE_TIMEOUT_SECONDS) * 1000,
-    turnTimeoutMs: positiveSetting("TURN_TIMEOUT_SECONDS", DEFAULT_TURN_TIMEOUT_SECONDS) * 1000,
+    maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
+    modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
+    turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
     maxIter: 4,
     historyPolicy: environmentHistoryPolicy(),
     compaction: environmentCompaction(),

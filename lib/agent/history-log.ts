@@ -1,3 +1,4 @@
+import { env } from "@/lib/env";
 import type { ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 
 /** What one agent's history policy made of the thread on a turn. */
@@ -17,9 +18,8 @@ export function historyTrimLine({ agent, policy, length, source, from, to }: Age
 /**
  * Whether turns log that line: in development, not in production (where a
  * line per agent per turn is noise) nor under the test runner (whose suites
- * run thousands of turns). Next inlines NODE_ENV at build time, so a
- * production build drops the logging altogether.
+ * run thousands of turns).
  */
-export function historyLogEnabled(nodeEnv: string | undefined = process.env.NODE_ENV): boolean {
+export function historyLogEnabled(nodeEnv: string | undefined = env().NODE_ENV): boolean {
   return nodeEnv !== "production" && nodeEnv !== "test";
 }

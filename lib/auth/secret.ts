@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { getPool } from "@/lib/db/pool";
+import { env } from "@/lib/env";
 
 let cached: Promise<string> | undefined;
 
@@ -18,11 +19,8 @@ export function getSessionSecret(): Promise<string> {
 }
 
 async function loadSecret(): Promise<string> {
-  const fromEnv = process.env.SESSION_SECRET?.trim();
-  if (fromEnv) {
-    if (fromEnv.length < 32) throw new Error("SESSION_SECRET must be at least 32 characters long.");
-    return fromEnv;
-  }
+  const fromEnv = env().SESSION_SECRET; // at least 32 characters, or unset
+  if (fromEnv) return fromEnv;
   const pool = getPool();
   await pool.query("INSERT INTO app_secrets (name, value) VALUES ('session', $1) ON CONFLICT (name) DO NOTHING", [
     randomBytes(32).toString("base64url"),

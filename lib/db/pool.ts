@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 // One pool per process, created on first use. Kept on globalThis so that dev
@@ -8,13 +9,14 @@ const globalForPool = globalThis as unknown as { threadlinePool?: pg.Pool };
 
 export function getPool(): pg.Pool {
   if (!globalForPool.threadlinePool) {
-    if (!process.env.DATABASE_URL) {
+    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+    if (!DATABASE_URL) {
       // npm run dev / npm start set it (to the embedded database when none is configured).
       throw new AppError("internal:config", "DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, or set DATABASE_URL.");
     }
     const pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      connectionString: DATABASE_URL,
+      max: DATABASE_POOL_SIZE,
       idleTimeoutMillis: 30_000,
     });
     // An idle client losing its connection must not crash the server.

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { env, parseEnv, type RawEnv } from "@/lib/env";
 
 export type ProviderName = "openai" | "anthropic" | "openai-compatible" | "offline";
 
@@ -17,41 +17,31 @@ const DEFAULT_MODELS: Record<ProviderName, string> = {
   offline: "threadline-offline",
 };
 
-const PROVIDERS = Object.keys(DEFAULT_MODELS) as ProviderName[];
-
 /**
  * Which model answers. MODEL_PROVIDER wins when set; otherwise the first
  * configured credential decides; with none, the built-in offline model runs
- * so that the app works end to end without any key.
+ * so that the app works end to end without any key. `source`: a test's variables.
  */
-export function modelSettings(env: NodeJS.ProcessEnv = process.env): ModelSettings {
-  const explicit = env.MODEL_PROVIDER?.trim();
-  if (explicit && !PROVIDERS.includes(explicit as ProviderName)) {
-    throw new AppError(
-      "internal:config",
-      `MODEL_PROVIDER must be one of ${PROVIDERS.join(", ")} (got "${explicit}").`,
-    );
-  }
+export function modelSettings(source?: RawEnv): ModelSettings {
+  const settings = source ? parseEnv(source) : env();
   const provider: ProviderName =
-    (explicit as ProviderName | undefined) ??
-    (env.OPENAI_COMPATIBLE_BASE_URL
+    settings.MODEL_PROVIDER ??
+    (settings.OPENAI_COMPATIBLE_BASE_URL
       ? "openai-compatible"
-      : env.OPENAI_API_KEY
+      : settings.OPENAI_API_KEY
         ? "openai"
-        : env.ANTHROPIC_API_KEY
+        : settings.ANTHROPIC_API_KEY
           ? "anthropic"
           : "offline");
-  const model = env.MODEL?.trim() || DEFAULT_MODELS[provider];
+  const model = settings.MODEL || DEFAULT_MODELS[provider];
   switch (provider) {
     case "openai":
-      return { provider, model, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL || undefined };
+      return { provider, model, apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL };
     case "anthropic":
-      return { provider, model, apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL || undefined };
+      return { provider, model, apiKey: settings.ANTHROPIC_API_KEY, baseURL: settings.ANTHROPIC_BASE_URL };
     case "openai-compatible":
-      if (!env.OPENAI_COMPATIBLE_BASE_URL) {
-        throw new AppError("internal:config", "MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
-      }
-      return { provider, model, apiKey: env.OPENAI_COMPATIBLE_API_KEY, baseURL: env.OPENAI_COMPATIBLE_BASE_URL };
+      // parseEnv refuses openai-compatible without its base URL
+      return { provider, model, apiKey: settings.OPENAI_COMPATIBLE_API_KEY, baseURL: settings.OPENAI_COMPATIBLE_BASE_URL! };
     case "offline":
       return { provider, model };
   }

@@ -1,6 +1,8 @@
 // Which runtime the environment asks for, and whether it may: plain
 // JavaScript, because the start script (plain Node) decides before Next.js
-// starts and the server decides again at run time.
+// starts and the server decides again at run time. Being plain Node, it reads
+// process.env itself when called without variables (the start script); the app
+// hands it lib/env.ts's values instead.
 
 const isSet = (value) => Boolean(value && !["0", "false"].includes(value.trim().toLowerCase()));
 

@@ -1,0 +1,188 @@
+import "server-only";
+import { z } from "zod";
+import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/agent/compaction-settings";
+import { AppError } from "@/lib/errors";
+import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
+
+// The app's configuration, in one place: every variable the README's
+// Configuration table lists, with its type, default and bounds. Nothing else
+// in the app reads process.env (the plain-Node start scripts aside), so a bad
+// value is found once, at start (instrumentation.ts), and named in one line,
+// instead of failing some later turn.
+
+/** What reads the environment: process.env, or a record a test hands in. */
+export type RawEnv = Record<string, string | undefined>;
+
+const wholeNumber = (min: number, max: number) => {
+  const must = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, must)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, must);
+};
+
+const url = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+const text = z.string();
+
+const schema = z.object({
+  // Database
+  /** Postgres connection string; the start script sets it to the embedded database when unset. */
+  DATABASE_URL: text.optional().describe("Postgres connection string"),
+  /** Where the embedded Postgres keeps its data (read by the start script, checked here too). */
+  EMBEDDED_DB_DIR: text.default(".data/pglite").describe("embedded Postgres data folder"),
+  /** Connections in the app's one pool (the start script makes it 1 for the embedded database). */
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10).describe("connections in the app's one pool"),
+
+  // Identity
+  /** Key that signs the identity cookie; unset: generated once and kept in the database. */
+  SESSION_SECRET: text.min(32, "must be at least 32 characters long").optional().describe("cookie-signing key"),
+
+  // Model
+  /** Which provider answers; unset: the first configured credential, else offline. */
+  MODEL_PROVIDER: z
+    .enum(["openai", "anthropic", "openai-compatible", "offline"], {
+      error: "must be one of openai, anthropic, openai-compatible, offline",
+    })
+    .optional()
+    .describe("model provider"),
+  /** Model id; unset: the provider's default. */
+  MODEL: text.optional().describe("model id"),
+  /** OpenAI's key. */
+  OPENAI_API_KEY: text.optional().describe("OpenAI API key"),
+  /** Another OpenAI endpoint (a proxy, Azure's). */
+  OPENAI_BASE_URL: url.optional().describe("OpenAI base URL"),
+  /** Anthropic's key. */
+  ANTHROPIC_API_KEY: text.optional().describe("Anthropic API key"),
+  /** Another Anthropic endpoint. */
+  ANTHROPIC_BASE_URL: url.optional().describe("Anthropic base URL"),
+  /** Any OpenAI-compatible server, e.g. Ollama at http://localhost:11434/v1. */
+  OPENAI_COMPATIBLE_BASE_URL: url.optional().describe("OpenAI-compatible base URL"),
+  /** That server's key, if it wants one. */
+  OPENAI_COMPATIBLE_API_KEY: text.optional().describe("OpenAI-compatible API key"),
+  /** The agents' system prompt; unset: a short helpful-assistant prompt. */
+  SYSTEM_PROMPT: text.optional().describe("system prompt"),
+
+  // Server
+  /** Where the server listens (read by Next.js and the start script). */
+  PORT: wholeNumber(0, 65535).optional().describe("listening port"),
+  /** The address the server listens on (read by Next.js and the start script). */
+  HOSTNAME: text.optional().describe("listening host name"),
+  /** Reverse proxies in front of the app that append to X-Forwarded-For (read by the start script's preload). */
+  TRUSTED_PROXY_HOPS: wholeNumber(0, 99).default(0).describe("trusted reverse proxies"),
+  /** Set by Next.js: development, production or test. */
+  NODE_ENV: z
+    .enum(["development", "production", "test"], { error: "must be development, production or test" })
+    .optional()
+    .describe("Next.js mode"),
+
+  // Limits
+  /** Chat turns per identity per minute; 0: off. */
+  RATE_LIMIT_CHAT_PER_MINUTE: wholeNumber(0, 999_999_999).default(20).describe("chat turns per identity per minute"),
+  /** Chat turns per client address per minute, across identities; 0: off. */
+  RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(120).describe("chat turns per address per minute"),
+  /** New anonymous identities per client address per hour; 0: off. */
+  RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("new identities per address per hour"),
+
+  // History and compaction
+  /** The operator's history policy, over any URL's; unset: each agent's own. Read on the server only. */
+  NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: historyPolicyNameSchema.optional().describe("history policy"),
+  /** N for lastN; unset: 10. Read on the server only. */
+  NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: historyLengthSchema.optional().describe("history length"),
+  /** Compact a thread when the model's history holds more messages than this; 0: never. */
+  COMPACTION_MAX_MESSAGES: wholeNumber(0, 999_999).default(DEFAULT_COMPACTION.maxMessages).describe("messages before compaction"),
+  /** Messages left after compaction, the summary counted; unset: 30, or one less than the maximum. */
+  COMPACTION_TARGET_MESSAGES: wholeNumber(2, 999_999).optional().describe("messages after compaction"),
+  /** The most recent user turns compaction always keeps. */
+  COMPACTION_KEEP_TURNS: wholeNumber(1, 999_999).default(DEFAULT_COMPACTION.keepTurns).describe("user turns kept as they are"),
+
+  // Turns
+  /** A running turn's claim on its message, renewed while it runs. */
+  TURN_LEASE_SECONDS: wholeNumber(1, 999_999).default(30).describe("turn lease, seconds"),
+  /** How long a finished reply keeps trying to be stored while the database is away. */
+  SAVE_RETRY_SECONDS: wholeNumber(1, 999_999).default(30).describe("save retry, seconds"),
+  /** A model silent this long mid-answer is cut off (bounded so the timer's milliseconds fit). */
+  MODEL_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(30).describe("model idle timeout, seconds"),
+  /** The most one turn may take. */
+  TURN_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(600).describe("turn timeout, seconds"),
+  /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */
+  MAX_MODEL_INPUT_CHARS: wholeNumber(1, 999_999_999).default(400_000).describe("model input cap, characters"),
+
+  // Inngest (also read by the Inngest SDK itself)
+  /** A self-hosted or cloud Inngest's event key. */
+  INNGEST_EVENT_KEY: text.optional().describe("Inngest event key"),
+  /** Its signing key: requests to /api/inngest must carry its signature. */
+  INNGEST_SIGNING_KEY: text.optional().describe("Inngest signing key"),
+  /** A self-hosted Inngest, e.g. http://inngest:8288. */
+  INNGEST_BASE_URL: url.optional().describe("Inngest base URL"),
+  /** 1 or a dev server URL: run turns on an Inngest dev server. Kept as written: the SDK and the start script read it too. */
+  INNGEST_DEV: z
+    .string()
+    .refine((value) => /^(0|1|true|false)$/i.test(value) || url.safeParse(value).success, "must be 1, 0 or a dev server's http:// URL")
+    .optional()
+    .describe("Inngest dev server"),
+  /** 1: the dev server and the app are reachable only from this machine, so production may use INNGEST_DEV. Kept as written, as INNGEST_DEV. */
+  INNGEST_DEV_IS_LOCAL: text.optional().describe("Inngest dev server is local"),
+});
+
+export const ENV_NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
+
+export type Env = z.output<typeof schema> & {
+  /** The compaction the settings ask for, the target's default worked out; undefined: compaction is off. */
+  compaction: CompactionSettings | undefined;
+};
+
+const fail = (message: string): never => {
+  throw new AppError("internal:config", message);
+};
+
+/**
+ * The configuration in `raw` (blank counts as unset), or an error whose one
+ * line names the first bad variable, what it must be and what it was.
+ */
+export function parseEnv(raw: RawEnv): Env {
+  const input: Record<string, string | undefined> = {};
+  for (const name of ENV_NAMES) input[name] = raw[name]?.trim() || undefined;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    fail(`${name} ${issue.message}, not "${input[name]}".`);
+  }
+  const settings = parsed.data!;
+  if (settings.MODEL_PROVIDER === "openai-compatible" && !settings.OPENAI_COMPATIBLE_BASE_URL) {
+    fail("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
+  }
+  return { ...settings, compaction: compactionFrom(settings) };
+}
+
+/** COMPACTION_TARGET_MESSAGES's default and its bound depend on COMPACTION_MAX_MESSAGES. */
+function compactionFrom(settings: z.output<typeof schema>): Env["compaction"] {
+  const maxMessages = settings.COMPACTION_MAX_MESSAGES;
+  if (maxMessages === 0) return undefined;
+  const targetMessages = settings.COMPACTION_TARGET_MESSAGES ?? Math.min(DEFAULT_COMPACTION.targetMessages, maxMessages - 1);
+  if (targetMessages < 2 || targetMessages >= maxMessages) {
+    fail(`COMPACTION_TARGET_MESSAGES must be at least 2 and less than COMPACTION_MAX_MESSAGES (${maxMessages}), not ${targetMessages}.`);
+  }
+  return { maxMessages, targetMessages, keepTurns: settings.COMPACTION_KEEP_TURNS };
+}
+
+// Parsed on first use and kept while the variables stay as they are: a test
+// that sets one between turns gets it read again, with no reset to remember.
+let cache: { key: string; env?: Env; error?: unknown } | undefined;
+
+/** The app's configuration from process.env; throws the one-line error when a value is bad. */
+export function env(): Env {
+  const raw: RawEnv = {};
+  for (const name of ENV_NAMES) raw[name] = process.env[name];
+  const key = JSON.stringify(ENV_NAMES.map((name) => raw[name]));
+  if (cache?.key !== key) {
+    try {
+      cache = { key, env: parseEnv(raw) };
+    } catch (error) {
+      cache = { key, error };
+    }
+  }
+  if (cache.error) throw cache.error;
+  return cache.env!;
+}
