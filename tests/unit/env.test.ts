@@ -1,0 +1,130 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ENV_NAMES, parseEnv } from "@/lib/env";
+
+const root = path.resolve(__dirname, "../..");
+
+// [variable, value, what it parses to] — or, for a bad value, the one line that names it.
+const good: [string, string, unknown][] = [
+  ["DATABASE_URL", "postgres://db/threadline", "postgres://db/threadline"],
+  ["EMBEDDED_DB_DIR", "", ".data/pglite"],
+  ["EMBEDDED_DB_DIR", "/var/lib/threadline", "/var/lib/threadline"],
+  ["DATABASE_POOL_SIZE", "", 10],
+  ["DATABASE_POOL_SIZE", " 4 ", 4],
+  ["SESSION_SECRET", "", undefined],
+  ["SESSION_SECRET", "x".repeat(32), "x".repeat(32)],
+  ["MODEL_PROVIDER", "anthropic", "anthropic"],
+  ["MODEL", "gpt-4.1", "gpt-4.1"],
+  ["OPENAI_BASE_URL", "https://proxy.example/v1", "https://proxy.example/v1"],
+  ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1"],
+  ["OPENAI_COMPATIBLE_BASE_URL", "http://localhost:11434/v1", "http://localhost:11434/v1"],
+  ["SYSTEM_PROMPT", "  Be brief.  ", "Be brief."],
+  ["PORT", "8080", 8080],
+  ["HOSTNAME", "0.0.0.0", "0.0.0.0"],
+  ["TRUSTED_PROXY_HOPS", "", 0],
+  ["TRUSTED_PROXY_HOPS", "2", 2],
+  ["RATE_LIMIT_CHAT_PER_MINUTE", "", 20],
+  ["RATE_LIMIT_CHAT_PER_MINUTE", "0", 0],
+  ["RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", "", 120],
+  ["RATE_LIMIT_NEW_IDENTITIES_PER_HOUR", "", 60],
+  ["NEXT_PUBLIC_DEFAULT_HISTORY_POLICY", "lastN", "lastN"],
+  ["NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH", "0", 0],
+  ["NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH", "", undefined],
+  ["COMPACTION_MAX_MESSAGES", "", 50],
+  ["COMPACTION_MAX_MESSAGES", "0", 0],
+  ["COMPACTION_TARGET_MESSAGES", "20", 20],
+  ["COMPACTION_KEEP_TURNS", "", 10],
+  ["TURN_LEASE_SECONDS", "", 30],
+  ["SAVE_RETRY_SECONDS", "5", 5],
+  ["MODEL_IDLE_TIMEOUT_SECONDS", "", 30],
+  ["TURN_TIMEOUT_SECONDS", "", 600],
+  ["MAX_MODEL_INPUT_CHARS", "", 400_000],
+  ["INNGEST_BASE_URL", "http://inngest:8288", "http://inngest:8288"],
+  ["INNGEST_DEV", "1", "1"],
+  ["INNGEST_DEV", "http://localhost:8288", "http://localhost:8288"],
+  ["INNGEST_DEV_IS_LOCAL", "1", "1"],
+];
+
+const bad: [string, string, string][] = [
+  ["DATABASE_POOL_SIZE", "0", 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "0".'],
+  ["DATABASE_POOL_SIZE", "ten", 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "ten".'],
+  ["SESSION_SECRET", "short", 'SESSION_SECRET must be at least 32 characters long, not "short".'],
+  ["MODEL_PROVIDER", "gemini", 'MODEL_PROVIDER must be one of openai, anthropic, openai-compatible, offline, not "gemini".'],
+  ["OPENAI_BASE_URL", "api.openai.com", 'OPENAI_BASE_URL must be an http:// or https:// URL, not "api.openai.com".'],
+  ["OPENAI_COMPATIBLE_BASE_URL", "ftp://x/v1", 'OPENAI_COMPATIBLE_BASE_URL must be an http:// or https:// URL, not "ftp://x/v1".'],
+  ["PORT", "70000", 'PORT must be a whole number from 0 to 65535, not "70000".'],
+  ["TRUSTED_PROXY_HOPS", "-1", 'TRUSTED_PROXY_HOPS must be a whole number from 0 to 99, not "-1".'],
+  ["NODE_ENV", "staging", 'NODE_ENV must be development, production or test, not "staging".'],
+  ["RATE_LIMIT_CHAT_PER_MINUTE", "1.5", 'RATE_LIMIT_CHAT_PER_MINUTE must be a whole number from 0 to 999999999, not "1.5".'],
+  ["RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", "lots", 'RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS must be a whole number from 0 to 999999999, not "lots".'],
+  ["RATE_LIMIT_NEW_IDENTITIES_PER_HOUR", "1e3", 'RATE_LIMIT_NEW_IDENTITIES_PER_HOUR must be a whole number from 0 to 999999999, not "1e3".'],
+  ["NEXT_PUBLIC_DEFAULT_HISTORY_POLICY", "most", 'NEXT_PUBLIC_DEFAULT_HISTORY_POLICY must be "all", "none" or "lastN", not "most".'],
+  ["NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH", "-1", 'NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH must be a whole number, 0 or more, not "-1".'],
+  ["COMPACTION_MAX_MESSAGES", "many", 'COMPACTION_MAX_MESSAGES must be a whole number from 0 to 999999, not "many".'],
+  ["COMPACTION_TARGET_MESSAGES", "abc", 'COMPACTION_TARGET_MESSAGES must be a whole number from 2 to 999999, not "abc".'],
+  ["COMPACTION_TARGET_MESSAGES", "1", 'COMPACTION_TARGET_MESSAGES must be a whole number from 2 to 999999, not "1".'],
+  ["COMPACTION_TARGET_MESSAGES", "50", "COMPACTION_TARGET_MESSAGES must be at least 2 and less than COMPACTION_MAX_MESSAGES (50), not 50."],
+  ["COMPACTION_KEEP_TURNS", "0", 'COMPACTION_KEEP_TURNS must be a whole number from 1 to 999999, not "0".'],
+  ["TURN_LEASE_SECONDS", "0", 'TURN_LEASE_SECONDS must be a whole number from 1 to 999999, not "0".'],
+  ["SAVE_RETRY_SECONDS", "30s", 'SAVE_RETRY_SECONDS must be a whole number from 1 to 999999, not "30s".'],
+  ["MODEL_IDLE_TIMEOUT_SECONDS", "1000000", 'MODEL_IDLE_TIMEOUT_SECONDS must be a whole number from 1 to 999999, not "1000000".'],
+  ["TURN_TIMEOUT_SECONDS", "-5", 'TURN_TIMEOUT_SECONDS must be a whole number from 1 to 999999, not "-5".'],
+  ["MAX_MODEL_INPUT_CHARS", "0", 'MAX_MODEL_INPUT_CHARS must be a whole number from 1 to 999999999, not "0".'],
+  ["INNGEST_BASE_URL", "inngest:8288", 'INNGEST_BASE_URL must be an http:// or https:// URL, not "inngest:8288".'],
+  ["INNGEST_DEV", "yes", 'INNGEST_DEV must be 1, 0 or a dev server\'s http:// URL, not "yes".'],
+];
+
+describe("the configuration", () => {
+  it.each(good)("reads %s=%j as %j", (name, value, expected) => {
+    expect(parseEnv({ [name]: value })[name as keyof ReturnType<typeof parseEnv>]).toEqual(expected);
+  });
+
+  it.each(bad)("refuses %s=%j in one line that names it", (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
+    try {
+      parseEnv({ [name]: value });
+    } catch (error) {
+      expect((error as Error).message).toBe(message);
+    }
+  });
+
+  it("checks the rules between variables", () => {
+    expect(parseEnv({}).compaction).toEqual({ maxMessages: 50, targetMessages: 30, keepTurns: 10 });
+    expect(parseEnv({ COMPACTION_MAX_MESSAGES: "12" }).compaction).toEqual({ maxMessages: 12, targetMessages: 11, keepTurns: 10 });
+    expect(parseEnv({ COMPACTION_MAX_MESSAGES: "0", COMPACTION_TARGET_MESSAGES: "99" }).compaction).toBeUndefined();
+    expect(() => parseEnv({ MODEL_PROVIDER: "openai-compatible" })).toThrow("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
+  });
+
+  it("covers every variable the README's Configuration table documents, and each has a test here", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("### Runtimes"));
+    const documented = [...section.matchAll(/^\| (.+?) \|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name]) => name));
+    expect(documented.length).toBeGreaterThan(30);
+    expect(ENV_NAMES.filter((name) => name !== "NODE_ENV").sort()).toEqual([...new Set(documented)].sort());
+    const tested = new Set([...good, ...bad].map(([name]) => name));
+    const untested = ENV_NAMES.filter((name) => !tested.has(name) && !/_KEY$|^NODE_ENV$/.test(name));
+    expect(untested).toEqual([]);
+  });
+});
+
+describe("reading the environment", () => {
+  // Plain-Node modules the start scripts import: they cannot import TypeScript, so they read process.env themselves.
+  const allowed = new Set(["lib/env.ts", "lib/runtime/inngest-env.mjs"]);
+
+  function sources(dir: string): string[] {
+    return readdirSync(path.join(root, dir)).flatMap((entry) => {
+      const relative = path.posix.join(dir, entry);
+      if (statSync(path.join(root, relative)).isDirectory()) return sources(relative);
+      return /\.(ts|tsx|mts|mjs|js|jsx)$/.test(entry) ? [relative] : [];
+    });
+  }
+
+  it("happens in lib/env.ts only, in the app's code", () => {
+    const files = [...["lib", "app", "inngest", "components"].flatMap(sources), "proxy.ts", "instrumentation.ts"];
+    expect(files.length).toBeGreaterThan(50);
+    const readers = files.filter((file) => !allowed.has(file) && readFileSync(path.join(root, file), "utf8").includes("process.env"));
+    expect(readers).toEqual([]);
+    expect(readFileSync(path.join(root, "lib/env.ts"), "utf8")).toContain("process.env");
+  });
+});
