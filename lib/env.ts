@@ -125,6 +125,8 @@ const schema = z.object({
   INNGEST_DEV_IS_LOCAL: text.optional().describe("Inngest dev server is local"),
 });
 
+const SECRET = /SECRET|_KEY$/;
+
 export const ENV_NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
 
 export type Env = z.output<typeof schema> & {
@@ -147,7 +149,9 @@ export function parseEnv(raw: RawEnv): Env {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    fail(`${name} ${issue.message}, not "${input[name]}".`);
+    const value = input[name] ?? "";
+    // A secret's value must not reach the log, even a wrong one.
+    fail(`${name} ${issue.message}, not ${SECRET.test(name) ? `a ${value.length}-character value` : `"${value}"`}.`);
   }
   const settings = parsed.data!;
   if (settings.MODEL_PROVIDER === "openai-compatible" && !settings.OPENAI_COMPATIBLE_BASE_URL) {

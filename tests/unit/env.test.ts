@@ -49,7 +49,7 @@ const good: [string, string, unknown][] = [
 const bad: [string, string, string][] = [
   ["DATABASE_POOL_SIZE", "0", 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "0".'],
   ["DATABASE_POOL_SIZE", "ten", 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "ten".'],
-  ["SESSION_SECRET", "short", 'SESSION_SECRET must be at least 32 characters long, not "short".'],
+  ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters long, not a 5-character value."],
   ["MODEL_PROVIDER", "gemini", 'MODEL_PROVIDER must be one of openai, anthropic, openai-compatible, offline, not "gemini".'],
   ["OPENAI_BASE_URL", "api.openai.com", 'OPENAI_BASE_URL must be an http:// or https:// URL, not "api.openai.com".'],
   ["OPENAI_COMPATIBLE_BASE_URL", "ftp://x/v1", 'OPENAI_COMPATIBLE_BASE_URL must be an http:// or https:// URL, not "ftp://x/v1".'],
