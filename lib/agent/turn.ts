@@ -179,14 +179,16 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
     earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window, fromSeq }));
   }
+  // Each agent's view of it, read from `earlier` and `summary` when called: compaction below may replace them.
+  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
+  const entryAgent = network.agents[0];
+  let messages = messagesFor(entryAgent);
+
   // 3b. A history too big for the model is compacted first, as steps of this
   // turn; a failure ends the turn below, with what went wrong.
-  const entryAgent = network.agents[0];
-  const overBudget = () =>
-    network.maxInputChars !== undefined &&
-    modelInputChars(buildModelMessages(earlier, input.message, policyFor(entryAgent), summary)) > network.maxInputChars;
+  const overBudget = network.maxInputChars !== undefined && modelInputChars(messages) > network.maxInputChars;
   let compactionFailure: Error | undefined;
-  if (userSeq !== undefined && canCompact(history, network) && overBudget()) {
+  if (userSeq !== undefined && canCompact(history, network) && overBudget) {
     await announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
     try {
       await compactThread({ ...scope, threadId, beforeSeq: userSeq }, { history, network, step, newId });
@@ -195,6 +197,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
         summary = latest;
         fromSeq = latest.parts[0].throughSeq + 1;
         earlier = earlier.filter((m) => m.seq >= fromSeq!);
+        messages = messagesFor(entryAgent);
       }
     } catch (error) {
       compactionFailure = new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
@@ -209,13 +212,12 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     const signature = deps.signer(threadId, summary);
     await announce("announce-summary", dataChunk("compacted", { id, seq, signature, createdAt, text, throughSeq, summarizedMessages }));
   }
-  // 4. Each agent's view of it.
-  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
+  // 4. What the entry agent is given, for the debug panel and the budget.
   const entry = policyFor(entryAgent);
-  const messages = messagesFor(entryAgent);
+  const conversation = () => conversationWith(earlier, input.message, summary);
   // The whole thread's size, when the adapter says; otherwise as far as this turn read it.
-  const conversation = conversationWith(earlier, input.message, summary);
-  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversation.length;  const inputChars = modelInputChars(messages);
+  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversation().length;
+  const inputChars = modelInputChars(messages);
   await announce(
     "announce-history",
     dataChunk("history", {
@@ -253,7 +255,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     const outcome = await runNetwork({
       network,
       messagesFor,
-      historyTrim: (agent) => ({ ...policyFor(agent), from: inThread, to: applyHistoryPolicy(conversation, policyFor(agent)).length }),
+      historyTrim: (agent) => ({ ...policyFor(agent), from: inThread, to: applyHistoryPolicy(conversation(), policyFor(agent)).length }),
       context: { owner: input.owner, threadId, signal },
       publish,
       step,
