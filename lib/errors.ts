@@ -69,4 +69,9 @@ export function fromErrorBody(body: unknown, fallbackStatus = 500): AppError {
   return new AppError(`${kind}:unknown`, "Something went wrong. Please try again.");
 }
 
+/** An error and the errors it was caused by, outermost first (at most `depth` of them). */
+export function* causeChain(error: unknown, depth = 5): Generator<Error> {
+  for (let current = error, seen = 0; current instanceof Error && seen < depth; current = current.cause, seen++) yield current;
+}
+
 export const notFoundThread = () => new AppError("not_found:thread", "Thread not found.");

@@ -1,4 +1,5 @@
 import "server-only";
+import { causeChain } from "@/lib/errors";
 
 // Whether the database refused a write for what it holds (a value it cannot
 // take, a rule it breaks, a size past a limit) rather than because it could
@@ -15,10 +16,11 @@ const REFUSAL_CLASSES: Record<string, string> = {
 /**
  * A plain phrase saying why the database refused the write, naming the
  * condition (e.g. "it breaks a rule of the database (check_violation on
- * messages, constraint messages_kind_check)"), or undefined when the error is not such a refusal.
+ * messages, constraint messages_kind_check)"), or undefined when the error is
+ * not such a refusal.
  */
 export function databaseRefusal(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (const current of causeChain(error)) {
     const { code, table, constraint } = current as { code?: unknown; table?: unknown; constraint?: unknown };
     if (typeof code !== "string" || code.length !== 5) continue;
     const meaning = REFUSAL_CLASSES[code.slice(0, 2)];

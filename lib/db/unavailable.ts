@@ -1,4 +1,5 @@
 import "server-only";
+import { causeChain } from "@/lib/errors";
 
 // Whether an error means the database cannot be reached right now (down,
 // restarting, unreachable, out of connections) rather than that a query was
@@ -18,7 +19,7 @@ const isUnavailableState = (code: string) => code.startsWith("08") || ["57P01", 
 const MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/i, /is not queryable/, /^Connection ended/];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (const current of causeChain(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && (SOCKET_CODES.has(code) || isUnavailableState(code))) return true;
     if (MESSAGES.some((pattern) => pattern.test(current.message))) return true;
