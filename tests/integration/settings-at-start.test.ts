@@ -6,8 +6,8 @@ import { cleanEnv, freePort } from "../support/fresh-copy";
 
 // `npm run dev` with a bad setting: the server stops as it starts, with one
 // line naming the variable, rather than failing the first turn that reads it.
-// (The production server runs the same check; it needs a build, which the
-// end-to-end suite makes, so this runs the dev server.)
+// (`npm start` needs a production build, which the end-to-end suite makes:
+// tests/e2e/settings-at-start.spec.ts proves it there.)
 let child: ChildProcess | undefined;
 afterEach(() => {
   if (child?.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
