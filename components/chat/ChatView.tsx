@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useChat } from "@ai-sdk/react";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import { describeChatError } from "@/lib/client/chat-error";
 import { olderMessages } from "@/lib/client/api";

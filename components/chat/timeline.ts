@@ -3,7 +3,7 @@
 // calls and hand-overs in order. Pure functions only.
 import type { DynamicToolUIPart, ReasoningUIPart } from "ai";
 import type { ChatMessage } from "@/lib/client/messages";
-import { UI_METADATA_KEY } from "@/lib/history/codec";
+import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 
 type UIPart = ChatMessage["parts"][number];
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { ThreadSummary } from "@/lib/protocol/threads";
 import { errorMessage } from "@/lib/client/error-message";
 
 interface DeleteThreadDialogProps {

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useMemo, useState } from "react";
 import { usePathname } from "next/navigation";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { ThreadSummary } from "@/lib/protocol/threads";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { errorMessage } from "@/lib/client/error-message";
 import { useNewChat } from "@/components/chat/NewChatContext";

@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import Link from "next/link";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { ThreadSummary } from "@/lib/protocol/threads";
 import { errorMessage } from "@/lib/client/error-message";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
 import { ThreadTitleInput } from "@/components/sidebar/ThreadTitleInput";

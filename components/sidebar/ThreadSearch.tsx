@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { searchThreads, type SearchPage } from "@/lib/client/api";
-import type { SearchResult } from "@/lib/threads/repository";
+import { searchThreads } from "@/lib/client/api";
+import type { SearchPage, SearchResult } from "@/lib/protocol/threads";
 
 // Waits for a pause in typing before asking the server.
 const DEBOUNCE_MS = 250;

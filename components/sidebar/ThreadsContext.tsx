@@ -1,9 +1,9 @@
 "use client";
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { ThreadPage, ThreadSummary } from "@/lib/protocol/threads";
 import { deleteThread, listThreads, renameThread } from "@/lib/client/api";
-import { appendPage, mergeFirstPage, type ThreadPage } from "@/lib/client/thread-list";
+import { appendPage, mergeFirstPage } from "@/lib/client/thread-list";
 
 type LoadState = "loading" | "ready" | "error";
 

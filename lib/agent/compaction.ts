@@ -1,7 +1,9 @@
 import "server-only";
 import { generateText } from "ai";
 import { seqAfter } from "@/lib/auth/history-signature";
-import { modelInputChars, toModelMessages } from "@/lib/history/codec";
+import { toModelMessages } from "@/lib/protocol/parts-codec";
+import { summaryForModel } from "@/lib/model/summary-for-model";
+import { modelInputChars } from "./input-budget";
 import type { HistoryConfig, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
@@ -53,7 +55,7 @@ export function needsCompaction(count: number, settings: CompactionSettings | un
 }
 
 /** How many characters the model is given for a message: its text, and its tool calls and results as JSON. */
-export const messageChars = (message: ThreadMessage) => modelInputChars(toModelMessages([message]));
+export const messageChars = (message: ThreadMessage) => modelInputChars(toModelMessages([message], summaryForModel));
 
 /**
  * Where to cut the messages after the latest summary (oldest first): the ones

@@ -3,7 +3,8 @@
 
 import type { ModelMessage } from "ai";
 import { v5 as uuidv5 } from "uuid";
-import { toModelMessages } from "@/lib/history/codec";
+import { toModelMessages } from "@/lib/protocol/parts-codec";
+import { summaryForModel } from "@/lib/model/summary-for-model";
 import type { HistoryConfig, ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
@@ -70,7 +71,7 @@ export function buildModelMessages(
   policy: HistoryPolicy = { policy: "all", length: 0 },
   summary?: ThreadMessage,
 ): ModelMessage[] {
-  return toModelMessages(applyHistoryPolicy(conversationWith(history, message, summary), policy));
+  return toModelMessages(applyHistoryPolicy(conversationWith(history, message, summary), policy), summaryForModel);
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ModelMessage } from "ai";
-import { toModelMessages } from "@/lib/history/codec";
+import { toModelMessages } from "@/lib/protocol/parts-codec";
+import { summaryForModel } from "@/lib/model/summary-for-model";
 import type { Part } from "@/lib/protocol/parts";
 import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "./history-log";
 import { callModel, ModelCallError } from "./model-call";
@@ -46,7 +47,7 @@ export async function runNetwork(args: {
   const { network, context, step, newId } = args;
   const parts: Part[] = [];
   const runs: AgentRun[] = [];
-  const soFar = (agent: Agent): ModelMessage[] => [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts }])];
+  const soFar = (agent: Agent): ModelMessage[] => [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts }], summaryForModel)];
 
   for (let iteration = 0; iteration < network.maxIter; iteration++) {
     const agent = network.router({ iteration, runs, agents: network.agents });

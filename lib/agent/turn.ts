@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
-import { modelInputChars } from "@/lib/history/codec";
+import { modelInputChars } from "./input-budget";
 import type { OpenedTurn, Reply, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import stringify from "safe-stable-stringify";
-import { canonicalParts } from "@/lib/history/codec";
+import { canonicalParts } from "@/lib/protocol/parts-codec";
 import type { ThreadMessage } from "@/lib/protocol/parts";
 import { getSessionSecret } from "./secret";
 

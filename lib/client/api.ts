@@ -1,9 +1,7 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@/lib/errors";
-import type { SearchResult, ThreadSummary } from "@/lib/threads/repository";
-import type { ThreadPage } from "@/lib/client/thread-list";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { MessagesPage, SearchPage, ThreadPage, ThreadSummary } from "@/lib/protocol/threads";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -76,11 +74,6 @@ export async function claimDeviceLink(code: string): Promise<void> {
   await request<{ ok: true }>("/api/device-links/claim", { method: "POST", body: JSON.stringify({ code }) });
 }
 
-export interface SearchPage {
-  results: SearchResult[];
-  nextCursor: string | null;
-}
-
 export function searchThreads(q: string, { cursor, signal }: { cursor?: string; signal?: AbortSignal } = {}): Promise<SearchPage> {
   const query = new URLSearchParams({ q });
   if (cursor) query.set("cursor", cursor);
@@ -88,6 +81,6 @@ export function searchThreads(q: string, { cursor, signal }: { cursor?: string; 
 }
 
 /** The page of a thread's messages just before `cursor` (oldest first), and the cursor of the page before it. */
-export function olderMessages(threadId: string, cursor: string): Promise<{ messages: HistoryMessage[]; nextCursor: string | null }> {
-  return request(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
+export function olderMessages(threadId: string, cursor: string): Promise<MessagesPage> {
+  return request<MessagesPage>(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
 }

@@ -1,6 +1,6 @@
 // Sidebar sections by calendar day in the viewer's time zone, like ChatGPT's.
 import { differenceInCalendarDays } from "date-fns";
-import type { ThreadSummary } from "@/lib/threads/repository";
+import type { ThreadSummary } from "@/lib/protocol/threads";
 
 export const THREAD_GROUP_LABELS = ["Today", "Yesterday", "Previous 7 days", "Previous 30 days", "Older"] as const;
 export type ThreadGroupLabel = (typeof THREAD_GROUP_LABELS)[number];

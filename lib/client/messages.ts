@@ -1,11 +1,11 @@
 // The browser's view of a thread: AI SDK UIMessages, converted to and from the
 // shapes our API speaks. Pure functions only, so they are easy to test.
 import type { DataUIPart } from "ai";
-import { fromUIParts } from "@/lib/history/codec";
+import { fromUIParts } from "@/lib/protocol/parts-codec";
 import type { ChatDataParts, ChatMessage, HistoryItem } from "@/lib/protocol/chat";
 
 export type { ChatMessage } from "@/lib/protocol/chat";
-export { toUIMessage as toChatMessage } from "@/lib/history/codec";
+export { toUIMessage as toChatMessage } from "@/lib/protocol/parts-codec";
 
 /** The server's signature for a message and where the message sits in the thread. */
 export interface SignedPlace {

@@ -2,7 +2,7 @@
 // server stamps every part with the step and attempt that wrote it and
 // announces each retry; these rules hide a failed attempt's parts while the
 // reply streams and remove them after.
-import { UI_METADATA_KEY } from "@/lib/history/codec";
+import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 import type { ChatDataParts, ChatMessage } from "@/lib/protocol/chat";
 
 /** A step was retried: its parts from earlier attempts are withdrawn. */

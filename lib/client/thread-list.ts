@@ -1,10 +1,5 @@
 // How pages of GET /api/threads combine into the sidebar's list.
-import type { ThreadSummary } from "@/lib/threads/repository";
-
-export interface ThreadPage {
-  threads: ThreadSummary[];
-  nextCursor: string | null;
-}
+import type { ThreadPage } from "@/lib/protocol/threads";
 
 /** "Load more": append, skipping threads that moved pages since the last fetch. */
 export function appendPage(list: ThreadPage, page: ThreadPage): ThreadPage {

@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "./title";
-import { rowsToMessages, toColumns, type PartRow, type StoredMessage } from "./codec";
+import { toColumns } from "@/lib/protocol/parts-codec";
+import type { StoredMessage } from "@/lib/protocol/threads";
+import { rowsToMessages, type PartRow } from "./rows";
 import type { HistoryConfig, OpenedTurn, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";

@@ -17,24 +17,18 @@
 // Compaction (lib/agent/compaction.ts) adds two, used after a turn when the
 // thread has grown past its threshold: `summary` reads the latest summary and
 // `appendSummary` stores a new one. An adapter without them is never compacted.
-import type { ReplyStatus, StoredMessage } from "./codec";
+import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
 import type { UserMessage } from "@/lib/protocol/parts";
 
 export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
-export type { ReplyStatus, StoredMessage } from "./codec";
+export type { HistoryMessage, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 
 /** What one run produced: one assistant message, its parts in the order they were produced. */
 export interface Reply extends ThreadMessage {
   role: "assistant";
   status: ReplyStatus;
-}
-
-/** One message of a thread's history, as the server serves it. */
-export interface HistoryMessage extends StoredMessage {
-  /** The server's signature (lib/auth/history-signature.ts): the client sends it back with its copy. */
-  signature?: string;
 }
 
 /** A thread's compaction summary: a system message whose one part says what it stands for. */

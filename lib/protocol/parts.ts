@@ -4,7 +4,7 @@
 // message is one text part; a system message holds one system event (the
 // summary of earlier messages that compaction wrote). Parts are what the database stores, what the
 // client sends back as its copy of the thread, and what the server signs.
-// Isomorphic: zod and types only. lib/history/codec.ts converts parts to and
+// Isomorphic: zod and types only. lib/protocol/parts-codec.ts converts parts to and
 // from stored rows, model messages and UI parts; a new part type is added here
 // and there, and nowhere else.
 import { z } from "zod";

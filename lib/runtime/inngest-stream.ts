@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from "ai";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { dataChunk } from "@/lib/protocol/chat";
-import { UI_METADATA_KEY } from "@/lib/history/codec";
+import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 
 /**
  * Turns the function's realtime messages back into one clean UI message

@@ -4,16 +4,10 @@ import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { UNTITLED_THREAD } from "@/lib/history/title";
 import { textOf } from "@/lib/protocol/parts";
-import { timelineOf, type StoredMessage, type TimelineEntry } from "@/lib/history/codec";
+import { timelineOf } from "@/lib/protocol/parts-codec";
+import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
-
-export interface ThreadSummary {
-  id: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-}
+import type { FlatMessage, SearchResult, StoredMessage, ThreadPage, ThreadSummary, TimelineEntry } from "@/lib/protocol/threads";
 
 interface ThreadRow {
   id: string;
@@ -36,34 +30,17 @@ function toSummary(row: ThreadRow): ThreadSummary {
   };
 }
 
-// The cursor carries updated_at as Postgres prints it: a JS Date would drop the microseconds.
-function encodeCursor(row: ThreadRow): string {
-  return Buffer.from(JSON.stringify([row.updated_at_exact, row.id])).toString("base64url");
-}
-
 function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === "string" &&
-      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
-      /^[0-9a-f-]{36}$/i.test(value[1])
-    ) {
-      return value as [string, string];
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError("bad_request:cursor", "The cursor is not one this server handed out.");
+  const place = threadsCursor.decode(cursor);
+  if (place === null) throw new AppError("bad_request:cursor", "The cursor is not one this server handed out.");
+  return place;
 }
 
 export class ThreadRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** An owner's threads with at least one message, most recent activity first. */
-  async list(owner: string, { limit, cursor }: { limit: number; cursor?: string }) {
+  async list(owner: string, { limit, cursor }: { limit: number; cursor?: string }): Promise<ThreadPage> {
     const params: unknown[] = [owner, limit + 1];
     let after = "";
     if (cursor) {
@@ -79,9 +56,11 @@ export class ThreadRepository {
       params,
     );
     const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
       threads: page.map(toSummary),
-      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+      // updated_at as Postgres prints it: a JS Date would drop the microseconds.
+      nextCursor: rows.length > limit && last ? threadsCursor.encode([last.updated_at_exact, last.id]) : null,
     };
   }
 
@@ -159,7 +138,7 @@ export class ThreadRepository {
    * recency. Never another owner's thread. A message is searched by its
    * first SEARCHED_CHARS characters, as the index holds them.
    */
-  async search(owner: string, query: string, { limit, offset = 0, excludeThreadId }: SearchOptions): Promise<SearchPage> {
+  async search(owner: string, query: string, { limit, offset = 0, excludeThreadId }: SearchOptions): Promise<RankedResults> {
     const { rows } = await this.pool.query<SearchRow>(
       `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
        said AS (
@@ -241,26 +220,8 @@ export interface SearchOptions {
   excludeThreadId?: string;
 }
 
-export interface SearchResult {
-  threadId: string;
-  title: string;
-  /** The best-matching message, when the match is in what was said (not only the title). */
-  messageId?: string;
-  snippet: string;
-  highlights: [number, number][];
-  updatedAt: string;
-}
-
-export interface SearchPage {
+/** A page of search results and the offset of the next (the route makes it a cursor). */
+export interface RankedResults {
   results: SearchResult[];
   nextOffset: number | null;
-}
-
-export type { PendingTurn } from "@/lib/protocol/chat";
-
-export interface FlatMessage {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
-  createdAt: string;
 }

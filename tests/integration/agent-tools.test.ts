@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { REASONING_TEXT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import type { TimelineEntry } from "@/lib/history/codec";
+import type { TimelineEntry } from "@/lib/protocol/threads";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";

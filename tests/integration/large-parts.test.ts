@@ -6,7 +6,7 @@ import { chatTurn, params, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL } from "../support/db";
 import { InngestTestEngine } from "@inngest/test";
-import type { TimelineEntry } from "@/lib/history/codec";
+import type { TimelineEntry } from "@/lib/protocol/threads";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { turnEventData } from "../support/turn-events";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
-import { fromUIParts } from "@/lib/history/codec";
+import { fromUIParts } from "@/lib/protocol/parts-codec";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import type { Part } from "@/lib/protocol/parts";
 

@@ -5,7 +5,7 @@ import { environmentCompaction } from "@/lib/agent/history-settings";
 import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/lifecycle";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { sinceLatestSummary, windowOf } from "@/lib/client/history-mode";
-import type { StoredMessage } from "@/lib/history/codec";
+import type { StoredMessage } from "@/lib/protocol/threads";
 import type { HistoryItem } from "@/lib/protocol/chat";
 import { offlineSummary, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";

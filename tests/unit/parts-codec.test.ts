@@ -1,4 +1,4 @@
-// Property tests of the parts codec (lib/history/codec.ts): random well-formed
+// Property tests of the parts codec (lib/protocol/parts-codec.ts): random well-formed
 // replies, as the server produces them, through every shape a message takes
 // (stored rows, UI parts, model messages, the timeline) and the history
 // signatures, which must hold whichever way the parts came back.
@@ -7,20 +7,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isSignedRun, seqAfter, signMessage } from "@/lib/auth/history-signature";
-import {
-  canonicalParts,
-  fromColumns,
-  fromUIParts,
-  rowsToMessages,
-  timelineOf,
-  toColumns,
-  toModelMessages,
-  toUIMessage,
-  toUIParts,
-  type PartRow,
-  type ReplyStatus,
-  type StoredMessage,
-} from "@/lib/history/codec";
+import { rowsToMessages, type PartRow } from "@/lib/history/rows";
+import { summaryForModel } from "@/lib/model/summary-for-model";
+import { canonicalParts, fromColumns, fromUIParts, timelineOf, toColumns, toModelMessages, toUIMessage, toUIParts } from "@/lib/protocol/parts-codec";
+import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import { partSchema, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
 
 const NUM_RUNS = 200;
@@ -318,7 +308,7 @@ describe("the parts codec", () => {
     fc.assert(
       fc.property(assistantPartsArb({ emptyText: true }), (parts) => {
         const message: ThreadMessage = { id: "m", role: "assistant", parts };
-        const model: ModelMessage[] = toModelMessages([message]);
+        const model: ModelMessage[] = toModelMessages([message], summaryForModel);
         z.array(modelMessageSchema).parse(model);
 
         const results = new Map(parts.flatMap((p) => (p.type === "tool-result" ? [[p.toolCallId, p] as const] : [])));

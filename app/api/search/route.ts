@@ -2,7 +2,9 @@ import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threads } from "@/lib/threads/service";
-import { searchCursor, searchQuerySchema } from "./schema";
+import { searchCursor } from "@/lib/protocol/cursors";
+import type { SearchPage } from "@/lib/protocol/threads";
+import { searchQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -17,5 +19,5 @@ export const GET = route(async (request) => {
   if (!query.success) throw validationError(query.error);
   const owner = await requireOwner(request);
   const { results, nextOffset } = await threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
-  return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor(nextOffset) });
+  return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor.encode(nextOffset) } satisfies SearchPage);
 });

@@ -5,7 +5,8 @@ import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/protocol/uuid";
 import { signedPage, threads } from "@/lib/threads/service";
-import { MESSAGES_PAGE, messagesCursor } from "@/app/api/threads/[id]/messages/schema";
+import { messagesCursor } from "@/lib/protocol/cursors";
+import { MESSAGES_PAGE } from "@/lib/protocol/threads";
 import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
 import { ChatView } from "@/components/chat/ChatView";
 
@@ -29,7 +30,7 @@ const loadThread = cache(async (threadId: string) => {
       signedPage(owner, threadId, { limit: MESSAGES_PAGE }),
       threads().pendingTurn(owner, threadId),
     ]);
-    return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor(history.olderBefore), pendingTurn };
+    return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor.encode(history.olderBefore), pendingTurn };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;

@@ -3,7 +3,9 @@ import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
 import { signedPage } from "@/lib/threads/service";
-import { messagesCursor, messagesQuerySchema } from "./schema";
+import { messagesCursor } from "@/lib/protocol/cursors";
+import type { MessagesPage } from "@/lib/protocol/threads";
+import { messagesQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -19,5 +21,5 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { 
   if (!query.success) throw validationError(query.error);
   const owner = await requireOwner(request);
   const page = await signedPage(owner, id, { before: query.data.cursor, limit: query.data.limit });
-  return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor(page.olderBefore) });
+  return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor.encode(page.olderBefore) } satisfies MessagesPage);
 });

@@ -1,13 +1,17 @@
 // The one place that converts a message's parts (lib/protocol/parts.ts) to and
-// from the other shapes a message takes: stored rows, the model's messages and
-// the UI's parts. Pure and isomorphic: the server stores and replays with it,
-// the browser builds its copy of the thread with it.
+// from the other shapes a message takes: a part's stored columns, the model's
+// messages and the UI's parts. Conversions only, pure and isomorphic: the
+// server stores and replays with it, the browser builds its copy of the thread
+// with it. The rows a database read returns are the adapter's
+// (lib/history/rows.ts); the words the model reads around a summary are the
+// caller's (lib/model/summary-for-model.ts).
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
-import type { ChatMessage } from "@/lib/protocol/chat";
-import type { JsonValue, Part, Role, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import type { ChatMessage } from "./chat";
+import type { JsonValue, Part, Role, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "./parts";
+import type { StoredMessage, TimelineEntry } from "./threads";
 
 // ---------------------------------------------------------------------------
-// Stored rows: one row per part, ordered by seq, grouped by message_id.
+// Stored form: one row per part, ordered by seq, grouped by message_id.
 
 export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event";
 
@@ -22,29 +26,13 @@ export interface PartColumns {
   data: Record<string, string | number>;
 }
 
-export interface PartRow {
-  /** bigint: pg hands it over as a string. */
-  seq: string | number;
-  message_id: string;
+/** A stored part as a read hands it back: the columns toColumns fills, by their names in the table. */
+export interface StoredPart {
   kind: PartKind;
   agent_name: string | null;
   content: string;
   content_escaped: boolean;
-  status: ReplyStatus;
   data: Record<string, unknown> | null;
-  created_at: Date;
-}
-
-/** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */
-export type ReplyStatus = "complete" | "stopped" | "incomplete";
-
-/** A message as the server stored it. */
-export interface StoredMessage extends ThreadMessage {
-  /** The seq of its first part: where it sits in the thread. */
-  seq: number;
-  createdAt: string;
-  /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
-  status: ReplyStatus;
 }
 
 const NUL = "\u0000";
@@ -92,7 +80,7 @@ export function toColumns(role: Role, part: Part): PartColumns {
   }
 }
 
-export function fromColumns(row: Pick<PartRow, "kind" | "agent_name" | "content" | "content_escaped" | "data">): Part {
+export function fromColumns(row: StoredPart): Part {
   const agent = row.agent_name ? { agentName: row.agent_name } : {};
   const text = unescapeNul(row.content, row.content_escaped);
   switch (row.kind) {
@@ -125,33 +113,10 @@ export function fromColumns(row: Pick<PartRow, "kind" | "agent_name" | "content"
   }
 }
 
-const roleOf = (kind: PartKind): Role => (kind === "user" ? "user" : kind === "system_event" ? "system" : "assistant");
+/** The role of the message a stored part belongs to. */
+export const roleOfKind = (kind: PartKind): Role => (kind === "user" ? "user" : kind === "system_event" ? "system" : "assistant");
 
-/** Rows in seq order → messages: consecutive rows of one message_id are its parts. */
-export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
-  const messages: StoredMessage[] = [];
-  for (const row of rows) {
-    const last = messages.at(-1);
-    const part = fromColumns(row);
-    if (last?.id === row.message_id) {
-      last.parts.push(part);
-      continue;
-    }
-    messages.push({
-      id: row.message_id,
-      seq: Number(row.seq),
-      role: roleOf(row.kind),
-      parts: [part],
-      createdAt: row.created_at.toISOString(),
-      status: row.status,
-    });
-  }
-  return messages;
-}
-
-/** One part of the thread as GET /api/threads/:id/timeline serves it. */
-export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string };
-
+/** The timeline view: every part of every message, in order, each with its message's id, role and time. */
 export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
   return messages.flatMap((message) =>
     message.parts.map((part, index) => ({
@@ -192,27 +157,21 @@ export function canonicalParts(parts: Part[]): Part[] {
 // The model's messages. Reasoning and hand-overs stay out (providers do not
 // take back earlier reasoning without their own signatures, and a hand-over is
 // the router's business); a tool call goes only together with its result; a
-// compaction summary is a system message that says what it stands for.
+// compaction summary is a system message that says what it stands for, in the
+// words `summaryText` gives (the model's prompt text is not the codec's).
 
-export function toModelMessages(messages: ThreadMessage[]): ModelMessage[] {
+export function toModelMessages(messages: ThreadMessage[], summaryText: (part: SystemEventPart) => string): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
       out.push({ role: "user", content: message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") });
     } else if (message.role === "system") {
-      for (const part of message.parts) if (part.type === "system-event") out.push({ role: "system", content: summaryForModel(part) });
+      for (const part of message.parts) if (part.type === "system-event") out.push({ role: "system", content: summaryText(part) });
     } else {
       out.push(...assistantToModel(message.parts));
     }
   }
   return out;
-}
-
-export function summaryForModel(part: SystemEventPart): string {
-  return (
-    `Summary of the ${part.summarizedMessages} earlier messages of this conversation, which are not shown ` +
-    `(written when the conversation grew long; the messages after it are complete):\n\n${part.text}`
-  );
 }
 
 function assistantToModel(parts: Part[]): ModelMessage[] {
@@ -256,16 +215,6 @@ function assistantToModel(parts: Part[]): ModelMessage[] {
   flushTools();
   flushText();
   return out;
-}
-
-/** How much a model call is given, in characters of its messages' text and JSON. */
-export function modelInputChars(messages: ModelMessage[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    if (typeof message.content === "string") chars += message.content.length;
-    else chars += JSON.stringify(message.content).length;
-  }
-  return chars;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+// Every cursor the REST API hands out, in one codec. A cursor is a place in
+// one listing, opaque to the client, which only sends back what it was given;
+// the server refuses one it could not have handed out. Each listing's cursor
+// has a shape of its own, so one listing's cursor is refused by another.
+// Isomorphic (no Buffer): the browser may hold these modules, though it never
+// needs to look inside a cursor.
+import { z } from "zod";
+import { isUuid } from "./uuid";
+
+export interface CursorCodec<Place> {
+  encode(place: Place): string;
+  /** The place, or null when this is not a cursor of this listing. */
+  decode(cursor: string): Place | null;
+}
+
+/** A whole number after a one-letter tag: "b42". */
+function taggedNumber(tag: string, digits: RegExp): CursorCodec<number> {
+  const shape = new RegExp(`^${tag}(${digits.source})$`);
+  return {
+    encode: (place) => `${tag}${place}`,
+    decode: (cursor) => {
+      const match = shape.exec(cursor);
+      return match ? Number(match[1]) : null;
+    },
+  };
+}
+
+/** GET /api/threads/:id/messages: the seq the next page ends before (seqs start at 1). */
+export const messagesCursor = taggedNumber("b", /[1-9][0-9]{0,15}/);
+
+/** GET /api/search: how many results come before the next page. */
+export const searchCursor = taggedNumber("o", /[0-9]{1,5}/);
+
+/**
+ * GET /api/threads: the last listed thread's updated_at as Postgres prints it
+ * (a JS Date would drop the microseconds) and its id, as base64url JSON.
+ */
+export const threadsCursor: CursorCodec<[updatedAt: string, id: string]> = {
+  encode: (place) => toBase64Url(JSON.stringify(place)),
+  decode: (cursor) => {
+    const text = fromBase64Url(cursor);
+    if (text === null) return null;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    const isPlace =
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === "string" &&
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
+      typeof value[1] === "string" &&
+      isUuid(value[1]);
+    return isPlace ? (value as [string, string]) : null;
+  },
+};
+
+/** A query parameter that holds a cursor of `codec`'s listing, decoded to its place. */
+export function cursorParam<Place>(codec: CursorCodec<Place>) {
+  return z.string().transform((cursor, ctx) => {
+    const place = codec.decode(cursor);
+    if (place === null) {
+      ctx.addIssue({ code: "custom", message: "is not a cursor this server handed out" });
+      return z.NEVER;
+    }
+    return place;
+  });
+}
+
+function toBase64Url(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(cursor: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) return null;
+  try {
+    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}

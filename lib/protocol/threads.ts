@@ -1,0 +1,76 @@
+// What the thread and search API answers (GET /api/threads, /api/threads/:id
+// and its messages, history and timeline, GET /api/search), in one place for
+// the routes that send it and the browser that reads it. Isomorphic: types and
+// constants only. The cursors in these pages are lib/protocol/cursors.ts's.
+import type { Part, Role, ThreadMessage } from "./parts";
+
+/** A thread as the sidebar lists it. */
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+/** GET /api/threads: the owner's threads, most recent activity first, and where the next page starts. */
+export interface ThreadPage {
+  threads: ThreadSummary[];
+  nextCursor: string | null;
+}
+
+/** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */
+export type ReplyStatus = "complete" | "stopped" | "incomplete";
+
+/** A message as the server stored it. */
+export interface StoredMessage extends ThreadMessage {
+  /** The seq of its first part: where it sits in the thread. */
+  seq: number;
+  createdAt: string;
+  /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
+  status: ReplyStatus;
+}
+
+/** One message of a thread's history, as the server serves it. */
+export interface HistoryMessage extends StoredMessage {
+  /** The server's signature (lib/auth/history-signature.ts): the client sends it back with its copy. */
+  signature?: string;
+}
+
+/** How many messages a page of a thread holds, unless the request says. */
+export const MESSAGES_PAGE = 50;
+
+/** GET /api/threads/:id/messages: a page of the thread, oldest first, and the cursor of the page before it (null at the start). */
+export interface MessagesPage {
+  messages: HistoryMessage[];
+  nextCursor: string | null;
+}
+
+/** One entry of the flat view (GET /api/threads/:id/history): a message's user or assistant text. */
+export interface FlatMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  createdAt: string;
+}
+
+/** One part of the thread as GET /api/threads/:id/timeline serves it. */
+export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string };
+
+/** A thread that matches a search, with where it matched. */
+export interface SearchResult {
+  threadId: string;
+  title: string;
+  /** The best-matching message, when the match is in what was said (not only the title). */
+  messageId?: string;
+  snippet: string;
+  /** [start, end) offsets in `snippet` of each matched word. */
+  highlights: [number, number][];
+  updatedAt: string;
+}
+
+/** GET /api/search: results best first, and where the next page starts. */
+export interface SearchPage {
+  results: SearchResult[];
+  nextCursor: string | null;
+}
