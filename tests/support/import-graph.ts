@@ -1,0 +1,69 @@
+// The repository's own import graph, read from the source text: which local
+// modules a module imports (types included: a type import still ties the
+// browser's code to a server module's file), followed transitively.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+export const root = path.resolve(__dirname, "../..");
+
+const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
+const EXTENSIONS = ["", ".ts", ".tsx", ".mts", ".mjs", ".js", "/index.ts", "/index.tsx"];
+
+/** Every source file under `dir` (repository-relative paths). */
+export function sourceFiles(dir: string): string[] {
+  const full = path.join(root, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full).flatMap((entry) => {
+    const file = path.join(dir, entry);
+    if (statSync(path.join(root, file)).isDirectory()) return sourceFiles(file);
+    return SOURCE.test(entry) && !entry.endsWith(".d.ts") ? [file] : [];
+  });
+}
+
+/** What a module's import and export-from statements and dynamic imports name, as written. */
+export function specifiersOf(source: string): string[] {
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^;"'`]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]));
+}
+
+/** A specifier as a repository-relative file, or the bare package name when it is not one of ours. */
+export function resolve(from: string, specifier: string): { file: string } | { pkg: string } {
+  let base: string;
+  if (specifier.startsWith("@/")) base = specifier.slice(2);
+  else if (specifier.startsWith(".")) base = path.join(path.dirname(from), specifier);
+  else return { pkg: specifier };
+  for (const extension of EXTENSIONS) {
+    const candidate = base + extension;
+    if (existsSync(path.join(root, candidate)) && statSync(path.join(root, candidate)).isFile()) return { file: candidate };
+  }
+  throw new Error(`${from} imports ${specifier}, which is not a file`);
+}
+
+/**
+ * Every path from `start` through local imports to a module `forbidden`
+ * refuses (a file or a package), each as "a → b → c". A refused module is not
+ * followed further.
+ */
+export function forbiddenPaths(start: string, forbidden: (module: string) => boolean): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>([start]);
+  const queue: string[][] = [[start]];
+  for (let chain = queue.shift(); chain; chain = queue.shift()) {
+    const file = chain[chain.length - 1];
+    for (const specifier of specifiersOf(readFileSync(path.join(root, file), "utf8"))) {
+      const target = resolve(file, specifier);
+      const name = "file" in target ? target.file : target.pkg;
+      if (forbidden(name)) {
+        found.push([...chain, name].join(" → "));
+      } else if ("file" in target && !seen.has(target.file)) {
+        seen.add(target.file);
+        queue.push([...chain, target.file]);
+      }
+    }
+  }
+  return found;
+}

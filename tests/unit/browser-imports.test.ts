@@ -1,0 +1,46 @@
+// What the browser's code may import. lib/client, lib/protocol and components
+// (and any "use client" module) end up in the browser's bundle, with all they
+// import: a server module there would carry SQL, secrets or Node-only code to
+// the client, or fail the build. The response types they need live in
+// lib/protocol, so none of them has a reason to reach into the server's folders.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { forbiddenPaths, root, sourceFiles } from "../support/import-graph";
+
+const SERVER_FOLDERS = ["lib/threads/", "lib/history/", "lib/db/", "lib/auth/", "lib/agent/", "lib/runtime/"];
+const isServerOnly = (module: string) => module === "server-only" || SERVER_FOLDERS.some((folder) => module.startsWith(folder));
+
+const useClient = (file: string) => /^\s*["']use client["']/.test(readFileSync(path.join(root, file), "utf8"));
+
+const browserFiles = [
+  ...new Set([
+    ...["lib/client", "lib/protocol", "components"].flatMap(sourceFiles),
+    ...["app", "lib"].flatMap(sourceFiles).filter(useClient),
+  ]),
+];
+
+describe("the browser's code", () => {
+  it("is found where it lives", () => {
+    expect(browserFiles).toContain("lib/client/api.ts");
+    expect(browserFiles).toContain("lib/protocol/parts-codec.ts");
+    expect(browserFiles).toContain("components/chat/ChatView.tsx");
+  });
+
+  it("reaches no server-only module, directly or through another import", () => {
+    expect(browserFiles.flatMap((file) => forbiddenPaths(file, isServerOnly))).toEqual([]);
+  });
+
+  it("would be caught reaching one: the server's own modules do", () => {
+    expect(forbiddenPaths("lib/threads/service.ts", isServerOnly)).toContain("lib/threads/service.ts → server-only");
+    expect(forbiddenPaths("app/c/[threadId]/page.tsx", isServerOnly).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a route's schema", () => {
+  it("is its route's own: nothing outside app/api imports from there (the contract they share is lib/protocol)", () => {
+    const outside = ["app", "lib", "components", "inngest"].flatMap(sourceFiles).filter((file) => !file.startsWith("app/api/"));
+    const reaching = outside.flatMap((file) => forbiddenPaths(file, (module) => module.startsWith("app/api/")));
+    expect(reaching).toEqual([]);
+  });
+});
