@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
-import { inngestDevRefusal } from "../lib/runtime/inngest-env.mjs";
+import { inngestDevRefusal } from "../lib/inngest/env.mjs";
 import { openDatabase } from "./database.mjs";
 
 const mode = process.argv[2];

@@ -1,13 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
-import { defaultNetwork } from "@/lib/agent/default-network";
 import type { Network } from "@/lib/agent/network";
 import type { StepRunner } from "@/lib/agent/steps";
+import { app } from "@/lib/app";
 import type { HistoryConfig } from "@/lib/history/types";
+import { inngest } from "@/lib/inngest/client";
 import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
-import { historyAdapter } from "@/lib/threads/service";
-import { inngest } from "../client";
 
 /**
  * Compacts a thread after a turn asked for it: a function of its own, so the
@@ -15,9 +14,7 @@ import { inngest } from "../client";
  * of its steps (plan, summarize, store) runs once; a retried store finds the
  * summary already there and stores nothing.
  */
-export function createCompactThreadFunction(deps: { history?: () => HistoryConfig; network?: () => Network } = {}) {
-  const history = deps.history ?? historyAdapter;
-  const network = deps.network ?? defaultNetwork;
+export function createCompactThreadFunction(deps: { history: () => HistoryConfig; network: () => Network }) {
   return inngest.createFunction(
     {
       id: "compact-thread",
@@ -31,11 +28,11 @@ export function createCompactThreadFunction(deps: { history?: () => HistoryConfi
       const stored = await compactThread(
         { owner, threadId },
         // Inngest retries a failed step durably; the SDK retrying inside it too would multiply the wait.
-        { history: history(), network: { ...network(), maxRetries: 0 }, step: runStep, newId: randomUUID },
+        { history: deps.history(), network: { ...deps.network(), maxRetries: 0 }, step: runStep, newId: randomUUID },
       );
       return { summarySeq: stored?.seq ?? null };
     },
   );
 }
 
-export const compactThreadFunction = createCompactThreadFunction();
+export const compactThreadFunction = createCompactThreadFunction(app);

@@ -1,12 +1,11 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
 import { env } from "@/lib/env";
-import { threads } from "@/lib/threads/service";
 import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
 import { createNetwork, type Network } from "./network";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
-import { searchThreads } from "./tools/search-threads";
+import { searchThreads, type SearchThreads } from "./tools/search-threads";
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are Threadline, a helpful assistant. You remember this conversation's earlier messages. " +
@@ -19,9 +18,10 @@ export const RESEARCHER = "Researcher";
  * The app's network. Triage takes every turn and answers what needs no tools
  * itself (one model call, as cheap as a plain chat); a question about the
  * time, arithmetic or units, or the user's other conversations, it hands to
- * Researcher, who has the tools.
+ * Researcher, who has the tools. `search` finds the user's other
+ * conversations (lib/app.ts hands it the thread repository's search).
  */
-export function defaultNetwork(): Network {
+export function defaultNetwork(search: SearchThreads): Network {
   const settings = env();
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
@@ -52,7 +52,7 @@ export function defaultNetwork(): Network {
         tools: [
           currentTime(),
           calculate(),
-          searchThreads(async (owner, query, options) => (await threads().search(owner, query, options)).results),
+          searchThreads(search),
         ],
         maxSteps: 4,
       },

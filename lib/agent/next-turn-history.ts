@@ -2,7 +2,6 @@ import "server-only";
 import { historySettingFromUrl } from "@/lib/client/history-mode";
 import { validationError } from "@/lib/http/body";
 import { chatRequestSchema, type NextTurnHistory } from "@/lib/protocol/chat";
-import { defaultNetwork } from "./default-network";
 import { agentHistoryPolicy, type Network } from "./network";
 
 /** A page's query as Next hands it over. */
@@ -21,14 +20,15 @@ export function nextTurnHistory(args: {
   searchParams: PageSearchParams;
   /** The thread's user and assistant messages now (0 for a new chat). */
   threadMessages: number;
-  network?: () => Network;
+  /** Builds the network a turn would run now (lib/app.ts's). */
+  network: () => Network;
 }): NextTurnHistory {
   const asked = urlSettingSchema.safeParse(historySettingFromUrl(queryString(args.searchParams)));
   if (!asked.success) return { error: `the next message will be refused (${validationError(asked.error).message})` };
   let network: Network;
   try {
     // The operator's setting is read where a turn reads it: when its network is built.
-    network = (args.network ?? defaultNetwork)();
+    network = args.network();
   } catch (error) {
     return { error: `the next message will fail (${error instanceof Error ? error.message : String(error)})` };
   }

@@ -1,25 +1,15 @@
 // What a turn is given, what it depends on, and what it gives back: the
 // contract between the turn runner (turn.ts), its helpers and the runtimes.
-import type { HistoryConfig, Reply, ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { HistoryConfig, Reply } from "@/lib/history/types";
 import type { HistorySigner } from "@/lib/auth/history-signature";
-import type { HistoryPolicy } from "@/lib/protocol/history-policy";
+import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { HistorySource } from "./lifecycle";
 import type { Network } from "./network";
 import type { StepRunner } from "./steps";
 import type { Publish } from "./stream-chunks";
 
-export interface TurnInput {
-  owner: string;
-  /** This turn's id: stable across a durable run's retries, new for every request. */
-  turnId: string;
-  /** The thread the client named, if any. */
-  threadId?: string;
-  message: UserMessage;
-  /** The client's copy of the earlier messages (verified, with their seqs); undefined when it sent none. */
-  clientHistory?: (ThreadMessage & { seq: number })[];
-  /** The history policy the page's URL asked for; the operator's setting wins over it. */
-  historyPolicy?: Partial<HistoryPolicy>;
-}
+// The input is part of the protocol: the chat-turn event carries it.
+export type { TurnInput };
 
 export interface TurnDeps {
   history: HistoryConfig;

@@ -9,8 +9,8 @@ interface ActiveTurn {
 
 /**
  * The turns this process is running, by thread: one at a time per thread, and
- * the handle that Stop aborts. Process-wide, so the inline runtime and the
- * Inngest function (served by the same process) share it.
+ * the handle that Stop aborts. One per process (lib/app.ts), so the inline
+ * runtime and the Inngest function (served by the same process) share it.
  */
 export class ActiveTurns {
   private readonly turns = new Map<string, ActiveTurn>();
@@ -48,10 +48,4 @@ export class ActiveTurns {
     turn.controller.abort(new Error("Stopped by the user"));
     return true;
   }
-}
-
-const globalForTurns = globalThis as unknown as { threadlineActiveTurns?: ActiveTurns };
-
-export function activeTurns(): ActiveTurns {
-  return (globalForTurns.threadlineActiveTurns ??= new ActiveTurns());
 }

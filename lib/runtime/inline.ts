@@ -7,7 +7,7 @@ import { historySigner } from "@/lib/auth/history-signature";
 import { getSessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
-import { activeTurns, type ActiveTurns } from "./active-turns";
+import type { ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
 import type { StartedTurn, TurnRuntime } from "./types";
 
@@ -36,7 +36,7 @@ export class InlineRuntime implements TurnRuntime {
       /** How long a finished reply keeps trying to be stored while the database is away. */
       saveRetryMs?: number;
     },
-    private readonly active: ActiveTurns = activeTurns(),
+    private readonly active: ActiveTurns,
   ) {}
 
   start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {

@@ -126,8 +126,9 @@ describe("under Inngest", () => {
     const owner = `owner-${randomUUID()}`;
     const threadId = await seededThread(owner, 4, 2_000);
     const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { app } = await import("@/lib/app");
     const published: TurnChunkMessage[] = [];
-    const turnFn = createChatTurnFunction({ publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
+    const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "and now?" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: () => ({ ids: [] }) }] });
     expect(ran.error).toBeUndefined();

@@ -167,9 +167,9 @@ describe("compaction on the inline runtime", () => {
       await adapter.appendResults({ owner: me.id, threadId, reply: { id: randomUUID(), role: "assistant", parts: [{ type: "text", text: `re ${word}` }], status: "complete" } });
     }
     const { compactThread } = await import("@/lib/agent/compaction");
-    const { defaultNetwork } = await import("@/lib/agent/default-network");
+    const { app } = await import("@/lib/app");
     const { runNow } = await import("@/lib/agent/steps");
-    const deps = { history: adapter, network: defaultNetwork(), step: runNow, newId: randomUUID };
+    const deps = { history: adapter, network: app.network(), step: runNow, newId: randomUUID };
     const outcomes = await Promise.all([compactThread({ owner: me.id, threadId }, deps), compactThread({ owner: me.id, threadId }, deps)]);
     expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
     expect(await summaryRows(threadId)).toHaveLength(1);
@@ -190,8 +190,9 @@ describe("compaction under Inngest", () => {
 
     // The turn that takes the thread past 6 messages ends by asking for compaction.
     const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { app } = await import("@/lib/app");
     const requested = vi.fn(() => ({ ids: ["event-id"] }));
-    const turnFn = createChatTurnFunction({ publisher: { chunks: async () => {}, refused: async () => {} } });
+    const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async () => {}, refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "i4" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: requested }] });
     expect(ran.error).toBeUndefined();
@@ -209,7 +210,7 @@ describe("compaction under Inngest", () => {
       },
     };
     const { createCompactThreadFunction } = await import("@/inngest/functions/compact-thread");
-    const compactFn = createCompactThreadFunction({ history: () => flaky });
+    const compactFn = createCompactThreadFunction({ ...app, history: () => flaky });
     const compactEvent = { name: THREAD_COMPACT_EVENT, data: { owner, threadId } };
     const at = (attempt: number) =>
       new InngestTestEngine({ function: compactFn, events: [compactEvent], transformCtx: (ctx) => ({ ...ctx, attempt }) });

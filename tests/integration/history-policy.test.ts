@@ -11,11 +11,13 @@ import { setAppEnv } from "../support/app-env";
 let mock: MockModelServer;
 let chat: typeof import("@/app/api/chat/route");
 let me: { id: string; cookie: string };
+let network: typeof import("@/lib/app").app.network;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
   chat = await import("@/app/api/chat/route");
+  network = (await import("@/lib/app")).app.network;
 });
 afterAll(() => mock.close());
 beforeEach(async () => {
@@ -101,7 +103,7 @@ describe("history policies", () => {
     let threadMessages = 6;
     for (const [environment, url, expected] of cases) {
       Object.assign(process.env, environment);
-      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages });
+      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages, network });
       expect(page).toEqual({ ...expected, threadMessages });
       // The page's body carries the URL's setting as written; the route reads it as it reads any request.
       const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "next" }, ...url });
@@ -113,11 +115,11 @@ describe("history policies", () => {
   });
 
   it("tells the chat page when the next message would be refused or fail, and why", () => {
-    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0 })).toEqual({
+    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0, network })).toEqual({
       error: "the next message will be refused (historyLength: must be a whole number, 0 or more)",
     });
     process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY = "most";
-    expect(nextTurnHistory({ searchParams: {}, threadMessages: 0 })).toEqual({
+    expect(nextTurnHistory({ searchParams: {}, threadMessages: 0, network })).toEqual({
       error: 'the next message will fail (NEXT_PUBLIC_DEFAULT_HISTORY_POLICY must be "all", "none" or "lastN", not "most".)',
     });
   });

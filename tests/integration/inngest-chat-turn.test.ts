@@ -15,6 +15,7 @@ import { turnEventData } from "../support/turn-events";
 // to the mock model server.
 let mock: MockModelServer;
 let functions: typeof import("@/inngest/functions/chat-turn");
+let app: typeof import("@/lib/app").app;
 const pool = testPool();
 let owner: string;
 let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal }[];
@@ -23,6 +24,7 @@ beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
   functions = await import("@/inngest/functions/chat-turn");
+  ({ app } = await import("@/lib/app"));
 });
 afterAll(async () => {
   await mock.close();
@@ -40,7 +42,8 @@ function engine(
 ) {
   const turnId = randomUUID();
   const fn = functions.createChatTurnFunction({
-    history,
+    ...app,
+    ...(history && { history }),
     publisher: {
       chunks: async (id, messages) => void published.push(...messages.map((chunk) => ({ turnId: id, chunk }))),
       refused: async (id, refused) => void published.push({ turnId: id, refused }),
@@ -204,6 +207,7 @@ describe("tools under retries", () => {
     });
     let toolOutputsPublished = 0;
     const fn = functions.createChatTurnFunction({
+      ...app,
       network: () => createNetwork({ model, agents: [{ name: "Expert", system: "", tools: [counter], maxSteps: 3 }] }),
       publisher: {
         chunks: async (id, messages) => {
@@ -229,7 +233,7 @@ describe("tools under retries", () => {
     expect(stored[3].content).toBe("The count is in.");
 
     // What the browser shows after the runtime's filter: one tool card with its output, the retried text once.
-    const { AttemptFilter } = await import("@/lib/runtime/inngest-stream");
+    const { AttemptFilter } = await import("@/lib/inngest/attempt-filter");
     const { withoutRetriedParts } = await import("@/lib/client/retried-parts");
     const { readUIMessageStream } = await import("ai");
     const filter = new AttemptFilter();

@@ -25,8 +25,10 @@ beforeAll(async () => {
   });
   setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   const { serve } = await import("inngest/next");
-  const { inngest } = await import("@/inngest/client");
-  const { createChatTurnFunction, realtimePublisher } = await import("@/inngest/functions/chat-turn");
+  const { inngest } = await import("@/lib/inngest/client");
+  const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+  const { realtimePublisher } = await import("@/lib/inngest/publisher");
+  const { app } = await import("@/lib/app");
   const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
   const real = new PostgresHistoryAdapter(pool);
   const brokenReads: HistoryConfig = {
@@ -39,7 +41,7 @@ beforeAll(async () => {
   };
   handlers = serve({
     client: inngest,
-    functions: [createChatTurnFunction({ publisher: realtimePublisher, history: () => brokenReads })],
+    functions: [createChatTurnFunction({ ...app, publisher: realtimePublisher, history: () => brokenReads })],
   }) as unknown as Handlers;
 });
 afterAll(async () => {
@@ -54,7 +56,7 @@ describe("a run that fails for good", () => {
     const owner = `owner-${randomUUID()}`;
     const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
     const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
-    const { inngest } = await import("@/inngest/client");
+    const { inngest } = await import("@/lib/inngest/client");
     const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");
     const turnId = randomUUID();
     const { ids } = await inngest.send({

@@ -8,14 +8,14 @@ import { startInngestStandin, type InngestStandin } from "../support/inngest-sta
 // The SDK's realtime subscribe and publish, unchanged, against the stand-in on
 // loopback: the same calls the chat route and the chat function make.
 let standin: InngestStandin;
-let inngest: typeof import("@/inngest/client").inngest;
+let inngest: typeof import("@/lib/inngest/client").inngest;
 let turnChannel: typeof import("@/lib/inngest/channels").turnChannel;
 let nativeWebSocket: typeof globalThis.WebSocket | undefined;
 
 beforeAll(async () => {
   standin = await startInngestStandin();
   process.env.INNGEST_DEV = standin.url; // read when the client is built
-  ({ inngest } = await import("@/inngest/client"));
+  ({ inngest } = await import("@/lib/inngest/client"));
   ({ turnChannel } = await import("@/lib/inngest/channels"));
   // subscribe() needs a global WebSocket: Node 22 has one, Node 20 only behind
   // --experimental-websocket. undici's is the same implementation.

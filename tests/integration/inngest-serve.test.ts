@@ -14,7 +14,7 @@ import { startInngestStandin, type InngestStandin, type StandinRun } from "../su
 // Events go in through the app's own Inngest client, as the chat route sends them.
 type Route = typeof import("@/app/api/inngest/route");
 let route: Route;
-let client: typeof import("@/inngest/client").inngest;
+let client: typeof import("@/lib/inngest/client").inngest;
 let CHAT_TURN_EVENT: string;
 let mock: MockModelServer;
 let standin: InngestStandin;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // The SDK reads its mode and URLs when the client is built: set them first.
   setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
   route = await import("@/app/api/inngest/route");
-  client = (await import("@/inngest/client")).inngest;
+  client = (await import("@/lib/inngest/client")).inngest;
   CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
 afterAll(async () => {

@@ -77,8 +77,8 @@ describe("parts larger than a full-text vector holds", () => {
 
   it("stores a 2 MB tool result and a user message over a vector's size whole through the adapter", async () => {
     const me = await visitor();
-    const { historyAdapter } = await import("@/lib/threads/service");
-    const adapter = historyAdapter();
+    const { app } = await import("@/lib/app");
+    const adapter = app.history();
     const { threadId } = await adapter.createThread({ owner: me.id });
     const words = HUGE_REPLY.split(" ");
     const output = `${words.slice(0, 200_000).join(" ")} ${words.slice(0, 150_000).join(" ")}`.slice(0, 2_000_000);
@@ -139,8 +139,8 @@ describe("a reply the database refuses", () => {
 
   it("under Inngest, is one attempt of the save step, not a retried one, and the run ends with the reason published", async () => {
     const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
-    const { historyAdapter } = await import("@/lib/threads/service");
-    const adapter = historyAdapter();
+    const { app } = await import("@/lib/app");
+    const adapter = app.history();
     let saves = 0;
     const counting = Object.assign(Object.create(adapter), {
       appendResults: (ctx: Parameters<typeof adapter.appendResults>[0]) => {
@@ -150,6 +150,7 @@ describe("a reply the database refuses", () => {
     });
     const published: TurnChunkMessage[] = [];
     const turnFn = createChatTurnFunction({
+      ...app,
       publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} },
       history: () => counting,
     });

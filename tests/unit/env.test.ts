@@ -110,7 +110,7 @@ describe("the configuration", () => {
 
 describe("reading the environment", () => {
   // Plain-Node modules the start scripts import: they cannot import TypeScript, so they read process.env themselves.
-  const allowed = new Set(["lib/env.ts", "lib/runtime/inngest-env.mjs"]);
+  const allowed = new Set(["lib/env.ts", "lib/inngest/env.mjs"]);
 
   function sources(dir: string): string[] {
     return readdirSync(path.join(root, dir)).flatMap((entry) => {

@@ -2,9 +2,9 @@ import { readUIMessageStream, type UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 import { describe, expect, it } from "vitest";
-import { AttemptFilter } from "@/lib/runtime/inngest-stream";
-import { inngestConfigured } from "@/lib/runtime";
-import { inngestDevRefusal } from "@/lib/runtime/inngest-env.mjs";
+import { AttemptFilter } from "@/lib/inngest/attempt-filter";
+import { inngestConfigured } from "@/lib/inngest/settings";
+import { inngestDevRefusal } from "@/lib/inngest/env.mjs";
 
 describe("choosing the runtime", () => {
   it("uses Inngest for a dev server or a full set of keys, inline otherwise", () => {

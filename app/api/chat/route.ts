@@ -5,7 +5,7 @@ import { route } from "@/lib/http/handler";
 import { uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limitChatTurn } from "@/lib/rate-limit";
-import { getRuntime } from "@/lib/runtime";
+import { app } from "@/lib/app";
 import { chatRequestSchema } from "@/lib/protocol/chat";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ export const POST = route(async (request) => {
   const body = await readJson(request, chatRequestSchema);
   const owner = await requireOwner(request);
   await limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
-  const turn = await getRuntime().start({
+  const turn = await app.runtime().start({
     owner,
     threadId: body.threadId,
     message: { id: body.message.id, role: "user", content: body.message.content },

@@ -1,23 +1,23 @@
 import { requireOwner } from "@/lib/auth/session";
 import { jsonResponse, route } from "@/lib/http/handler";
-import { deviceLinks } from "@/lib/threads/service";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
 /** The identity's live device link, if any (its expiry, never its code). */
 export const GET = route(async (request) => {
   const owner = await requireOwner(request);
-  return jsonResponse({ link: await deviceLinks().active(owner) });
+  return jsonResponse({ link: await app.deviceLinks().active(owner) });
 });
 
 /** A new one-time link for this identity; the previous one stops working. */
 export const POST = route(async (request) => {
   const owner = await requireOwner(request);
-  return jsonResponse({ link: await deviceLinks().create(owner) }, { status: 201 });
+  return jsonResponse({ link: await app.deviceLinks().create(owner) }, { status: 201 });
 });
 
 export const DELETE = route(async (request) => {
   const owner = await requireOwner(request);
-  await deviceLinks().revoke(owner);
+  await app.deviceLinks().revoke(owner);
   return new Response(null, { status: 204 });
 });

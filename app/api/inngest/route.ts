@@ -1,10 +1,10 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
 import { chatTurn } from "@/inngest/functions/chat-turn";
 import { compactThreadFunction } from "@/inngest/functions/compact-thread";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/handler";
-import { inngestConfigured } from "@/lib/runtime";
+import { inngest } from "@/lib/inngest/client";
+import { inngestConfigured } from "@/lib/inngest/settings";
 
 // Inngest calls this endpoint to run the functions' steps. Without Inngest
 // configured the endpoint does not exist: 404, not the SDK's 500.

@@ -1,7 +1,7 @@
 import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
-import { threads } from "@/lib/threads/service";
+import { app } from "@/lib/app";
 import { searchCursor } from "@/lib/protocol/cursors";
 import type { SearchPage } from "@/lib/protocol/threads";
 import { searchQuerySchema } from "./schema";
@@ -18,6 +18,6 @@ export const GET = route(async (request) => {
   });
   if (!query.success) throw validationError(query.error);
   const owner = await requireOwner(request);
-  const { results, nextOffset } = await threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
+  const { results, nextOffset } = await app.threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
   return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor.encode(nextOffset) } satisfies SearchPage);
 });

@@ -1,7 +1,7 @@
 import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
-import { threads } from "@/lib/threads/service";
+import { app } from "@/lib/app";
 import type { ThreadPage } from "@/lib/protocol/threads";
 import { listThreadsQuerySchema } from "./schema";
 
@@ -15,5 +15,5 @@ export const GET = route(async (request) => {
   });
   if (!query.success) throw validationError(query.error);
   const owner = await requireOwner(request);
-  return jsonResponse((await threads().list(owner, query.data)) satisfies ThreadPage);
+  return jsonResponse((await app.threads().list(owner, query.data)) satisfies ThreadPage);
 });

@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/protocol/uuid";
-import { signedPage, threads } from "@/lib/threads/service";
+import { app } from "@/lib/app";
+import { signedPage } from "@/lib/threads/signed-page";
 import { messagesCursor } from "@/lib/protocol/cursors";
 import { MESSAGES_PAGE } from "@/lib/protocol/threads";
 import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
@@ -25,10 +26,10 @@ const loadThread = cache(async (threadId: string) => {
   if (!owner) return null;
   try {
     const [thread, history, pendingTurn] = await Promise.all([
-      threads().get(owner, threadId),
+      app.threads().get(owner, threadId),
       // The newest messages only: earlier ones load as the reader scrolls up.
-      signedPage(owner, threadId, { limit: MESSAGES_PAGE }),
-      threads().pendingTurn(owner, threadId),
+      signedPage(app.threads(), owner, threadId, { limit: MESSAGES_PAGE }),
+      app.threads().pendingTurn(owner, threadId),
     ]);
     return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor.encode(history.olderBefore), pendingTurn };
   } catch (error) {
@@ -47,7 +48,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
   const query = await searchParams;
-  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount }) : undefined;
+  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app.network }) : undefined;
   return (
     <ChatView
       key={threadId}

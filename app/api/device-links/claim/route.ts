@@ -4,7 +4,7 @@ import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
-import { deviceLinks } from "@/lib/threads/service";
+import { app } from "@/lib/app";
 import { claimDeviceLinkSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 /** Takes over the identity a device link carries: this browser's cookie becomes that identity's. */
 export const POST = route(async (request) => {
   const { code } = await readJson(request, claimDeviceLinkSchema);
-  const owner = await deviceLinks().redeem(code);
+  const owner = await app.deviceLinks().redeem(code);
   const response = NextResponse.json({ ok: true }, { headers: { "cache-control": "no-store" } });
   response.cookies.set(identityCookie(await signIdentity(owner, await getSessionSecret()), isHttps(request)));
   return response;

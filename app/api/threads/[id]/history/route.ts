@@ -1,7 +1,7 @@
 import { requireOwner } from "@/lib/auth/session";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
-import { threads } from "@/lib/threads/service";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
@@ -9,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
   const owner = await requireOwner(request);
-  return jsonResponse({ messages: await threads().flatHistory(owner, id) });
+  return jsonResponse({ messages: await app.threads().flatHistory(owner, id) });
 });

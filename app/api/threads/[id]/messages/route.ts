@@ -2,7 +2,8 @@ import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
-import { signedPage } from "@/lib/threads/service";
+import { app } from "@/lib/app";
+import { signedPage } from "@/lib/threads/signed-page";
 import { messagesCursor } from "@/lib/protocol/cursors";
 import type { MessagesPage } from "@/lib/protocol/threads";
 import { messagesQuerySchema } from "./schema";
@@ -20,6 +21,6 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { 
   const query = messagesQuerySchema.safeParse({ limit: search.get("limit") ?? undefined, cursor: search.get("cursor") ?? undefined });
   if (!query.success) throw validationError(query.error);
   const owner = await requireOwner(request);
-  const page = await signedPage(owner, id, { before: query.data.cursor, limit: query.data.limit });
+  const page = await signedPage(app.threads(), owner, id, { before: query.data.cursor, limit: query.data.limit });
   return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor.encode(page.olderBefore) } satisfies MessagesPage);
 });

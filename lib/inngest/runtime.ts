@@ -2,18 +2,17 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
-import { turnChannel } from "@/lib/inngest/channels";
 import { dataPartSchemas } from "@/lib/protocol/chat";
-import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
-import type { TurnInput } from "@/lib/agent/turn";
 import { getSessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import { AppError, type ErrorCode } from "@/lib/errors";
-import { activeTurns } from "./active-turns";
-import { AttemptFilter, isTerminal } from "./inngest-stream";
-import { TurnChannel } from "./turn-channel";
-import type { StartedTurn, TurnRuntime } from "./types";
+import type { ActiveTurns } from "@/lib/runtime/active-turns";
+import { TurnChannel } from "@/lib/runtime/turn-channel";
+import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
+import { AttemptFilter, isTerminal } from "./attempt-filter";
+import { turnChannel } from "./channels";
 import { ensureWebSocket } from "./websocket";
 
 export interface InngestRuntimeOptions {
@@ -46,6 +45,8 @@ export class InngestRuntime implements TurnRuntime {
 
   constructor(
     private readonly client: Inngest,
+    /** The turns this process runs: the chat-turn function's model steps, when this process serves them. */
+    private readonly active: ActiveTurns,
     private readonly options: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 },
   ) {}
 
@@ -64,19 +65,12 @@ export class InngestRuntime implements TurnRuntime {
         throw new AppError("unavailable:inngest", "Inngest realtime is not reachable. Please try again.", { cause: error });
       });
 
-    const claims = {
-      turnId,
-      owner: request.owner,
-      threadId: request.threadId,
-      message: request.message,
-      clientHistory: fitsInEvent(request.clientHistory) ? request.clientHistory : undefined,
-      historyPolicy: request.historyPolicy,
-    };
+    const input: TurnInput = { ...request, turnId, clientHistory: fitsInEvent(request.clientHistory) ? request.clientHistory : undefined };
     const data: ChatTurnEventData = {
-      ...claims,
+      ...input,
       // A first message's thread is named after it: the same message sent twice queues behind itself.
       concurrencyKey: request.threadId ?? threadIdForFirstMessage(request.owner, request.message.id),
-      authorization: authorizeTurn(claims, await getSessionSecret()),
+      authorization: authorizeTurn(input, await getSessionSecret()),
     };
     const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());
     try {
@@ -96,7 +90,7 @@ export class InngestRuntime implements TurnRuntime {
   async stop(owner: string, threadId: string): Promise<boolean> {
     // Works when this process serves the run's model step (one app server,
     // as in docker-compose); see the README for several servers.
-    return activeTurns().stop(owner, threadId);
+    return this.active.stop(owner, threadId);
   }
 }
 

@@ -1,0 +1,79 @@
+import "server-only";
+import { defaultNetwork } from "@/lib/agent/default-network";
+import type { Network } from "@/lib/agent/network";
+import { DeviceLinks } from "@/lib/auth/device-links";
+import { getPool } from "@/lib/db/pool";
+import { env, type Env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { inngest } from "@/lib/inngest/client";
+import { InngestRuntime } from "@/lib/inngest/runtime";
+import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
+import { ActiveTurns } from "@/lib/runtime/active-turns";
+import { InlineRuntime } from "@/lib/runtime/inline";
+import type { TurnRuntime } from "@/lib/runtime/types";
+import { ThreadRepository } from "@/lib/threads/repository";
+
+// The composition root: what the app is built from, and the one place that
+// builds it. The pool (lib/db/pool.ts) → the history adapter and the
+// repositories over it → the agents' network → the runtime that runs turns
+// with them. Each part is built on first use, once. Routes, pages and the
+// Inngest functions take what they need from here; nothing below lib/app.ts
+// locates a part for itself, so a test hands any part a fake instead.
+
+/**
+ * What must be one per process lives on globalThis: running turns (Stop must
+ * find them whichever route handles it) and the runtime holding them survive
+ * Next's dev reloads and its separate bundles. The stateless parts are
+ * rebuilt with the module, so an edit to them takes effect.
+ */
+const processWide = globalThis as unknown as { threadlineActiveTurns?: ActiveTurns; threadlineRuntime?: TurnRuntime };
+
+const once = <T>(build: () => T): (() => T) => {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+};
+
+/** The network for the configuration in force: built once, again only when the variables change (tests change them). */
+let latestNetwork: { settings: Env; network: Network } | undefined;
+
+export const app = {
+  pool: getPool,
+  threads: once(() => new ThreadRepository(getPool())),
+  history: once(() => new PostgresHistoryAdapter(getPool())),
+  deviceLinks: once(() => new DeviceLinks(getPool())),
+
+  network(): Network {
+    const settings = env();
+    if (latestNetwork?.settings !== settings) {
+      const threads = app.threads();
+      latestNetwork = { settings, network: defaultNetwork(async (owner, query, options) => (await threads.search(owner, query, options)).results) };
+    }
+    return latestNetwork.network;
+  },
+
+  activeTurns: (): ActiveTurns => (processWide.threadlineActiveTurns ??= new ActiveTurns()),
+
+  /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
+  runtime(): TurnRuntime {
+    // The start script refuses this already; a server started another way must refuse too.
+    const refusal = inngestRefusal();
+    if (refusal) {
+      console.error(`[runtime] ${refusal}`);
+      throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
+    }
+    return (processWide.threadlineRuntime ??= inngestConfigured()
+      ? new InngestRuntime(inngest, app.activeTurns())
+      : new InlineRuntime(
+          {
+            history: app.history,
+            network: app.network,
+            leaseMs: env().TURN_LEASE_SECONDS * 1000,
+            saveRetryMs: env().SAVE_RETRY_SECONDS * 1000,
+          },
+          app.activeTurns(),
+        ));
+  },
+};
+
+export type App = typeof app;

@@ -1,0 +1,158 @@
+import "server-only";
+import { StepError } from "inngest";
+import type { Network } from "@/lib/agent/network";
+import type { StepRunner } from "@/lib/agent/steps";
+import { runTurn, type TurnOutcome } from "@/lib/agent/turn";
+import { historySigner } from "@/lib/auth/history-signature";
+import { getSessionSecret } from "@/lib/auth/secret";
+import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
+import { AppError } from "@/lib/errors";
+import type { HistoryConfig } from "@/lib/history/types";
+import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
+import type { ActiveTurns } from "@/lib/runtime/active-turns";
+import { batchedPublish } from "./batched-publish";
+import type { TurnPublisher } from "./publisher";
+
+/** The chat-turn function's retries of a failed step. */
+export const CHAT_TURN_RETRIES = 3;
+
+/** What a durable turn runs with: lib/app.ts's parts (or a test's), and where its output goes. */
+export interface DurableTurnDeps {
+  history: () => HistoryConfig;
+  network: () => Network;
+  activeTurns: () => ActiveTurns;
+  publisher: TurnPublisher;
+}
+
+/** The run as Inngest hands it to the function: its step tools (the part a turn uses) and which attempt this is. */
+export interface DurableRun {
+  step: { run(id: string, work: () => Promise<unknown>): Promise<unknown> };
+  attempt: number;
+  maxAttempts?: number;
+}
+
+/** A refusal (not found, duplicate) and whether a step has already told the route. */
+export type Refusal = TurnRefusal & { announced: boolean };
+
+/** What a step hands back: its work's value, or the refusal it has already announced. */
+type StepOutcome<T> = { value: T } | { refused: TurnRefusal };
+
+/** A step refused the turn and told the route; the run ends without a retry or a second announcement. */
+class RefusalAnnounced extends Error {
+  constructor(readonly refusal: TurnRefusal) {
+    super(refusal.message);
+    this.name = "RefusalAnnounced";
+  }
+}
+
+/** The refusal an error stands for, or undefined for a failure (which a retry may mend). */
+export function refusalOf(error: unknown): Refusal | undefined {
+  if (error instanceof RefusalAnnounced) return { ...error.refusal, announced: true };
+  if (error instanceof AppError && error.kind !== "internal") return { code: error.code, message: error.message, announced: false };
+  return undefined;
+}
+
+/**
+ * One attempt of the chat-turn function's run: the turn of the event, each
+ * side effect a durable step, its chunks published as they come (one realtime
+ * request at a time; what the turn writes meanwhile goes in the next one).
+ */
+export class DurableTurn {
+  private readonly controller = new AbortController();
+  private readonly output = batchedPublish<TurnChunkMessage>((messages) => this.deps.publisher.chunks(this.input.turnId, messages));
+  /** Known once the thread exists: Stop finds the model call by it. */
+  private threadId: string | undefined;
+
+  private constructor(
+    private readonly input: TurnInput,
+    private readonly secret: string,
+    private readonly deps: DurableTurnDeps,
+    private readonly run: DurableRun,
+  ) {}
+
+  /** The event's turn, or undefined when this app did not sign it: checked before any step, so a forged event neither writes nor reads. */
+  static async open(data: ChatTurnEventData, deps: DurableTurnDeps, run: DurableRun): Promise<DurableTurn | undefined> {
+    const { concurrencyKey: _key, authorization, ...input } = data;
+    const secret = await getSessionSecret();
+    return isAuthorizedTurn(input, authorization, secret) ? new DurableTurn(input, secret, deps, run) : undefined;
+  }
+
+  get owner(): string {
+    return this.input.owner;
+  }
+
+  /** Runs the turn to its end, every chunk published. */
+  async answer(): Promise<TurnOutcome> {
+    const outcome = await runTurn(this.input, {
+      history: this.deps.history(),
+      // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
+      network: { ...this.deps.network(), maxRetries: 0 },
+      publish: (chunk, origin) => this.output.push({ attempt: this.run.attempt, step: origin?.step, chunk }),
+      step: this.step,
+      signal: this.controller.signal,
+      signer: historySigner(this.secret, this.input.owner),
+      retriesSteps: true,
+      onReady: (ready) => {
+        this.threadId = ready.threadId;
+      },
+    });
+    await this.output.flush();
+    return outcome;
+  }
+
+  /**
+   * A side effect of the turn as a durable step. A refusal (not found,
+   * duplicate) will not change on a retry: the step tells the route at once
+   * and returns the refusal as its (memoized) value; the run then ends
+   * without retrying.
+   */
+  private readonly step: StepRunner = async <T>(id: string, work: () => Promise<T>, options?: { stoppable?: boolean }) => {
+    const outcome = (await this.run.step.run(id, async (): Promise<StepOutcome<T>> => {
+      // Stop can reach a model call only while it runs, here in this process.
+      const stoppable = options?.stoppable ? this.threadId : undefined;
+      if (stoppable !== undefined) this.deps.activeTurns().track(stoppable, this.input.owner, this.controller);
+      try {
+        const value = await work();
+        // A step is done once what it wrote has been published.
+        await this.output.flush();
+        return { value };
+      } catch (error) {
+        await this.output.flush().catch(() => {});
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        await this.announce(refusal);
+        return { refused: { code: refusal.code, message: refusal.message } };
+      } finally {
+        if (stoppable !== undefined) this.deps.activeTurns().release(stoppable, this.controller);
+      }
+    })) as StepOutcome<T>;
+    if ("refused" in outcome) throw new RefusalAnnounced(outcome.refused);
+    return outcome.value;
+  };
+
+  /** Tells the route why the turn will not run; it answers with it. */
+  announce(refusal: Refusal): Promise<void> {
+    return this.deps.publisher.refused(this.input.turnId, { code: refusal.code, message: refusal.message });
+  }
+
+  /** Whether the run is about to fail for good: a step out of retries, or the last attempt. */
+  failsForGood(error: unknown): boolean {
+    return error instanceof StepError || this.run.attempt + 1 >= (this.run.maxAttempts ?? CHAT_TURN_RETRIES + 1);
+  }
+
+  /**
+   * Ends the client's stream now rather than letting it time out, and frees
+   * the message: sent once more, it is not a duplicate of a turn that is over.
+   */
+  async fail(): Promise<void> {
+    await this.output.flush().catch(() => {});
+    await this.deps.publisher
+      .chunks(this.input.turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } }])
+      .catch(() => {});
+    const { owner, turnId, message } = this.input;
+    await this.deps
+      .history()
+      .finishTurn?.({ owner, messageId: message.id, turnId, status: "failed" })
+      .catch(() => {});
+  }
+}
