@@ -19,7 +19,8 @@ import { ThreadRepository } from "@/lib/threads/repository";
 // repositories over it → the agents' network → the runtime that runs turns
 // with them. Each part is built on first use, once. Routes, pages and the
 // Inngest functions take what they need from here; nothing below lib/app.ts
-// locates a part for itself, so a test hands any part a fake instead.
+// locates a repository, the network or the runtime for itself, so a test
+// hands any of them a fake instead.
 
 /**
  * What must be one per process lives on globalThis: running turns (Stop must
