@@ -23,7 +23,7 @@ import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 import type { UserMessage } from "@/lib/protocol/parts";
 
 export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
-export type { HistoryMessage, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+export type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 
 /** What one run produced: one assistant message, its parts in the order they were produced. */
 export interface Reply extends ThreadMessage {

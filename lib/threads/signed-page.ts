@@ -1,7 +1,7 @@
 import "server-only";
 import { signMessage } from "@/lib/auth/history-signature";
 import { getSessionSecret } from "@/lib/auth/secret";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ThreadRepository } from "./repository";
 
 /**
