@@ -13,6 +13,8 @@ export const SLOW_REPLY: string;
 export const MARKDOWN_REPLY: string;
 export const LEAKED_KEY_HINT: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
+/** The reply to a summary request: "Summary: " and the transcript's user lines, each as `said <text>`. */
+export function summaryReply(requestText: string): string;
 export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 /** What [[reason]] streams as reasoning_content before the reply or the tool calls. */
@@ -30,7 +32,10 @@ export interface MarkedCall {
 }
 /** The [[call:NAME:JSON]] markers in a text, in order. */
 export function callMarkers(text: string): MarkedCall[];
-export function planReply(body: unknown, options?: { brokenBefore?: (text: string) => boolean }):
+export function planReply(
+  body: unknown,
+  options?: { brokenBefore?: (text: string) => boolean; headers?: Readonly<Record<string, string | string[] | undefined>> },
+):
   | { kind: "error" }
   | { kind: "auth-error" }
   | { kind: "fail-mid"; reply: string }

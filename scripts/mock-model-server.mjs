@@ -33,10 +33,13 @@
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
+// A summary request (compaction's, marked by its headers: lib/model/request-kind.mjs)
+// gets summaryReply of its transcript, whatever the transcript holds.
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+import { isSummaryRequest } from "../lib/model/request-kind.mjs";
 
 const SLOW_CHUNK_DELAY_MS = 150;
 
@@ -182,9 +185,6 @@ export function messageText(content) {
     .join("");
 }
 
-/** Compaction's request for a summary is recognized by how its instructions begin. */
-const SUMMARY_REQUEST = "You condense the earlier part of a conversation";
-
 /**
  * The summary of a compaction request: "Summary: " and the user's lines of
  * the transcript, each as `said <text>`, after the summary so far if there
@@ -200,13 +200,12 @@ export function summaryReply(requestText) {
   return `Summary: ${[...(earlier ? [earlier] : []), ...said].join("; ")}`;
 }
 
-/** Decides what the model does for one request body. */
-export function planReply(body, { brokenBefore = () => true } = {}) {
+/** Decides what the model does for one request: its body, and its headers (which mark a summary request). */
+export function planReply(body, { brokenBefore = () => true, headers = {} } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
-  const system = messages.find((m) => m?.role === "system");
-  if (messageText(system?.content).startsWith(SUMMARY_REQUEST)) return { kind: "reply", reply: summaryReply(text) };
+  if (isSummaryRequest(headers)) return { kind: "reply", reply: summaryReply(text) };
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
@@ -439,7 +438,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
           return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         }
         requests.push(body);
-        const plan = planReply(body, { brokenBefore });
+        const plan = planReply(body, { brokenBefore, headers: req.headers });
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
         const n = ++completions;

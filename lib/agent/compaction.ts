@@ -5,6 +5,7 @@ import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import { modelInputChars } from "./input-budget";
 import type { HistoryConfig, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
 import type { CompactionSettings } from "./compaction-settings";
@@ -172,6 +173,7 @@ export async function compactThread(
         model: network.model,
         system: SUMMARY_INSTRUCTIONS,
         prompt: summaryRequestText(text, messages),
+        headers: requestKindHeaders(SUMMARY_REQUEST),
         maxOutputTokens: 1_500,
         maxRetries: network.maxRetries,
       });

@@ -3,14 +3,12 @@ import { parsePartialJson, stepCountIs, streamText, tool, type LanguageModel, ty
 import { z } from "zod";
 import { BROKE_OFF_TOOL_ERROR, STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { HandoffPart, JsonValue, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
 import { describeModelError } from "@/lib/model/provider-errors";
 import type { Agent } from "./network";
 import type { ChunkWriter } from "./stream-chunks";
 import { DeltaJoiner } from "./text-deltas";
 
-
-/** The tool through which an agent hands the conversation to another; the router, not a step, carries it out. */
-export const HANDOFF_TOOL = "hand_over";
 
 export class ModelCallError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

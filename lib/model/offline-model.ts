@@ -7,7 +7,9 @@ import type {
 // Node's own delay takes its abort listener off the signal when it ends: a
 // listener left behind per word keeps the turn's signal, and what it reaches, alive.
 import { setTimeout as sleep } from "node:timers/promises";
-import { isSummaryRequest, offlineSummary } from "./summary-request";
+import { HANDOFF_TOOL } from "./handoff-tool";
+import { isSummaryRequest } from "./request-kind.mjs";
+import { offlineSummary } from "./summary-request";
 
 // A model that needs no key and no network, so that a fresh install works end
 // to end, tools and hand-overs included. It streams word by word with a small
@@ -109,8 +111,7 @@ type Plan =
   | { kind: "tools"; reasoning: string; calls: ToolCall[] };
 
 function plan(options: LanguageModelV3CallOptions): Plan {
-  const system = options.prompt.find((message) => message.role === "system")?.content;
-  if (isSummaryRequest(system)) return { kind: "text", text: offlineSummary(userText(options.prompt)) };
+  if (isSummaryRequest(options.headers)) return { kind: "text", text: offlineSummary(userText(options.prompt)) };
   const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const results = toolResults(options.prompt);
   if (results.length > 0) {
@@ -121,14 +122,14 @@ function plan(options: LanguageModelV3CallOptions): Plan {
   }
   const text = userText(options.prompt);
   const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads"]));
-  const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === "hand_over");
+  const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === HANDOFF_TOOL);
   if (wanted.length > 0 && handOver?.type === "function") {
     const agents = (handOver.inputSchema as { properties?: { agent?: { enum?: string[] } } }).properties?.agent?.enum ?? [];
     if (agents.length > 0) {
       return {
         kind: "tools",
         reasoning: `This needs tools (${wanted.map((c) => c.toolName).join(", ")}), which ${agents[0]} has.`,
-        calls: [{ toolName: "hand_over", input: { agent: agents[0], reason: "needs tools" } }],
+        calls: [{ toolName: HANDOFF_TOOL, input: { agent: agents[0], reason: "needs tools" } }],
       };
     }
   }

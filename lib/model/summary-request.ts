@@ -2,7 +2,8 @@
 // that the model will read instead of them. The request is a system prompt and
 // one user message holding the transcript (and the summary so far, when the
 // thread was compacted before), so every provider takes it as it is. The
-// offline model recognizes it and answers with a deterministic summary.
+// request is marked as one by its headers (request-kind.mjs); the offline
+// model answers it with a deterministic summary.
 import type { ThreadMessage } from "@/lib/protocol/parts";
 
 export const SUMMARY_INSTRUCTIONS =
@@ -47,8 +48,6 @@ export function summaryRequestText(previous: string | undefined, messages: Threa
   const transcript = `${TRANSCRIPT_HEADING}\n\n${transcriptOf(messages)}`;
   return previous ? `${PREVIOUS_HEADING}\n\n${previous}\n\n${transcript}` : transcript;
 }
-
-export const isSummaryRequest = (system: string | undefined) => system?.startsWith(SUMMARY_INSTRUCTIONS) === true;
 
 /** The most points the offline summary keeps: the newest ones. */
 const OFFLINE_MAX_POINTS = 40;

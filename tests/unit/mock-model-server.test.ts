@@ -2,10 +2,12 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import {
   REASONING_TEXT,
   echoReply,
   startMockModelServer,
+  summaryReply,
   toolResultsReply,
   type MockModelServer,
 } from "../../scripts/mock-model-server.mjs";
@@ -214,5 +216,16 @@ describe("the mock model server's reasoning and tool calls", () => {
       ["search_threads", { query: "flamingos" }],
     ]);
     expect(result.finishReason).toBe("tool-calls");
+  });
+});
+
+describe("the mock model server's summaries", () => {
+  it("answers a request its headers mark as a summary request with summaryReply, and the same words unmarked with the echo", async () => {
+    const prompt = "Messages to summarize:\n\nUser: tea with lemon\n\nAssistant: noted";
+    const marked = await generateText({ model, system: "Summarize.", prompt, headers: requestKindHeaders(SUMMARY_REQUEST) });
+    expect(marked.text).toBe(summaryReply(prompt));
+    expect(marked.text).toBe("Summary: said tea with lemon");
+    const unmarked = await generateText({ model, system: "Summarize.", prompt });
+    expect(unmarked.text).toBe(echoReply(prompt, 1, 0));
   });
 });

@@ -1,6 +1,8 @@
-import { streamText } from "ai";
+import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { createOfflineModel } from "@/lib/model/offline-model";
+import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
+import { offlineSummary, SUMMARY_INSTRUCTIONS, summaryRequestText } from "@/lib/model/summary-request";
 
 describe("the offline demo model", () => {
   it("streams its reply word by word and answers what the user wrote", async () => {
@@ -29,5 +31,15 @@ describe("the offline demo model", () => {
       if (part.type === "text-delta" && ++seen === 3) controller.abort();
     }
     expect(seen).toBe(3);
+  });
+
+  it("answers a summary request, known by its headers and not by its prompt, with the offline summary", async () => {
+    const prompt = summaryRequestText(undefined, [{ id: "u1", role: "user", parts: [{ type: "text", text: "I take my tea with lemon" }] }]);
+    const marked = await generateText({ model: createOfflineModel(), system: SUMMARY_INSTRUCTIONS, prompt, headers: requestKindHeaders(SUMMARY_REQUEST) });
+    expect(marked.text).toBe(offlineSummary(prompt));
+    expect(marked.text).toContain("I take my tea with lemon");
+    // The same words without the header are an ordinary message.
+    const unmarked = await generateText({ model: createOfflineModel(), system: SUMMARY_INSTRUCTIONS, prompt });
+    expect(unmarked.text).toMatch(/offline demo model/);
   });
 });
