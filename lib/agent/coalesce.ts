@@ -76,8 +76,8 @@ export function coalescing(publish: Publish, windowMs = COALESCE_WINDOW_MS): Pub
   const coalesced = (chunk: UIMessageChunk, origin?: { step: string }): void | Promise<void> => {
     if (failure !== undefined) return Promise.resolve().then(rethrow);
     if (!isDelta(chunk)) return sendOther(chunk, origin);
-    if (sameStream(chunk, origin)) {
-      held = { chunk: { ...held!.chunk, delta: held!.chunk.delta + chunk.delta }, origin };
+    if (held !== undefined && sameStream(chunk, origin)) {
+      held = { chunk: { ...held.chunk, delta: held.chunk.delta + chunk.delta }, origin };
       return;
     }
     if (!held && Date.now() - lastSent < windowMs) return hold(chunk, origin);

@@ -110,24 +110,33 @@ const ROUND_CHARS = 60_000;
 /** The messages to summarize in rounds of at most ROUND_CHARS of transcript (a message is never split). */
 export function summaryRounds<M extends StoredMessage>(messages: M[], roundChars = ROUND_CHARS): M[][] {
   const rounds: M[][] = [];
+  let round: M[] = [];
   let chars = 0;
   for (const message of messages) {
     const size = transcriptOf([message]).length;
-    if (rounds.length === 0 || (chars + size > roundChars && rounds.at(-1)!.length > 0)) {
-      rounds.push([]);
+    if (round.length > 0 && chars + size > roundChars) {
+      rounds.push(round);
+      round = [];
       chars = 0;
     }
-    rounds.at(-1)!.push(message);
+    round.push(message);
     chars += size;
   }
+  if (round.length > 0) rounds.push(round);
   return rounds;
 }
 
 const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts[0];
 
+/** What compaction needs of the adapter: it reads the thread and its latest summary, and stores a new one. */
+function summaryHooks(history: HistoryConfig) {
+  const { summary, appendSummary, get } = history;
+  if (!summary || !appendSummary || !get) return undefined;
+  return { summary: summary.bind(history), appendSummary: appendSummary.bind(history), get: get.bind(history) };
+}
+
 /** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
-export const canCompact = (history: HistoryConfig, network: Network) =>
-  network.compaction !== undefined && history.summary !== undefined && history.appendSummary !== undefined && history.get !== undefined;
+export const canCompact = (history: HistoryConfig, network: Network) => network.compaction !== undefined && summaryHooks(history) !== undefined;
 
 /**
  * Compacts the thread if it needs it, and stores one summary. Returns the
@@ -140,27 +149,30 @@ export async function compactThread(
   target: { owner: string; threadId: string; beforeSeq?: number },
   deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
-  const { history, network, step } = deps;
+  const { network, step } = deps;
   const settings = network.compaction;
-  if (!settings || !canCompact(history, network)) return null;
+  const history = summaryHooks(deps.history);
+  if (!settings || !history) return null;
   const scope = { owner: target.owner, threadId: target.threadId };
+  const { beforeSeq } = target;
   const limits = sizeLimits(network.maxInputChars);
 
   // What to summarize is decided from the database, not from the request that
   // asked for it: a compaction asked for twice, or late, finds nothing to do.
   const plan = await step("compaction:plan", async () => {
-    const latest = await history.summary!(scope);
+    const latest = await history.summary(scope);
     const previous = summaryOf(latest);
-    const stored = await history.get!({ ...scope, fromSeq: previous ? previous.throughSeq + 1 : undefined });
-    const messages = target.beforeSeq === undefined ? stored : stored.filter((m) => m.seq < target.beforeSeq!);
+    const stored = await history.get({ ...scope, fromSeq: previous ? previous.throughSeq + 1 : undefined });
+    const messages = beforeSeq === undefined ? stored : stored.filter((m) => m.seq < beforeSeq);
     const cut = planCompaction(messages, previous !== undefined, settings, limits && { limits, sizeOf: messageChars });
-    if (!cut) return null;
+    const lastSummarized = cut?.summarize.at(-1);
+    if (!cut || !lastSummarized) return null;
     return {
       after: latest?.seq ?? null,
       previous: previous?.text,
       rounds: summaryRounds(cut.summarize),
       // The seq of the last part of the last message summarized: the next message starts right after it.
-      throughSeq: seqAfter(cut.summarize.at(-1)!) - 1,
+      throughSeq: seqAfter(lastSummarized) - 1,
       summarizedMessages: (previous?.summarizedMessages ?? 0) + cut.summarize.length,
     };
   });
@@ -182,10 +194,13 @@ export async function compactThread(
     });
   }
 
+  // A plan always has a round: there was something to summarize.
+  const summary = text;
+  if (summary === undefined) return null;
   return step("compaction:store", () =>
-    history.appendSummary!({
+    history.appendSummary({
       ...scope,
-      summary: { id: deps.newId(), text: text!, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages },
+      summary: { id: deps.newId(), text: summary, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages },
       after: plan.after,
     }),
   );
