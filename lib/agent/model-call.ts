@@ -81,15 +81,14 @@ export async function callModel(args: {
     toolCalls: ended ? [] : [...last.stream.toolCalls],
     ...(last.stream.handoff && !ended ? { handoff: last.stream.handoff } : {}),
     stopped,
-    ...(broken
-      ? {
-          failure:
-            silenceMs !== undefined
-              ? `The model stopped answering: nothing arrived for ${Math.round(silenceMs / 1000)} s.`
-              : describeModelError(stream.failure?.error),
-        }
-      : {}),
+    ...(broken ? { failure: brokeOffMessage(silenceMs, stream.failure?.error) } : {}),
   };
+}
+
+/** What the user is told of a model that broke off: the kind of failure, never the provider's words. */
+function brokeOffMessage(silenceMs: number | undefined, error: unknown): string {
+  if (silenceMs !== undefined) return `The model stopped answering: nothing arrived for ${Math.round(silenceMs / 1000)} s.`;
+  return describeModelError(error);
 }
 
 /** The model's stream reduced to parts as it arrives, each change written as it comes; what broke it off is kept in the state. */
