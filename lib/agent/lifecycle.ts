@@ -5,19 +5,12 @@ import type { ModelMessage } from "ai";
 import { v5 as uuidv5 } from "uuid";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
-import type { HistoryConfig, ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { ThreadMessage, UserMessage } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 export type { HistorySource } from "@/lib/protocol/chat";
 import type { HistorySource } from "@/lib/protocol/chat";
-
-export type ThreadResolution =
-  | { kind: "upsert"; threadId: string } // client id + createThread
-  | { kind: "use-given"; threadId: string } // client id, no createThread
-  | { kind: "create" } // no id + createThread
-  | { kind: "generate" } // no id, no createThread, but get
-  | { kind: "none" }; // no id and nothing to store it with
 
 // Any fixed UUID: it only keeps these ids apart from other name-based ones.
 const FIRST_MESSAGE_NAMESPACE = "6f1d3c0e-4b8a-4f5e-9a51-2d7c8e0b9f34";
@@ -29,13 +22,6 @@ const FIRST_MESSAGE_NAMESPACE = "6f1d3c0e-4b8a-4f5e-9a51-2d7c8e0b9f34";
  */
 export function threadIdForFirstMessage(owner: string, messageId: string): string {
   return uuidv5(`${owner}\n${messageId}`, FIRST_MESSAGE_NAMESPACE);
-}
-
-export function resolveThread(threadId: string | undefined, history: HistoryConfig): ThreadResolution {
-  if (threadId) return history.createThread ? { kind: "upsert", threadId } : { kind: "use-given", threadId };
-  if (history.createThread) return { kind: "create" };
-  if (history.get) return { kind: "generate" };
-  return { kind: "none" };
 }
 
 export interface LoadDecisionInput {

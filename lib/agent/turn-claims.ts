@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
-import type { HistoryConfig, TurnClaim } from "@/lib/history/types";
+import type { TurnClaim, TurnStore } from "@/lib/history/types";
 import { runNow } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -20,14 +20,12 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Claims the message for this turn (or takes the claim `opened` already
- * asked for); while another turn answers it, waits for that one.
+ * The claim opening the turn got, or, while another turn answers the
+ * message, the one it gets once that turn has finished or died.
  */
-export async function claimOrWait(input: TurnInput, deps: TurnDeps, threadId: string, opened?: TurnClaim): Promise<TurnClaim> {
-  const step = deps.step ?? runNow;
-  const ask = () =>
-    deps.history.claimTurn!({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
-  let claim = opened ?? (await step("claim-turn", ask));
+export async function claimOrWait(input: TurnInput, deps: TurnDeps, turns: TurnStore, threadId: string, opened: TurnClaim): Promise<TurnClaim> {
+  const ask = () => turns.claimTurn({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
+  let claim = opened;
   const waitUntil = Date.now() + (deps.network.turnTimeoutMs ?? DEFAULT_WAIT_MS);
   while (!claim.claimed && claim.running) {
     // A durable run does not wait outside its steps; Inngest runs one turn per thread at a time anyway.
@@ -42,11 +40,11 @@ export async function claimOrWait(input: TurnInput, deps: TurnDeps, threadId: st
 }
 
 /** Answers a message another turn has answered already, with what that turn stored: no model call. */
-export async function replayTurn(input: TurnInput, deps: TurnDeps, threadId: string): Promise<TurnOutcome> {
+export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnStore, threadId: string): Promise<TurnOutcome> {
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const { message, reply } = await step("load-reply", () =>
-    deps.history.replyTo!({ owner: input.owner, threadId, messageId: input.message.id }),
+    turns.replyTo({ owner: input.owner, threadId, messageId: input.message.id }),
   );
   deps.onReady?.({ threadId, historySource: "database", replayed: true });
   await step("announce-replay", async () => {
@@ -71,10 +69,10 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, threadId: str
 }
 
 /** Renews the turn's lease while it runs, a third of the lease at a time. */
-export function holdLease(input: TurnInput, history: HistoryConfig, leaseMs: number): { stop(): void } {
+export function holdLease(input: TurnInput, turns: TurnStore, leaseMs: number): { stop(): void } {
   const renew = () =>
-    history
-      .renewTurn!({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, leaseMs })
+    turns
+      .renewTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, leaseMs })
       .then((held) => {
         if (!held) console.error(`[turn ${input.turnId}] lost its lease: another turn took the message over`);
       })

@@ -1,29 +1,29 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { UIMessageChunk } from "ai";
+import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { modelInputChars } from "./input-budget";
-import type { OpenedTurn, Reply, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
 import { userMessage } from "@/lib/protocol/parts";
 import {
   buildModelMessages,
   clientHistoryCovers,
   conversationWith,
   historySource,
-  resolveThread,
   threadIdForFirstMessage,
   shouldLoadHistory,
   widestWindow,
+  type HistorySource,
 } from "./lifecycle";
 import { agentHistoryPolicy, type Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
-import { applyHistoryPolicy } from "@/lib/protocol/history-policy";
+import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "./coalesce";
 import { canCompact, compactThread, historyCount, messageChars, needsCompaction, sizeLimits } from "./compaction";
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
-import { runNow } from "./steps";
+import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
@@ -43,66 +43,18 @@ export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOu
 }
 
 async function runTurnWith(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
-  const { history } = deps;
   const step = deps.step ?? runNow;
-  const newId = deps.generateId ?? randomUUID;
-  const scope = { owner: input.owner };
-
-  // 1. The thread. With turns, a first message's thread is named after the
-  // message, so the same message sent twice can never start two threads.
-  const resolution = resolveThread(input.threadId, history);
-  const firstThreadId = history.claimTurn || history.openTurn ? threadIdForFirstMessage(input.owner, input.message.id) : undefined;
-  let threadId: string;
-  let createdThisTurn = false;
-  let messagesBefore: number | undefined;
-  let summary: SummaryMessage | undefined;
-  // Thread, claim and the user's message in one round trip, where the adapter can.
-  let opened: OpenedTurn | undefined;
-  switch (resolution.kind) {
-    case "upsert":
-    case "create": {
-      if (history.openTurn) {
-        const target = resolution.kind === "upsert" ? resolution.threadId : firstThreadId!;
-        const turn = { messageId: input.message.id, turnId: input.turnId };
-        opened = await step("open-turn", () =>
-          history.openTurn!({ ...scope, ...turn, threadId: target, message: input.message, leaseMs: deps.leaseMs ?? null }),
-        );
-        ({ threadId, created: createdThisTurn, messages: messagesBefore, summary } = opened);
-        break;
-      }
-      const created = await step("create-thread", () =>
-        history.createThread!({ ...scope, threadId: resolution.kind === "upsert" ? resolution.threadId : firstThreadId }),
-      );
-      threadId = created.threadId;
-      createdThisTurn = created.created;
-      messagesBefore = created.messages;
-      summary = created.summary;
-      break;
-    }
-    case "use-given":
-      threadId = resolution.threadId;
-      break;
-    case "generate":
-    case "none":
-      // Generated inside a step so that a replay of the run agrees on it.
-      threadId = firstThreadId ?? (await step("generate-thread-id", async () => newId()));
-      createdThisTurn = true;
-      break;
-  }
-
-  const clientThreadId = resolution.kind === "upsert" || resolution.kind === "use-given";
-  const thread: ThreadState = { threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq: opened?.userSeq };
-
-  // Who answers this message: one turn per client message id, however often it was sent.
-  if (history.claimTurn) {
-    const claim = await claimOrWait(input, deps, threadId, opened?.claim);
-    if (!claim.claimed) return replayTurn(input, deps, claim.threadId);
-    // Claimed after waiting for a turn that died: its message is stored already.
+  const { turns } = deps.history;
+  const thread = await openThread(input, deps);
+  if (turns) {
+    // Who answers this message: one turn per client message id, however often it was sent.
+    const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
+    if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
   }
   // A runner that dies stops renewing its lease, and the message may be answered again.
-  const lease = deps.leaseMs && history.renewTurn ? holdLease(input, history, deps.leaseMs) : undefined;
+  const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs) : undefined;
   const finish = (status: "done" | "failed") =>
-    step("finish-turn", async () => void (await history.finishTurn?.({ ...scope, messageId: input.message.id, turnId: input.turnId, status })));
+    step("finish-turn", async () => void (await turns?.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
   try {
     const outcome = await answerTurn(input, deps, thread);
     // A stored reply finished its turn in the same statement.
@@ -128,82 +80,175 @@ interface ThreadState {
   clientThreadId: boolean;
   /** The user's message's seq, when opening the turn stored it already. */
   userSeq?: number;
+  /** Whether this turn may answer the message: an adapter without turns lets every turn answer its own. */
+  claim: TurnClaim;
 }
+
+/**
+ * 1. The thread. An adapter with turns opens the turn in one step: the
+ * thread, the claim on the message and the message itself; a first message's
+ * thread is named after the message, so the same message sent twice can never
+ * start two threads. Without turns the thread is created (or upserted) here,
+ * and the message is stored next.
+ */
+async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState> {
+  const { history } = deps;
+  const { turns } = history;
+  const step = deps.step ?? runNow;
+  const given = input.threadId || undefined;
+  const clientThreadId = given !== undefined;
+  if (turns) {
+    const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
+    const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId };
+    const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null }));
+    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim } = opened;
+    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim };
+  }
+  const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given }));
+  const { created: createdThisTurn, messages: messagesBefore, summary } = created;
+  return { threadId: created.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, claim: { claimed: true } };
+}
+
+/** What every step of a turn reads: its input and dependencies, its thread, and what each agent reads of it. */
+interface Turn {
+  input: TurnInput;
+  deps: TurnDeps;
+  thread: ThreadState;
+  step: StepRunner;
+  newId: () => string;
+  /** Publishes chunks outside the model call, in a step of their own: a durable runtime replays the code between steps, and they must go out once. */
+  announce: (id: string, ...chunks: UIMessageChunk[]) => Promise<void>;
+  /** The history policy in force for an agent: the operator's, the URL's, or the agent's own. */
+  policyFor: (agent: Agent) => ResolvedHistoryPolicy;
+  /** How much of the thread the widest of those policies reads (undefined: all of it). */
+  window: number | undefined;
+}
+
+/** What the model reads of the thread. Compacting the thread before the turn replaces it. */
+interface Reading {
+  source: HistorySource;
+  summary?: SummaryMessage;
+  /** The thread's messages before the new one, from the first the model reads on. */
+  earlier: (ThreadMessage & { seq: number })[];
+  /** The entry agent's input. */
+  messages: ModelMessage[];
+}
+
+/** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
+type Ending =
+  | { status: "complete" | "stopped"; reply?: Reply; replySeq?: number }
+  | { status: "incomplete"; reply?: Reply; replySeq?: number; failure: Error }
+  | { status: "failed"; failure: Error };
 
 /** The turn from the user's message on: store it, read the history, run the network, store the reply. */
 async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState): Promise<TurnOutcome> {
-  const { history, network, publish } = deps;
   const step = deps.step ?? runNow;
-  const newId = deps.generateId ?? randomUUID;
-  const scope = { owner: input.owner };
-  const { threadId, createdThisTurn, messagesBefore, clientThreadId } = thread;
-  let summary = thread.summary;
+  const policyFor = (agent: Agent) => agentHistoryPolicy(deps.network, agent, input.historyPolicy);
+  const turn: Turn = {
+    input,
+    deps,
+    thread,
+    step,
+    newId: deps.generateId ?? randomUUID,
+    announce: (id, ...chunks) =>
+      step(id, async () => {
+        for (const chunk of chunks) await deps.publish(chunk);
+      }),
+    policyFor,
+    window: widestWindow(deps.network.agents.map(policyFor)),
+  };
+  const userSeq = await storeUserMessage(turn);
+  const reading = await readHistory(turn, userSeq);
+  const compactionFailure = await compactIfTooBig(turn, reading, userSeq);
+  const inputSize = await announceInput(turn, reading, userSeq);
+  const ran = await runModel(turn, reading, inputSize, compactionFailure);
+  const ending = await storeReply(turn, ran);
+  await announceEnd(turn, ending);
+  return {
+    threadId: thread.threadId,
+    historySource: reading.source,
+    status: ending.status,
+    reply: ending.status === "failed" ? undefined : ending.reply,
+    error: ending.status === "failed" || ending.status === "incomplete" ? ending.failure : undefined,
+    compact: compactAfter(turn, reading, inputSize, ending),
+  };
+}
 
-  // 2. The user's message, at once: it survives a failed run and makes "regenerate" possible.
-  let userSeq = thread.userSeq;
-  if (history.appendUserMessage && userSeq === undefined) {
-    const { duplicate, seq } = await step("append-user-message", () =>
-      history.appendUserMessage!({ ...scope, threadId, turnId: input.turnId, message: input.message }),
-    );
-    // With turns, the claim already decided who answers a message sent twice.
-    if (duplicate && !history.claimTurn) {
-      throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
-    }
-    userSeq = seq;
+/** 2. The user's message, at once: it survives a failed run and makes "regenerate" possible. Its seq, when the adapter numbers messages. */
+async function storeUserMessage({ input, deps, thread, step }: Turn): Promise<number | undefined> {
+  // Opening the turn stored it; a turn that took over from one that died finds it stored, and asks where.
+  if (thread.userSeq !== undefined) return thread.userSeq;
+  const { history } = deps;
+  const { duplicate, seq } = await step("append-user-message", () =>
+    history.appendUserMessage({ owner: input.owner, threadId: thread.threadId, turnId: input.turnId, message: input.message }),
+  );
+  // With turns, the claim already decided who answers a message sent twice.
+  if (duplicate && !history.turns) {
+    throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
   }
+  return seq;
+}
 
-  // What each agent reads of the thread: the history policy in force (the
-  // operator's, the URL's, or the agent's own), and so the window to read.
-  const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent, input.historyPolicy);
-  const window = widestWindow(network.agents.map(policyFor));
-
+/** 3. The history: the client's copy when it holds the whole window, otherwise the window of it the database holds. */
+async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Reading> {
+  const { input, deps, thread, window } = turn;
+  const { threadId, createdThisTurn, clientThreadId, summary } = thread;
   // A compacted thread is read from after what its latest summary stands for.
-  let fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
-
-  // The client's copy is used when it holds the whole window; otherwise the database's is read.
-  const useClientHistory =
-    input.clientHistory !== undefined &&
-    clientHistoryCovers({ history: input.clientHistory, userSeq, window, fromSeq, seqAfter });
+  const fromSeq = summary ? readFrom(summary) : undefined;
+  const copy = input.clientHistory;
+  const useClientHistory = copy !== undefined && clientHistoryCovers({ history: copy, userSeq, window, fromSeq, seqAfter });
   const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
-  // Chunks outside the model call are published in steps of their own: a
-  // durable runtime replays the code between steps, and they must go out once.
-  const announce = (id: string, ...chunks: UIMessageChunk[]) =>
-    step(id, async () => {
-      for (const chunk of chunks) await publish(chunk);
-    });
-  await announce("announce-thread", threadChunk(threadId, source));
+  await turn.announce("announce-thread", threadChunk(threadId, source));
 
-  // 3. The history: the client's copy, or the window of it the database holds.
-  let earlier: (ThreadMessage & { seq: number })[] = useClientHistory ? input.clientHistory!.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
-  if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: Boolean(history.get) })) {
-    earlier = await step("load-history", () => history.get!({ ...scope, threadId, lastUserMessages: window, fromSeq }));
+  let earlier = useClientHistory ? copy.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
+  if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: true })) {
+    earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq }));
   }
-  // Each agent's view of it, read from `earlier` and `summary` when called: compaction below may replace them.
-  const messagesFor = (agent: Agent) => buildModelMessages(earlier, input.message, policyFor(agent), summary);
-  const entryAgent = network.agents[0];
-  let messages = messagesFor(entryAgent);
+  const reading: Reading = { source, summary, earlier, messages: [] };
+  reading.messages = messagesFor(turn, reading)(entryAgent(turn));
+  return reading;
+}
 
-  // 3b. A history too big for the model is compacted first, as steps of this
-  // turn; a failure ends the turn below, with what went wrong.
-  const overBudget = network.maxInputChars !== undefined && modelInputChars(messages) > network.maxInputChars;
-  let compactionFailure: Error | undefined;
-  if (userSeq !== undefined && canCompact(history, network) && overBudget) {
-    await announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
-    try {
-      await compactThread({ ...scope, threadId, beforeSeq: userSeq }, { history, network, step, newId });
-      const latest = await step("read-summary", () => history.summary!({ ...scope, threadId }));
-      if (latest && latest.seq !== summary?.seq) {
-        summary = latest;
-        fromSeq = latest.parts[0].throughSeq + 1;
-        earlier = earlier.filter((m) => m.seq >= fromSeq!);
-        messages = messagesFor(entryAgent);
-      }
-    } catch (error) {
-      compactionFailure = new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
+/**
+ * 3b. A history too big for the model is compacted first, as steps of this
+ * turn. A failure is returned, not thrown: it ends the turn once the client
+ * has been told what the turn read.
+ */
+async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | undefined): Promise<Error | undefined> {
+  const { input, deps, thread, step, newId } = turn;
+  const { history, network } = deps;
+  const overBudget = network.maxInputChars !== undefined && modelInputChars(reading.messages) > network.maxInputChars;
+  if (userSeq === undefined || !canCompact(history, network) || !overBudget) return undefined;
+  await turn.announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
+  const scope = { owner: input.owner, threadId: thread.threadId };
+  try {
+    await compactThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
+    const latest = await step("read-summary", async () => (await history.summary?.(scope)) ?? null);
+    if (latest && latest.seq !== reading.summary?.seq) {
+      const fromSeq = readFrom(latest);
+      reading.summary = latest;
+      reading.earlier = reading.earlier.filter((m) => m.seq >= fromSeq);
+      reading.messages = messagesFor(turn, reading)(entryAgent(turn));
     }
+    return undefined;
+  } catch (error) {
+    return new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
   }
+}
 
+/** The size of what the model is sent: the thread's messages it stands for, and its characters. */
+interface InputSize {
+  /** The whole thread's size, when the adapter says; otherwise as far as this turn read it. */
+  inThread: number;
+  inputChars: number;
+}
+
+/** 4. What the model is given, told to the client: the latest summary, the window sent, the user's message signed where it sits. */
+async function announceInput(turn: Turn, reading: Reading, userSeq: number | undefined): Promise<InputSize> {
+  const { input, deps, thread, announce } = turn;
+  const { threadId, messagesBefore } = thread;
+  const { summary } = reading;
   // The latest summary, signed, for a client whose copy lacks it (it was
   // written after that client's last turn): its next copy then fits together.
   if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
@@ -212,12 +257,10 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     const signature = deps.signer(threadId, summary);
     await announce("announce-summary", dataChunk("compacted", { id, seq, signature, createdAt, text, throughSeq, summarizedMessages }));
   }
-  // 4. What the entry agent is given, for the debug panel and the budget.
-  const entry = policyFor(entryAgent);
-  const conversation = () => conversationWith(earlier, input.message, summary);
-  // The whole thread's size, when the adapter says; otherwise as far as this turn read it.
-  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversation().length;
-  const inputChars = modelInputChars(messages);
+  // What the entry agent is given, for the debug panel and the budget.
+  const entry = turn.policyFor(entryAgent(turn));
+  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversationOf(turn, reading).length;
+  const inputChars = modelInputChars(reading.messages);
   await announce(
     "announce-history",
     dataChunk("history", {
@@ -225,107 +268,121 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
       length: entry.length,
       source: entry.source,
       threadMessages: inThread,
-      sentMessages: messages.length,
+      sentMessages: reading.messages.length,
       // About four characters a token: an estimate for the debug panel, not a bill.
       sentTokens: Math.ceil(inputChars / 4),
-      window: window ?? null,
+      window: turn.window ?? null,
     }),
   );
-
   // The user's message signed where it sits, for the client to send back with its copy.
   if (deps.signer && userSeq !== undefined) {
     const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq });
     await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq }]));
   }
+  return { inThread, inputChars };
+}
 
-  // 5. The network.
+/** 5. The network, within the whole turn's bound: past it the turn ends as if stopped, keeping what was written. */
+async function runModel(turn: Turn, reading: Reading, size: InputSize, compactionFailure: Error | undefined): Promise<Ending> {
+  const { input, deps, step, newId, policyFor } = turn;
+  const { network } = deps;
   const replyId = await step("assistant-message-id", async () => newId());
-  await announce("announce-start", { type: "start", messageId: replyId });
-  let status: TurnOutcome["status"] = "complete";
-  let failure: Error | undefined;
-  let reply: Reply | undefined;
-  // The whole turn's bound: past it the turn ends as if stopped, keeping what was written.
+  await turn.announce("announce-start", { type: "start", messageId: replyId });
+  const timeoutMs = network.turnTimeoutMs;
   const deadline = new AbortController();
-  const deadlineTimer = network.turnTimeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), network.turnTimeoutMs);
+  const deadlineTimer = timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), timeoutMs);
   deadlineTimer?.unref();
   const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   try {
     if (compactionFailure) throw compactionFailure;
-    if (network.maxInputChars !== undefined && inputChars > network.maxInputChars) throw tooLong(inputChars, network.maxInputChars, input.message.content.length);
+    if (network.maxInputChars !== undefined && size.inputChars > network.maxInputChars) {
+      throw tooLong(size.inputChars, network.maxInputChars, input.message.content.length);
+    }
     const outcome = await runNetwork({
       network,
-      messagesFor,
-      historyTrim: (agent) => ({ ...policyFor(agent), from: inThread, to: applyHistoryPolicy(conversation(), policyFor(agent)).length }),
-      context: { owner: input.owner, threadId, signal },
-      publish,
+      messagesFor: messagesFor(turn, reading),
+      historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
+      context: { owner: input.owner, threadId: turn.thread.threadId, signal },
+      publish: deps.publish,
       step,
       newId,
       retriesSteps: deps.retriesSteps,
     });
-    const outOfTime = outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
+    const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
+    const wrote = (status: Reply["status"]) => (outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status } : undefined);
     if (outOfTime) {
-      failure = new Error(`The reply took longer than ${Math.round(network.turnTimeoutMs! / 1000)} s and was ended; what it wrote is kept.`);
-    } else if (outcome.failure !== undefined) {
-      failure = new Error(outcome.failure);
+      const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
+      return { status: "incomplete", reply: wrote("incomplete"), failure };
     }
-    status = failure ? "incomplete" : outcome.stopped ? "stopped" : "complete";
-    reply = { id: replyId, role: "assistant", parts: outcome.parts, status: status as Reply["status"] };
+    if (outcome.failure !== undefined) return { status: "incomplete", reply: wrote("incomplete"), failure: new Error(outcome.failure) };
+    const status = outcome.stopped ? "stopped" : "complete";
+    return { status, reply: wrote(status) };
   } catch (error) {
-    status = "failed";
-    failure = error instanceof Error ? error : new Error(String(error));
+    return { status: "failed", failure: error instanceof Error ? error : new Error(String(error)) };
   } finally {
     clearTimeout(deadlineTimer);
   }
-
-  // 6. The reply: only this run's, in one statement. A stopped reply keeps what was written.
-  const toStore = reply && reply.parts.length > 0 ? reply : undefined;
-  let replySeq: number | undefined;
-  if (toStore && history.appendResults) {
-    try {
-      const saved = await step("append-results", () =>
-        saveReply(() => history.appendResults!({ ...scope, threadId, reply: toStore, turn: { messageId: input.message.id, turnId: input.turnId } }), {
-          retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
-          turnId: input.turnId,
-        }),
-      );
-      if ("refused" in saved) {
-        status = "failed";
-        failure = new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`);
-      } else {
-        replySeq = saved.seq;
-      }
-    } catch (error) {
-      status = "failed";
-      failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
-        cause: error,
-      });
-    }
-  }
-
-  const signed: UIMessageChunk[] = [];
-  if (deps.signer && toStore && replySeq !== undefined && status !== "failed") {
-    const signature = deps.signer(threadId, { ...toStore, seq: replySeq });
-    signed.push(signaturesChunk([{ id: toStore.id, signature, seq: replySeq }]));
-  }
-  if (status === "failed" || status === "incomplete") {
-    // The error shows beside what was written (kept, when the reply is incomplete).
-    await announce("announce-end", ...signed, { type: "error", errorText: failure!.message });
-  } else {
-    const finish: UIMessageChunk = { type: "finish", finishReason: status === "stopped" ? "other" : "stop" };
-    await announce("announce-end", ...signed, ...(status === "stopped" ? [stoppedChunk] : []), finish);
-  }
-  // The thread's size after this turn, as the model would next read it, says whether to compact it.
-  const threadMessages = messagesBefore === undefined ? undefined : messagesBefore + 1 + (replySeq !== undefined ? 1 : 0);
-  const nextInputChars = inputChars + (replySeq !== undefined && toStore ? messageChars(toStore) : 0);
-  const compact =
-    threadMessages !== undefined &&
-    history.appendSummary !== undefined &&
-    needsCompaction(historyCount(threadMessages, summary?.parts[0]), network.compaction, {
-      chars: nextInputChars,
-      limits: sizeLimits(network.maxInputChars),
-    });
-  return { threadId, historySource: source, status, reply: status === "failed" ? undefined : toStore, error: failure, compact };
 }
+
+/** 6. The reply: only this run's, in one statement. A stopped reply keeps what was written. */
+async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Promise<Ending> {
+  if (ran.status === "failed" || ran.reply === undefined) return ran;
+  const { reply } = ran;
+  const turn = { messageId: input.message.id, turnId: input.turnId };
+  try {
+    const saved = await step("append-results", () =>
+      saveReply(() => deps.history.appendResults({ owner: input.owner, threadId: thread.threadId, reply, turn }), {
+        retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+        turnId: input.turnId,
+      }),
+    );
+    if ("refused" in saved) return { status: "failed", failure: new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`) };
+    return { ...ran, replySeq: saved.seq };
+  } catch (error) {
+    const failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
+      cause: error,
+    });
+    return { status: "failed", failure };
+  }
+}
+
+/** 7. The end of the stream: the stored reply signed, then the error shown beside what was written, or the finish. */
+async function announceEnd({ deps, thread, announce }: Turn, ending: Ending): Promise<void> {
+  const signed: UIMessageChunk[] = [];
+  if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
+    const signature = deps.signer(thread.threadId, { ...ending.reply, seq: ending.replySeq });
+    signed.push(signaturesChunk([{ id: ending.reply.id, signature, seq: ending.replySeq }]));
+  }
+  if (ending.status === "failed" || ending.status === "incomplete") {
+    // What was written stays in view (kept, when the reply is incomplete).
+    await announce("announce-end", ...signed, { type: "error", errorText: ending.failure.message });
+  } else {
+    const finish: UIMessageChunk = { type: "finish", finishReason: ending.status === "stopped" ? "other" : "stop" };
+    await announce("announce-end", ...signed, ...(ending.status === "stopped" ? [stoppedChunk] : []), finish);
+  }
+}
+
+/** 8. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
+function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
+  const { history, network } = deps;
+  const stored = ending.status !== "failed" && ending.replySeq !== undefined ? ending.reply : undefined;
+  if (thread.messagesBefore === undefined || history.appendSummary === undefined) return false;
+  const threadMessages = thread.messagesBefore + 1 + (stored ? 1 : 0);
+  const chars = size.inputChars + (stored ? messageChars(stored) : 0);
+  return needsCompaction(historyCount(threadMessages, reading.summary?.parts[0]), network.compaction, { chars, limits: sizeLimits(network.maxInputChars) });
+}
+
+/** Each agent's view of the thread, read from `reading` when called (compaction may replace it). */
+const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
+  buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary);
+
+/** The thread as the model could read it: the summary, the earlier messages, the new one. */
+const conversationOf = ({ input }: Turn, reading: Reading) => conversationWith(reading.earlier, input.message, reading.summary);
+
+const entryAgent = ({ deps }: Turn): Agent => deps.network.agents[0];
+
+/** The first seq the model reads of a compacted thread: the one after what its latest summary stands for. */
+const readFrom = (summary: SummaryMessage) => summary.parts[0].throughSeq + 1;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

@@ -6,7 +6,7 @@ import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import { rowsToMessages, type PartRow } from "./rows";
-import type { HistoryConfig, OpenedTurn, SummaryMessage, ThreadScope, TurnClaim, UserMessage } from "./types";
+import type { HistoryConfig, LifecycleHooks, OpenedTurn, SummaryHooks, SummaryMessage, ThreadScope, TurnClaim, TurnStore } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -18,7 +18,8 @@ const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.co
  */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 /** What a hook of the adapter contract is given. */
-type Args<K extends keyof HistoryConfig> = Parameters<NonNullable<HistoryConfig[K]>>[0];
+type Args<K extends keyof (LifecycleHooks & SummaryHooks)> = Parameters<(LifecycleHooks & SummaryHooks)[K]>[0];
+type TurnArgs<K extends keyof TurnStore> = Parameters<TurnStore[K]>[0];
 
 /** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
 function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
@@ -26,25 +27,28 @@ function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
   return rowsToMessages([row as PartRow])[0] as SummaryMessage;
 }
 
+// The rules of a turn's storage (the thread upsert, the claim, whether a turn
+// is running, storing the user's message once) are database functions
+// (migrations/1733356800000_turn-rules.sql); the hooks here call them and
+// repeat none of their conditions.
 export class PostgresHistoryAdapter implements Required<HistoryConfig> {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly turns: TurnStore;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.turns = new PostgresTurnStore(pool);
+  }
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
     const id = threadId ?? randomUUID();
-    // Upsert; the WHERE keeps another owner's thread untouched and returns no
-    // row for it. The thread's latest summary comes along in the same round trip.
-    const { rows } = await this.pool.query<{ id: string; created: boolean; message_count: number } & Nullable<PartRow>>(
-      `WITH t AS (
-         INSERT INTO threads (id, owner) VALUES ($1, $2)
-         ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE threads.owner = EXCLUDED.owner
-         RETURNING id, (xmax = 0) AS created, message_count, summary_seq)
-       SELECT t.id, t.created, t.message_count, ${PART_COLUMNS}
-         FROM t LEFT JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq`,
+    // No row for another owner's thread. The thread's latest summary comes along in the same round trip.
+    const { rows } = await this.pool.query<{ created: boolean; message_count: number } & Nullable<PartRow>>(
+      `SELECT t.created, t.message_count, ${PART_COLUMNS}
+         FROM threadline_upsert_thread($1, $2) t LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = t.summary_seq`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    const { id: created, created: isNew, message_count } = rows[0];
-    return { threadId: created, created: isNew, messages: message_count, summary: summaryFrom(rows[0]) };
+    const { created, message_count } = rows[0];
+    return { threadId: id, created, messages: message_count, summary: summaryFrom(rows[0]) };
   }
 
   /**
@@ -71,97 +75,6 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages],
     );
     return rowsToMessages(rows);
-  }
-
-  async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: Args<"claimTurn">): Promise<TurnClaim> {
-    // A concurrent first claim may commit after this statement's snapshot was
-    // taken: the upsert then waits for it and claims nothing, yet the SELECT
-    // below cannot see its row. Asking once more sees it.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const { rows } = await this.pool.query<{ thread_id: string; claimed: boolean; running: boolean }>(
-        `WITH claimed AS (
-           INSERT INTO turns AS t (owner, message_id, thread_id, turn_id, status, lease_until)
-           VALUES ($1, $2, $3, $4, 'running', now() + make_interval(secs => $5::float8 / 1000))
-           ON CONFLICT (owner, message_id) DO UPDATE
-              SET turn_id = EXCLUDED.turn_id, status = 'running', lease_until = EXCLUDED.lease_until, updated_at = now()
-            WHERE t.thread_id = EXCLUDED.thread_id
-              AND (t.turn_id = EXCLUDED.turn_id
-                   OR t.status = 'failed'
-                   OR (t.status = 'running' AND t.lease_until < now()))
-           RETURNING thread_id
-         )
-         SELECT thread_id, true AS claimed, true AS running FROM claimed
-         UNION ALL
-         SELECT thread_id, false, status = 'running' AND (lease_until IS NULL OR lease_until >= now())
-           FROM turns WHERE owner = $1 AND message_id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
-        [owner, messageId, threadId, turnId, leaseMs],
-      );
-      if (rows.length === 0) continue;
-      const [row] = rows;
-      return row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running };
-    }
-    throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
-  }
-
-  /**
-   * createThread, claimTurn and appendUserMessage in one round trip (the
-   * database function threadline_open_turn), with the thread's latest summary.
-   */
-  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs }: Args<"openTurn">): Promise<OpenedTurn> {
-    const { content, escaped } = toColumns("user", { type: "text", text: message.content });
-    const { rows } = await this.pool.query<
-      { thread_id: string; created: boolean; message_count: number; claimed: boolean; running: boolean; user_seq: string | null } & Nullable<PartRow>
-    >(
-      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, ${PART_COLUMNS}
-         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
-         LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
-    );
-    if (rows.length === 0) throw notFoundThread();
-    const [row] = rows;
-    return {
-      threadId,
-      created: row.created,
-      messages: row.message_count,
-      summary: summaryFrom(row),
-      claim: row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running },
-      userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
-    };
-  }
-
-  async renewTurn({ owner, messageId, turnId, leaseMs }: Args<"renewTurn">): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
-      [owner, messageId, turnId, leaseMs],
-    );
-    return (rowCount ?? 0) > 0;
-  }
-
-  async finishTurn({ owner, messageId, turnId, status }: Args<"finishTurn">): Promise<void> {
-    await this.pool.query(
-      `UPDATE turns SET status = $4, lease_until = NULL, updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
-      [owner, messageId, turnId, status],
-    );
-  }
-
-  /** One turn's rows: from the user's message up to the next user message, found by the index of user messages. */
-  async replyTo({ owner, threadId, messageId }: Args<"replyTo">) {
-    const { rows } = await this.pool.query<PartRow>(
-      `WITH asked AS (
-         SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
-          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
-       ), next AS (
-         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.seq > asked.seq
-       )
-       SELECT ${PART_COLUMNS} FROM messages m, asked, next
-        WHERE m.thread_id = $1 AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
-        ORDER BY m.seq`,
-      [threadId, owner, messageId],
-    );
-    const [message = null, reply = null] = rowsToMessages(rows);
-    return { message, reply };
   }
 
   /**
@@ -220,51 +133,15 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
   }
 
-  async appendUserMessage({ owner, threadId, turnId, message }: ThreadScope & { threadId: string; turnId: string; message: UserMessage }) {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // The row lock serializes this thread's writers, so a duplicate sent
-      // concurrently waits here and then sees the first one's row.
-      const thread = await client.query<{ next_seq: string; message_count: number }>(
-        "SELECT next_seq, message_count FROM threads WHERE id = $1 AND owner = $2 FOR UPDATE",
-        [threadId, owner],
-      );
-      if (thread.rows.length === 0) throw notFoundThread();
-      const { content, escaped } = toColumns("user", { type: "text", text: message.content });
-      const inserted = await client.query(
-        `INSERT INTO messages (thread_id, seq, message_id, kind, content, content_escaped, turn_id)
-         VALUES ($1, $2, $3, 'user', $4, $5, $6)
-         ON CONFLICT (thread_id, message_id, part_index) DO NOTHING
-         RETURNING id`,
-        [threadId, thread.rows[0].next_seq, message.id, content, escaped, turnId],
-      );
-      let duplicate = false;
-      let seq = Number(thread.rows[0].next_seq);
-      if (inserted.rowCount === 0) {
-        const existing = await client.query<{ turn_id: string | null; seq: string }>(
-          "SELECT turn_id, seq FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0",
-          [threadId, message.id],
-        );
-        duplicate = existing.rows[0]?.turn_id !== turnId;
-        seq = Number(existing.rows[0]?.seq);
-      } else {
-        await client.query(
-          `UPDATE threads
-              SET next_seq = next_seq + 1, message_count = message_count + 1, updated_at = now(),
-                  title = COALESCE(title, $2)
-            WHERE id = $1`,
-          [threadId, titleFromMessage(message.content)],
-        );
-      }
-      await client.query("COMMIT");
-      return { duplicate, seq };
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  async appendUserMessage({ owner, threadId, turnId, message }: Args<"appendUserMessage">) {
+    const { content, escaped } = toColumns("user", { type: "text", text: message.content });
+    const { rows } = await this.pool.query<{ seq: string; turn_id: string | null }>(
+      "SELECT seq, turn_id FROM threadline_append_user_message($1, $2, $3, $4, $5, $6, $7)",
+      [threadId, owner, message.id, turnId, content, escaped, titleFromMessage(message.content)],
+    );
+    if (rows.length === 0) throw notFoundThread();
+    // Stored by another turn: a duplicate. This turn's own row: a retried step, which goes on.
+    return { duplicate: rows[0].turn_id !== turnId, seq: Number(rows[0].seq) };
   }
 
   async appendResults({ owner, threadId, reply, turn }: Args<"appendResults">): Promise<{ seq: number }> {
@@ -321,4 +198,84 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     if (stored.rows.length === 0) throw notFoundThread();
     return { seq: Number(stored.rows[0].seq) };
   }
+}
+
+/** The adapter's turns (see TurnStore): one turn per client message id, per owner. */
+class PostgresTurnStore implements TurnStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * createThread, claimTurn and appendUserMessage in one round trip (the
+   * database function threadline_open_turn), with the thread's latest summary.
+   */
+  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
+    const { content, escaped } = toColumns("user", { type: "text", text: message.content });
+    const { rows } = await this.pool.query<
+      { thread_id: string; created: boolean; message_count: number; claimed: boolean; running: boolean; user_seq: string | null } & Nullable<PartRow>
+    >(
+      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, ${PART_COLUMNS}
+         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
+         LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
+      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
+    );
+    if (rows.length === 0) throw notFoundThread();
+    const [row] = rows;
+    return {
+      threadId,
+      created: row.created,
+      messages: row.message_count,
+      summary: summaryFrom(row),
+      claim: claimFrom(row),
+      userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
+    };
+  }
+
+  async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: TurnArgs<"claimTurn">): Promise<TurnClaim> {
+    const { rows } = await this.pool.query<{ thread_id: string; claimed: boolean; running: boolean }>(
+      "SELECT thread_id, claimed, running FROM threadline_claim_turn($1, $2, $3, $4, $5)",
+      [owner, messageId, threadId, turnId, leaseMs],
+    );
+    // No row: the message's turn went with its thread (deleted) between the claim's two statements.
+    if (rows.length === 0) throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
+    return claimFrom(rows[0]);
+  }
+
+  async renewTurn({ owner, messageId, turnId, leaseMs }: TurnArgs<"renewTurn">): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
+      [owner, messageId, turnId, leaseMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {
+    await this.pool.query(
+      `UPDATE turns SET status = $4, lease_until = NULL, updated_at = now()
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
+      [owner, messageId, turnId, status],
+    );
+  }
+
+  /** One turn's rows: from the user's message up to the next user message, found by the index of user messages. */
+  async replyTo({ owner, threadId, messageId }: TurnArgs<"replyTo">) {
+    const { rows } = await this.pool.query<PartRow>(
+      `WITH asked AS (
+         SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
+          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
+       ), next AS (
+         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.seq > asked.seq
+       )
+       SELECT ${PART_COLUMNS} FROM messages m, asked, next
+        WHERE m.thread_id = $1 AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
+        ORDER BY m.seq`,
+      [threadId, owner, messageId],
+    );
+    const [message = null, reply = null] = rowsToMessages(rows);
+    return { message, reply };
+  }
+}
+
+function claimFrom(row: { thread_id: string; claimed: boolean; running: boolean }): TurnClaim {
+  return row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running };
 }

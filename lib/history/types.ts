@@ -1,5 +1,5 @@
-// The history adapter contract. Every hook is optional; the turn runner
-// (lib/agent/turn.ts) calls them in this order:
+// The history adapter contract. The turn runner (lib/agent/turn.ts) calls
+// the four hooks of the lifecycle in this order:
 //
 // | hook              | when                                                        | must |
 // |-------------------|-------------------------------------------------------------|------|
@@ -8,11 +8,13 @@
 // | get               | client-given thread, no client history, not created now     | the history in order; unknown thread → [] |
 // | appendResults     | after the run (also after Stop: what was produced)          | only this run's reply, in one transaction |
 //
-// Turns: `claimTurn` right after createThread makes a client's message id
-// unique per owner (one thread, one turn, one model call however often it is
-// sent); `renewTurn` keeps a running turn's lease; `finishTurn` records the
-// outcome; `replyTo` gives back a message and its stored reply, for a
-// duplicate. An adapter without them detects no duplicates.
+// Turns (`turns`, optional): `openTurn` does createThread, the claim and
+// appendUserMessage in one, and makes a client's message id unique per owner
+// (one thread, one turn, one model call however often it is sent);
+// `renewTurn` keeps a running turn's lease; `finishTurn` records the outcome;
+// `replyTo` gives back a message and its stored reply, for a duplicate. The
+// Postgres adapter keeps the rules (claim, liveness, storing the message once)
+// in database functions (migrations/1733356800000_turn-rules.sql).
 //
 // Compaction (lib/agent/compaction.ts) adds two, used after a turn when the
 // thread has grown past its threshold: `summary` reads the latest summary and
@@ -63,9 +65,13 @@ export interface ThreadScope {
   owner: string;
 }
 
-export interface HistoryConfig {
+/**
+ * The four hooks of the lifecycle: all a turn needs (lib/agent/turn.ts). An
+ * adapter stores a thread and its messages with them, and nothing more.
+ */
+export interface LifecycleHooks {
   /** No threadId: create a thread. A threadId: upsert it. Must refuse another owner's thread. */
-  createThread?(ctx: ThreadScope & { threadId?: string }): Promise<{
+  createThread(ctx: ThreadScope & { threadId?: string }): Promise<{
     threadId: string;
     created: boolean;
     /** User and assistant messages it held before this turn. */
@@ -80,44 +86,65 @@ export interface HistoryConfig {
    * many user messages and everything after each (what a lastN history policy
    * reads); with `fromSeq`, only messages from that seq on (what follows a summary).
    */
-  get?(ctx: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number }): Promise<StoredMessage[]>;
+  get(ctx: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number }): Promise<StoredMessage[]>;
   /**
    * Store the user's message at once; the same message id twice stores it once.
    * `duplicate` is true only when another turn stored it: a retry of the same
    * turn (same turnId) finds its own row and goes on.
    */
-  appendUserMessage?(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
+  appendUserMessage(ctx: ThreadScope & { threadId: string; turnId: string; message: UserMessage }): Promise<{ duplicate: boolean; seq?: number }>;
   /**
    * Store only this run's reply (every part of it), in one transaction; `seq`
    * is its first part's. With `turn`, the same statement marks that turn done.
    */
-  appendResults?(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef }): Promise<{ seq?: number } | void>;
-  /**
-   * Claims the answering of the user's message (its client id, unique per
-   * owner) for this turn. Granted when no turn has it, when it is this turn's
-   * already (a retried step), when the last one failed, or when the last
-   * one's lease ran out (its runner died). `leaseMs` null: held until
-   * finished (a durable run finishes what it starts).
-   */
-  claimTurn?(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
+  appendResults(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef }): Promise<{ seq?: number } | void>;
+}
+
+/**
+ * One turn per client message id (unique per owner): a message sent twice
+ * lands in one thread and is answered once. With them, the turn opens with
+ * `openTurn` alone.
+ */
+export interface TurnStore {
   /**
    * createThread (an upsert of the given id), claimTurn and appendUserMessage
-   * at once, in one round trip where the adapter can. The turn uses it, when
-   * present, instead of the three.
+   * at once, in one round trip where the adapter can: how a turn opens.
    */
-  openTurn?(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null }): Promise<OpenedTurn>;
+  openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null }): Promise<OpenedTurn>;
+  /**
+   * Claims the answering of the user's message for this turn, asked again
+   * while another turn answers it. Granted when no turn has it, when it is
+   * this turn's already (a retried step), when the last one failed, or when
+   * the last one's lease ran out (its runner died). `leaseMs` null: held until
+   * finished (a durable run finishes what it starts).
+   */
+  claimTurn(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
   /** Extends a running turn's lease; false when the turn is no longer this one's. */
-  renewTurn?(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
-  finishTurn?(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
-  /** The user's message and the reply stored after it (null while there is none). */
-  replyTo?(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;
+  renewTurn(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
+  finishTurn(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
+  /** The user's message and the reply stored after it (null while there is none), for a duplicate. */
+  replyTo(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;
+}
+
+/** Compaction (lib/agent/compaction.ts): reads and stores a thread's summaries. */
+export interface SummaryHooks {
   /** The thread's latest summary; null when it has none or is not the owner's. */
-  summary?(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
+  summary(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
   /**
    * Store a summary as the thread's latest, only if the latest is still the
    * one it was written after (`after`: its seq, or null for none), so two
    * compactions of one thread never both land. Never changes other messages.
    * Null when it stored nothing (another got there first, or no such thread).
    */
-  appendSummary?(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
+  appendSummary(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
+}
+
+/**
+ * A history adapter: the lifecycle's four hooks, and what it can do besides.
+ * Without `turns` it detects no duplicates (the same message sent twice is
+ * refused, not answered once); without the summary hooks a thread is never
+ * compacted. They stay flat beside the four (compaction reads them there).
+ */
+export interface HistoryConfig extends LifecycleHooks, Partial<SummaryHooks> {
+  turns?: TurnStore;
 }

@@ -152,7 +152,7 @@ export class DurableTurn {
     const { owner, turnId, message } = this.input;
     await this.deps
       .history()
-      .finishTurn?.({ owner, messageId: message.id, turnId, status: "failed" })
+      .turns?.finishTurn({ owner, messageId: message.id, turnId, status: "failed" })
       .catch(() => {});
   }
 }

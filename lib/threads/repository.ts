@@ -101,7 +101,7 @@ export class ThreadRepository {
    */
   async pendingTurn(owner: string, id: string): Promise<PendingTurn | null> {
     const { rows } = await this.pool.query<{ message_id: string; live: boolean }>(
-      `SELECT message_id, status = 'running' AND (lease_until IS NULL OR lease_until >= now()) AS live
+      `SELECT message_id, threadline_turn_running(status, lease_until) AS live
          FROM turns WHERE thread_id = $1 AND owner = $2 AND status <> 'done'
         ORDER BY updated_at DESC LIMIT 1`,
       [id, owner],

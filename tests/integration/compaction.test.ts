@@ -201,6 +201,9 @@ describe("compaction under Inngest", () => {
     // The compaction function: its store commits, then the step fails (a lost connection) and is retried.
     let stores = 0;
     const flaky: HistoryConfig = {
+      createThread: (ctx) => adapter.createThread(ctx),
+      appendUserMessage: (ctx) => adapter.appendUserMessage(ctx),
+      appendResults: (ctx) => adapter.appendResults(ctx),
       get: (ctx) => adapter.get(ctx),
       summary: (ctx) => adapter.summary(ctx),
       appendSummary: async (ctx) => {

@@ -1,7 +1,11 @@
 import type { HistoryConfig, Reply, StoredMessage, UserMessage } from "@/lib/history/types";
 
-/** An in-memory adapter that records every hook call, for the lifecycle unit tests. */
-export class RecordingHistory implements Required<Pick<HistoryConfig, "createThread" | "get" | "appendUserMessage" | "appendResults">> {
+/**
+ * An in-memory adapter that records every hook call, for the lifecycle unit
+ * tests: the four hooks and nothing more (no turns, no summaries), as an
+ * adapter may be.
+ */
+export class RecordingHistory implements HistoryConfig {
   calls: { hook: string; args: Record<string, unknown> }[] = [];
   existing = new Set<string>();
   stored: (UserMessage | Reply)[] = [];
@@ -36,16 +40,4 @@ export class RecordingHistory implements Required<Pick<HistoryConfig, "createThr
   hooks(): string[] {
     return this.calls.map((c) => c.hook);
   }
-}
-
-/** The same adapter without some hooks, for the rows of the table that lack them. */
-export function without(history: RecordingHistory, ...hooks: (keyof HistoryConfig)[]): HistoryConfig {
-  const config: HistoryConfig = {
-    createThread: history.createThread.bind(history),
-    get: history.get.bind(history),
-    appendUserMessage: history.appendUserMessage.bind(history),
-    appendResults: history.appendResults.bind(history),
-  };
-  for (const hook of hooks) delete config[hook];
-  return config;
 }

@@ -5,7 +5,7 @@ import { createNetwork } from "@/lib/agent/network";
 import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn";
 import type { HistoryConfig } from "@/lib/history/types";
 import { userMessage, type ThreadMessage } from "@/lib/protocol/parts";
-import { RecordingHistory, without } from "../support/fake-history";
+import { RecordingHistory } from "../support/fake-history";
 import { scriptedModel } from "../support/scripted-model";
 
 const OWNER = "owner-a";
@@ -44,28 +44,12 @@ describe("thread id resolution (the lifecycle table)", () => {
     expect(outcome.threadId).toBe(GIVEN);
   });
 
-  it("client id without createThread: uses the id as given", async () => {
-    const history = new RecordingHistory();
-    const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, without(history, "createThread"));
-    expect(history.hooks()).not.toContain("createThread");
-    expect(outcome.threadId).toBe(GIVEN);
-  });
-
   it("no id + createThread: createThread makes the thread and its id is used", async () => {
     const history = new RecordingHistory();
     const { outcome } = await turn({}, history);
     expect(history.calls[0]).toEqual({ hook: "createThread", args: { owner: OWNER, threadId: undefined } });
     expect(outcome.threadId).toBe(history.nextThreadId);
     expect(outcome.historySource).toBe("new");
-  });
-
-  it("no id, no createThread, but get: generates an id once, inside a step", async () => {
-    const history = new RecordingHistory();
-    const { outcome, steps } = await turn({}, without(history, "createThread"));
-    expect(outcome.threadId).toBe("generated-1");
-    expect(steps).toContain("generate-thread-id");
-    // A thread generated in this turn has nothing to load.
-    expect(history.hooks()).not.toContain("get");
   });
 });
 
