@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import type { TurnStore } from "@/lib/history/types";
+import { ThreadRepository } from "@/lib/threads/repository";
+import { databaseTargets } from "../support/db-targets";
+
+// Who answers a user's message, one rule per case, as the database decides it
+// (threadline_open_turn and the claim asked again while a turn waits). The
+// thread page's "still running" reads the same rule: each case checks that it
+// agrees with what a second turn would be told.
+const LEASE_MS = 60_000;
+
+describe.each(databaseTargets())("the claim on a message, on the $name", ({ open }) => {
+  let pool: pg.Pool;
+  let close: () => Promise<void>;
+  let turns: TurnStore;
+  let adapter: PostgresHistoryAdapter;
+  let threads: ThreadRepository;
+  let owner: string;
+
+  beforeAll(async () => {
+    ({ pool, close } = await open());
+    adapter = new PostgresHistoryAdapter(pool);
+    turns = adapter.turns;
+    threads = new ThreadRepository(pool);
+  });
+  beforeEach(() => {
+    owner = `owner-${randomUUID()}`;
+  });
+  afterAll(() => close());
+
+  /** Opens turn `turnId` for message `messageId` in `threadId`, as a turn does. */
+  const openTurn = (threadId: string, messageId: string, turnId: string, leaseMs: number | null = LEASE_MS) =>
+    turns.openTurn({ owner, threadId, messageId, turnId, leaseMs, message: { id: messageId, role: "user", content: `text of ${messageId}` } });
+  const claim = (threadId: string, messageId: string, turnId: string) => turns.claimTurn({ owner, threadId, messageId, turnId, leaseMs: LEASE_MS });
+  const userRows = async (threadId: string) =>
+    (await pool.query<{ message_id: string; seq: string }>("SELECT message_id, seq FROM messages WHERE thread_id = $1 AND kind = 'user' ORDER BY seq", [threadId]))
+      .rows;
+  /** The runner died: its lease ran out (set in the past rather than waited for). */
+  const leaseRunsOut = (messageId: string) =>
+    pool.query("UPDATE turns SET lease_until = now() - interval '1 second' WHERE owner = $1 AND message_id = $2", [owner, messageId]);
+
+  it("a new thread: the turn creates it, claims the message and stores it", async () => {
+    const threadId = randomUUID();
+    const opened = await openTurn(threadId, "m1", "turn-1");
+    expect(opened).toMatchObject({ threadId, created: true, messages: 0, claim: { claimed: true }, userSeq: 1 });
+    expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
+    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
+  });
+
+  it("the same turn again (a retried step, the same request resent): claimed again, the message stored once", async () => {
+    const threadId = randomUUID();
+    await openTurn(threadId, "m1", "turn-1");
+    const again = await openTurn(threadId, "m1", "turn-1");
+    expect(again).toMatchObject({ created: false, messages: 1, claim: { claimed: true }, userSeq: 1 });
+    expect(await claim(threadId, "m1", "turn-1")).toEqual({ claimed: true });
+    expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
+  });
+
+  it("a failed turn: a new turn claims the message and answers the one stored, not a copy", async () => {
+    const threadId = randomUUID();
+    await openTurn(threadId, "m1", "turn-1");
+    await turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
+    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
+    const retried = await openTurn(threadId, "m1", "turn-2");
+    expect(retried).toMatchObject({ claim: { claimed: true }, userSeq: 1 });
+    expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
+    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
+  });
+
+  it("a turn whose lease ran out (its runner died): a waiting turn takes it over, and so does a new one", async () => {
+    const threadId = randomUUID();
+    await openTurn(threadId, "m1", "turn-1");
+    expect(await claim(threadId, "m1", "turn-2")).toEqual({ claimed: false, threadId, running: true });
+    await leaseRunsOut("m1");
+    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
+    expect(await claim(threadId, "m1", "turn-2")).toEqual({ claimed: true });
+
+    await leaseRunsOut("m1");
+    const takeover = await openTurn(threadId, "m1", "turn-3");
+    expect(takeover).toMatchObject({ claim: { claimed: true }, userSeq: 1 });
+    expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
+  });
+
+  it("a turn still running: the message sent again by another turn is refused, told where it runs, and stored once", async () => {
+    const threadId = randomUUID();
+    await openTurn(threadId, "m1", "turn-1");
+    const second = await openTurn(threadId, "m1", "turn-2");
+    expect(second.claim).toEqual({ claimed: false, threadId, running: true });
+    expect(second.userSeq).toBeUndefined();
+    // A durable run holds its turn without a lease: it never runs out.
+    const durableThread = randomUUID();
+    await openTurn(durableThread, "m2", "turn-3", null);
+    expect((await openTurn(durableThread, "m2", "turn-4")).claim).toEqual({ claimed: false, threadId: durableThread, running: true });
+    expect(await threads.pendingTurn(owner, durableThread)).toEqual({ messageId: "m2", state: "running" });
+    expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
+  });
+
+  it("a finished turn: the message is not answered again; its reply is given back instead", async () => {
+    const threadId = randomUUID();
+    await openTurn(threadId, "m1", "turn-1");
+    const reply = { id: "r1", role: "assistant" as const, parts: [{ type: "text" as const, text: "the answer" }], status: "complete" as const };
+    await adapter.appendResults({ owner, threadId, reply, turn: { messageId: "m1", turnId: "turn-1" } });
+    expect(await threads.pendingTurn(owner, threadId)).toBeNull();
+    const resent = await openTurn(threadId, "m1", "turn-2");
+    expect(resent.claim).toEqual({ claimed: false, threadId, running: false });
+    const stored = await turns.replyTo({ owner, threadId, messageId: "m1" });
+    expect(stored.reply?.parts).toEqual([{ type: "text", text: "the answer" }]);
+  });
+
+  it("another thread is unaffected: its own messages are claimed, and a message is never claimed across threads", async () => {
+    const first = randomUUID();
+    const other = randomUUID();
+    await openTurn(first, "m1", "turn-1");
+    expect((await openTurn(other, "m2", "turn-2")).claim).toEqual({ claimed: true });
+    // The same message sent to another thread belongs to the thread it went to first, running or not.
+    expect((await openTurn(other, "m1", "turn-3")).claim).toEqual({ claimed: false, threadId: first, running: true });
+    await turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
+    expect((await openTurn(other, "m1", "turn-4")).claim).toEqual({ claimed: false, threadId: first, running: false });
+    expect((await userRows(other)).map((row) => row.message_id)).toEqual(["m2"]);
+    expect(await threads.pendingTurn(owner, other)).toEqual({ messageId: "m2", state: "running" });
+  });
+
+  it("another owner's thread: refused, with nothing claimed or stored", async () => {
+    const threadId = randomUUID();
+    await adapter.createThread({ owner: "someone-else", threadId });
+    await expect(openTurn(threadId, "m1", "turn-1")).rejects.toMatchObject({ code: "not_found:thread" });
+    const { rows } = await pool.query("SELECT 1 FROM turns WHERE owner = $1", [owner]);
+    expect(rows).toEqual([]);
+    expect(await userRows(threadId)).toEqual([]);
+  });
+});

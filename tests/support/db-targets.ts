@@ -1,0 +1,48 @@
+import type pg from "pg";
+import { inject } from "vitest";
+import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
+import { migrate } from "@/lib/db/migrate.mjs";
+import { testPool } from "./db";
+
+/** A database a suite runs on, opened in its beforeAll and closed in its afterAll. */
+export interface DatabaseTarget {
+  name: string;
+  open: () => Promise<{ pool: pg.Pool; close: () => Promise<void> }>;
+}
+
+/**
+ * Code that must behave the same on a Postgres server and on the embedded one
+ * runs on the test database and, when that is a server, once more on an
+ * embedded Postgres of its own (migrated the way the app migrates it).
+ */
+export function databaseTargets(): DatabaseTarget[] {
+  const targets: DatabaseTarget[] = [
+    {
+      name: inject("embeddedDatabase") ? "embedded Postgres (PGlite)" : "Postgres server",
+      open: async () => {
+        const pool = testPool();
+        return { pool, close: () => pool.end() };
+      },
+    },
+  ];
+  if (!inject("embeddedDatabase")) {
+    targets.push({
+      name: "embedded Postgres (PGlite)",
+      open: async () => {
+        const embedded = await startEmbeddedPostgres();
+        await migrate(embedded.url);
+        const { default: pg } = await import("pg");
+        // The embedded Postgres runs one backend: one connection keeps access serialized.
+        const pool = new pg.Pool({ connectionString: embedded.url, max: 1 });
+        return {
+          pool,
+          close: async () => {
+            await pool.end();
+            await embedded.stop();
+          },
+        };
+      },
+    });
+  }
+  return targets;
+}
