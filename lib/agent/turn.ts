@@ -31,6 +31,13 @@ import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
+/**
+ * One turn, in steps: open it (the thread; with turns, the claim on the
+ * message and the message too), store the user's message, read the history,
+ * compact it first if it is too big, tell the client what the model is given,
+ * run the network, store the reply, end the stream, and say whether to compact
+ * the thread before the next turn.
+ */
 export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
   // Token deltas that arrive close together go out as one chunk (the first at once).
   const publish = coalescing(given.publish);
