@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/agent/compaction-settings";
+import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/compaction-settings";
 import { AppError } from "@/lib/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 

@@ -8,7 +8,7 @@ import type { HistoryConfig, StoredMessage, SummaryMessage, ThreadMessage } from
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
-import type { CompactionSettings } from "./compaction-settings";
+import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { Network } from "./network";
 import type { StepRunner } from "./steps";
 

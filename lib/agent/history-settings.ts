@@ -1,6 +1,6 @@
 import "server-only";
 import { env, parseEnv, type RawEnv } from "@/lib/env";
-import type { CompactionSettings } from "./compaction-settings";
+import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**

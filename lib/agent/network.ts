@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
-import type { CompactionSettings } from "./compaction-settings";
+import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { AgentTool } from "./tools/types";
 
 export interface Agent {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { historyCount, needsCompaction, planCompaction, sizeLimits, summaryRounds } from "@/lib/agent/compaction";
-import { DEFAULT_COMPACTION } from "@/lib/agent/compaction-settings";
+import { DEFAULT_COMPACTION } from "@/lib/compaction-settings";
 import { environmentCompaction } from "@/lib/agent/history-settings";
 import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/lifecycle";
 import { seqAfter } from "@/lib/auth/history-signature";
