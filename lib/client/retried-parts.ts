@@ -24,3 +24,19 @@ export function withoutRetriedParts(parts: ChatMessage["parts"], notices: RetryN
     return !notices.some((notice) => notice.step === from.step && (from.attempt as number) < notice.attempt);
   });
 }
+
+/** A reply's retries: announced while it streams, its id known once it has ended. */
+export interface RetriedReply {
+  notices: RetryNotice[];
+  /** null while the reply streams: it is then the thread's last message, if it has begun. */
+  replyId: string | null;
+}
+
+/** The thread with the failed attempts' parts of the reply taken out of it; the same array when there are none. */
+export function withoutRetriedReply(messages: ChatMessage[], { notices, replyId }: RetriedReply): ChatMessage[] {
+  if (notices.length === 0) return messages;
+  const at = replyId === null ? (messages.at(-1)?.role === "assistant" ? messages.length - 1 : -1) : messages.findIndex((m) => m.id === replyId);
+  const reply = messages[at];
+  if (!reply) return messages;
+  return [...messages.slice(0, at), { ...reply, parts: withoutRetriedParts(reply.parts, notices) }, ...messages.slice(at + 1)];
+}
