@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { SLOW_REPLY, echoReply } from "../../scripts/mock-model-server.mjs";
 import {
   UUID,
   assistantMessages,
@@ -48,4 +48,24 @@ test("a reload while a reply is being written follows it to the end, with Stop m
   await page.reload();
   await expect(userMessages(page)).toHaveText([message]);
   await expect(assistantMessages(page)).toHaveCount(1);
+});
+
+test("a step the durable run retries shows its reply once, and the next message sends that reply back as shown", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "inngest", "only a durable run retries a step");
+  await page.goto("/");
+  // The mock breaks the first answer to this text off after a few words; the run retries the step.
+  const message = `[[flaky-mid]] try once more ${uniqueToken()}`;
+  await sendMessage(page, message);
+  const reply = echoReply(message, 1, 0);
+  await expect(lastReply(page)).toContainText(reply, { timeout: 30_000 });
+  await expectReplyFinished(page);
+  await expect(lastReply(page)).not.toContainText("break off");
+
+  // The page's copy holds the reply without the broken-off try: the server takes it as signed.
+  const followUp = await sendMessage(page, `and once again ${uniqueToken()}`);
+  expect(followUp.headers()["x-history-source"]).toBe("client");
+  const sent = followUp.request().postDataJSON().history as { role: string; parts: { type: string; text?: string }[] }[];
+  const sentReply = sent.findLast((m) => m.role === "assistant");
+  expect(sentReply?.parts.filter((p) => p.type === "text").map((p) => p.text).join("")).toBe(reply);
+  await expectReplyFinished(page);
 });
