@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from "react";
 import { Chat, useChat } from "@ai-sdk/react";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import { olderMessages } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";

@@ -3,7 +3,7 @@
 // moment they arrive, so it lives outside React's state (which would only
 // catch up at the next render). Also what the reply being streamed has said
 // that matters only when it ends: that the server stopped it, a new summary.
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ChatDataParts, ChatMessage, ChatRequest } from "@/lib/protocol/chat";
 import { buildChatRequestBody, historySettingFromUrl, type ConversationState } from "@/lib/client/history-mode";
 import type { DataPart, SignedPlace } from "@/lib/client/messages";

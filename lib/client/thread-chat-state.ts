@@ -2,7 +2,7 @@
 // reducer: every change is an event, so no handler depends on another being
 // declared first, and each rule can be tested without a browser.
 import type { ChatStatus } from "ai";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ChatDataParts, ChatMessage, HistorySource, PendingTurn } from "@/lib/protocol/chat";
 import { isUnanswered, messageText, toChatMessage, type DataPart } from "@/lib/client/messages";
 import type { RetriedReply } from "@/lib/client/retried-parts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { HistoryMessage } from "@/lib/history/types";
+import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ChatMessage, DataPart } from "@/lib/client/messages";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ReplyStop } from "@/lib/client/reply-stop";
