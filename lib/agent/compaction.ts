@@ -128,15 +128,8 @@ export function summaryRounds<M extends StoredMessage>(messages: M[], roundChars
 
 const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts[0];
 
-/** What compaction needs of the adapter: it reads the thread and its latest summary, and stores a new one. */
-function summaryHooks(history: HistoryConfig) {
-  const { summary, appendSummary, get } = history;
-  if (!summary || !appendSummary || !get) return undefined;
-  return { summary: summary.bind(history), appendSummary: appendSummary.bind(history), get: get.bind(history) };
-}
-
 /** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
-export const canCompact = (history: HistoryConfig, network: Network) => network.compaction !== undefined && summaryHooks(history) !== undefined;
+export const canCompact = (history: HistoryConfig, network: Network) => network.compaction !== undefined && history.summaries !== undefined;
 
 /**
  * Compacts the thread if it needs it, and stores one summary. Returns the
@@ -151,8 +144,9 @@ export async function compactThread(
 ): Promise<{ seq: number } | null> {
   const { network, step } = deps;
   const settings = network.compaction;
-  const history = summaryHooks(deps.history);
-  if (!settings || !history) return null;
+  const { history } = deps;
+  const summaries = history.summaries;
+  if (!settings || !summaries) return null;
   const scope = { owner: target.owner, threadId: target.threadId };
   const { beforeSeq } = target;
   const limits = sizeLimits(network.maxInputChars);
@@ -160,7 +154,7 @@ export async function compactThread(
   // What to summarize is decided from the database, not from the request that
   // asked for it: a compaction asked for twice, or late, finds nothing to do.
   const plan = await step("compaction:plan", async () => {
-    const latest = await history.summary(scope);
+    const latest = await summaries.latest(scope);
     const previous = summaryOf(latest);
     const stored = await history.get({ ...scope, fromSeq: previous ? previous.throughSeq + 1 : undefined });
     const messages = beforeSeq === undefined ? stored : stored.filter((m) => m.seq < beforeSeq);
@@ -198,7 +192,7 @@ export async function compactThread(
   const summary = text;
   if (summary === undefined) return null;
   return step("compaction:store", () =>
-    history.appendSummary({
+    summaries.append({
       ...scope,
       summary: { id: deps.newId(), text: summary, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages },
       after: plan.after,

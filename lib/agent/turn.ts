@@ -231,7 +231,7 @@ async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | u
   const scope = { owner: input.owner, threadId: thread.threadId };
   try {
     await compactThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
-    const latest = await step("read-summary", async () => (await history.summary?.(scope)) ?? null);
+    const latest = await step("read-summary", async () => (await history.summaries?.latest(scope)) ?? null);
     if (latest && latest.seq !== reading.summary?.seq) {
       const fromSeq = readFrom(latest);
       reading.summary = latest;
@@ -373,7 +373,7 @@ async function announceEnd({ deps, thread, announce }: Turn, ending: Ending): Pr
 function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
   const { history, network } = deps;
   const stored = ending.status !== "failed" && ending.replySeq !== undefined ? ending.reply : undefined;
-  if (thread.messagesBefore === undefined || history.appendSummary === undefined) return false;
+  if (thread.messagesBefore === undefined || history.summaries === undefined) return false;
   const threadMessages = thread.messagesBefore + 1 + (stored ? 1 : 0);
   const chars = size.inputChars + (stored ? messageChars(stored) : 0);
   return needsCompaction(historyCount(threadMessages, reading.summary?.parts[0]), network.compaction, { chars, limits: sizeLimits(network.maxInputChars) });

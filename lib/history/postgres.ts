@@ -6,19 +6,14 @@ import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import { rowsToMessages, type PartRow } from "./rows";
-import type { HistoryConfig, LifecycleHooks, OpenedTurn, SummaryHooks, SummaryMessage, ThreadScope, TurnClaim, TurnStore } from "./types";
+import type { HistoryConfig, LifecycleHooks, OpenedTurn, SummaryMessage, SummaryStore, ThreadScope, TurnClaim, TurnStore } from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
-/**
- * Stores threads and their messages in Postgres. Order within a thread comes
- * from threads.next_seq, taken under the thread's row lock, so it never
- * depends on a clock; the thread row is also what makes concurrent writers of
- * one thread queue up behind each other.
- */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 /** What a hook of the adapter contract is given. */
-type Args<K extends keyof (LifecycleHooks & SummaryHooks)> = Parameters<(LifecycleHooks & SummaryHooks)[K]>[0];
+type Args<K extends keyof LifecycleHooks> = Parameters<LifecycleHooks[K]>[0];
+type SummaryArgs<K extends keyof SummaryStore> = Parameters<SummaryStore[K]>[0];
 type TurnArgs<K extends keyof TurnStore> = Parameters<TurnStore[K]>[0];
 
 /** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
@@ -31,11 +26,19 @@ function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
 // is running, storing the user's message once) are database functions
 // (migrations/1733356800000_turn-rules.sql); the hooks here call them and
 // repeat none of their conditions.
+/**
+ * Stores threads and their messages in Postgres. Order within a thread comes
+ * from threads.next_seq, taken under the thread's row lock, so it never
+ * depends on a clock; the thread row is also what makes concurrent writers of
+ * one thread queue up behind each other.
+ */
 export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   readonly turns: TurnStore;
+  readonly summaries: SummaryStore;
 
   constructor(private readonly pool: pg.Pool) {
     this.turns = new PostgresTurnStore(pool);
+    this.summaries = new PostgresSummaryStore(pool);
   }
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
@@ -101,36 +104,6 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     );
     const messages = rowsToMessages(rows);
     return { messages, olderBefore: rows[0]?.older ? messages[0].seq : null };
-  }
-
-  async summary({ owner, threadId }: Args<"summary">): Promise<SummaryMessage | null> {
-    const { rows } = await this.pool.query<PartRow>(
-      `SELECT ${PART_COLUMNS}
-         FROM threads t JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq
-        WHERE t.id = $1 AND t.owner = $2`,
-      [threadId, owner],
-    );
-    return rows.length === 0 ? null : (summaryFrom(rows[0]) ?? null);
-  }
-
-  async appendSummary({ owner, threadId, summary, after }: Args<"appendSummary">) {
-    const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
-    // One statement. The UPDATE locks the thread row; a compaction that waited
-    // for it sees the summary the first one stored, no longer matches `after`,
-    // and stores nothing. Neither the message count nor the activity time
-    // moves: a summary is not something anyone said.
-    const { rows } = await this.pool.query<{ seq: string }>(
-      `WITH reserved AS (
-         UPDATE threads SET next_seq = next_seq + 1, summary_seq = next_seq
-          WHERE id = $1 AND owner = $2 AND summary_seq IS NOT DISTINCT FROM $3::bigint
-         RETURNING summary_seq AS seq
-       )
-       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, content, content_escaped, data)
-       SELECT $1, reserved.seq, $4, 0, $5, $6, $7, $8 FROM reserved
-       RETURNING seq`,
-      [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],
-    );
-    return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
   }
 
   async appendUserMessage({ owner, threadId, turnId, message }: Args<"appendUserMessage">) {
@@ -278,4 +251,38 @@ class PostgresTurnStore implements TurnStore {
 
 function claimFrom(row: { thread_id: string; claimed: boolean; running: boolean }): TurnClaim {
   return row.claimed ? { claimed: true } : { claimed: false, threadId: row.thread_id, running: row.running };
+}
+
+/** The adapter's summaries (see SummaryStore): a compaction summary is a system message of the thread that threads.summary_seq points at. */
+class PostgresSummaryStore implements SummaryStore {
+  constructor(private readonly pool: pg.Pool) {}
+  async latest({ owner, threadId }: SummaryArgs<"latest">): Promise<SummaryMessage | null> {
+    const { rows } = await this.pool.query<PartRow>(
+      `SELECT ${PART_COLUMNS}
+         FROM threads t JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq
+        WHERE t.id = $1 AND t.owner = $2`,
+      [threadId, owner],
+    );
+    return rows.length === 0 ? null : (summaryFrom(rows[0]) ?? null);
+  }
+
+  async append({ owner, threadId, summary, after }: SummaryArgs<"append">) {
+    const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
+    // One statement. The UPDATE locks the thread row; a compaction that waited
+    // for it sees the summary the first one stored, no longer matches `after`,
+    // and stores nothing. Neither the message count nor the activity time
+    // moves: a summary is not something anyone said.
+    const { rows } = await this.pool.query<{ seq: string }>(
+      `WITH reserved AS (
+         UPDATE threads SET next_seq = next_seq + 1, summary_seq = next_seq
+          WHERE id = $1 AND owner = $2 AND summary_seq IS NOT DISTINCT FROM $3::bigint
+         RETURNING summary_seq AS seq
+       )
+       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, content, content_escaped, data)
+       SELECT $1, reserved.seq, $4, 0, $5, $6, $7, $8 FROM reserved
+       RETURNING seq`,
+      [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],
+    );
+    return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
+  }
 }

@@ -16,9 +16,9 @@
 // Postgres adapter keeps the rules (claim, liveness, storing the message once)
 // in database functions (migrations/1733356800000_turn-rules.sql).
 //
-// Compaction (lib/agent/compaction.ts) adds two, used after a turn when the
-// thread has grown past its threshold: `summary` reads the latest summary and
-// `appendSummary` stores a new one. An adapter without them is never compacted.
+// Compaction (lib/agent/compaction.ts) adds `summaries`, used when the thread
+// has grown past its threshold: `latest` reads the latest summary and `append`
+// stores a new one. An adapter without them is never compacted.
 import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
@@ -127,24 +127,25 @@ export interface TurnStore {
 }
 
 /** Compaction (lib/agent/compaction.ts): reads and stores a thread's summaries. */
-export interface SummaryHooks {
+export interface SummaryStore {
   /** The thread's latest summary; null when it has none or is not the owner's. */
-  summary(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
+  latest(ctx: ThreadScope & { threadId: string }): Promise<SummaryMessage | null>;
   /**
    * Store a summary as the thread's latest, only if the latest is still the
    * one it was written after (`after`: its seq, or null for none), so two
    * compactions of one thread never both land. Never changes other messages.
    * Null when it stored nothing (another got there first, or no such thread).
    */
-  appendSummary(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
+  append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
 }
 
 /**
  * A history adapter: the lifecycle's four hooks, and what it can do besides.
  * Without `turns` it detects no duplicates (the same message sent twice is
- * refused, not answered once); without the summary hooks a thread is never
- * compacted. They stay flat beside the four (compaction reads them there).
+ * refused, not answered once); without `summaries` a thread is never
+ * compacted.
  */
-export interface HistoryConfig extends LifecycleHooks, Partial<SummaryHooks> {
+export interface HistoryConfig extends LifecycleHooks {
   turns?: TurnStore;
+  summaries?: SummaryStore;
 }

@@ -205,11 +205,13 @@ describe("compaction under Inngest", () => {
       appendUserMessage: (ctx) => adapter.appendUserMessage(ctx),
       appendResults: (ctx) => adapter.appendResults(ctx),
       get: (ctx) => adapter.get(ctx),
-      summary: (ctx) => adapter.summary(ctx),
-      appendSummary: async (ctx) => {
-        const stored = await adapter.appendSummary(ctx);
-        if (stores++ === 0) throw new Error("connection lost after commit");
-        return stored;
+      summaries: {
+        latest: (ctx) => adapter.summaries.latest(ctx),
+        append: async (ctx) => {
+          const stored = await adapter.summaries.append(ctx);
+          if (stores++ === 0) throw new Error("connection lost after commit");
+          return stored;
+        },
       },
     };
     const { createCompactThreadFunction } = await import("@/inngest/functions/compact-thread");
