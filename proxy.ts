@@ -1,14 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
-import { getSessionSecret } from "@/lib/auth/secret";
+import { app } from "@/lib/app";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
 import { hasAcceptableBody, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
-import { limitNewIdentity } from "@/lib/rate-limit";
 
 // Runs before every page and API route (not static assets, the icons and the
 // web app manifest, the health check or /api/inngest): refuses state-changing requests from other origins, gives a
@@ -29,11 +28,11 @@ export async function proxy(request: NextRequest) {
     : pageContentSecurityPolicy(newNonce(), { dev: env().NODE_ENV === "development", https });
   if (csp) requestHeaders.set("content-security-policy", csp); // Next.js reads the nonce from here
 
-  const secret = await getSessionSecret();
+  const secret = await app.sessionSecret();
   let minted: string | undefined;
   if (!(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
     try {
-      await limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+      await app.rateLimits().limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
     } catch (error) {
       return errorResponse(error); // a 429 with Retry-After
     }

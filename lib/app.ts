@@ -1,34 +1,46 @@
 import "server-only";
+import type pg from "pg";
 import { defaultNetwork } from "@/lib/agent/default-network";
 import type { Network } from "@/lib/agent/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
-import { getPool } from "@/lib/db/pool";
+import { sessionSecret } from "@/lib/auth/secret";
+import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
+import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { inngest } from "@/lib/inngest/client";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
+import { RateLimits } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
 
 // The composition root: what the app is built from, and the one place that
-// builds it. The pool (lib/db/pool.ts) → the history adapter and the
-// repositories over it → the agents' network → the runtime that runs turns
-// with them. Each part is built on first use, once. Routes, pages and the
-// Inngest functions take what they need from here; nothing below lib/app.ts
-// locates a repository, the network or the runtime for itself, so a test
-// hands any of them a fake instead.
+// builds it. The pool (lib/db/pool.ts) → the session secret, the rate limits,
+// the history adapter and the repositories over it → the agents' network →
+// the runtime that runs turns with them. Each part is built on first use,
+// once. Routes, pages, proxy.ts and the Inngest functions take what they need
+// from here; nothing below lib/app.ts locates the pool, the secret, a limit,
+// a repository, the network or the runtime for itself, so a test hands any of
+// them a fake instead.
 
 /**
- * What must be one per process lives on globalThis: running turns (Stop must
- * find them whichever route handles it) and the runtime holding them survive
- * Next's dev reloads and its separate bundles. The stateless parts are
- * rebuilt with the module, so an edit to them takes effect.
+ * What must be one per process lives on globalThis: the pool (a dev reload
+ * must not leak a new one per edit), the rate limits (their limiters clear
+ * expired counts on a timer), running turns (Stop must find them whichever
+ * route handles it) and the runtime holding them survive Next's dev reloads
+ * and its separate bundles. The stateless parts are rebuilt with the module,
+ * so an edit to them takes effect.
  */
-const processWide = globalThis as unknown as { threadlineActiveTurns?: ActiveTurns; threadlineRuntime?: TurnRuntime };
+const processWide = globalThis as unknown as {
+  threadlinePool?: pg.Pool;
+  threadlineLimiters?: RateLimits;
+  threadlineActiveTurns?: ActiveTurns;
+  threadlineRuntime?: TurnRuntime;
+};
 
 const once = <T>(build: () => T): (() => T) => {
   let built: { value: T } | undefined;
@@ -38,11 +50,22 @@ const once = <T>(build: () => T): (() => T) => {
 /** The network for the configuration in force: built once, again only when the variables change (tests change them). */
 let latestNetwork: { settings: Env; network: Network } | undefined;
 
+/** The process's one pool; refuses (an AppError) when DATABASE_URL is unset. */
+const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
+
 export const app = {
-  pool: getPool,
-  threads: once(() => new ThreadRepository(getPool())),
-  history: once(() => new PostgresHistoryAdapter(getPool())),
-  deviceLinks: once(() => new DeviceLinks(getPool())),
+  pool,
+  /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
+  sessionSecret: sessionSecret(pool),
+  rateLimits: (): RateLimits => (processWide.threadlineLimiters ??= new RateLimits(pool)),
+  threads: once(() => new ThreadRepository(pool())),
+  history: once(() => new PostgresHistoryAdapter(pool())),
+  deviceLinks: once(() => new DeviceLinks(pool())),
+
+  /** The identity of a route handler's request; a 401 AppError without a valid cookie. */
+  requireOwner: (request: Request): Promise<string> => requireOwner(request, app.sessionSecret),
+  /** The identity of the visitor a server component renders for, or null. */
+  ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
 
   network(): Network {
     const settings = env();
@@ -64,11 +87,12 @@ export const app = {
       throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
     }
     return (processWide.threadlineRuntime ??= inngestConfigured()
-      ? new InngestRuntime(inngest, app.activeTurns())
+      ? new InngestRuntime(inngest, app.activeTurns(), app.sessionSecret)
       : new InlineRuntime(
           {
             history: app.history,
             network: app.network,
+            sessionSecret: app.sessionSecret,
             leaseMs: env().TURN_LEASE_SECONDS * 1000,
             saveRetryMs: env().SAVE_RETRY_SECONDS * 1000,
           },

@@ -1,7 +1,6 @@
 import "server-only";
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { getPool } from "@/lib/db/pool";
 import { env, parseEnv, type RawEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -32,31 +31,6 @@ export function configuredLimit(name: LimitName, source?: RawEnv): Limit {
   return { points: (source ? parseEnv(source) : env())[variable], windowSeconds };
 }
 
-const globalForLimits = globalThis as unknown as { threadlineLimiters?: Map<LimitName, RateLimiterPostgres | null> };
-
-function limiter(name: LimitName): RateLimiterPostgres | null {
-  const limiters = (globalForLimits.threadlineLimiters ??= new Map());
-  if (!limiters.has(name)) {
-    const { points, windowSeconds } = configuredLimit(name);
-    limiters.set(
-      name,
-      points === 0
-        ? null
-        : new RateLimiterPostgres({
-            storeClient: unnamedStatements(getPool()),
-            storeType: "pool",
-            tableName: "rate_limits", // created by a migration
-            tableCreated: true,
-            clearExpiredByTimeout: true,
-            keyPrefix: name,
-            points,
-            duration: windowSeconds,
-          }),
-    );
-  }
-  return limiters.get(name)!;
-}
-
 /**
  * The pool, minus the statement names rate-limiter-flexible gives its queries.
  * A named statement lives as long as the server session, and the embedded
@@ -70,31 +44,65 @@ function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, "query"> {
   };
 }
 
-async function consume(name: LimitName, key: string, message: string): Promise<void> {
-  try {
-    await limiter(name)?.consume(key);
-  } catch (outcome) {
-    if (!(outcome instanceof RateLimiterRes)) throw outcome; // the store failed: not a verdict
-    const retryAfterSeconds = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
-    throw new AppError(`rate_limited:${name}`, `${message} Try again in ${describeWait(retryAfterSeconds)}.`, { retryAfterSeconds });
-  }
-}
-
 function describeWait(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
-/** Counts one chat turn; throws a 429 AppError once the identity or its address is over its limit. */
-export async function limitChatTurn(owner: string, address: string | undefined): Promise<void> {
-  // Side by side: the turn waits for one round trip, not two.
-  await Promise.all([
-    consume("chatPerIdentity", owner, "You are sending messages faster than this server allows."),
-    address ? consume("chatPerAddress", address, "Too many messages are coming from your network.") : undefined,
-  ]);
-}
+/**
+ * The limits, each counted in the pool's database. The app holds one of
+ * these for the process (lib/app.ts). A limit's limiter is built on its first
+ * count, from the configuration then in force; one with 0 points is off and
+ * never touches the database.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<LimitName, RateLimiterPostgres | null>();
 
-/** Counts one new identity for an address; throws a 429 AppError over the limit. */
-export async function limitNewIdentity(address: string | undefined): Promise<void> {
-  if (address) await consume("identitiesPerAddress", address, "Too many new visitors are coming from your network.");
+  constructor(private readonly pool: () => pg.Pool) {}
+
+  /** Counts one chat turn; throws a 429 AppError once the identity or its address is over its limit. */
+  async limitChatTurn(owner: string, address: string | undefined): Promise<void> {
+    // Side by side: the turn waits for one round trip, not two.
+    await Promise.all([
+      this.consume("chatPerIdentity", owner, "You are sending messages faster than this server allows."),
+      address ? this.consume("chatPerAddress", address, "Too many messages are coming from your network.") : undefined,
+    ]);
+  }
+
+  /** Counts one new identity for an address; throws a 429 AppError over the limit. */
+  async limitNewIdentity(address: string | undefined): Promise<void> {
+    if (address) await this.consume("identitiesPerAddress", address, "Too many new visitors are coming from your network.");
+  }
+
+  private async consume(name: LimitName, key: string, message: string): Promise<void> {
+    try {
+      await this.limiter(name)?.consume(key);
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes)) throw outcome; // the store failed: not a verdict
+      const retryAfterSeconds = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+      throw new AppError(`rate_limited:${name}`, `${message} Try again in ${describeWait(retryAfterSeconds)}.`, { retryAfterSeconds });
+    }
+  }
+
+  private limiter(name: LimitName): RateLimiterPostgres | null {
+    let limiter = this.limiters.get(name);
+    if (limiter === undefined) {
+      const { points, windowSeconds } = configuredLimit(name);
+      limiter =
+        points === 0
+          ? null
+          : new RateLimiterPostgres({
+              storeClient: unnamedStatements(this.pool()),
+              storeType: "pool",
+              tableName: "rate_limits", // created by a migration
+              tableCreated: true,
+              clearExpiredByTimeout: true,
+              keyPrefix: name,
+              points,
+              duration: windowSeconds,
+            });
+      this.limiters.set(name, limiter);
+    }
+    return limiter;
+  }
 }

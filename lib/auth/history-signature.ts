@@ -3,7 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import stringify from "safe-stable-stringify";
 import { canonicalParts } from "@/lib/protocol/parts-codec";
 import type { ThreadMessage } from "@/lib/protocol/parts";
-import { getSessionSecret } from "./secret";
+import type { SessionSecret } from "./secret";
 
 // The hybrid pattern lets the client send its copy of the thread so the server
 // need not read it. The copy must be one the server produced: every message the
@@ -73,11 +73,12 @@ export function historySigner(secret: string, owner: string): HistorySigner {
  * reaches back far enough for the history policy is the turn's question.
  */
 export async function trustedClientHistory(
+  secret: SessionSecret,
   owner: string,
   threadId: string | undefined,
   history: (ThreadMessage & { seq?: number; signature?: string })[] | undefined,
 ): Promise<(ThreadMessage & Positioned)[] | undefined> {
   if (!history || !threadId) return undefined;
-  if (!isSignedRun(await getSessionSecret(), owner, threadId, history)) return undefined;
+  if (!isSignedRun(await secret(), owner, threadId, history)) return undefined;
   return history.map(({ id, role, parts, seq }) => ({ id, role, parts, seq: seq! }));
 }

@@ -1,24 +1,28 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { getPool } from "@/lib/db/pool";
+import type pg from "pg";
 import { env } from "@/lib/env";
 
-let cached: Promise<string> | undefined;
+/** Reads the cookie-signing key: what signs and checks identities, history and turn events. */
+export type SessionSecret = () => Promise<string>;
 
 /**
  * The cookie-signing key: SESSION_SECRET when the operator sets one, else a
  * key the app generated once and keeps in its database, so a restart (or a
  * second instance) signs and checks with the same key without any setup.
+ * Loaded on the first read and kept. The pool is asked for only then, and
+ * only without SESSION_SECRET: building it refuses when DATABASE_URL is unset.
  */
-export function getSessionSecret(): Promise<string> {
-  cached ??= loadSecret().catch((error) => {
-    cached = undefined; // a database that was down must not poison the process
-    throw error;
-  });
-  return cached;
+export function sessionSecret(pool: () => pg.Pool): SessionSecret {
+  let cached: Promise<string> | undefined;
+  return () =>
+    (cached ??= loadSecret(pool).catch((error) => {
+      cached = undefined; // a database that was down must not poison the process
+      throw error;
+    }));
 }
 
-async function loadSecret(): Promise<string> {
+async function loadSecret(getPool: () => pg.Pool): Promise<string> {
   const fromEnv = env().SESSION_SECRET; // at least 32 characters, or unset
   if (fromEnv) return fromEnv;
   const pool = getPool();

@@ -3,25 +3,22 @@ import pg from "pg";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
-// One pool per process, created on first use. Kept on globalThis so that dev
-// hot reloads reuse it instead of leaking a new pool per edit.
-const globalForPool = globalThis as unknown as { threadlinePool?: pg.Pool };
-
-export function getPool(): pg.Pool {
-  if (!globalForPool.threadlinePool) {
-    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-    if (!DATABASE_URL) {
-      // npm run dev / npm start set it (to the embedded database when none is configured).
-      throw new AppError("internal:config", "DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, or set DATABASE_URL.");
-    }
-    const pool = new pg.Pool({
-      connectionString: DATABASE_URL,
-      max: DATABASE_POOL_SIZE,
-      idleTimeoutMillis: 30_000,
-    });
-    // An idle client losing its connection must not crash the server.
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
-    globalForPool.threadlinePool = pool;
+/**
+ * A pool for the configured database. The app holds one for the process
+ * (lib/app.ts builds it on first use); never one per request.
+ */
+export function createPool(): pg.Pool {
+  const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+  if (!DATABASE_URL) {
+    // npm run dev / npm start set it (to the embedded database when none is configured).
+    throw new AppError("internal:config", "DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, or set DATABASE_URL.");
   }
-  return globalForPool.threadlinePool;
+  const pool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    max: DATABASE_POOL_SIZE,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the server.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  return pool;
 }

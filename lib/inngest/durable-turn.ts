@@ -4,7 +4,7 @@ import type { Network } from "@/lib/agent/network";
 import type { StepRunner } from "@/lib/agent/steps";
 import { runTurn, type TurnOutcome } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
-import { getSessionSecret } from "@/lib/auth/secret";
+import type { SessionSecret } from "@/lib/auth/secret";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
 import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
@@ -21,6 +21,8 @@ export interface DurableTurnDeps {
   history: () => HistoryConfig;
   network: () => Network;
   activeTurns: () => ActiveTurns;
+  /** Checks the event's signature and signs the history the turn stores. */
+  sessionSecret: SessionSecret;
   publisher: TurnPublisher;
 }
 
@@ -73,7 +75,7 @@ export class DurableTurn {
   /** The event's turn, or undefined when this app did not sign it: checked before any step, so a forged event neither writes nor reads. */
   static async open(data: ChatTurnEventData, deps: DurableTurnDeps, run: DurableRun): Promise<DurableTurn | undefined> {
     const { concurrencyKey: _key, authorization, ...input } = data;
-    const secret = await getSessionSecret();
+    const secret = await deps.sessionSecret();
     return isAuthorizedTurn(input, authorization, secret) ? new DurableTurn(input, secret, deps, run) : undefined;
   }
 

@@ -5,7 +5,7 @@ import type { Inngest } from "inngest";
 import { dataPartSchemas } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
-import { getSessionSecret } from "@/lib/auth/secret";
+import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
@@ -47,6 +47,8 @@ export class InngestRuntime implements TurnRuntime {
     private readonly client: Inngest,
     /** The turns this process runs: the chat-turn function's model steps, when this process serves them. */
     private readonly active: ActiveTurns,
+    /** Signs the event, so the function runs only turns this app sent. */
+    private readonly sessionSecret: SessionSecret,
     private readonly options: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 },
   ) {}
 
@@ -70,7 +72,7 @@ export class InngestRuntime implements TurnRuntime {
       ...input,
       // A first message's thread is named after it: the same message sent twice queues behind itself.
       concurrencyKey: request.threadId ?? threadIdForFirstMessage(request.owner, request.message.id),
-      authorization: authorizeTurn(input, await getSessionSecret()),
+      authorization: authorizeTurn(input, await this.sessionSecret()),
     };
     const feed = new RunFeed(inbox.readable().getReader(), () => subscription.close());
     try {

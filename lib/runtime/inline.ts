@@ -4,7 +4,7 @@ import { compactThread } from "@/lib/agent/compaction";
 import { runNow } from "@/lib/agent/steps";
 import { runTurn, type TurnInput } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
-import { getSessionSecret } from "@/lib/auth/secret";
+import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { ActiveTurns } from "./active-turns";
@@ -27,6 +27,8 @@ export class InlineRuntime implements TurnRuntime {
     private readonly deps: {
       history: () => HistoryConfig;
       network: () => Network;
+      /** Signs the history the turn stores, for the client to send back. */
+      sessionSecret: SessionSecret;
       /**
        * How long a turn's claim on its message lasts unless renewed (it is
        * renewed a third of the way): if this process dies, the message may be
@@ -50,7 +52,8 @@ export class InlineRuntime implements TurnRuntime {
 
     return new Promise<StartedTurn>((resolve, reject) => {
       let ready = false;
-      getSessionSecret()
+      this.deps
+        .sessionSecret()
         .then((secret) =>
           runTurn(input, {
             history: this.deps.history(),

@@ -1,6 +1,6 @@
 import "server-only";
 import { signMessage } from "@/lib/auth/history-signature";
-import { getSessionSecret } from "@/lib/auth/secret";
+import type { SessionSecret } from "@/lib/auth/secret";
 import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ThreadRepository } from "./repository";
 
@@ -11,10 +11,11 @@ import type { ThreadRepository } from "./repository";
  */
 export async function signedPage(
   threads: ThreadRepository,
+  secret: SessionSecret,
   owner: string,
   threadId: string,
   options: { before?: number; limit: number },
 ): Promise<{ messages: HistoryMessage[]; olderBefore: number | null }> {
-  const [page, secret] = await Promise.all([threads.page(owner, threadId, options), getSessionSecret()]);
-  return { ...page, messages: page.messages.map((message) => ({ ...message, signature: signMessage(secret, owner, threadId, message) })) };
+  const [page, key] = await Promise.all([threads.page(owner, threadId, options), secret()]);
+  return { ...page, messages: page.messages.map((message) => ({ ...message, signature: signMessage(key, owner, threadId, message) })) };
 }

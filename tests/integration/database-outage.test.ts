@@ -33,8 +33,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   if (unavailable) return;
-  const { getPool } = await import("@/lib/db/pool");
-  await getPool().end().catch(() => {});
+  const { app } = await import("@/lib/app");
+  await app.pool().end().catch(() => {});
   await mock?.close();
   await cluster?.destroy();
 });
@@ -92,8 +92,8 @@ describe.skipIf(unavailable)(`while the database is away${unavailable ? ` (skipp
       const chunks = parseChunks(texts[i]);
       expect(chunks.at(-1), word).toEqual({ type: "finish", finishReason: "stop" });
       const threadId = responses[i].headers.get("x-thread-id");
-      const { getPool } = await import("@/lib/db/pool");
-      const { rows } = await getPool().query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+      const { app } = await import("@/lib/app");
+      const { rows } = await app.pool().query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
       expect(rows.map((row) => row.kind)).toEqual(["user", "assistant"]);
       expect(rows[1].content).toBe(replyText(chunks));
     }

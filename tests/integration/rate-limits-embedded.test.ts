@@ -6,16 +6,17 @@ import { migrate } from "@/lib/db/migrate.mjs";
 // statement prepared under a name outlives the connection that made it. The
 // app's pool drops idle connections; the next one must still count.
 let stop: () => Promise<void>;
-let limitChatTurn: typeof import("@/lib/rate-limit").limitChatTurn;
-let getPool: typeof import("@/lib/db/pool").getPool;
+let limitChatTurn: (owner: string, address: string | undefined) => Promise<void>;
+let getPool: typeof import("@/lib/app").app.pool;
 
 beforeAll(async () => {
   const embedded = await startEmbeddedPostgres();
   stop = embedded.stop;
   await migrate(embedded.url);
   Object.assign(process.env, { DATABASE_URL: embedded.url, DATABASE_POOL_SIZE: "1", RATE_LIMIT_CHAT_PER_MINUTE: "3" });
-  ({ limitChatTurn } = await import("@/lib/rate-limit"));
-  ({ getPool } = await import("@/lib/db/pool"));
+  const { app } = await import("@/lib/app");
+  limitChatTurn = (owner, address) => app.rateLimits().limitChatTurn(owner, address);
+  getPool = app.pool;
 });
 afterAll(async () => {
   await getPool().end();

@@ -66,8 +66,8 @@ describe("database round trips per turn", () => {
     const message = { id: randomUUID(), content: "five at once" };
     const all = await Promise.all(Array.from({ length: 5 }, () => chatTurn(chat, { message }, me.cookie)));
     expect(new Set(all.map((r) => r.threadId)).size).toBe(1);
-    const { getPool } = await import("@/lib/db/pool");
-    const { rows } = await getPool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
+    const { app } = await import("@/lib/app");
+    const { rows } = await app.pool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
     expect(mock.requests).toHaveLength(1);
   });

@@ -1,10 +1,8 @@
 import { trustedClientHistory } from "@/lib/auth/history-signature";
-import { requireOwner } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
 import { uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
-import { limitChatTurn } from "@/lib/rate-limit";
 import { app } from "@/lib/app";
 import { chatRequestSchema } from "@/lib/protocol/chat";
 
@@ -12,14 +10,14 @@ export const dynamic = "force-dynamic";
 
 export const POST = route(async (request) => {
   const body = await readJson(request, chatRequestSchema);
-  const owner = await requireOwner(request);
-  await limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+  const owner = await app.requireOwner(request);
+  await app.rateLimits().limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
   const turn = await app.runtime().start({
     owner,
     threadId: body.threadId,
     message: { id: body.message.id, role: "user", content: body.message.content },
     // Used only when the server signed every message of it; otherwise the database is read.
-    clientHistory: await trustedClientHistory(owner, body.threadId, body.history),
+    clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
     historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
   });
   return uiMessageStreamResponse(turn.stream, {

@@ -1,4 +1,3 @@
-import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { app } from "@/lib/app";
@@ -17,7 +16,7 @@ export const GET = route(async (request) => {
     cursor: params.get("cursor") ?? undefined,
   });
   if (!query.success) throw validationError(query.error);
-  const owner = await requireOwner(request);
+  const owner = await app.requireOwner(request);
   const { results, nextOffset } = await app.threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
   return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor.encode(nextOffset) } satisfies SearchPage);
 });

@@ -1,4 +1,3 @@
-import { requireOwner } from "@/lib/auth/session";
 import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { app } from "@/lib/app";
@@ -14,6 +13,6 @@ export const GET = route(async (request) => {
     cursor: params.get("cursor") ?? undefined,
   });
   if (!query.success) throw validationError(query.error);
-  const owner = await requireOwner(request);
+  const owner = await app.requireOwner(request);
   return jsonResponse((await app.threads().list(owner, query.data)) satisfies ThreadPage);
 });

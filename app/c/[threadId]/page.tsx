@@ -1,7 +1,6 @@
 import { cache } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getOwnerFromCookies } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/protocol/uuid";
 import { app } from "@/lib/app";
@@ -22,13 +21,13 @@ interface ThreadPageProps {
 /** The thread and its history, or null when the visitor may not see it. Cached per request (metadata + page). */
 const loadThread = cache(async (threadId: string) => {
   if (!isUuid(threadId)) return null;
-  const owner = await getOwnerFromCookies();
+  const owner = await app.ownerFromCookies();
   if (!owner) return null;
   try {
     const [thread, history, pendingTurn] = await Promise.all([
       app.threads().get(owner, threadId),
       // The newest messages only: earlier ones load as the reader scrolls up.
-      signedPage(app.threads(), owner, threadId, { limit: MESSAGES_PAGE }),
+      signedPage(app.threads(), app.sessionSecret, owner, threadId, { limit: MESSAGES_PAGE }),
       app.threads().pendingTurn(owner, threadId),
     ]);
     return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor.encode(history.olderBefore), pendingTurn };

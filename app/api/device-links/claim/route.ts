@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { signIdentity } from "@/lib/auth/identity";
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
-import { getSessionSecret } from "@/lib/auth/secret";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
 import { app } from "@/lib/app";
@@ -14,6 +13,6 @@ export const POST = route(async (request) => {
   const { code } = await readJson(request, claimDeviceLinkSchema);
   const owner = await app.deviceLinks().redeem(code);
   const response = NextResponse.json({ ok: true }, { headers: { "cache-control": "no-store" } });
-  response.cookies.set(identityCookie(await signIdentity(owner, await getSessionSecret()), isHttps(request)));
+  response.cookies.set(identityCookie(await signIdentity(owner, await app.sessionSecret()), isHttps(request)));
   return response;
 });
