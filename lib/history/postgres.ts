@@ -6,7 +6,18 @@ import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import { rowsToMessages, type PartRow } from "./rows";
-import type { HistoryConfig, LifecycleHooks, OpenedTurn, SummaryMessage, SummaryStore, ThreadScope, TurnClaim, TurnStore } from "./types";
+import type {
+  HistoryConfig,
+  LifecycleHooks,
+  MessageVersions,
+  OpenedTurn,
+  SummaryMessage,
+  SummaryStore,
+  ThreadScope,
+  TurnClaim,
+  TurnStore,
+  VersionStore,
+} from "./types";
 
 const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
@@ -15,6 +26,7 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 type Args<K extends keyof LifecycleHooks> = Parameters<LifecycleHooks[K]>[0];
 type SummaryArgs<K extends keyof SummaryStore> = Parameters<SummaryStore[K]>[0];
 type TurnArgs<K extends keyof TurnStore> = Parameters<TurnStore[K]>[0];
+type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 
 /** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
 function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
@@ -24,8 +36,10 @@ function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
 
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
-// (migrations/1733356800000_turn-rules.sql); the hooks here call them and
-// repeat none of their conditions.
+// (migrations/1733356800000_turn-rules.sql), and so are those of the versions
+// tree (migrations/1733529600000_versions.sql): every read follows the
+// thread's active path (`m.active`), every write follows its end. The hooks
+// here call them and repeat none of their conditions.
 /**
  * Stores threads and their messages in Postgres. Order within a thread comes
  * from threads.next_seq, taken under the thread's row lock, so it never
@@ -35,10 +49,12 @@ function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
 export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   readonly turns: TurnStore;
   readonly summaries: SummaryStore;
+  readonly versions: VersionStore;
 
   constructor(private readonly pool: pg.Pool) {
     this.turns = new PostgresTurnStore(pool);
     this.summaries = new PostgresSummaryStore(pool);
+    this.versions = new PostgresVersionStore(pool);
   }
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
@@ -68,11 +84,11 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM messages m JOIN threads t ON t.id = m.thread_id
-        WHERE m.thread_id = $1 AND t.owner = $2
+        WHERE m.thread_id = $1 AND t.owner = $2 AND m.active
           AND ($5 OR m.kind <> 'system_event')
           AND m.seq >= greatest($4::bigint, (
                 SELECT u.seq FROM messages u
-                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user'
+                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user' AND u.active
                  ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0)
         ORDER BY m.seq`,
       [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages],
@@ -92,13 +108,13 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       `WITH first AS (
          SELECT coalesce((
            SELECT m.seq FROM messages m
-            WHERE m.thread_id = $1 AND m.part_index = 0 AND ($3::bigint IS NULL OR m.seq < $3)
+            WHERE m.thread_id = $1 AND m.active AND m.part_index = 0 AND ($3::bigint IS NULL OR m.seq < $3)
             ORDER BY m.seq DESC OFFSET $4::int - 1 LIMIT 1), 0) AS seq
        )
        SELECT ${PART_COLUMNS},
-              EXISTS (SELECT 1 FROM messages o WHERE o.thread_id = $1 AND o.seq < first.seq) AS older
+              EXISTS (SELECT 1 FROM messages o WHERE o.thread_id = $1 AND o.active AND o.seq < first.seq) AS older
          FROM messages m JOIN threads t ON t.id = m.thread_id, first
-        WHERE m.thread_id = $1 AND t.owner = $2 AND m.seq >= first.seq AND ($3::bigint IS NULL OR m.seq < $3)
+        WHERE m.thread_id = $1 AND t.owner = $2 AND m.active AND m.seq >= first.seq AND ($3::bigint IS NULL OR m.seq < $3)
         ORDER BY m.seq`,
       [threadId, owner, before ?? null, limit],
     );
@@ -120,33 +136,11 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   async appendResults({ owner, threadId, reply, turn }: Args<"appendResults">): Promise<{ seq: number }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
-    // One statement: it is its own transaction and one round trip. Parts
-    // already stored (a retried step whose first try committed) are skipped;
-    // the UPDATE locks the thread row and reserves seq numbers for the rest.
-    const { rows } = await this.pool.query<{ seq: string }>(
-      `WITH incoming AS (
-         SELECT r.*, row_number() OVER (ORDER BY r.part_index) AS n
-           FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[], $8::jsonb[])
-                  WITH ORDINALITY AS r(kind, agent_name, content, escaped, data, part_index)
-          WHERE NOT EXISTS (
-            SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.message_id = $3 AND m.part_index = r.part_index - 1)
-       ), reserved AS (
-         UPDATE threads
-            SET next_seq = next_seq + (SELECT count(*) FROM incoming),
-                message_count = message_count + (SELECT count(*) FROM incoming WHERE part_index = 1),
-                updated_at = now()
-          WHERE id = $1 AND owner = $2
-        RETURNING next_seq - (SELECT count(*) FROM incoming) AS first_seq
-       ), finished AS (
-         -- The turn that wrote it is done: a resend of its message gets this reply.
-         UPDATE turns SET status = 'done', lease_until = NULL, updated_at = now()
-          WHERE owner = $2 AND message_id = $10 AND turn_id = $11
-       )
-       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status)
-       SELECT $1, reserved.first_seq + incoming.n - 1, $3, incoming.part_index - 1, incoming.kind, incoming.agent_name,
-              incoming.content, incoming.escaped, incoming.data, $9
-         FROM reserved, incoming
-       RETURNING seq`,
+    // One call of threadline_append_reply: its own transaction and one round
+    // trip. Parts already stored (a retried step whose first try committed)
+    // are skipped; the thread's row lock orders it after any other writer.
+    const { rows } = await this.pool.query<{ first_seq: string }>(
+      "SELECT first_seq FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
       [
         threadId,
         owner,
@@ -161,15 +155,8 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         turn?.turnId ?? null,
       ],
     );
-    if (rows.length > 0) return { seq: Math.min(...rows.map((row) => Number(row.seq))) };
-    // Nothing inserted: every part was there already, or the thread is not the owner's.
-    const stored = await this.pool.query<{ seq: string }>(
-      `SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
-        WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0`,
-      [threadId, owner, reply.id],
-    );
-    if (stored.rows.length === 0) throw notFoundThread();
-    return { seq: Number(stored.rows[0].seq) };
+    if (rows.length === 0) throw notFoundThread();
+    return { seq: Number(rows[0].first_seq) };
   }
 }
 
@@ -235,12 +222,12 @@ class PostgresTurnStore implements TurnStore {
     const { rows } = await this.pool.query<PartRow>(
       `WITH asked AS (
          SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
-          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
+          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user' AND m.active
        ), next AS (
-         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.seq > asked.seq
+         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.active AND u.seq > asked.seq
        )
        SELECT ${PART_COLUMNS} FROM messages m, asked, next
-        WHERE m.thread_id = $1 AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
+        WHERE m.thread_id = $1 AND m.active AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
         ORDER BY m.seq`,
       [threadId, owner, messageId],
     );
@@ -268,21 +255,50 @@ class PostgresSummaryStore implements SummaryStore {
 
   async append({ owner, threadId, summary, after }: SummaryArgs<"append">) {
     const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
-    // One statement. The UPDATE locks the thread row; a compaction that waited
-    // for it sees the summary the first one stored, no longer matches `after`,
-    // and stores nothing. Neither the message count nor the activity time
-    // moves: a summary is not something anyone said.
+    // threadline_append_summary stores it only while the thread's latest
+    // summary is still `after`, so of two compactions one lands.
     const { rows } = await this.pool.query<{ seq: string }>(
-      `WITH reserved AS (
-         UPDATE threads SET next_seq = next_seq + 1, summary_seq = next_seq
-          WHERE id = $1 AND owner = $2 AND summary_seq IS NOT DISTINCT FROM $3::bigint
-         RETURNING summary_seq AS seq
-       )
-       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, content, content_escaped, data)
-       SELECT $1, reserved.seq, $4, 0, $5, $6, $7, $8 FROM reserved
-       RETURNING seq`,
+      "SELECT seq FROM threadline_append_summary($1, $2, $3, $4, $5, $6, $7, $8)",
       [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],
     );
     return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
+  }
+}
+
+/**
+ * The adapter's versions (see VersionStore): messages.parent_message_id, chosen
+ * and active, kept by the database functions threadline_branch and
+ * threadline_select_version.
+ */
+class PostgresVersionStore implements VersionStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async branch({ owner, threadId, messageId }: VersionArgs<"branch">) {
+    const { rows } = await this.pool.query<{ branched: boolean; parent_message_id: string | null }>(
+      "SELECT branched, parent_message_id FROM threadline_branch($1, $2, $3)",
+      [threadId, owner, messageId],
+    );
+    return rows.length === 0 ? null : { branched: rows[0].branched, parentId: rows[0].parent_message_id };
+  }
+
+  async select({ owner, threadId, messageId }: VersionArgs<"select">) {
+    const { rows } = await this.pool.query("SELECT selected FROM threadline_select_version($1, $2, $3)", [threadId, owner, messageId]);
+    return rows.length > 0;
+  }
+
+  /** Each message of the path with its parent's other children, found by the index of children. */
+  async versions({ owner, threadId }: VersionArgs<"versions">): Promise<MessageVersions[]> {
+    const { rows } = await this.pool.query<{ message_id: string; versions: string[] }>(
+      `SELECT p.message_id, array_agg(s.message_id ORDER BY s.seq) AS versions
+         FROM messages p JOIN threads t ON t.id = p.thread_id
+         JOIN messages s ON s.thread_id = p.thread_id AND s.part_index = 0
+          AND (s.parent_message_id = p.parent_message_id OR (s.parent_message_id IS NULL AND p.parent_message_id IS NULL))
+        WHERE p.thread_id = $1 AND t.owner = $2 AND p.active AND p.part_index = 0
+        GROUP BY p.message_id, p.seq
+       HAVING count(*) > 1
+        ORDER BY p.seq`,
+      [threadId, owner],
+    );
+    return rows.map((row) => ({ messageId: row.message_id, versions: row.versions, position: row.versions.indexOf(row.message_id) + 1 }));
   }
 }

@@ -16,6 +16,13 @@
 // Postgres adapter keeps the rules (claim, liveness, storing the message once)
 // in database functions (migrations/1733356800000_turn-rules.sql).
 //
+// Versions (`versions`, optional): a thread's messages form a tree (a
+// regenerated reply or an edited message is a sibling of the one it
+// replaces), and every read above follows the thread's active path only.
+// `branch` starts a new version, `select` switches to one, `versions` reads
+// the "2 / 3" of each message on the path. The Postgres adapter keeps these
+// rules in database functions (migrations/1733529600000_versions.sql).
+//
 // Compaction (lib/agent/compaction.ts) adds `summaries`, used when the thread
 // has grown past its threshold: `latest` reads the latest summary and `append`
 // stores a new one. An adapter without them is never compacted.
@@ -139,13 +146,47 @@ export interface SummaryStore {
   append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
 }
 
+/** A message on the active path that has other versions: its siblings (itself among them), oldest first. */
+export interface MessageVersions {
+  messageId: string;
+  /** Ids of every version, in the order they were written. */
+  versions: string[];
+  /** 1-based place of `messageId` among `versions` ("2 / 3"). */
+  position: number;
+}
+
+/**
+ * A thread's messages as a tree. Each message follows a parent (the message
+ * before it on its path); the active path is one version at each level, and
+ * it is what every read of the thread returns. New messages follow the end
+ * of the active path. Nothing here deletes a message.
+ */
+export interface VersionStore {
+  /**
+   * Cuts the active path just above `messageId`, so that the next message
+   * stored follows its parent as its new sibling (a regenerate, an edit).
+   * `branched` false: the message is not on the active path (another branch
+   * at it came first), nothing changed. Null: no such message in the owner's
+   * thread, nothing changed.
+   */
+  branch(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ branched: boolean; parentId: string | null } | null>;
+  /**
+   * Puts `messageId` on the active path, with the versions chosen below it
+   * before. False: no such message in the owner's thread, nothing changed.
+   */
+  select(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<boolean>;
+  /** The messages of the active path that have more than one version; [] for an unknown thread. */
+  versions(ctx: ThreadScope & { threadId: string }): Promise<MessageVersions[]>;
+}
+
 /**
  * A history adapter: the lifecycle's four hooks, and what it can do besides.
  * Without `turns` it detects no duplicates (the same message sent twice is
  * refused, not answered once); without `summaries` a thread is never
- * compacted.
+ * compacted; without `versions` a thread is one straight line.
  */
 export interface HistoryConfig extends LifecycleHooks {
   turns?: TurnStore;
   summaries?: SummaryStore;
+  versions?: VersionStore;
 }

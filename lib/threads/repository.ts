@@ -97,13 +97,18 @@ export class ThreadRepository {
   /**
    * The thread's latest turn that has not finished well: still running (its
    * runner's lease is live, or a durable run holds it) or not answered (it
-   * failed, or its runner died). Null when every turn is done.
+   * failed, or its runner died), of a message on the active path. Null when
+   * every such turn is done.
    */
   async pendingTurn(owner: string, id: string): Promise<PendingTurn | null> {
     const { rows } = await this.pool.query<{ message_id: string; live: boolean }>(
-      `SELECT message_id, threadline_turn_running(status, lease_until) AS live
-         FROM turns WHERE thread_id = $1 AND owner = $2 AND status <> 'done'
-        ORDER BY updated_at DESC LIMIT 1`,
+      `SELECT tu.message_id, threadline_turn_running(tu.status, tu.lease_until) AS live
+         FROM turns tu
+        WHERE tu.thread_id = $1 AND tu.owner = $2 AND tu.status <> 'done'
+          -- A message a later version replaced is no longer waiting for anything.
+          AND EXISTS (SELECT 1 FROM messages m
+                       WHERE m.thread_id = tu.thread_id AND m.message_id = tu.message_id AND m.part_index = 0 AND m.active)
+        ORDER BY tu.updated_at DESC LIMIT 1`,
       [id, owner],
     );
     return rows.length === 0 ? null : { messageId: rows[0].message_id, state: rows[0].live ? "running" : "interrupted" };
@@ -135,7 +140,8 @@ export class ThreadRepository {
    * The owner's threads that match `query` by title or by what was said in
    * them (Postgres full-text search, English stemming, GIN indexes), one result
    * per thread with its best-matching message, ranked by relevance and then
-   * recency. Never another owner's thread. A message is searched by its
+   * recency. Never another owner's thread, nor a version off a thread's
+   * active path. A message is searched by its
    * first SEARCHED_CHARS characters, as the index holds them.
    */
   async search(owner: string, query: string, { limit, offset = 0, excludeThreadId }: SearchOptions): Promise<RankedResults> {
@@ -145,7 +151,7 @@ export class ThreadRepository {
          SELECT DISTINCT ON (m.thread_id) m.thread_id, m.message_id, m.content,
                 ts_rank(threadline_search_vector(m.content), q.q) AS rank
            FROM messages m JOIN threads t ON t.id = m.thread_id, q
-          WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND threadline_search_vector(m.content) @@ q.q
+          WHERE t.owner = $1 AND m.kind IN ('user', 'assistant') AND m.active AND threadline_search_vector(m.content) @@ q.q
           -- On a tie the user's own words win over a reply that quotes them.
           ORDER BY m.thread_id, rank DESC, (m.kind = 'user') DESC, m.seq DESC
        ), titled AS (
