@@ -256,7 +256,8 @@ class PostgresSummaryStore implements SummaryStore {
   async append({ owner, threadId, summary, after }: SummaryArgs<"append">) {
     const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
     // threadline_append_summary stores it only while the thread's latest
-    // summary is still `after`, so of two compactions one lands.
+    // summary is still `after` (of two compactions one lands) and what it
+    // stands for is still on the active path.
     const { rows } = await this.pool.query<{ seq: string }>(
       "SELECT seq FROM threadline_append_summary($1, $2, $3, $4, $5, $6, $7, $8)",
       [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],

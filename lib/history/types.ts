@@ -140,8 +140,10 @@ export interface SummaryStore {
   /**
    * Store a summary as the thread's latest, only if the latest is still the
    * one it was written after (`after`: its seq, or null for none), so two
-   * compactions of one thread never both land. Never changes other messages.
-   * Null when it stored nothing (another got there first, or no such thread).
+   * compactions of one thread never both land, and only while what it stands
+   * for (up to its throughSeq) is still on the thread's active path. Never
+   * changes other messages.
+   * Null when it stored nothing (another got there first, the path changed, or no such thread).
    */
   append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
 }

@@ -213,6 +213,25 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     expect((await adapter.get({ owner, threadId }, { systemMessages: true })).map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2", "summary-1", "u3"]);
   });
 
+  it("a compaction planned before the path changed stores nothing: what it stands for is no longer on the path", async () => {
+    await ask("u1");
+    await answer("a1");
+    await ask("u2");
+    await answer("a2");
+    // Planned over u1 a1 u2 (seq 1 to 4); meanwhile u2 is edited.
+    await branch("u2");
+    await ask("u2b");
+    const late = { id: "summary-late", text: "They talked.", throughSeq: 4, summarizedMessages: 3 };
+    expect(await adapter.summaries.append({ owner, threadId, after: null, summary: late })).toBeNull();
+    expect(await adapter.summaries.latest({ owner, threadId })).toBeNull();
+    // Planned over u1 a1 only, which the path still holds: it lands.
+    const early = { id: "summary-early", text: "They said hi.", throughSeq: 3, summarizedMessages: 2 };
+    expect(await adapter.summaries.append({ owner, threadId, after: null, summary: early })).not.toBeNull();
+    expect((await adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-early");
+    expect(await childrenOf("u2b")).toEqual(["summary-early"]);
+    await expectWholeTree();
+  });
+
   describe("refusals: nothing is written", () => {
     /** Every row of both threads, and the threads' counters, to compare before and after. */
     const snapshot = async (...threads: string[]) =>
