@@ -232,6 +232,28 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     await expectWholeTree();
   });
 
+  it("a failed turn of a message that was edited away is no longer the thread's pending one; selecting it back makes it so again", async () => {
+    await ask("u1");
+    await answer("a1");
+    const opened = await adapter.turns.openTurn({
+      owner, threadId, messageId: "u2", turnId: "turn-u2", leaseMs: 60_000, message: { id: "u2", role: "user", content: "unanswered" },
+    });
+    expect(opened).toMatchObject({ claim: { claimed: true }, messages: 2 });
+    await adapter.turns.finishTurn({ owner, messageId: "u2", turnId: "turn-u2", status: "failed" });
+    expect(await repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
+
+    await branch("u2");
+    await ask("u2b");
+    await answer("a2b");
+    expect(await repo.pendingTurn(owner, threadId)).toBeNull();
+    expect(await childrenOf("a1")).toEqual(["u2", "u2b"]);
+
+    await select("u2");
+    expect(await activeIds()).toEqual(["u1", "a1", "u2"]);
+    expect(await repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
+    await expectWholeTree();
+  });
+
   describe("refusals: nothing is written", () => {
     /** Every row of both threads, and the threads' counters, to compare before and after. */
     const snapshot = async (...threads: string[]) =>
