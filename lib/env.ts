@@ -105,6 +105,8 @@ const schema = z.object({
   MODEL_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(30).describe("model idle timeout, seconds"),
   /** The most one turn may take. */
   TURN_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(600).describe("turn timeout, seconds"),
+  /** How long the model may take to title a thread after its first reply; 0: threads keep their first words. */
+  TITLE_TIMEOUT_SECONDS: wholeNumber(0, 600).default(5).describe("title timeout, seconds"),
   /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */
   MAX_MODEL_INPUT_CHARS: wholeNumber(1, 999_999_999).default(400_000).describe("model input cap, characters"),
 

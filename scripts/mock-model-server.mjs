@@ -35,11 +35,18 @@
 //   otherwise     an echo that counts the roles it received (history checks)
 // A summary request (compaction's, marked by its headers: lib/model/request-kind.mjs)
 // gets summaryReply of its transcript, whatever the transcript holds.
+// A title request (marked the same way) gets titleReply of the user's message
+// it quotes: the message itself, so a thread keeps the name its first words
+// gave it, unless the message says otherwise:
+//   [[title:TEXT]] TEXT is the title
+//   [[title-error]] HTTP 500
+//   [[title-empty]] an empty answer
+//   [[title-slow]]  no answer until the client hangs up (its timeout)
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
 import { pathToFileURL } from "node:url";
-import { isSummaryRequest } from "../lib/model/request-kind.mjs";
+import { isSummaryRequest, isTitleRequest } from "../lib/model/request-kind.mjs";
 
 const SLOW_CHUNK_DELAY_MS = 150;
 
@@ -200,12 +207,31 @@ export function summaryReply(requestText) {
   return `Summary: ${[...(earlier ? [earlier] : []), ...said].join("; ")}`;
 }
 
+/**
+ * The title of a title request (its text: "User: <message>\n\nAssistant: <reply>"):
+ * the [[title:TEXT]] marker's TEXT, else the user's message as it is.
+ */
+export function titleReply(requestText) {
+  const message = /^User: ([\s\S]*?)(?:\n\nAssistant: [\s\S]*)?$/.exec(requestText)?.[1] ?? requestText;
+  return /\[\[title:([^\]]*)\]\]/.exec(message)?.[1] ?? message;
+}
+
+/** What a title request gets: its markers, read in the user's message it quotes. */
+function planTitle(text) {
+  const message = /^User: ([\s\S]*?)(?:\n\nAssistant: |$)/.exec(text)?.[1] ?? text;
+  if (message.includes("[[title-error]]")) return { kind: "error" };
+  if (message.includes("[[title-slow]]")) return { kind: "hang" };
+  if (message.includes("[[title-empty]]")) return { kind: "reply", reply: "" };
+  return { kind: "reply", reply: titleReply(text) };
+}
+
 /** Decides what the model does for one request: its body, and its headers (which mark a summary request). */
 export function planReply(body, { brokenBefore = () => true, headers = {} } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
   if (isSummaryRequest(headers)) return { kind: "reply", reply: summaryReply(text) };
+  if (isTitleRequest(headers)) return planTitle(text);
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
@@ -289,6 +315,11 @@ function pause(ms, signal) {
       resolve();
     }
   });
+}
+
+/** Answers nothing until the client hangs up. */
+function hangUntilClosed(res) {
+  return new Promise((resolve) => res.on("close", resolve));
 }
 
 function readBody(req) {
@@ -441,6 +472,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         const plan = planReply(body, { brokenBefore, headers: req.headers });
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
+        if (plan.kind === "hang") return await hangUntilClosed(res);
         const n = ++completions;
         const id = `chatcmpl-mock-${n}`;
         if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs });

@@ -42,16 +42,17 @@ export interface ThreadChatOptions {
  * only draws what this returns.
  */
 export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null }: ThreadChatOptions) {
-  const { refresh: refreshThreads } = useThreads();
+  const { refresh: refreshThreads, retitle } = useThreads();
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
   const [state, dispatch] = useReducer(threadChatReducer, { olderCursor, interrupted: unanswered === "interrupted" }, initialThreadChatState);
-  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, refreshThreads));
+  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }));
   const { messages: chatMessages, status, error } = useChat({ chat: thread.chat });
 
   useEffect(() => {
     thread.page.refreshThreads = refreshThreads;
-  }, [thread, refreshThreads]);
+    thread.page.retitle = retitle;
+  }, [thread, refreshThreads, retitle]);
   useEffect(() => thread.attach(), [thread]);
   useEffect(() => {
     // A reload while a reply was being written: follow that turn to its reply, with Stop meanwhile.
@@ -126,12 +127,12 @@ function openThreadChat(
   threadId: string | null,
   initialHistory: HistoryMessage[],
   dispatch: Dispatch<ThreadChatEvent>,
-  refreshThreads: () => Promise<void>,
+  sidebar: { refreshThreads: () => Promise<void>; retitle: (id: string, title: string) => void },
 ) {
   const session = new ChatSession(threadId, initialHistory);
   const stopper = new ReplyStop();
   // Whether the page still shows this chat, and the sidebar to tell: set by the hook's effects.
-  const page = { mounted: false, refreshThreads, followedPendingTurn: false };
+  const page = { mounted: false, ...sidebar, followedPendingTurn: false };
 
   const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
     id: threadId ?? newMessageId(),
@@ -145,6 +146,8 @@ function openThreadChat(
     onData: (part) => {
       const named = session.receive(part);
       if (named && page.mounted) followThread(named, page.refreshThreads);
+      // The model's title for the thread, stored: the sidebar shows it now, not at the next refresh.
+      if (part.type === "data-title") page.retitle(part.data.threadId, part.data.title);
       dispatch({ type: "data", part });
     },
     onFinish: ({ message, isAbort, isError, isDisconnect }) => {

@@ -16,6 +16,8 @@ interface ThreadsValue {
   refresh: () => Promise<void>;
   loadMore: () => Promise<void>;
   rename: (id: string, title: string) => Promise<void>;
+  /** Shows a title the server already stored (the model's, streamed after a first reply). */
+  retitle: (id: string, title: string) => void;
   remove: (id: string) => Promise<void>;
 }
 
@@ -61,6 +63,15 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
     }));
   }, []);
 
+  // No request: the server stored it before it streamed it. A thread not yet
+  // listed gets it from the refresh that lists it, which reads it stored.
+  const retitle = useCallback((id: string, title: string) => {
+    setList((current) => ({
+      ...current,
+      threads: current.threads.map((thread) => (thread.id === id ? { ...thread, title } : thread)),
+    }));
+  }, []);
+
   const remove = useCallback(async (id: string) => {
     await deleteThread(id);
     setList((current) => ({ ...current, threads: current.threads.filter((thread) => thread.id !== id) }));
@@ -79,9 +90,10 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
       refresh,
       loadMore,
       rename,
+      retitle,
       remove,
     }),
-    [list, loadState, loadingMore, refresh, loadMore, rename, remove],
+    [list, loadState, loadingMore, refresh, loadMore, rename, retitle, remove],
   );
   return <ThreadsContext.Provider value={value}>{children}</ThreadsContext.Provider>;
 }

@@ -29,6 +29,7 @@ export function defaultNetwork(search: SearchThreads): Network {
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
     modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
     turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
+    titleTimeoutMs: settings.TITLE_TIMEOUT_SECONDS * 1000,
     maxIter: 4,
     historyPolicy: environmentHistoryPolicy(),
     compaction: environmentCompaction(),

@@ -57,6 +57,8 @@ export interface Network {
   modelIdleTimeoutMs?: number;
   /** The most a turn may take; past it the turn ends and what was written is kept. Undefined: no limit. */
   turnTimeoutMs?: number;
+  /** How long the model may take to title a thread after its first reply (lib/agent/title.ts); undefined or 0: no titles by the model. */
+  titleTimeoutMs?: number;
 }
 
 /**
@@ -88,6 +90,7 @@ export function createNetwork(options: {
   compaction?: CompactionSettings;
   modelIdleTimeoutMs?: number;
   turnTimeoutMs?: number;
+  titleTimeoutMs?: number;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
@@ -107,5 +110,6 @@ export function createNetwork(options: {
     compaction: options.compaction,
     modelIdleTimeoutMs: options.modelIdleTimeoutMs,
     turnTimeoutMs: options.turnTimeoutMs,
+    titleTimeoutMs: options.titleTimeoutMs,
   };
 }

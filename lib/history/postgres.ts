@@ -6,6 +6,7 @@ import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import { rowsToMessages, type PartRow } from "./rows";
+import { PostgresTitleStore } from "./postgres-titles";
 import type {
   HistoryConfig,
   LifecycleHooks,
@@ -14,6 +15,7 @@ import type {
   SummaryMessage,
   SummaryStore,
   ThreadScope,
+  TitleStore,
   TurnClaim,
   TurnStore,
   VersionStore,
@@ -50,11 +52,13 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   readonly turns: TurnStore;
   readonly summaries: SummaryStore;
   readonly versions: VersionStore;
+  readonly titles: TitleStore;
 
   constructor(private readonly pool: pg.Pool) {
     this.turns = new PostgresTurnStore(pool);
     this.summaries = new PostgresSummaryStore(pool);
     this.versions = new PostgresVersionStore(pool);
+    this.titles = new PostgresTitleStore(pool);
   }
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {

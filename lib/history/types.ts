@@ -26,6 +26,10 @@
 // Compaction (lib/agent/compaction.ts) adds `summaries`, used when the thread
 // has grown past its threshold: `latest` reads the latest summary and `append`
 // stores a new one. An adapter without them is never compacted.
+//
+// Titles (lib/agent/title.ts) add `titles`: after a thread's first reply the
+// model names the thread, and `storeModelTitle` keeps that name unless the
+// user has renamed the thread. An adapter without them keeps the first words.
 import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
@@ -181,6 +185,16 @@ export interface VersionStore {
   versions(ctx: ThreadScope & { threadId: string }): Promise<MessageVersions[]>;
 }
 
+/** The model's titles (lib/agent/title.ts). */
+export interface TitleStore {
+  /**
+   * Store the model's title for the thread, only over the title its first
+   * message gave it: never over a rename (one that races it wins), never a
+   * second time. False when it stored nothing.
+   */
+  storeModelTitle(ctx: ThreadScope & { threadId: string; title: string }): Promise<boolean>;
+}
+
 /**
  * A history adapter: the lifecycle's four hooks, and what it can do besides.
  * Without `turns` it detects no duplicates (the same message sent twice is
@@ -191,4 +205,5 @@ export interface HistoryConfig extends LifecycleHooks {
   turns?: TurnStore;
   summaries?: SummaryStore;
   versions?: VersionStore;
+  titles?: TitleStore;
 }

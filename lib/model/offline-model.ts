@@ -8,8 +8,9 @@ import type {
 // listener left behind per word keeps the turn's signal, and what it reaches, alive.
 import { setTimeout as sleep } from "node:timers/promises";
 import { HANDOFF_TOOL } from "./handoff-tool";
-import { isSummaryRequest } from "./request-kind.mjs";
+import { isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
 import { offlineSummary } from "./summary-request";
+import { offlineTitle } from "./title-request";
 
 // A model that needs no key and no network, so that a fresh install works end
 // to end, tools and hand-overs included. It streams word by word with a small
@@ -112,6 +113,7 @@ type Plan =
 
 function plan(options: LanguageModelV3CallOptions): Plan {
   if (isSummaryRequest(options.headers)) return { kind: "text", text: offlineSummary(userText(options.prompt)) };
+  if (isTitleRequest(options.headers)) return { kind: "text", text: offlineTitle(userText(options.prompt)) };
   const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const results = toolResults(options.prompt);
   if (results.length > 0) {

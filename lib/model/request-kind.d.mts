@@ -1,5 +1,7 @@
 export const REQUEST_KIND_HEADER: "x-threadline-request-kind";
 export const SUMMARY_REQUEST: "summary";
-export type RequestKind = typeof SUMMARY_REQUEST;
+export const TITLE_REQUEST: "title";
+export type RequestKind = typeof SUMMARY_REQUEST | typeof TITLE_REQUEST;
 export function requestKindHeaders(kind: RequestKind): Record<typeof REQUEST_KIND_HEADER, RequestKind>;
 export function isSummaryRequest(headers: Readonly<Record<string, string | string[] | undefined>> | undefined): boolean;
+export function isTitleRequest(headers: Readonly<Record<string, string | string[] | undefined>> | undefined): boolean;

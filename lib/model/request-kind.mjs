@@ -1,7 +1,7 @@
 // What a model request is for, said in a header of its own. The AI SDK sends a
 // call's `headers` with the provider's HTTP request and hands them to a model
 // of ours (the offline one) in its call options, so a model that answers
-// summary requests differently (the offline model, the tests' mock server)
+// summary or title requests differently (the offline model, the tests' mock server)
 // tells one by this header, never by reading its prompt. Plain JavaScript: the
 // mock server, which runs without a TypeScript step, imports it too.
 
@@ -9,6 +9,9 @@ export const REQUEST_KIND_HEADER = "x-threadline-request-kind";
 
 /** Compaction's request for a summary of a thread's earlier messages. */
 export const SUMMARY_REQUEST = "summary";
+
+/** The request for a short title of a thread after its first reply (lib/agent/title.ts). */
+export const TITLE_REQUEST = "title";
 
 /** The headers that mark a request as being of `kind`. */
 export function requestKindHeaders(kind) {
@@ -18,4 +21,9 @@ export function requestKindHeaders(kind) {
 /** Whether a request's headers (names in lower case, as the AI SDK and Node give them) mark it as a summary request. */
 export function isSummaryRequest(headers) {
   return headers?.[REQUEST_KIND_HEADER] === SUMMARY_REQUEST;
+}
+
+/** Whether a request's headers mark it as a title request. */
+export function isTitleRequest(headers) {
+  return headers?.[REQUEST_KIND_HEADER] === TITLE_REQUEST;
 }

@@ -73,9 +73,10 @@ export class ThreadRepository {
     return toSummary(rows[0]);
   }
 
+  /** The user's title: the model's never replaces it (lib/history/postgres-titles.ts). */
   async rename(owner: string, id: string, title: string): Promise<ThreadSummary> {
     const { rows } = await this.pool.query<ThreadRow>(
-      `UPDATE threads SET title = $3 WHERE id = $1 AND owner = $2 RETURNING ${THREAD_COLUMNS}`,
+      `UPDATE threads SET title = $3, title_source = 'user' WHERE id = $1 AND owner = $2 RETURNING ${THREAD_COLUMNS}`,
       [id, owner, title],
     );
     if (rows.length === 0) throw notFoundThread();

@@ -5,9 +5,10 @@ import { TEST_DATABASE_URL, TEST_POOL_SIZE } from "./db";
  * The environment the app's modules read, for tests that import them
  * in-process: the test database, the mock model (or, without `modelUrl`, the
  * built-in offline model), and optionally the Inngest stand-in. Set it before
- * the first import of app code.
+ * the first import of app code. The model titles threads only with `titles`:
+ * its title request would otherwise count among the requests a test expects.
  */
-export function setAppEnv(options: { modelUrl?: string; inngestUrl?: string }): void {
+export function setAppEnv(options: { modelUrl?: string; inngestUrl?: string; titles?: boolean }): void {
   Object.assign(process.env, {
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_POOL_SIZE: String(TEST_POOL_SIZE),
@@ -16,5 +17,6 @@ export function setAppEnv(options: { modelUrl?: string; inngestUrl?: string }): 
       ? { MODEL_PROVIDER: "openai-compatible", OPENAI_COMPATIBLE_BASE_URL: options.modelUrl, MODEL: "mock-model" }
       : { MODEL_PROVIDER: "offline" }),
     ...(options.inngestUrl ? { INNGEST_DEV: options.inngestUrl } : {}),
+    TITLE_TIMEOUT_SECONDS: options.titles ? "2" : "0",
   });
 }
