@@ -4,6 +4,8 @@ export interface MockModelServer {
   port: number;
   /** Every chat-completion request body received, oldest first. */
   requests: unknown[];
+  /** Answers the [[title-held]] title requests waiting so far. */
+  releaseTitles(): void;
   close(): Promise<void>;
 }
 
@@ -15,6 +17,8 @@ export const LEAKED_KEY_HINT: string;
 export function echoReply(text: string, userCount: number, assistantCount: number): string;
 /** The reply to a summary request: "Summary: " and the transcript's user lines, each as `said <text>`. */
 export function summaryReply(requestText: string): string;
+/** The answer to a title request: the [[title:TEXT]] marker's TEXT, else the user's message it quotes. */
+export function titleReply(requestText: string): string;
 export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 /** What [[reason]] streams as reasoning_content before the reply or the tool calls. */
@@ -38,8 +42,9 @@ export function planReply(
 ):
   | { kind: "error" }
   | { kind: "auth-error" }
+  | { kind: "hang" }
   | { kind: "fail-mid"; reply: string }
-  | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string }
+  | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string; held?: boolean }
   | { kind: "tool-calls"; calls: MarkedCall[]; delayMs?: number; reasoning?: string };
 export const BENCH_FIRST_TOKEN_MS: number;
 export const BENCH_TOKENS: number;

@@ -42,6 +42,8 @@
 //   [[title-error]] HTTP 500
 //   [[title-empty]] an empty answer
 //   [[title-slow]]  no answer until the client hangs up (its timeout)
+//   [[title-held]]  the title, once the test calls releaseTitles() (a rename
+//                   can then be made while the title is on its way)
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
@@ -222,7 +224,7 @@ function planTitle(text) {
   if (message.includes("[[title-error]]")) return { kind: "error" };
   if (message.includes("[[title-slow]]")) return { kind: "hang" };
   if (message.includes("[[title-empty]]")) return { kind: "reply", reply: "" };
-  return { kind: "reply", reply: titleReply(text) };
+  return { kind: "reply", reply: titleReply(text), ...(message.includes("[[title-held]]") ? { held: true } : {}) };
 }
 
 /** Decides what the model does for one request: its body, and its headers (which mark a summary request). */
@@ -445,6 +447,12 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   const requests = [];
   const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
   let completions = 0;
+  // [[title-held]] requests waiting for releaseTitles().
+  const held = new Set();
+  const releaseTitles = () => {
+    for (const release of held) release();
+    held.clear();
+  };
   // Texts whose first request [[flaky-mid]] already broke off.
   const brokenOnce = new Set();
   const brokenBefore = (text) => {
@@ -473,6 +481,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
         if (plan.kind === "hang") return await hangUntilClosed(res);
+        if (plan.held) await new Promise((resolve) => held.add(resolve));
         const n = ++completions;
         const id = `chatcmpl-mock-${n}`;
         if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs });
@@ -495,8 +504,10 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         url: `http://${host}:${actualPort}/v1`,
         port: actualPort,
         requests,
+        releaseTitles,
         close: () =>
           new Promise((done) => {
+            releaseTitles();
             server.closeAllConnections();
             server.close(() => done());
           }),

@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { runTurn } from "@/lib/agent/turn";
+import { createNetwork } from "@/lib/agent/network";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { titleFromMessage } from "@/lib/history/title";
+import { languageModelFor } from "@/lib/model/provider";
+import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
+import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+
+// Titles by the model, through the chat route on the inline runtime, with the
+// real provider code talking to the mock model server: its title is the
+// message's [[title:TEXT]], and other markers make the title request fail,
+// answer nothing, hang, or wait for the test.
+let mock: MockModelServer;
+let chat: typeof import("@/app/api/chat/route");
+let thread: typeof import("@/app/api/threads/[id]/route");
+let list: typeof import("@/app/api/threads/route");
+let me: { id: string; cookie: string };
+const pool = testPool();
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url, titles: true });
+  // Long enough that a title held while the test renames the thread is still awaited.
+  process.env.TITLE_TIMEOUT_SECONDS = "60";
+  chat = await import("@/app/api/chat/route");
+  thread = await import("@/app/api/threads/[id]/route");
+  list = await import("@/app/api/threads/route");
+});
+afterAll(async () => {
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mock.requests.length = 0;
+});
+
+type Body = { messages: { role: string; content: unknown }[] };
+const titleRequests = () => (mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+const msg = (content: string) => ({ id: randomUUID(), content });
+const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
+
+async function storedTitle(threadId: string) {
+  const { rows } = await pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
+  return rows[0];
+}
+
+async function listedTitle(threadId: string) {
+  const response = await list.GET(request("/api/threads", { cookie: me.cookie }), undefined as never);
+  const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
+  return threads.find((t) => t.id === threadId)?.title;
+}
+
+describe("the model's title", () => {
+  it("is streamed after the first reply, before the finish, and stored", async () => {
+    const content = "Plan a trip to Porto [[title:Porto weekend plans]]";
+    const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+    expect(response.status).toBe(200);
+    expect(text).toBe(echoReply(content, 1, 0));
+    const types = chunks.map((chunk) => chunk.type);
+    const at = types.indexOf("data-title");
+    expect(at).toBeGreaterThan(types.lastIndexOf("text-delta"));
+    expect(at).toBeLessThan(types.indexOf("finish"));
+    expect(chunks[at]).toMatchObject({ data: { threadId, title: "Porto weekend plans" }, transient: true });
+    // The model read the exchange: the message and the reply.
+    expect(titleRequests()).toHaveLength(1);
+    const asked = String(titleRequests()[0].messages.at(-1)?.content);
+    expect(asked).toContain(content);
+    expect(asked).toContain(text);
+    expect(await storedTitle(threadId!)).toEqual({ title: "Porto weekend plans", title_source: "model" });
+    expect(await listedTitle(threadId!)).toBe("Porto weekend plans");
+  });
+
+  it("is asked for once: not after a later reply, nor for the first message sent again", async () => {
+    const first = msg("Name this once [[title:Named once]]");
+    const { threadId } = await turn({ message: first });
+    expect(titleRequests()).toHaveLength(1);
+    const again = await turn({ message: first });
+    const next = await turn({ threadId, message: msg("And a follow-up [[title:Renamed later]]") });
+    expect(again.response.status).toBe(200);
+    expect(next.response.status).toBe(200);
+    expect(titleChunks([...again.chunks, ...next.chunks])).toEqual([]);
+    expect(titleRequests()).toHaveLength(1);
+    expect(await storedTitle(threadId!)).toEqual({ title: "Named once", title_source: "model" });
+  });
+
+  it("never replaces a rename made while it was on its way", async () => {
+    const content = "Rename me first [[title-held]] [[title:Model's idea]]";
+    const pending = turn({ message: msg(content) });
+    // The title request has reached the model, which holds its answer: the user renames the thread now.
+    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const { rows } = await pool.query<{ id: string }>("SELECT id FROM threads WHERE owner = $1", [me.id]);
+    const threadId = rows[0].id;
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "My own name" } }), params(threadId));
+    expect(renamed.status).toBe(200);
+    mock.releaseTitles();
+    const { response, chunks, text } = await pending;
+    expect(response.status).toBe(200);
+    expect(text).toBe(echoReply(content, 1, 0));
+    expect(titleChunks(chunks)).toEqual([]);
+    expect(await storedTitle(threadId)).toEqual({ title: "My own name", title_source: "user" });
+  });
+
+  it("comes after a rename only as the rename", async () => {
+    const { threadId } = await turn({ message: msg("Titled then renamed [[title:Model title]]") });
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Mine" } }), params(threadId!));
+    expect(renamed.status).toBe(200);
+    await turn({ threadId, message: msg("More") });
+    expect(await storedTitle(threadId!)).toEqual({ title: "Mine", title_source: "user" });
+  });
+
+  for (const [marker, what] of [
+    ["[[title-error]]", "a failing title call"],
+    ["[[title-empty]]", "an empty title"],
+  ]) {
+    it(`${what} leaves the turn whole and the first words as the title`, async () => {
+      const content = `Keep my first words ${marker}`;
+      const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+      expect(response.status).toBe(200);
+      expect(text).toBe(echoReply(content, 1, 0));
+      expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+      expect(chunks.some((chunk) => chunk.type === "error")).toBe(false);
+      expect(titleChunks(chunks)).toEqual([]);
+      expect(titleRequests()).toHaveLength(1);
+      expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+    });
+  }
+});
+
+describe("a title call slower than its cap", () => {
+  it("is given up: the turn finishes with its reply and the first words stay", async () => {
+    const history = new PostgresHistoryAdapter(pool);
+    const network = createNetwork({
+      agents: [{ name: "Assistant", system: "Answer." }],
+      model: languageModelFor({ provider: "openai-compatible", model: "mock-model", baseURL: mock.url }),
+      titleTimeoutMs: 300,
+    });
+    const chunks: UIMessageChunk[] = [];
+    const content = "Take your time [[title-slow]]";
+    const outcome = await runTurn(
+      { owner: me.id, turnId: randomUUID(), message: msg(content) },
+      { history, network, publish: async (chunk) => void chunks.push(chunk) },
+    );
+    expect(outcome.status).toBe("complete");
+    expect(titleRequests()).toHaveLength(1);
+    expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+    expect(titleChunks(chunks)).toEqual([]);
+    expect(await storedTitle(outcome.threadId)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+  });
+});
