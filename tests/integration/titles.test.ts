@@ -145,7 +145,7 @@ describe("a title call slower than its cap", () => {
     const chunks: UIMessageChunk[] = [];
     const content = "Take your time [[title-slow]]";
     const outcome = await runTurn(
-      { owner: me.id, turnId: randomUUID(), message: msg(content) },
+      { owner: me.id, turnId: randomUUID(), message: { ...msg(content), role: "user" } },
       { history, network, publish: async (chunk) => void chunks.push(chunk) },
     );
     expect(outcome.status).toBe("complete");

@@ -2,12 +2,14 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
+import { requestKindHeaders, SUMMARY_REQUEST, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
+import { titleRequestText } from "@/lib/model/title-request";
 import {
   REASONING_TEXT,
   echoReply,
   startMockModelServer,
   summaryReply,
+  titleReply,
   toolResultsReply,
   type MockModelServer,
 } from "../../scripts/mock-model-server.mjs";
@@ -227,5 +229,23 @@ describe("the mock model server's summaries", () => {
     expect(marked.text).toBe("Summary: said tea with lemon");
     const unmarked = await generateText({ model, system: "Summarize.", prompt });
     expect(unmarked.text).toBe(echoReply(prompt, 1, 0));
+  });
+});
+
+describe("the mock model server's titles", () => {
+  const ask = (message: string) =>
+    generateText({ model, system: "Name it.", prompt: titleRequestText(message, "a reply [[title:not this]]"), headers: requestKindHeaders(TITLE_REQUEST), maxRetries: 0 });
+
+  it("names a thread by its marker, else by the message itself; the same words unmarked get the echo", async () => {
+    expect((await ask("Plan a trip [[title:Porto weekend]]")).text).toBe("Porto weekend");
+    expect((await ask("Plan a trip to Porto")).text).toBe("Plan a trip to Porto");
+    expect(titleReply(titleRequestText("two\nlines", "reply"))).toBe("two\nlines");
+    const prompt = titleRequestText("Plan a trip [[title:Porto weekend]]", "reply");
+    expect((await generateText({ model, system: "Name it.", prompt })).text).toBe(echoReply(prompt, 1, 0));
+  });
+
+  it("fails or answers nothing on the message's markers", async () => {
+    await expect(ask("Name it [[title-error]]")).rejects.toThrow(/mock model failure/);
+    expect((await ask("Name it [[title-empty]]")).text).toBe("");
   });
 });

@@ -1,7 +1,8 @@
 import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { createOfflineModel } from "@/lib/model/offline-model";
-import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
+import { requestKindHeaders, SUMMARY_REQUEST, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
+import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { offlineSummary, SUMMARY_INSTRUCTIONS, summaryRequestText } from "@/lib/model/summary-request";
 
 describe("the offline demo model", () => {
@@ -40,6 +41,17 @@ describe("the offline demo model", () => {
     expect(marked.text).toContain("I take my tea with lemon");
     // The same words without the header are an ordinary message.
     const unmarked = await generateText({ model: createOfflineModel(), system: SUMMARY_INSTRUCTIONS, prompt });
+    expect(unmarked.text).toMatch(/offline demo model/);
+  });
+
+  it("answers a title request, known by its headers, with a deterministic title of the message's telling words", async () => {
+    const prompt = titleRequestText("What is the best time to visit Porto in spring?", "Late April, mostly.");
+    const ask = () => generateText({ model: createOfflineModel(), system: TITLE_INSTRUCTIONS, prompt, headers: requestKindHeaders(TITLE_REQUEST) });
+    const marked = await ask();
+    expect(marked.text).toBe("Best Time Visit Porto Spring");
+    expect((await ask()).text).toBe(marked.text);
+    expect(modelTitle(marked.text)).toBe("Best Time Visit Porto Spring");
+    const unmarked = await generateText({ model: createOfflineModel(), system: TITLE_INSTRUCTIONS, prompt });
     expect(unmarked.text).toMatch(/offline demo model/);
   });
 });

@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { titleFromMessage } from "@/lib/history/title";
+import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
+import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+
+// Titles by the model on the Inngest runtime: the title call is a durable step
+// of the chat-turn function, run by the stand-in through the real serve
+// handler, and its data part reaches the route over the realtime channel.
+let mock: MockModelServer;
+let standin: InngestStandin;
+let chat: typeof import("@/app/api/chat/route");
+let thread: typeof import("@/app/api/threads/[id]/route");
+let serve: typeof import("@/app/api/inngest/route");
+let me: { id: string; cookie: string };
+const pool = testPool();
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  standin = await startInngestStandin({
+    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
+    retryDelayMs: 10,
+  });
+  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url, titles: true });
+  // Long enough that a title held while the test renames the thread is still awaited.
+  process.env.TITLE_TIMEOUT_SECONDS = "60";
+  serve = await import("@/app/api/inngest/route");
+  chat = await import("@/app/api/chat/route");
+  thread = await import("@/app/api/threads/[id]/route");
+});
+afterAll(async () => {
+  await standin.idle();
+  await standin.close();
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mock.requests.length = 0;
+});
+
+type Body = { messages: { role: string; content: unknown }[] };
+const titleRequests = () => (mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+const msg = (content: string) => ({ id: randomUUID(), content });
+const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
+
+async function storedTitle(threadId: string) {
+  const { rows } = await pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
+  return rows[0];
+}
+
+describe("the model's title on the Inngest runtime", () => {
+  it("is streamed after the first reply and stored, once", async () => {
+    const content = "Durable naming [[title:Durable thread]]";
+    const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+    expect(response.status).toBe(200);
+    expect(text).toBe(echoReply(content, 1, 0));
+    expect(titleChunks(chunks)).toEqual([{ type: "data-title", data: { threadId, title: "Durable thread" }, transient: true }]);
+    expect(chunks.at(-1)).toMatchObject({ type: "finish" });
+    await standin.idle();
+    expect(await storedTitle(threadId!)).toEqual({ title: "Durable thread", title_source: "model" });
+    expect(standin.runs.filter((run) => run.status === "failed")).toEqual([]);
+
+    const next = await turn({ threadId, message: msg("second [[title:Not again]]") });
+    expect(titleChunks(next.chunks)).toEqual([]);
+    expect(titleRequests()).toHaveLength(1);
+  });
+
+  it("never replaces a rename made while it was on its way", async () => {
+    const content = "Durable rename [[title-held]] [[title:Model's idea]]";
+    const pending = turn({ message: msg(content) });
+    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const { rows } = await pool.query<{ id: string }>("SELECT id FROM threads WHERE owner = $1", [me.id]);
+    const threadId = rows[0].id;
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Kept name" } }), params(threadId));
+    expect(renamed.status).toBe(200);
+    mock.releaseTitles();
+    const { response, chunks } = await pending;
+    expect(response.status).toBe(200);
+    expect(titleChunks(chunks)).toEqual([]);
+    await standin.idle();
+    expect(await storedTitle(threadId)).toEqual({ title: "Kept name", title_source: "user" });
+  });
+
+  it("a failing title call fails neither the step nor the turn, and the first words stay", async () => {
+    const content = "Durable failure [[title-error]]";
+    const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+    expect(response.status).toBe(200);
+    expect(text).toBe(echoReply(content, 1, 0));
+    expect(chunks.at(-1)).toMatchObject({ type: "finish" });
+    expect(titleChunks(chunks)).toEqual([]);
+    await standin.idle();
+    // One call: the step caught the error, so the durable run did not retry it.
+    expect(titleRequests()).toHaveLength(1);
+    expect(standin.runs.filter((run) => run.status === "failed")).toEqual([]);
+    expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+  });
+});
