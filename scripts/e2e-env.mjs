@@ -48,6 +48,8 @@ export const E2E_APP_ENV = {
   // count the whole suite as one network. The limits have tests of their own.
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "10000",
   RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "10000",
+  // The title test holds the model's title until the page shows the first words; a loaded machine must not time it out first.
+  TITLE_TIMEOUT_SECONDS: "60",
 };
 
 export const E2E_INNGEST_APP_ENV = {

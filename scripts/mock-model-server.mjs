@@ -42,8 +42,8 @@
 //   [[title-error]] HTTP 500
 //   [[title-empty]] an empty answer
 //   [[title-slow]]  no answer until the client hangs up (its timeout)
-//   [[title-held]]  the title, once the test calls releaseTitles() (a rename
-//                   can then be made while the title is on its way)
+//   [[title-held]]  the title, once the test calls releaseTitles() or POSTs to
+//                   /__titles/release (a test can act while the title is on its way)
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
@@ -468,6 +468,10 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
       if (path === "/__requests" && req.method === "DELETE") {
         requests.length = 0; // in place: in-process callers hold this array
         return sendJson(res, 200, { cleared: true });
+      }
+      if (path === "/__titles/release" && req.method === "POST") {
+        releaseTitles(); // an end-to-end test's releaseTitles(), over HTTP
+        return sendJson(res, 200, { released: true });
       }
       if (path === "/v1/chat/completions" && req.method === "POST") {
         let body;
