@@ -12,7 +12,7 @@ import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { inngest } from "@/lib/inngest/client";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
-import { RateLimits } from "@/lib/rate-limit";
+import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
 import type { TurnRuntime } from "@/lib/runtime/types";
@@ -37,7 +37,7 @@ import { ThreadRepository } from "@/lib/threads/repository";
  */
 const processWide = globalThis as unknown as {
   threadlinePool?: pg.Pool;
-  threadlineLimiters?: RateLimits;
+  threadlineLimiters?: Limiters;
   threadlineActiveTurns?: ActiveTurns;
   threadlineRuntime?: TurnRuntime;
 };
@@ -57,7 +57,7 @@ export const app = {
   pool,
   /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
   sessionSecret: sessionSecret(pool),
-  rateLimits: (): RateLimits => (processWide.threadlineLimiters ??= new RateLimits(pool)),
+  rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
   threads: once(() => new ThreadRepository(pool())),
   history: once(() => new PostgresHistoryAdapter(pool())),
   deviceLinks: once(() => new DeviceLinks(pool())),

@@ -44,21 +44,30 @@ function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, "query"> {
   };
 }
 
+const isVerdict = (outcome: unknown): outcome is RateLimiterRes =>
+  outcome instanceof RateLimiterRes || (typeof outcome === "object" && outcome !== null && typeof (outcome as RateLimiterRes).msBeforeNext === "number");
+
 function describeWait(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
+/** The process's limiters, by limit: null for a limit that is off. */
+export type Limiters = Map<LimitName, RateLimiterPostgres | null>;
+
 /**
- * The limits, each counted in the pool's database. The app holds one of
- * these for the process (lib/app.ts). A limit's limiter is built on its first
- * count, from the configuration then in force; one with 0 points is off and
- * never touches the database.
+ * The limits, each counted in the pool's database. A limit's limiter is built
+ * on its first count, from the configuration then in force, into `limiters`
+ * (which the app keeps one of per process, lib/app.ts); one with 0 points is
+ * off and never touches the database. This wrapper is not shared between
+ * Next's bundles (the proxy is one of its own): the AppError it throws must be
+ * the caller's own class, or the caller would not recognise it as a 429.
  */
 export class RateLimits {
-  private readonly limiters = new Map<LimitName, RateLimiterPostgres | null>();
-
-  constructor(private readonly pool: () => pg.Pool) {}
+  constructor(
+    private readonly pool: () => pg.Pool,
+    private readonly limiters: Limiters = new Map(),
+  ) {}
 
   /** Counts one chat turn; throws a 429 AppError once the identity or its address is over its limit. */
   async limitChatTurn(owner: string, address: string | undefined): Promise<void> {
@@ -78,7 +87,8 @@ export class RateLimits {
     try {
       await this.limiter(name)?.consume(key);
     } catch (outcome) {
-      if (!(outcome instanceof RateLimiterRes)) throw outcome; // the store failed: not a verdict
+      // A limiter another bundle built rejects with its own copy of the class, so the verdict is known by its shape.
+      if (!isVerdict(outcome)) throw outcome; // the store failed: not a verdict
       const retryAfterSeconds = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
       throw new AppError(`rate_limited:${name}`, `${message} Try again in ${describeWait(retryAfterSeconds)}.`, { retryAfterSeconds });
     }
