@@ -70,6 +70,16 @@ export const chatRequestSchema = z.object({
   /** The chat page's ?historyPolicy= and ?historyLength=: a request, which the operator's setting overrides. */
   historyPolicy: z.string({ message: "must be a string" }).pipe(historyPolicyNameSchema).optional(),
   historyLength: historyLengthSchema.optional(),
+  /**
+   * A new version of a message already in the thread. The id of a reply:
+   * regenerate it (`message` is then the user's message it answered, sent
+   * again). The id of a user's message: edit it (`message` is the new text,
+   * with an id of its own). `history` is the thread before `message`.
+   */
+  replaces: messageId.optional(),
+}).refine((body) => body.replaces === undefined || body.threadId !== undefined, {
+  message: "a new version needs the thread it belongs to",
+  path: ["threadId"],
 });
 
 /** The body of POST /api/chat, as the client builds it. */
