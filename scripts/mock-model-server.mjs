@@ -13,6 +13,8 @@
 //   [[bad-chunk-mid]] a few words, then JSON of the wrong shape, then the end
 //   [[flaky-mid]] the first request with this text breaks off like [[fail-mid]];
 //                 every later one gets the ordinary echo (retries, durability)
+//   [[nth]]       the ordinary echo, then " (answer N)": N counts this server's
+//                 answers to this text, so a regenerated reply differs
 //   [[call:NAME:JSON]] (one or more; JSON is the tool's input) when the request
 //                 offers tools; without tools these markers are plain text:
 //                 - tool results after the last user message: the text
@@ -228,7 +230,7 @@ function planTitle(text) {
 }
 
 /** Decides what the model does for one request: its body, and its headers (which mark a summary request). */
-export function planReply(body, { brokenBefore = () => true, headers = {} } = {}) {
+export function planReply(body, { brokenBefore = () => true, answerNumber = () => 1, headers = {} } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = messages.findLast((m) => m?.role === "user");
   const text = messageText(lastUser?.content);
@@ -257,7 +259,8 @@ export function planReply(body, { brokenBefore = () => true, headers = {} } = {}
     return { kind: "reply", reply: SPLIT_EMOJI_REPLY, pieces: SPLIT_EMOJI_REPLY.match(/[\s\S]{1,3}/g), ...reasoning };
   }
   const count = (role) => messages.filter((m) => m?.role === role).length;
-  return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")), ...reasoning };
+  const nth = text.includes("[[nth]]") ? ` (answer ${answerNumber(text)})` : "";
+  return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")) + nth, ...reasoning };
 }
 
 /** A plan's tool calls with their wire ids: call_<n>_<index>, n the completion's number. */
@@ -460,6 +463,12 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
     brokenOnce.add(text);
     return false;
   };
+  // How often each [[nth]] text has been answered.
+  const answers = new Map();
+  const answerNumber = (text) => {
+    answers.set(text, (answers.get(text) ?? 0) + 1);
+    return answers.get(text);
+  };
 
   const server = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://mock").pathname;
@@ -481,7 +490,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
           return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         }
         requests.push(body);
-        const plan = planReply(body, { brokenBefore, headers: req.headers });
+        const plan = planReply(body, { brokenBefore, answerNumber, headers: req.headers });
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
         if (plan.kind === "hang") return await hangUntilClosed(res);

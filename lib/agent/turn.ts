@@ -4,7 +4,7 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
-import { userMessage } from "@/lib/protocol/parts";
+import { userMessage, type UserMessage } from "@/lib/protocol/parts";
 import {
   buildModelMessages,
   clientHistoryCovers,
@@ -50,10 +50,12 @@ export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOu
   }
 }
 
-async function runTurnWith(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const step = deps.step ?? runNow;
   const { turns } = deps.history;
-  const thread = await openThread(input, deps);
+  const thread = await openThread(given, deps);
+  // A regenerate answers the user's message as the thread holds it, whatever the request said it was.
+  const input = thread.message ? { ...given, message: thread.message } : given;
   if (turns) {
     // Who answers this message: one turn per client message id, however often it was sent.
     const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
@@ -90,6 +92,8 @@ interface ThreadState {
   userSeq?: number;
   /** Whether this turn may answer the message: an adapter without turns lets every turn answer its own. */
   claim: TurnClaim;
+  /** A regenerate: the user's message as stored, answered again; the reply it writes replaces `input.replaces`. */
+  message?: UserMessage;
 }
 
 /**
@@ -105,12 +109,16 @@ async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState
   const step = deps.step ?? runNow;
   const given = input.threadId || undefined;
   const clientThreadId = given !== undefined;
+  const { replaces } = input;
+  if (replaces !== undefined && (!turns || !history.versions || !given)) {
+    throw new AppError("bad_request:replaces", "This thread keeps no versions: a message of it cannot be regenerated or edited.");
+  }
   if (turns) {
     const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
-    const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId };
+    const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
     const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null }));
-    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim } = opened;
-    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim };
+    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message } = opened;
+    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message };
   }
   const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given }));
   const { created: createdThisTurn, messages: messagesBefore, summary } = created;
@@ -212,7 +220,9 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
 
   let earlier = useClientHistory ? copy.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
   if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: true })) {
-    earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq }));
+    // Up to the user's message: a regenerate's thread still holds the reply it replaces, and what followed.
+    const untilSeq = userSeq;
+    earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq, untilSeq }));
   }
   const reading: Reading = { source, summary, earlier, messages: [] };
   reading.messages = messagesFor(turn, reading)(entryAgent(turn));
@@ -338,9 +348,11 @@ async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Pro
   if (ran.status === "failed" || ran.reply === undefined) return ran;
   const { reply } = ran;
   const turn = { messageId: input.message.id, turnId: input.turnId };
+  // A regenerate's reply is a new version of the one it replaces; an edit's new message already made its branch.
+  const replaces = thread.message ? input.replaces : undefined;
   try {
     const saved = await step("append-results", () =>
-      saveReply(() => deps.history.appendResults({ owner: input.owner, threadId: thread.threadId, reply, turn }), {
+      saveReply(() => deps.history.appendResults({ owner: input.owner, threadId: thread.threadId, reply, turn, replaces }), {
         retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
         turnId: input.turnId,
       }),
@@ -363,6 +375,8 @@ async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Pro
 async function titleThread({ input, deps, thread, step }: Turn, userSeq: number | undefined, ending: Ending): Promise<string | null> {
   // A stopped reply was ended by the user, who asked for nothing more; a broken-off one has no model to ask.
   if (ending.status !== "complete" || !ending.reply || !namesThread({ userSeq, replySeq: ending.replySeq })) return null;
+  // A new version of a message comes after the thread's first reply, which named it.
+  if (input.replaces !== undefined) return null;
   const target = { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply };
   return nameThread(target, { history: deps.history, network: deps.network, step, signal: deps.signal });
 }

@@ -5,7 +5,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 // who reaches an Inngest dev server, or holds the event key) could name
 // someone else's. So the app signs what it sends with the session secret, and
 // the function runs only events that carry this app's signature over exactly
-// their owner, thread, message and client history.
+// their owner, thread, message, client history and the message they replace.
 
 export interface TurnClaims {
   turnId: string;
@@ -14,13 +14,14 @@ export interface TurnClaims {
   message: { id: string; content: string };
   clientHistory?: unknown[];
   historyPolicy?: { policy?: string; length?: number };
+  replaces?: string;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
 
 function mac(claims: TurnClaims, secret: string): Buffer {
   const fields = [
-    "threadline-turn-v1",
+    "threadline-turn-v2",
     claims.turnId,
     claims.owner,
     claims.threadId ?? null,
@@ -29,6 +30,7 @@ function mac(claims: TurnClaims, secret: string): Buffer {
     sha256(JSON.stringify(claims.clientHistory ?? null)),
     claims.historyPolicy?.policy ?? null,
     claims.historyPolicy?.length ?? null,
+    claims.replaces ?? null,
   ];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
 }

@@ -5,7 +5,8 @@ import { notFoundThread } from "@/lib/errors";
 import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
-import { rowsToMessages, type PartRow } from "./rows";
+import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
+import { openVersionTurn } from "./postgres-version-turn";
 import { PostgresTitleStore } from "./postgres-titles";
 import type {
   HistoryConfig,
@@ -21,20 +22,11 @@ import type {
   VersionStore,
 } from "./types";
 
-const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
-
-type Nullable<T> = { [K in keyof T]: T[K] | null };
 /** What a hook of the adapter contract is given. */
 type Args<K extends keyof LifecycleHooks> = Parameters<LifecycleHooks[K]>[0];
 type SummaryArgs<K extends keyof SummaryStore> = Parameters<SummaryStore[K]>[0];
 type TurnArgs<K extends keyof TurnStore> = Parameters<TurnStore[K]>[0];
 type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
-
-/** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
-function summaryFrom(row: Nullable<PartRow>): SummaryMessage | undefined {
-  if (row.kind !== "system_event") return undefined;
-  return rowsToMessages([row as PartRow])[0] as SummaryMessage;
-}
 
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
@@ -81,7 +73,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
    * only, so a window costs the same however long the thread is.
    */
   async get(
-    { owner, threadId, lastUserMessages, fromSeq }: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number },
+    { owner, threadId, lastUserMessages, fromSeq, untilSeq }: Args<"get">,
     /** The thread page shows system messages (summaries) too; the model's history leaves them out. */
     { systemMessages = false }: { systemMessages?: boolean } = {},
   ): Promise<StoredMessage[]> {
@@ -90,12 +82,13 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
          FROM messages m JOIN threads t ON t.id = m.thread_id
         WHERE m.thread_id = $1 AND t.owner = $2 AND m.active
           AND ($5 OR m.kind <> 'system_event')
+          AND ($6::bigint IS NULL OR m.seq <= $6)
           AND m.seq >= greatest($4::bigint, (
                 SELECT u.seq FROM messages u
-                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user' AND u.active
+                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user' AND u.active AND ($6::bigint IS NULL OR u.seq <= $6)
                  ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0)
         ORDER BY m.seq`,
-      [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages],
+      [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages, untilSeq ?? null],
     );
     return rowsToMessages(rows);
   }
@@ -137,14 +130,14 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return { duplicate: rows[0].turn_id !== turnId, seq: Number(rows[0].seq) };
   }
 
-  async appendResults({ owner, threadId, reply, turn }: Args<"appendResults">): Promise<{ seq: number }> {
+  async appendResults({ owner, threadId, reply, turn, replaces }: Args<"appendResults">): Promise<{ seq: number }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One call of threadline_append_reply: its own transaction and one round
     // trip. Parts already stored (a retried step whose first try committed)
     // are skipped; the thread's row lock orders it after any other writer.
     const { rows } = await this.pool.query<{ first_seq: string }>(
-      "SELECT first_seq FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+      "SELECT first_seq FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
       [
         threadId,
         owner,
@@ -157,6 +150,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
         reply.status,
         turn?.messageId ?? null,
         turn?.turnId ?? null,
+        replaces ?? null,
       ],
     );
     if (rows.length === 0) throw notFoundThread();
@@ -172,7 +166,8 @@ class PostgresTurnStore implements TurnStore {
    * createThread, claimTurn and appendUserMessage in one round trip (the
    * database function threadline_open_turn), with the thread's latest summary.
    */
-  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
+  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs, replaces }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
+    if (replaces !== undefined) return openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces });
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
     const { rows } = await this.pool.query<
       { thread_id: string; created: boolean; message_count: number; claimed: boolean; running: boolean; user_seq: string | null } & Nullable<PartRow>
@@ -214,8 +209,17 @@ class PostgresTurnStore implements TurnStore {
   }
 
   async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {
+    // A regenerate that failed leaves the message answered by the reply it
+    // meant to replace: a resend must get that reply, not a second answer.
     await this.pool.query(
-      `UPDATE turns SET status = $4, lease_until = NULL, updated_at = now()
+      `UPDATE turns tu SET status = CASE WHEN $4 = 'failed' AND EXISTS (
+                SELECT 1 FROM messages u JOIN messages r ON r.thread_id = u.thread_id AND r.active AND r.part_index = 0
+                 WHERE u.thread_id = tu.thread_id AND u.message_id = tu.message_id AND u.part_index = 0 AND u.active
+                   AND r.seq > u.seq AND r.kind NOT IN ('user', 'system_event')
+                   AND NOT EXISTS (SELECT 1 FROM messages x WHERE x.thread_id = u.thread_id AND x.active AND x.kind = 'user'
+                                      AND x.seq > u.seq AND x.seq < r.seq))
+              THEN 'done' ELSE $4 END,
+              lease_until = NULL, updated_at = now()
         WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
       [owner, messageId, turnId, status],
     );

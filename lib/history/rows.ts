@@ -4,6 +4,12 @@
 // seq as a bigint string, created_at as a Date, one row per part.
 import { fromColumns, roleOfKind, type StoredPart } from "@/lib/protocol/parts-codec";
 import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+import type { SystemEventPart } from "@/lib/protocol/parts";
+
+/** A message part's columns, as every read selects them (messages aliased m). */
+export const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
+
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 export interface PartRow extends StoredPart {
   /** bigint: pg hands it over as a string. */
@@ -33,4 +39,10 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
     });
   }
   return messages;
+}
+
+/** The summary among a row's part columns (a LEFT JOIN leaves them null when there is none). */
+export function summaryFrom(row: Nullable<PartRow>): (StoredMessage & { role: "system"; parts: [SystemEventPart] }) | undefined {
+  if (row.kind !== "system_event") return undefined;
+  return rowsToMessages([row as PartRow])[0] as StoredMessage & { role: "system"; parts: [SystemEventPart] };
 }

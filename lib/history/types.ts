@@ -69,6 +69,8 @@ export interface OpenedTurn {
   claim: TurnClaim;
   /** The user's message's seq, when this turn claimed it (stored now, or found stored by an interrupted turn). */
   userSeq?: number;
+  /** A regenerate: the user's message as the thread holds it, which the turn answers again. */
+  message?: UserMessage;
 }
 
 export interface ThreadScope {
@@ -95,9 +97,10 @@ export interface LifecycleHooks {
    * left out: the turn adds the latest summary itself); an unknown thread
    * gives [], never an error. With `lastUserMessages`, only the last that
    * many user messages and everything after each (what a lastN history policy
-   * reads); with `fromSeq`, only messages from that seq on (what follows a summary).
+   * reads); with `fromSeq`, only messages from that seq on (what follows a summary);
+   * with `untilSeq`, only up to that seq (a regenerate reads up to the message it answers).
    */
-  get(ctx: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number }): Promise<StoredMessage[]>;
+  get(ctx: ThreadScope & { threadId: string; lastUserMessages?: number; fromSeq?: number; untilSeq?: number }): Promise<StoredMessage[]>;
   /**
    * Store the user's message at once; the same message id twice stores it once.
    * `duplicate` is true only when another turn stored it: a retry of the same
@@ -107,8 +110,10 @@ export interface LifecycleHooks {
   /**
    * Store only this run's reply (every part of it), in one transaction; `seq`
    * is its first part's. With `turn`, the same statement marks that turn done.
+   * With `replaces` (a regenerate, for an adapter with versions), the reply is
+   * a new version of that reply and takes its place on the active path.
    */
-  appendResults(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef }): Promise<{ seq?: number } | void>;
+  appendResults(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef; replaces?: string }): Promise<{ seq?: number } | void>;
 }
 
 /**
@@ -120,8 +125,15 @@ export interface TurnStore {
   /**
    * createThread (an upsert of the given id), claimTurn and appendUserMessage
    * at once, in one round trip where the adapter can: how a turn opens.
+   * With `replaces` (an adapter with versions), the turn is a new version of
+   * a message on the active path: the id of a reply (a regenerate: `message`
+   * names the user's message it answers, which is claimed again and read back
+   * as stored) or of a user's message (an edit: `message` is the new one,
+   * stored as its sibling). Refused with an AppError, nothing written, when
+   * that message is not there, no longer on the path, not the reply to
+   * `message`, or while another turn of the thread runs.
    */
-  openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null }): Promise<OpenedTurn>;
+  openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null; replaces?: string }): Promise<OpenedTurn>;
   /**
    * Claims the answering of the user's message for this turn, asked again
    * while another turn answers it. Granted when no turn has it, when it is
@@ -132,6 +144,7 @@ export interface TurnStore {
   claimTurn(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
   /** Extends a running turn's lease; false when the turn is no longer this one's. */
   renewTurn(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
+  /** Records how the turn ended; a message whose reply is on the path stays answered (a regenerate that failed). */
   finishTurn(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
   /** The user's message and the reply stored after it (null while there is none), for a duplicate. */
   replyTo(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;

@@ -21,6 +21,8 @@ export interface TurnInput {
   clientHistory?: (ThreadMessage & { seq: number })[];
   /** The history policy the page's URL asked for; the operator's setting wins over it. */
   historyPolicy?: Partial<HistoryPolicy>;
+  /** A new version of this message of the thread: a reply (regenerate `message`'s answer) or a user's message (edit it into `message`). */
+  replaces?: string;
 }
 
 /** The chat-turn event: the turn, and what Inngest and the function need to run it. */

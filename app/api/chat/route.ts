@@ -19,6 +19,7 @@ export const POST = route(async (request) => {
     // Used only when the server signed every message of it; otherwise the database is read.
     clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
     historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
+    replaces: body.replaces,
   });
   return uiMessageStreamResponse(turn.stream, {
     "X-Thread-Id": turn.threadId,
