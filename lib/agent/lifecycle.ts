@@ -96,19 +96,23 @@ export function widestWindow(policies: HistoryPolicy[]): number | undefined {
  * seq (an adapter that does not number messages) only the start can be checked.
  */
 export function clientHistoryCovers(args: {
-  history: (ThreadMessage & { seq: number })[];
+  history: (ThreadMessage & { seq: number; parentId?: string | null })[];
   /** The seq of the user's new message, when the adapter gives it. */
   userSeq?: number;
+  /** The message the new one follows (null: it starts the thread), when the adapter keeps versions. */
+  userParentId?: string | null;
   window: number | undefined;
   /** The first seq the model reads: 1, or the one after what the latest summary stands for. */
   fromSeq?: number;
   seqAfter: (message: ThreadMessage & { seq: number }) => number;
 }): boolean {
-  const { history, userSeq, window, seqAfter, fromSeq = 1 } = args;
+  const { history, userSeq, userParentId, window, seqAfter, fromSeq = 1 } = args;
   // Nothing before the new message: enough when the thread has nothing else, or the window is the new message alone.
-  if (history.length === 0) return userSeq === undefined || userSeq === fromSeq || window === 1;
-  if (userSeq !== undefined && seqAfter(history[history.length - 1]) !== userSeq) return false;
-  if (history[0].seq <= fromSeq) return true;
+  if (history.length === 0) return userSeq === undefined || userParentId === null || userSeq === fromSeq || window === 1;
+  const last = history[history.length - 1];
+  // On a path with versions beside it the seqs leave gaps: the new message's parent says what comes right before it.
+  if (userParentId !== undefined ? last.id !== userParentId : userSeq !== undefined && seqAfter(last) !== userSeq) return false;
+  if (history[0].seq <= fromSeq || history[0].parentId === null) return true;
   if (window === undefined) return false;
   const users = history.filter((m) => m.role === "user").length + 1;
   return users >= window;

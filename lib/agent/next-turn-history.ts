@@ -1,13 +1,13 @@
 import "server-only";
 import { historySettingFromUrl } from "@/lib/client/history-mode";
 import { validationError } from "@/lib/http/body";
-import { chatRequestSchema, type NextTurnHistory } from "@/lib/protocol/chat";
+import { chatRequestFields, type NextTurnHistory } from "@/lib/protocol/chat";
 import { agentHistoryPolicy, type Network } from "./network";
 
 /** A page's query as Next hands it over. */
 export type PageSearchParams = Record<string, string | string[] | undefined>;
 
-const urlSettingSchema = chatRequestSchema.pick({ historyPolicy: true, historyLength: true });
+const urlSettingSchema = chatRequestFields.pick({ historyPolicy: true, historyLength: true });
 
 /**
  * The history setting the chat page's next message will be given, for its

@@ -34,11 +34,12 @@ export async function whileDatabaseAway<T>(work: () => Promise<T>, boundMs: numb
  * returned as the reason in plain words.
  */
 export async function saveReply(
-  work: () => Promise<{ seq?: number } | void>,
+  work: () => Promise<{ seq?: number; parentId?: string | null } | void>,
   options: { retryMs: number; turnId: string },
-): Promise<{ seq?: number } | { refused: string }> {
+): Promise<{ seq?: number; parentId?: string | null } | { refused: string }> {
   try {
-    return { seq: (await whileDatabaseAway(work, options.retryMs))?.seq };
+    const saved = await whileDatabaseAway(work, options.retryMs);
+    return { seq: saved?.seq, parentId: saved?.parentId };
   } catch (error) {
     const refused = databaseRefusal(error);
     if (refused === undefined) throw error;

@@ -52,7 +52,8 @@ export const threadChunk = (threadId: string, historySource: HistorySource): UIM
   dataChunk("thread", { threadId, historySource });
 
 /** The server's signatures for messages it stored, for the client to send back with its copy. */
-export const signaturesChunk = (signatures: { id: string; signature: string; seq: number }[]): UIMessageChunk =>
+/** The server's signatures, with each message's place (its seq, and its parent where the store keeps them). */
+export const signaturesChunk = (signatures: { id: string; signature: string; seq: number; parentId?: string | null }[]): UIMessageChunk =>
   dataChunk("signatures", { signatures });
 
 export const stoppedChunk: UIMessageChunk = dataChunk("status", { status: "stopped" });

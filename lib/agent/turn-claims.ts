@@ -49,7 +49,9 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
   deps.onReady?.({ threadId, historySource: "database", replayed: true });
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
-    const signed = [message, reply].flatMap((m) => (m && deps.signer ? [{ id: m.id, signature: deps.signer(threadId, m), seq: m.seq }] : []));
+    const signed = [message, reply].flatMap((m) =>
+      m && deps.signer ? [{ id: m.id, signature: deps.signer(threadId, m), seq: m.seq, parentId: m.parentId }] : [],
+    );
     await deps.publish({ type: "start", messageId: reply?.id ?? newId() });
     if (reply) {
       const writer = new ChunkWriter(deps.publish, "replay");

@@ -94,6 +94,8 @@ interface ThreadState {
   claim: TurnClaim;
   /** A regenerate: the user's message as stored, answered again; the reply it writes replaces `input.replaces`. */
   message?: UserMessage;
+  /** The message the user's message follows (null: it starts the thread), when the adapter keeps versions. */
+  userParentId?: string | null;
 }
 
 /**
@@ -117,8 +119,8 @@ async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState
     const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
     const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
     const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null }));
-    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message } = opened;
-    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message };
+    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
+    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
   }
   const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given }));
   const { created: createdThisTurn, messages: messagesBefore, summary } = created;
@@ -152,8 +154,8 @@ interface Reading {
 
 /** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
 type Ending =
-  | { status: "complete" | "stopped"; reply?: Reply; replySeq?: number }
-  | { status: "incomplete"; reply?: Reply; replySeq?: number; failure: Error }
+  | { status: "complete" | "stopped"; reply?: Reply; replySeq?: number; replyParentId?: string | null }
+  | { status: "incomplete"; reply?: Reply; replySeq?: number; replyParentId?: string | null; failure: Error }
   | { status: "failed"; failure: Error };
 
 /** The turn from the user's message on: store it, read the history, run the network, store the reply. */
@@ -213,7 +215,8 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
   // A compacted thread is read from after what its latest summary stands for.
   const fromSeq = summary ? readFrom(summary) : undefined;
   const copy = input.clientHistory;
-  const useClientHistory = copy !== undefined && clientHistoryCovers({ history: copy, userSeq, window, fromSeq, seqAfter });
+  const userParentId = thread.userParentId;
+  const useClientHistory = copy !== undefined && clientHistoryCovers({ history: copy, userSeq, userParentId, window, fromSeq, seqAfter });
   const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
   await turn.announce("announce-thread", threadChunk(threadId, source));
@@ -271,10 +274,10 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   // The latest summary, signed, for a client whose copy lacks it (it was
   // written after that client's last turn): its next copy then fits together.
   if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
-    const { id, seq, createdAt, parts } = summary;
+    const { id, seq, parentId, createdAt, parts } = summary;
     const { text, throughSeq, summarizedMessages } = parts[0];
     const signature = deps.signer(threadId, summary);
-    await announce("announce-summary", dataChunk("compacted", { id, seq, signature, createdAt, text, throughSeq, summarizedMessages }));
+    await announce("announce-summary", dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages }));
   }
   // What the entry agent is given, for the debug panel and the budget.
   const entry = turn.policyFor(entryAgent(turn));
@@ -295,8 +298,9 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   );
   // The user's message signed where it sits, for the client to send back with its copy.
   if (deps.signer && userSeq !== undefined) {
-    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq });
-    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq }]));
+    const { userParentId: parentId } = thread;
+    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq, parentId });
+    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq, parentId }]));
   }
   return { inThread, inputChars };
 }
@@ -358,7 +362,7 @@ async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Pro
       }),
     );
     if ("refused" in saved) return { status: "failed", failure: new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`) };
-    return { ...ran, replySeq: saved.seq };
+    return { ...ran, replySeq: saved.seq, replyParentId: saved.parentId };
   } catch (error) {
     const failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
       cause: error,
@@ -385,8 +389,9 @@ async function titleThread({ input, deps, thread, step }: Turn, userSeq: number 
 async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, title: string | null): Promise<void> {
   const ahead: UIMessageChunk[] = [];
   if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
-    const signature = deps.signer(thread.threadId, { ...ending.reply, seq: ending.replySeq });
-    ahead.push(signaturesChunk([{ id: ending.reply.id, signature, seq: ending.replySeq }]));
+    const place = { seq: ending.replySeq, parentId: ending.replyParentId };
+    const signature = deps.signer(thread.threadId, { ...ending.reply, ...place });
+    ahead.push(signaturesChunk([{ id: ending.reply.id, signature, ...place }]));
   }
   if (title !== null) ahead.push(dataChunk("title", { threadId: thread.threadId, title }));
   if (ending.status === "failed" || ending.status === "incomplete") {

@@ -9,20 +9,25 @@ import type { SessionSecret } from "./secret";
 // need not read it. The copy must be one the server produced: every message the
 // server stores or serves carries an HMAC (session secret) over the owner, the
 // thread, the message's place in the thread (the seq of its first stored part),
-// its id, role and a digest of all its parts. A message takes one seq per part,
-// so consecutive messages fit end to start: a copy whose seqs leave a gap has
-// lost a message, and one whose seqs overlap was reordered. A client can
-// neither invent a message, rewrite one, reorder or drop any inside its copy,
-// nor carry a signature to another thread or identity; and because no message's
-// signature depends on the ones before it, a copy may be just the recent part
-// of a thread (the window its history policy reads), and the server signs a new
-// message without reading the thread. History that does not verify is not
-// used: the server reads the database instead.
+// its id, role, a digest of all its parts, and its parent (the message it
+// follows on its path). Each message of a copy must follow the one before it:
+// its signed parent is that message. A thread's versions leave gaps in the
+// seqs of a path, so it is the parents, not the seqs, that show nothing was
+// dropped. (A store that keeps no parents signs none; its messages must fit
+// end to start instead, one seq per part.) A client can neither invent a
+// message, rewrite one, reorder or drop any inside its copy, splice versions
+// together, nor carry a signature to another thread or identity; and because
+// no message's signature depends on the ones before it, a copy may be just the
+// recent part of a thread (the window its history policy reads), and the server
+// signs a new message without reading the thread. History that does not verify
+// is not used: the server reads the database instead.
 
 /** A message the server signed, where it sits in the thread. */
 export interface Positioned {
   /** The seq of the message's first stored part. */
   seq: number;
+  /** The message it follows (null: it starts the thread); absent where the store keeps no parents. */
+  parentId?: string | null;
 }
 
 // Over the parts in canonical order (a call then its result), serialized with
@@ -32,27 +37,34 @@ const digest = (message: ThreadMessage) =>
   createHash("sha256").update(stringify(canonicalParts(message.parts))).digest("base64url");
 
 export function signMessage(secret: string, owner: string, threadId: string, message: ThreadMessage & Positioned): string {
-  const fields = ["threadline-history-v3", owner, threadId, message.seq, message.id, message.role, digest(message)];
+  // false, not null, for a store without parents: a first message (null) is not one whose parent is unknown.
+  const parent = message.parentId === undefined ? false : message.parentId;
+  const fields = ["threadline-history-v4", owner, threadId, message.seq, message.id, message.role, digest(message), parent];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest("base64url");
 }
 
 /** The seq right after a message: each of its parts took one. */
 export const seqAfter = (message: ThreadMessage & Positioned) => message.seq + canonicalParts(message.parts).length;
 
+/** Whether `message` comes right after `before` on a path: its parent, or (without parents) the next seq. */
+export function follows(message: ThreadMessage & Positioned, before: ThreadMessage & Positioned): boolean {
+  return message.parentId === undefined ? seqAfter(before) === message.seq : message.parentId === before.id;
+}
+
 /**
- * True when every message carries the signature the server gave it and the
- * messages follow each other without a gap or an overlap: an unbroken run of
- * the thread as the server stored it.
+ * True when every message carries the signature the server gave it and each
+ * follows the one before it: an unbroken run of one path of the thread as the
+ * server stored it.
  */
 export function isSignedRun(
   secret: string,
   owner: string,
   threadId: string,
-  messages: (ThreadMessage & { seq?: number; signature?: string })[],
+  messages: (ThreadMessage & { seq?: number; parentId?: string | null; signature?: string })[],
 ): boolean {
   return messages.every((message, i) => {
     if (typeof message.signature !== "string" || typeof message.seq !== "number") return false;
-    if (i > 0 && seqAfter(messages[i - 1] as ThreadMessage & Positioned) !== message.seq) return false;
+    if (i > 0 && !follows(message as ThreadMessage & Positioned, messages[i - 1] as ThreadMessage & Positioned)) return false;
     const given = Buffer.from(message.signature);
     const wanted = Buffer.from(signMessage(secret, owner, threadId, message as ThreadMessage & Positioned));
     return given.length === wanted.length && timingSafeEqual(given, wanted);
@@ -76,9 +88,9 @@ export async function trustedClientHistory(
   secret: SessionSecret,
   owner: string,
   threadId: string | undefined,
-  history: (ThreadMessage & { seq?: number; signature?: string })[] | undefined,
+  history: (ThreadMessage & { seq?: number; parentId?: string | null; signature?: string })[] | undefined,
 ): Promise<(ThreadMessage & Positioned)[] | undefined> {
   if (!history || !threadId) return undefined;
   if (!isSignedRun(await secret(), owner, threadId, history)) return undefined;
-  return history.map(({ id, role, parts, seq }) => ({ id, role, parts, seq: seq! }));
+  return history.map(({ id, role, parts, seq, parentId }) => ({ id, role, parts, seq: seq!, ...(parentId !== undefined ? { parentId } : {}) }));
 }

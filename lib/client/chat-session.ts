@@ -39,7 +39,7 @@ export class ChatSession {
 
   /** Keeps the signatures of messages the server sent (a page of earlier messages). */
   remember(messages: HistoryMessage[]): void {
-    for (const m of messages) if (m.signature) this.signatures.set(m.id, { signature: m.signature, seq: m.seq });
+    for (const m of messages) if (m.signature) this.signatures.set(m.id, { signature: m.signature, seq: m.seq, parentId: m.parentId });
   }
 
   /** The POST /api/chat body for the last of `messages`; `search` is the page URL's query (a history setting). */
@@ -63,10 +63,10 @@ export class ChatSession {
         this.serverSaidStopped = true;
         break;
       case "data-signatures":
-        for (const { id, signature, seq } of part.data.signatures) this.signatures.set(id, { signature, seq });
+        for (const { id, signature, seq, parentId } of part.data.signatures) this.signatures.set(id, { signature, seq, parentId });
         break;
       case "data-compacted":
-        this.signatures.set(part.data.id, { signature: part.data.signature, seq: part.data.seq });
+        this.signatures.set(part.data.id, { signature: part.data.signature, seq: part.data.seq, parentId: part.data.parentId });
         this.newSummary = part.data;
         break;
     }

@@ -7,10 +7,12 @@ import type { ChatDataParts, ChatMessage, HistoryItem } from "@/lib/protocol/cha
 export type { ChatMessage } from "@/lib/protocol/chat";
 export { toUIMessage as toChatMessage } from "@/lib/protocol/parts-codec";
 
-/** The server's signature for a message and where the message sits in the thread. */
+/** The server's signature for a message and where the message sits in the thread: its seq, and the message it follows. */
 export interface SignedPlace {
   signature: string;
   seq: number;
+  /** Absent where the server keeps no versions. */
+  parentId?: string | null;
 }
 
 /** A data part as useChat's onData hands it over, already checked against the protocol's schemas. */
@@ -37,10 +39,13 @@ export function toHistoryPayload(messages: ChatMessage[], now: Date, signatures?
     lastKnownTime = createdAt;
     if (parts.length === 0) continue;
     const signed = signatures?.get(message.id);
-    history.push({ id: message.id, role: message.role, parts, createdAt, ...(signed ? { signature: signed.signature, seq: signed.seq } : {}) });
+    history.push({ id: message.id, role: message.role, parts, createdAt, ...(signed ? signedFields(signed) : {}) });
   }
   return history;
 }
+
+/** A signed place as the history item carries it back: the parent only where the server gave one. */
+const signedFields = ({ signature, seq, parentId }: SignedPlace) => ({ signature, seq, ...(parentId !== undefined ? { parentId } : {}) });
 
 /**
  * Whether the thread ends with a question and no answer to it: the last

@@ -16,6 +16,7 @@ interface OpenedVersionRow {
   user_seq: string | null;
   user_content: string | null;
   user_escaped: boolean | null;
+  user_parent: string | null;
 }
 
 /** Why a regenerate or an edit was refused, in words the person who asked for it understands. */
@@ -37,7 +38,7 @@ const REFUSALS: Record<NonNullable<OpenedVersionRow["refused"]>, () => AppError>
 export async function openVersionTurn(pool: pg.Pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces }: OpenArgs): Promise<OpenedTurn> {
   const { content, escaped } = toColumns("user", { type: "text", text: message.content });
   const { rows } = await pool.query<OpenedVersionRow & Nullable<PartRow>>(
-    `SELECT o.refused, o.thread_id, o.claimed, o.running, o.message_count, o.user_seq, o.user_content, o.user_escaped, ${PART_COLUMNS}
+    `SELECT o.refused, o.thread_id, o.claimed, o.running, o.message_count, o.user_seq, o.user_content, o.user_escaped, o.user_parent, ${PART_COLUMNS}
        FROM threadline_open_version($1, $2, $3, $4, $5, $6, $7, $8) o
        LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
     [threadId, owner, messageId, turnId, content, escaped, leaseMs, replaces],
@@ -57,6 +58,7 @@ export async function openVersionTurn(pool: pg.Pool, { owner, threadId, messageI
     summary: summaryFrom(row),
     claim,
     userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
+    ...(row.user_seq === null ? {} : { userParentId: row.user_parent }),
     ...(stored?.type === "text" ? { message: { id: messageId, role: "user" as const, content: stored.text } } : {}),
   };
 }

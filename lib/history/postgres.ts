@@ -130,14 +130,14 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     return { duplicate: rows[0].turn_id !== turnId, seq: Number(rows[0].seq) };
   }
 
-  async appendResults({ owner, threadId, reply, turn, replaces }: Args<"appendResults">): Promise<{ seq: number }> {
+  async appendResults({ owner, threadId, reply, turn, replaces }: Args<"appendResults">): Promise<{ seq: number; parentId: string | null }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One call of threadline_append_reply: its own transaction and one round
     // trip. Parts already stored (a retried step whose first try committed)
     // are skipped; the thread's row lock orders it after any other writer.
-    const { rows } = await this.pool.query<{ first_seq: string }>(
-      "SELECT first_seq FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    const { rows } = await this.pool.query<{ first_seq: string; parent_message_id: string | null }>(
+      "SELECT first_seq, parent_message_id FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
       [
         threadId,
         owner,
@@ -154,7 +154,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       ],
     );
     if (rows.length === 0) throw notFoundThread();
-    return { seq: Number(rows[0].first_seq) };
+    return { seq: Number(rows[0].first_seq), parentId: rows[0].parent_message_id };
   }
 }
 
@@ -170,9 +170,17 @@ class PostgresTurnStore implements TurnStore {
     if (replaces !== undefined) return openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces });
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
     const { rows } = await this.pool.query<
-      { thread_id: string; created: boolean; message_count: number; claimed: boolean; running: boolean; user_seq: string | null } & Nullable<PartRow>
+      {
+        thread_id: string;
+        created: boolean;
+        message_count: number;
+        claimed: boolean;
+        running: boolean;
+        user_seq: string | null;
+        user_parent: string | null;
+      } & Nullable<PartRow>
     >(
-      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, ${PART_COLUMNS}
+      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, ${PART_COLUMNS}
          FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
       [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
@@ -186,6 +194,7 @@ class PostgresTurnStore implements TurnStore {
       summary: summaryFrom(row),
       claim: claimFrom(row),
       userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
+      ...(row.user_seq === null ? {} : { userParentId: row.user_parent }),
     };
   }
 

@@ -7,7 +7,8 @@ import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { SystemEventPart } from "@/lib/protocol/parts";
 
 /** A message part's columns, as every read selects them (messages aliased m). */
-export const PART_COLUMNS = "m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
+export const PART_COLUMNS =
+  "m.seq, m.message_id, m.parent_message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
 
 export type Nullable<T> = { [K in keyof T]: T[K] | null };
 
@@ -15,6 +16,7 @@ export interface PartRow extends StoredPart {
   /** bigint: pg hands it over as a string. */
   seq: string | number;
   message_id: string;
+  parent_message_id: string | null;
   status: ReplyStatus;
   created_at: Date;
 }
@@ -32,6 +34,7 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
     messages.push({
       id: row.message_id,
       seq: Number(row.seq),
+      parentId: row.parent_message_id,
       role: roleOfKind(row.kind),
       parts: [part],
       createdAt: row.created_at.toISOString(),

@@ -71,6 +71,8 @@ export interface OpenedTurn {
   userSeq?: number;
   /** A regenerate: the user's message as the thread holds it, which the turn answers again. */
   message?: UserMessage;
+  /** The message the user's message follows (null: it starts the thread), when the adapter keeps versions. */
+  userParentId?: string | null;
 }
 
 export interface ThreadScope {
@@ -113,7 +115,9 @@ export interface LifecycleHooks {
    * With `replaces` (a regenerate, for an adapter with versions), the reply is
    * a new version of that reply and takes its place on the active path.
    */
-  appendResults(ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef; replaces?: string }): Promise<{ seq?: number } | void>;
+  appendResults(
+    ctx: ThreadScope & { threadId: string; reply: Reply; turn?: TurnRef; replaces?: string },
+  ): Promise<{ seq?: number; parentId?: string | null } | void>;
 }
 
 /**

@@ -40,6 +40,8 @@ const historyItem = z.object({
   createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
   /** Where the message sits in the thread (the seq of its first part), as the server sent it with the signature. */
   seq: z.number().int().min(1).optional(),
+  /** The message it follows, as the server sent it with the signature (null: it starts the thread). */
+  parentId: messageId.nullable().optional(),
   /** The server's signature for this message, as it sent it (data-signatures, or the history it served). */
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be the signature the server sent").optional(),
 }).refine(
@@ -57,7 +59,8 @@ export const historyItemSchema = z.preprocess((item) => {
   return item;
 }, historyItem);
 
-export const chatRequestSchema = z.object({
+/** POST /api/chat's fields, each checked on its own (the page's URL gives two of them too). */
+export const chatRequestFields = z.object({
   threadId: threadId.transform((id) => id.toLowerCase()).optional(),
   message: z.object({
     id: messageId,
@@ -77,7 +80,9 @@ export const chatRequestSchema = z.object({
    * with an id of its own). `history` is the thread before `message`.
    */
   replaces: messageId.optional(),
-}).refine((body) => body.replaces === undefined || body.threadId !== undefined, {
+});
+
+export const chatRequestSchema = chatRequestFields.refine((body) => body.replaces === undefined || body.threadId !== undefined, {
   message: "a new version needs the thread it belongs to",
   path: ["threadId"],
 });
@@ -105,7 +110,11 @@ export const dataPartSchemas = {
   /** Kept in the message: the speaking agent handed the conversation over. */
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
-  signatures: z.object({ signatures: z.array(z.object({ id: z.string(), signature: z.string(), seq: z.number().int().min(1) })) }),
+  signatures: z.object({
+    signatures: z.array(
+      z.object({ id: z.string(), signature: z.string(), seq: z.number().int().min(1), parentId: z.string().nullable().optional() }),
+    ),
+  }),
   /** A system message's one part: the summary compaction wrote of the messages up to `throughSeq`. */
   summary: z.object({ text: z.string(), throughSeq: z.number().int().min(1), summarizedMessages: z.number().int().min(1) }),
   /**
@@ -116,6 +125,7 @@ export const dataPartSchemas = {
   compacted: z.object({
     id: z.string(),
     seq: z.number().int().min(1),
+    parentId: z.string().nullable().optional(),
     signature: z.string(),
     createdAt: z.string(),
     text: z.string(),

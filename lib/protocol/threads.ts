@@ -26,6 +26,8 @@ export type ReplyStatus = "complete" | "stopped" | "incomplete";
 export interface StoredMessage extends ThreadMessage {
   /** The seq of its first part: where it sits in the thread. */
   seq: number;
+  /** The message it follows on its path (null: it starts the thread); absent where the store keeps no versions. */
+  parentId?: string | null;
   createdAt: string;
   /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
   status: ReplyStatus;

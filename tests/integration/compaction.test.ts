@@ -125,8 +125,8 @@ describe("compaction on the inline runtime", () => {
       const compacted = result.chunks.find((c) => c.type === "data-compacted") as { data: Record<string, never> } | undefined;
       const replyId = (result.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
       if (compacted) {
-        const { id: summaryId, seq, signature, text, throughSeq, summarizedMessages } = compacted.data;
-        copy.push({ id: summaryId, role: "system", seq, signature, parts: [{ type: "system-event", event: "compaction", text, throughSeq, summarizedMessages }] });
+        const { id: summaryId, seq, parentId, signature, text, throughSeq, summarizedMessages } = compacted.data;
+        copy.push({ id: summaryId, role: "system", seq, parentId, signature, parts: [{ type: "system-event", event: "compaction", text, throughSeq, summarizedMessages }] });
       }
       copy.push(
         { id, role: "user", parts: [{ type: "text", text: content }], ...signed.get(id) },

@@ -3,7 +3,7 @@ import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, params, request, visitor } from "../support/api";
+import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
@@ -128,6 +128,63 @@ describe("regenerate and edit, as turns", () => {
       `assistant: ${third.text}`,
       `user: ${after.content}`,
     ]);
+  });
+
+  it("uses the client's signed copy of a path with versions beside it, and never a copy spliced from two versions", async () => {
+    const first = msg("Copy first [[nth]]");
+    const a = await turn({ message: first });
+    const threadId = a.threadId!;
+    const signedA = signaturesIn(a.chunks);
+    const aReply = replyId(a.chunks);
+    const copyA = [
+      { id: first.id, role: "user", parts: [{ type: "text", text: first.content }], ...signedA.get(first.id) },
+      { id: aReply, role: "assistant", parts: await replyParts(a.chunks), ...signedA.get(aReply) },
+    ];
+    const second = msg("Copy second [[nth]]");
+    const b = await turn({ threadId, message: second, history: copyA });
+    expect(b.response.headers.get("x-history-source")).toBe("client");
+
+    // Regenerate the second reply, sending what comes before its question.
+    const regenerated = await turn({ threadId, message: second, replaces: replyId(b.chunks), history: copyA });
+    expect(regenerated.response.headers.get("x-history-source")).toBe("client");
+    expect(regenerated.text).toContain("(answer 2)");
+
+    // Edit the second message; then go on from the new branch with its signed copy: seqs now leave a gap.
+    const edited = msg("Copy second, edited [[nth]]");
+    const edit = await turn({ threadId, message: edited, replaces: second.id, history: copyA });
+    expect(edit.response.headers.get("x-history-source")).toBe("client");
+    const signedE = signaturesIn(edit.chunks);
+    const eReply = replyId(edit.chunks);
+    const copyE = [
+      ...copyA,
+      { id: edited.id, role: "user", parts: [{ type: "text", text: edited.content }], ...signedE.get(edited.id) },
+      { id: eReply, role: "assistant", parts: await replyParts(edit.chunks), ...signedE.get(eReply) },
+    ];
+    const third = msg("Copy third [[nth]]");
+    const c = await turn({ threadId, message: third, history: copyE });
+    expect(c.response.headers.get("x-history-source")).toBe("client");
+    expect(lastModelInput()).toEqual([
+      `user: ${first.content}`,
+      `assistant: ${a.text}`,
+      `user: ${edited.content}`,
+      `assistant: ${edit.text}`,
+      `user: ${third.content}`,
+    ]);
+
+    // The first version's question and the new version's reply, each signed, do not make a copy.
+    const signedB = signaturesIn(b.chunks);
+    const spliced = [
+      ...copyA,
+      { id: second.id, role: "user", parts: [{ type: "text", text: second.content }], ...signedB.get(second.id) },
+      { id: eReply, role: "assistant", parts: await replyParts(edit.chunks), ...signedE.get(eReply) },
+    ];
+    // Cut the path after the edited reply, so that the splice ends where the next message follows.
+    expect(await adapter.versions.branch({ owner: me.id, threadId, messageId: third.id })).toEqual({ branched: true, parentId: eReply });
+    const honest = await turn({ threadId, message: msg("After the edit [[nth]]"), history: copyE });
+    expect(honest.response.headers.get("x-history-source")).toBe("client");
+    expect(await adapter.versions.branch({ owner: me.id, threadId, messageId: [...signaturesIn(honest.chunks).keys()][0] })).toMatchObject({ branched: true });
+    const d = await turn({ threadId, message: msg("After a splice [[nth]]"), history: spliced });
+    expect(d.response.headers.get("x-history-source")).toBe("database");
   });
 
   it("stores one new version for a regenerate sent twice at once", async () => {

@@ -56,12 +56,12 @@ export async function replyParts(chunks: UIMessageChunk[]): Promise<Part[]> {
 }
 
 /** The signatures the server sent in a turn's stream (data-signatures), with each message's place, by message id. */
-export function signaturesIn(chunks: UIMessageChunk[]): Map<string, { signature: string; seq: number }> {
-  const found = new Map<string, { signature: string; seq: number }>();
+export function signaturesIn(chunks: UIMessageChunk[]): Map<string, { signature: string; seq: number; parentId?: string | null }> {
+  const found = new Map<string, { signature: string; seq: number; parentId?: string | null }>();
   for (const chunk of chunks) {
     if (chunk.type !== "data-signatures") continue;
-    const { signatures } = chunk.data as { signatures: { id: string; signature: string; seq: number }[] };
-    for (const { id, signature, seq } of signatures) found.set(id, { signature, seq });
+    const { signatures } = chunk.data as { signatures: { id: string; signature: string; seq: number; parentId?: string | null }[] };
+    for (const { id, signature, seq, parentId } of signatures) found.set(id, { signature, seq, ...(parentId !== undefined ? { parentId } : {}) });
   }
   return found;
 }

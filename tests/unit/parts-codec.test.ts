@@ -173,11 +173,12 @@ const storedThreadArb: fc.Arbitrary<StoredMessage[]> = threadArb.chain((messages
 
 const viaJsonb = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, createdAt: string, seq = 1): PartRow {
+function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, createdAt: string, seq = 1, parentId: string | null = null): PartRow {
   const columns = toColumns(role, part);
   return {
     seq: String(seq),
     message_id: messageId,
+    parent_message_id: parentId,
     kind: columns.kind,
     agent_name: columns.agentName,
     content: columns.content,
@@ -219,8 +220,10 @@ describe("the parts codec", () => {
   it("reads rows back as the messages they were written from, grouped by message and in order", () => {
     fc.assert(
       fc.property(storedThreadArb, (messages) => {
-        const rows = messages.flatMap((m) => m.parts.map((part, p) => rowOf(m.id, m.role, part, m.status, m.createdAt, m.seq + p)));
-        expect(rowsToMessages(rows)).toStrictEqual(messages);
+        // Each message follows the one before it, as on a thread's path.
+        const path = messages.map((m, i) => ({ ...m, parentId: i === 0 ? null : messages[i - 1].id }));
+        const rows = path.flatMap((m) => m.parts.map((part, p) => rowOf(m.id, m.role, part, m.status, m.createdAt, m.seq + p, m.parentId)));
+        expect(rowsToMessages(rows)).toStrictEqual(path);
       }),
       { numRuns: NUM_RUNS },
     );
