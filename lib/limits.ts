@@ -10,5 +10,10 @@ export const limits = {
   /** The client's history must leave room in the body for the rest of the request. */
   maxHistoryBytes: 3.5 * 1024 * 1024,
   maxThreadsPage: 100,
+  /** POST /api/threads/import: the exported file (lib/protocol/thread-export.ts), every version of every message. */
+  maxImportBytes: 8 * 1024 * 1024,
+  maxImportMessages: 5_000,
+  /** Part rows of the whole file, every message's together. */
+  maxImportParts: 20_000,
   defaultThreadsPage: 30,
 } as const;

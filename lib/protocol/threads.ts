@@ -13,6 +13,19 @@ export interface ThreadSummary {
   messageCount: number;
 }
 
+/**
+ * One thread: GET and PATCH /api/threads/:id, and the new thread of
+ * POST /api/threads/:id/fork (body ForkThreadRequest) and POST /api/threads/import (201).
+ */
+export interface ThreadResponse {
+  thread: ThreadSummary;
+}
+
+/** POST /api/threads/:id/fork: the message the fork ends with, which must be on the thread's active path. */
+export interface ForkThreadRequest {
+  messageId: string;
+}
+
 /** GET /api/threads: the owner's threads, most recent activity first, and where the next page starts. */
 export interface ThreadPage {
   threads: ThreadSummary[];

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
@@ -7,6 +8,11 @@ import { textOf } from "@/lib/protocol/parts";
 import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
+import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
+import { rowsToMessages, type PartRow } from "@/lib/history/rows";
+import type { VersionTree } from "./export";
+import { forkTitle } from "./fork-title";
+import { importRows } from "./import-rows";
 import type { FlatMessage, SearchResult, StoredMessage, ThreadPage, ThreadSummary, TimelineEntry } from "@/lib/protocol/threads";
 
 interface ThreadRow {
@@ -87,6 +93,73 @@ export class ThreadRepository {
   async delete(owner: string, id: string): Promise<void> {
     const { rowCount } = await this.pool.query("DELETE FROM threads WHERE id = $1 AND owner = $2", [id, owner]);
     if (rowCount === 0) throw notFoundThread();
+  }
+
+  /**
+   * A new thread of the owner's holding the thread's active path up to and
+   * including `messageId`, every message under a new id, titled the
+   * source's title + " (fork)" as the user's title (the model never renames
+   * it). One statement (threadline_fork_thread): whole or not at all. 404
+   * for another owner's thread or a message that is not on the active path.
+   */
+  async fork(owner: string, id: string, messageId: string): Promise<ThreadSummary> {
+    const { rows: titles } = await this.pool.query<{ title: string | null }>("SELECT title FROM threads WHERE id = $1 AND owner = $2", [id, owner]);
+    if (titles.length === 0) throw notFoundThread();
+    const forkId = randomUUID();
+    const { rows } = await this.pool.query<{ forked: boolean }>("SELECT forked FROM threadline_fork_thread($1, $2, $3, $4, $5)", [
+      id,
+      owner,
+      messageId,
+      forkId,
+      forkTitle(titles[0].title),
+    ]);
+    if (rows.length === 0) throw notFoundThread();
+    if (!rows[0].forked) {
+      throw new AppError("not_found:message", "That message is not in the thread as it is shown (another version may be selected), so there is nothing to fork at.");
+    }
+    return this.get(owner, forkId);
+  }
+
+  /** Every version of every message of the thread with all its parts, oldest first; 404 if it is not the owner's. */
+  async versionTree(owner: string, id: string): Promise<VersionTree> {
+    const { rows: threads } = await this.pool.query<{ title: string | null; created_at: Date; updated_at: Date }>(
+      "SELECT title, created_at, updated_at FROM threads WHERE id = $1 AND owner = $2",
+      [id, owner],
+    );
+    if (threads.length === 0) throw notFoundThread();
+    const { rows } = await this.pool.query<PartRow & { parent_message_id: string | null; chosen: boolean }>(
+      `SELECT m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at,
+              m.parent_message_id, m.chosen
+         FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
+      [id],
+    );
+    // A message's parts are consecutive seqs, so its first row stands for it.
+    const first = new Map(rows.map((row) => [row.message_id, row] as const).reverse());
+    const messages = rowsToMessages(rows).map((message): ExportedMessage => {
+      const row = first.get(message.id)!;
+      return { id: message.id, parentId: row.parent_message_id, role: message.role, parts: message.parts, status: message.status, createdAt: message.createdAt, chosen: row.chosen, seq: message.seq };
+    });
+    const [thread] = threads;
+    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString() }, messages };
+  }
+
+  /**
+   * A new thread of the owner's from an exported file (checked with
+   * threadExportSchema): every version, under new ids, the chosen ones
+   * making its active path, its title the user's. One statement
+   * (threadline_import_thread): a failure leaves nothing behind.
+   */
+  async import(owner: string, file: ThreadExport): Promise<ThreadSummary> {
+    const id = randomUUID();
+    const r = importRows(file);
+    await this.pool.query(
+      "SELECT threadline_import_thread($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb[], $13, $14, $15, $16, $17)",
+      [
+        id, owner, file.thread.title, file.thread.createdAt,
+        r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active,
+      ],
+    );
+    return this.get(owner, id);
   }
 
   /** Every message of the thread with all its parts, in conversation order; 404 if it is not the owner's. */

@@ -1,0 +1,94 @@
+import { UNTITLED_THREAD } from "@/lib/history/title";
+import type { Part, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { chosenPath, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
+
+/** How much of a tool's input or output the transcript shows: enough to recognise the call, not a dump. */
+const TOOL_PREVIEW_CHARS = 200;
+
+/** Inline code that holds any text: fenced by one more backtick than the longest run inside it. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function preview(value: unknown): string {
+  const json = JSON.stringify(value) ?? "null";
+  // One line, and never half a character at the cut.
+  const flat = json.replace(/\s+/g, " ");
+  return flat.length <= TOOL_PREVIEW_CHARS ? flat : `${Array.from(flat).slice(0, TOOL_PREVIEW_CHARS).join("")}…`;
+}
+
+function toolLine(call: ToolCallPart | undefined, result: ToolResultPart | undefined): string {
+  const name = call?.toolName ?? result?.toolName ?? "tool";
+  const input = call ? ` ${code(preview(call.input))}` : "";
+  const outcome = !result ? "" : result.error !== undefined ? ` → error: ${code(preview(result.error))}` : ` → ${code(preview(result.output))}`;
+  return `- Tool ${code(name)}${input}${outcome}`;
+}
+
+/** Who spoke: the user, or the assistant and the agents whose parts the reply holds, in order. */
+function speaker(message: ExportedMessage): string {
+  if (message.role === "user") return "User";
+  if (message.role === "system") return "Summary";
+  const agents = [...new Set(message.parts.flatMap((part) => ("agentName" in part && part.agentName ? [part.agentName] : [])))];
+  return agents.length === 0 ? "Assistant" : `Assistant (${agents.join(" → ")})`;
+}
+
+/** A message's parts as blocks of markdown: text as written, tools and hand-overs one line each, reasoning left out. */
+function blocks(parts: Part[]): string[] {
+  const results = new Map(parts.flatMap((part) => (part.type === "tool-result" ? [[part.toolCallId, part] as const] : [])));
+  const called = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : [])));
+  const out: string[] = [];
+  let tools: string[] = [];
+  const flushTools = () => {
+    if (tools.length > 0) out.push(tools.join("\n"));
+    tools = [];
+  };
+  for (const part of parts) {
+    switch (part.type) {
+      case "text":
+        flushTools();
+        if (part.text.trim()) out.push(part.text.trim());
+        break;
+      case "tool-call":
+        tools.push(toolLine(part, results.get(part.toolCallId)));
+        break;
+      case "tool-result":
+        if (!called.has(part.toolCallId)) tools.push(toolLine(undefined, part));
+        break;
+      case "handoff":
+        tools.push(`- Handed over to **${part.to}**${part.reason ? `: ${part.reason}` : ""}`);
+        break;
+      case "system-event":
+        flushTools();
+        out.push(`> **Summary of the ${part.summarizedMessages} earlier messages:**\n>\n${part.text.trim().split("\n").map((line) => `> ${line}`.trimEnd()).join("\n")}`);
+        break;
+      case "reasoning":
+        break;
+    }
+  }
+  flushTools();
+  return out;
+}
+
+const STATUS_NOTE: Record<ExportedMessage["status"], string | null> = {
+  complete: null,
+  stopped: "_(stopped by the user)_",
+  incomplete: "_(incomplete: the reply broke off here)_",
+};
+
+/**
+ * The thread as a person reads it: its title, then each message of the path
+ * the thread shows (not the versions beside it), who spoke and what they said,
+ * tool calls one line each with their result.
+ */
+export function threadMarkdown(file: ThreadExport): string {
+  const lines = [`# ${file.thread.title ?? UNTITLED_THREAD}`, "", `_Exported from Threadline on ${file.exportedAt}_`];
+  for (const message of chosenPath(file.messages)) {
+    const note = STATUS_NOTE[message.status];
+    lines.push("", `## ${speaker(message)}`, "", ...blocks(message.parts).flatMap((block, i) => (i === 0 ? [block] : ["", block])));
+    if (note) lines.push("", note);
+  }
+  return `${lines.join("\n")}\n`;
+}
