@@ -13,17 +13,19 @@ function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-function preview(value: unknown): string {
-  const json = JSON.stringify(value) ?? "null";
-  // One line, and never half a character at the cut.
-  const flat = json.replace(/\s+/g, " ");
-  return flat.length <= TOOL_PREVIEW_CHARS ? flat : `${Array.from(flat).slice(0, TOOL_PREVIEW_CHARS).join("")}…`;
+/** One line of at most TOOL_PREVIEW_CHARS characters, never cut inside a character. */
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  const chars = Array.from(flat);
+  return chars.length <= TOOL_PREVIEW_CHARS ? flat : `${chars.slice(0, TOOL_PREVIEW_CHARS).join("")}…`;
 }
+
+const preview = (value: unknown) => shorten(JSON.stringify(value) ?? "null");
 
 function toolLine(call: ToolCallPart | undefined, result: ToolResultPart | undefined): string {
   const name = call?.toolName ?? result?.toolName ?? "tool";
   const input = call ? ` ${code(preview(call.input))}` : "";
-  const outcome = !result ? "" : result.error !== undefined ? ` → error: ${code(preview(result.error))}` : ` → ${code(preview(result.output))}`;
+  const outcome = !result ? "" : result.error !== undefined ? ` → error: ${code(shorten(result.error))}` : ` → ${code(preview(result.output))}`;
   return `- Tool ${code(name)}${input}${outcome}`;
 }
 

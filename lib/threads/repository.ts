@@ -10,6 +10,7 @@ import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { rowsToMessages, type PartRow } from "@/lib/history/rows";
+import { databaseRefusal } from "@/lib/db/refusal";
 import type { VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
 import { importRows } from "./import-rows";
@@ -152,13 +153,20 @@ export class ThreadRepository {
   async import(owner: string, file: ThreadExport): Promise<ThreadSummary> {
     const id = randomUUID();
     const r = importRows(file);
-    await this.pool.query(
+    await this.pool
+      .query(
       "SELECT threadline_import_thread($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb[], $13, $14, $15, $16, $17)",
       [
         id, owner, file.thread.title, file.thread.createdAt,
         r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active,
       ],
-    );
+      )
+      .catch((error: unknown) => {
+        // A value of the file the database cannot hold (a date before year 1, say) is the file's fault, not the server's.
+        const refusal = databaseRefusal(error);
+        if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
+        throw error;
+      });
     return this.get(owner, id);
   }
 
