@@ -78,7 +78,7 @@ describe("the chosen path", () => {
       message("a1b", "u1b", "assistant", [], { chosen: false }),
     ];
     expect(chosenPath(messages).map((m) => m.id)).toEqual(["u1b"]);
-    expect(chosenPath([]).map((m) => m.id)).toEqual([]);
+    expect(chosenPath<ExportedMessage>([])).toEqual([]);
   });
 });
 
