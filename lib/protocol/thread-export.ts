@@ -116,6 +116,10 @@ function checkTree(messages: ExportedMessage[], ctx: z.RefinementCtx) {
     for (let k = 0; k < message.parts.length; k++) partSeqs.add(message.seq + k);
     nextSeq = message.seq + message.parts.length;
   });
+  // With no chosen first message the thread would show nothing (and no list would show the thread).
+  if (messages.length > 0 && !chosenOf.has(null)) {
+    ctx.addIssue({ code: "custom", path: ["messages"], message: "one first message (parentId null) must be chosen" });
+  }
 }
 
 /** A file POST /api/threads/import takes: its shape, then its tree. */

@@ -212,6 +212,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
       ["seqs out of order", edited((f) => void (f.messages[3].seq = f.messages[2].seq)), /^messages\.3\.seq: must be at least \d+/],
       ["a summary of nothing before it", edited((f) => void ((f.messages[2].parts[0] as { throughSeq: number }).throughSeq = 999)), "messages.2.parts.0.throughSeq"],
       ["a part of no known type", edited((f) => void (f.messages[0].parts = [{ type: "image", url: "x" } as never])), "messages.0.parts.0"],
+      ["no chosen first message", edited((f) => void (f.messages[0].chosen = false)), "messages: one first message (parentId null) must be chosen"],
       ["no messages", edited((f) => void (f.messages = [])), "messages: must hold at least one message"],
       ["a title on two lines", edited((f) => void (f.thread.title = "one\ntwo")), "thread.title: must be a single line"],
       ["too many messages", edited((f) => void (f.messages = Array.from({ length: limits.maxImportMessages + 1 }, (_, i) => text(i)) as never)), `messages: must hold at most ${limits.maxImportMessages} messages`],
