@@ -9,7 +9,7 @@ import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
-import { rowsToMessages, type PartRow } from "@/lib/history/rows";
+import { PART_COLUMNS, rowsToMessages, type PartRow } from "@/lib/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
 import type { VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
@@ -129,9 +129,7 @@ export class ThreadRepository {
     );
     if (threads.length === 0) throw notFoundThread();
     const { rows } = await this.pool.query<PartRow & { parent_message_id: string | null; chosen: boolean }>(
-      `SELECT m.seq, m.message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at,
-              m.parent_message_id, m.chosen
-         FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
+      `SELECT ${PART_COLUMNS}, m.parent_message_id, m.chosen FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
       [id],
     );
     // A message's parts are consecutive seqs, so its first row stands for it.

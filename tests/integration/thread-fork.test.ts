@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { limits } from "@/lib/limits";
 import { ThreadRepository } from "@/lib/threads/repository";
-import { params, request, visitor } from "../support/api";
+import { chatTurn, params, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { databaseTargets } from "../support/db-targets";
 import { testPool } from "../support/db";
@@ -131,12 +131,14 @@ describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) =>
 describe("POST /api/threads/:id/fork", () => {
   let fork: typeof import("@/app/api/threads/[id]/fork/route");
   let thread: typeof import("@/app/api/threads/[id]/route");
+  let chat: typeof import("@/app/api/chat/route");
   const pool = testPool();
 
   beforeAll(async () => {
     setAppEnv({});
     fork = await import("@/app/api/threads/[id]/fork/route");
     thread = await import("@/app/api/threads/[id]/route");
+    chat = await import("@/app/api/chat/route");
   });
   afterAll(() => pool.end());
 
@@ -175,5 +177,31 @@ describe("POST /api/threads/:id/fork", () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toContain("messageId");
     expect((await post("not-a-uuid", me.cookie, { messageId: "u1" })).status).toBe(400);
+  });
+
+  it("goes on like any thread: a new message is answered after the copied path, and a copied reply can be regenerated", async () => {
+    const me = await visitor();
+    const adapter = new PostgresHistoryAdapter(pool);
+    const { threadId } = await versionedThread(adapter, me.id);
+    const { thread: forked } = await (await post(threadId, me.cookie, { messageId: "a2b" })).json();
+    const copied = await adapter.get({ owner: me.id, threadId: forked.id });
+    const [, , copiedQuestion, copiedReply] = copied;
+    expect(copiedReply.parts).toEqual([{ type: "text", text: "Rainy all day.", agentName: "Triage" }]);
+
+    // A regenerate of a reply the fork copied: its question has no turn of its own in the fork yet.
+    const again = await chatTurn(chat, { threadId: forked.id, message: { id: copiedQuestion.id, content: "And the weather?" }, replaces: copiedReply.id }, me.cookie);
+    expect(again.response.status).toBe(200);
+    const path = await adapter.get({ owner: me.id, threadId: forked.id });
+    expect(path.map((m) => m.id).slice(0, 3)).toEqual(copied.slice(0, 3).map((m) => m.id));
+    expect(path).toHaveLength(4);
+    expect(path[3].id).not.toBe(copiedReply.id);
+    expect((await adapter.versions.versions({ owner: me.id, threadId: forked.id })).map((v) => v.versions)).toEqual([[copiedReply.id, path[3].id]]);
+
+    const next = await chatTurn(chat, { threadId: forked.id, message: { id: randomUUID(), content: "And tomorrow?" } }, me.cookie);
+    expect(next.response.status).toBe(200);
+    expect(next.response.headers.get("x-history-source")).toBe("database");
+    expect((await adapter.get({ owner: me.id, threadId: forked.id })).map((m) => m.id).slice(0, 4)).toEqual(path.map((m) => m.id));
+    // The source did not move.
+    expect((await adapter.get({ owner: me.id, threadId })).map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2b", "u3", "a3"]);
   });
 });
