@@ -128,15 +128,15 @@ export class ThreadRepository {
       [id, owner],
     );
     if (threads.length === 0) throw notFoundThread();
-    const { rows } = await this.pool.query<PartRow & { parent_message_id: string | null; chosen: boolean }>(
-      `SELECT ${PART_COLUMNS}, m.parent_message_id, m.chosen FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
+    const { rows } = await this.pool.query<PartRow & { chosen: boolean }>(
+      `SELECT ${PART_COLUMNS}, m.chosen FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
       [id],
     );
     // A message's parts are consecutive seqs, so its first row stands for it.
     const first = new Map(rows.map((row) => [row.message_id, row] as const).reverse());
     const messages = rowsToMessages(rows).map((message): ExportedMessage => {
       const row = first.get(message.id)!;
-      return { id: message.id, parentId: row.parent_message_id, role: message.role, parts: message.parts, status: message.status, createdAt: message.createdAt, chosen: row.chosen, seq: message.seq };
+      return { id: message.id, parentId: message.parentId ?? null, role: message.role, parts: message.parts, status: message.status, createdAt: message.createdAt, chosen: row.chosen, seq: message.seq };
     });
     const [thread] = threads;
     return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString() }, messages };

@@ -58,7 +58,10 @@ describe.each(databaseTargets())("a thread exported and imported, on the $name",
     const source = await repo.messages(owner, threadId);
     expect(source.map((m) => m.id)).toEqual(activePath);
     const copy = await repo.messages(importer, imported.id);
-    expect(copy.map(({ id: _id, ...rest }) => rest)).toEqual(source.map(({ id: _id, ...rest }) => rest));
+    // Ids aside, and parents as places on the path: the first message starts it, each other follows the one before.
+    const placed = (messages: typeof source) =>
+      messages.map(({ id: _id, parentId, ...rest }) => ({ ...rest, follows: parentId === null ? null : messages.findIndex((m) => m.id === parentId) }));
+    expect(placed(copy)).toEqual(placed(source));
     expect(copy[2].parts[0]).toMatchObject({ type: "system-event", throughSeq: copy[1].seq + TOOL_REPLY.length - 1 });
     expect((await adapter.summaries.latest({ owner: importer, threadId: imported.id }))?.id).toBe(copy[2].id);
     const positions = (versions: { position: number; versions: string[] }[]) => versions.map((v) => [v.position, v.versions.length]);
