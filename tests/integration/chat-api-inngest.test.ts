@@ -197,4 +197,36 @@ describe("POST /api/chat on the Inngest runtime", () => {
     await standin.idle();
     expect(await storedKinds(threadId)).toEqual(["user", "assistant"]);
   });
+
+  it("regenerates and edits as durable turns: each version kept, a stale one refused", async () => {
+    const question = msg("durable versions [[nth]]");
+    const a = await turn({ message: question });
+    const threadId = a.response.headers.get("x-thread-id")!;
+    const firstReply = (a.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    expect(a.text).toBe(`${echoReply(question.content, 1, 0)} (answer 1)`);
+
+    const again = await turn({ threadId, message: question, replaces: firstReply });
+    expect(again.response.status).toBe(200);
+    expect(again.text).toBe(`${echoReply(question.content, 1, 0)} (answer 2)`);
+    const edited = msg("durable versions, edited [[nth]]");
+    const edit = await turn({ threadId, message: edited, replaces: question.id });
+    expect(edit.text).toBe(`${echoReply(edited.content, 1, 0)} (answer 1)`);
+
+    const stale = await turn({ threadId, message: question, replaces: firstReply });
+    expect(stale.response.status).toBe(409);
+    await standin.idle();
+    const { rows } = await pool.query<{ message_id: string; parent_message_id: string | null; active: boolean }>(
+      "SELECT message_id, parent_message_id, active FROM messages WHERE thread_id = $1 AND part_index = 0 ORDER BY seq",
+      [threadId],
+    );
+    const editReply = (edit.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    const againReply = (again.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    expect(rows).toEqual([
+      { message_id: question.id, parent_message_id: null, active: false },
+      { message_id: firstReply, parent_message_id: question.id, active: false },
+      { message_id: againReply, parent_message_id: question.id, active: false },
+      { message_id: edited.id, parent_message_id: null, active: true },
+      { message_id: editReply, parent_message_id: edited.id, active: true },
+    ]);
+  });
 });
