@@ -234,17 +234,27 @@ class PostgresTurnStore implements TurnStore {
     );
   }
 
-  /** One turn's rows: from the user's message up to the next user message, found by the index of user messages. */
+  /**
+   * One turn's rows: from the user's message up to the next user message,
+   * found by the index of user messages. A message edited away since (off the
+   * path) gets the reply chosen beneath it: what it was answered with.
+   */
   async replyTo({ owner, threadId, messageId }: TurnArgs<"replyTo">) {
     const { rows } = await this.pool.query<PartRow>(
       `WITH asked AS (
-         SELECT m.seq FROM messages m JOIN threads t ON t.id = m.thread_id
-          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user' AND m.active
+         SELECT m.seq, m.active FROM messages m JOIN threads t ON t.id = m.thread_id
+          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
        ), next AS (
          SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.active AND u.seq > asked.seq
+       ), chosen AS (
+         SELECT c.message_id FROM messages c, asked
+          WHERE NOT asked.active AND c.thread_id = $1 AND c.parent_message_id = $3 AND c.part_index = 0 AND c.chosen
+            AND c.kind NOT IN ('user', 'system_event')
        )
        SELECT ${PART_COLUMNS} FROM messages m, asked, next
-        WHERE m.thread_id = $1 AND m.active AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq) AND m.kind <> 'system_event'
+        WHERE m.thread_id = $1 AND m.kind <> 'system_event' AND (
+                (asked.active AND m.active AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq))
+             OR (NOT asked.active AND (m.message_id = $3 OR m.message_id IN (SELECT chosen.message_id FROM chosen))))
         ORDER BY m.seq`,
       [threadId, owner, messageId],
     );

@@ -66,12 +66,14 @@ async function flatHistory(threadId: string) {
 
 /** A thread of two exchanges; every message carries [[nth]], so each answer is told apart. */
 async function twoExchanges() {
-  const first = msg("First question [[nth]]");
+  // The mock counts answers per text: each thread's texts are its own.
+  const tag = randomUUID().slice(0, 8);
+  const first = msg(`First question ${tag} [[nth]]`);
   const a = await turn({ message: first });
   const threadId = a.threadId!;
-  const second = msg("Second question [[nth]]");
+  const second = msg(`Second question ${tag} [[nth]]`);
   const b = await turn({ threadId, message: second });
-  return { threadId, first, firstReply: replyId(a.chunks), second, secondReply: replyId(b.chunks), secondText: b.text };
+  return { threadId, first, firstReply: replyId(a.chunks), firstText: a.text, second, secondReply: replyId(b.chunks), secondText: b.text };
 }
 
 describe("regenerate and edit, as turns", () => {
@@ -206,7 +208,7 @@ describe("regenerate and edit, as turns", () => {
   });
 
   it("answers an edit sent twice once", async () => {
-    const { threadId, first } = await twoExchanges();
+    const { threadId, first, firstText } = await twoExchanges();
     const edited = msg("Edited once [[nth]]");
     const one = await turn({ threadId, message: edited, replaces: first.id });
     const two = await turn({ threadId, message: edited, replaces: first.id });
@@ -214,6 +216,14 @@ describe("regenerate and edit, as turns", () => {
     expect(two.text).toBe(one.text);
     expect(await childrenOf(threadId, null)).toEqual([first.id, edited.id]);
     expect(await childrenOf(threadId, edited.id)).toHaveLength(1);
+    // The message it replaced, sent again (a tab that missed the edit), gets the reply it had: nothing is stored or asked.
+    const calls = mock.requests.length;
+    const rows = (await tree(threadId)).length;
+    const resent = await turn({ threadId, message: first });
+    expect(resent.response.status).toBe(200);
+    expect(resent.text).toBe(firstText);
+    expect(mock.requests.length).toBe(calls);
+    expect(await tree(threadId)).toHaveLength(rows);
   });
 
   it("refuses a message that is not in the thread, another identity's thread, or a reply to another message, writing nothing", async () => {
