@@ -30,13 +30,13 @@
 // Titles (lib/agent/title.ts) add `titles`: after a thread's first reply the
 // model names the thread, and `storeModelTitle` keeps that name unless the
 // user has renamed the thread. An adapter without them keeps the first words.
-import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+import type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
 import type { UserMessage } from "@/lib/protocol/parts";
 
 export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
-export type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+export type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 
 /** What one run produced: one assistant message, its parts in the order they were produced. */
 export interface Reply extends ThreadMessage {
@@ -169,14 +169,6 @@ export interface SummaryStore {
   append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
 }
 
-/** A message on the active path that has other versions: its siblings (itself among them), oldest first. */
-export interface MessageVersions {
-  messageId: string;
-  /** Ids of every version, in the order they were written. */
-  versions: string[];
-  /** 1-based place of `messageId` among `versions` ("2 / 3"). */
-  position: number;
-}
 
 /**
  * A thread's messages as a tree. Each message follows a parent (the message

@@ -22,7 +22,8 @@ export const historyLengthSchema = z.union(
   { message: "must be a whole number, 0 or more" },
 );
 
-const messageId = z
+/** A message's id as a client names it. */
+export const messageId = z
   .string({ message: "must be a string" })
   .regex(/^[A-Za-z0-9_-]{1,128}$/, "must be 1-128 letters, digits, '-' or '_'");
 

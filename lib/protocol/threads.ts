@@ -61,6 +61,27 @@ export interface MessagesPage {
   nextCursor: string | null;
 }
 
+/** A message on the active path that has other versions: its siblings (itself among them), oldest first. */
+export interface MessageVersions {
+  messageId: string;
+  /** Ids of every version, in the order they were written. */
+  versions: string[];
+  /** 1-based place of `messageId` among `versions` ("2 / 3"). */
+  position: number;
+}
+
+/** GET /api/threads/:id/versions: every message of the active path that has other versions, in path order. */
+export interface VersionsPage {
+  versions: MessageVersions[];
+}
+
+/**
+ * POST /api/threads/:id/versions {messageId}: the version is on the active
+ * path; the thread's versions and its latest page (as GET messages gives it)
+ * after the switch, so a client redraws the new path in one round trip.
+ */
+export interface SelectedVersion extends VersionsPage, MessagesPage {}
+
 /** One entry of the flat view (GET /api/threads/:id/history): a message's user or assistant text. */
 export interface FlatMessage {
   id: string;

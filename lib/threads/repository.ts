@@ -14,7 +14,7 @@ import { databaseRefusal } from "@/lib/db/refusal";
 import type { VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
 import { importRows } from "./import-rows";
-import type { FlatMessage, SearchResult, StoredMessage, ThreadPage, ThreadSummary, TimelineEntry } from "@/lib/protocol/threads";
+import type { FlatMessage, MessageVersions, SearchResult, StoredMessage, ThreadPage, ThreadSummary, TimelineEntry } from "@/lib/protocol/threads";
 
 interface ThreadRow {
   id: string;
@@ -200,6 +200,22 @@ export class ThreadRepository {
     // An empty page is a thread with nothing before the cursor, or no thread of this owner's.
     if (page.messages.length === 0) await this.get(owner, id);
     return page;
+  }
+
+  /** The messages of the thread's active path that have other versions ("2 / 3"); 404 if it is not the owner's. */
+  async versions(owner: string, id: string): Promise<MessageVersions[]> {
+    await this.get(owner, id);
+    return new PostgresHistoryAdapter(this.pool).versions.versions({ owner, threadId: id });
+  }
+
+  /**
+   * Puts a version of a message on the thread's active path (with the choices
+   * below it as they were); 404 if the thread is not the owner's or holds no such message.
+   */
+  async selectVersion(owner: string, id: string, messageId: string): Promise<void> {
+    await this.get(owner, id);
+    const selected = await new PostgresHistoryAdapter(this.pool).versions.select({ owner, threadId: id, messageId });
+    if (!selected) throw new AppError("not_found:message", "Message not found.");
   }
 
   /** The flat view: user and assistant text only, one entry per message that has any. */
