@@ -1,10 +1,12 @@
 "use client";
 
-import { lazy, Suspense } from "react";
-import type { HistoryMessage } from "@/lib/protocol/threads";
+import { lazy, Suspense, useMemo, useRef } from "react";
+import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
+import { ExportMenu } from "@/components/chat/ExportMenu";
+import type { MessageActions } from "@/components/chat/MessageActions";
 import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
 
@@ -20,6 +22,8 @@ export interface ChatViewProps {
   pendingTurn?: PendingTurn | null;
   /** Where the earlier messages begin, when the page holds only the latest (null: it holds the start). */
   olderCursor?: string | null;
+  /** The "2 / 3" of each message of the thread's path that has other versions, when the page was rendered. */
+  versions?: MessageVersions[];
   /** With ?debug=true: the history setting the next message will be given, as the server resolved it for this page. */
   historyDebug?: NextTurnHistory;
 }
@@ -27,6 +31,21 @@ export interface ChatViewProps {
 export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
   const chat = useThreadChat(thread);
   const isEmpty = chat.messages.length === 0;
+  const composerInput = useRef<HTMLTextAreaElement>(null);
+  const { regenerate, edit, switchVersion, fork } = chat;
+  const actions = useMemo<MessageActions>(
+    () => ({
+      regenerate,
+      switchVersion: (messageId, control) => void switchVersion(messageId, control),
+      fork: (messageId) => void fork(messageId),
+      // The edited message leaves the page with its form: the focus goes to the composer, where the reply is followed.
+      edit: (messageId, text) => {
+        edit(messageId, text);
+        composerInput.current?.focus();
+      },
+    }),
+    [regenerate, edit, switchVersion, fork],
+  );
 
   // The composer keeps the same position in the tree in both layouts, so its
   // draft and focus survive the switch from the empty state to the thread.
@@ -36,6 +55,11 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
         <Suspense fallback={null}>
           <HistoryDebugPanel report={chat.history.report} historySource={chat.history.source} next={historyDebug} />
         </Suspense>
+      )}
+      {!isEmpty && chat.threadId && (
+        <div className="mx-auto flex w-full max-w-3xl justify-end px-4 pt-2">
+          <ExportMenu threadId={chat.threadId} />
+        </div>
       )}
       {isEmpty ? (
         <EmptyState />
@@ -50,9 +74,16 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
           sendCount={chat.sendCount}
           older={chat.older}
           focusId={chat.focusId}
+          versions={chat.versions}
+          locked={chat.busy || chat.switching}
+          regenerableReplyId={chat.regenerableReplyId}
+          actions={actions}
+          actionError={chat.actionError}
+          versionFocus={chat.versionFocus}
+          onVersionFocused={chat.versionFocused}
         />
       )}
-      <Composer busy={chat.busy} stopping={chat.stopping} onSend={chat.send} onStop={chat.stop} />
+      <Composer busy={chat.busy} stopping={chat.stopping} onSend={chat.send} onStop={chat.stop} inputRef={composerInput} />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
   );

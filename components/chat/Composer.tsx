@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from "react";
 import { limits } from "@/lib/limits";
 import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
 
@@ -10,9 +10,11 @@ interface ComposerProps {
   stopping: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** The message box, for the page to give it the focus. */
+  inputRef?: Ref<HTMLTextAreaElement>;
 }
 
-export function Composer({ busy, stopping, onSend, onStop }: ComposerProps) {
+export function Composer({ busy, stopping, onSend, onStop, inputRef }: ComposerProps) {
   const [text, setText] = useState("");
   const hintId = useId();
   const content = text.trim();
@@ -43,6 +45,7 @@ export function Composer({ busy, stopping, onSend, onStop }: ComposerProps) {
     <form onSubmit={onSubmit} className="mx-auto w-full max-w-3xl px-4 pb-4">
       <div className="flex items-end gap-2 rounded-3xl border border-neutral-200 bg-white p-2 pl-4 shadow-sm focus-within:border-neutral-400 dark:border-neutral-700 dark:bg-neutral-800 dark:focus-within:border-neutral-500">
         <textarea
+          ref={inputRef}
           aria-label="Message"
           aria-describedby={tooLong ? hintId : undefined}
           aria-invalid={tooLong || undefined}

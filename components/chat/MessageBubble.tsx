@@ -1,14 +1,18 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { AgentLabel, HandoffNote } from "@/components/chat/AgentLabel";
 import { CopyButton } from "@/components/chat/CopyButton";
+import { EditMessageForm } from "@/components/chat/EditMessageForm";
+import { ActionButton, VersionSwitcher, type MessageActions } from "@/components/chat/MessageActions";
 import { Markdown } from "@/components/chat/Markdown";
 import { ReasoningBlock } from "@/components/chat/ReasoningBlock";
 import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
 import { ToolCard } from "@/components/chat/ToolCard";
 import { buildTimeline, reasoningDurationMs, type TimelineItem } from "@/components/chat/timeline";
 import { messageText, type ChatMessage } from "@/lib/client/messages";
+import type { MessageVersions } from "@/lib/protocol/threads";
+import { ForkIcon, PencilIcon, RegenerateIcon } from "@/components/ui/icons";
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -16,26 +20,21 @@ interface MessageBubbleProps {
   streaming: boolean;
   /** The user stopped this reply (message.metadata.stopped says so too, for a stored one). */
   stopped: boolean;
+  /** Its place among its versions, when it has others. */
+  versions?: MessageVersions;
+  /** A reply is on its way or the versions are switching: the thread's controls wait. */
+  locked: boolean;
+  /** The thread's last reply: it can be answered anew. */
+  regenerable: boolean;
+  actions: MessageActions;
 }
 
 // Memoised: useChat keeps earlier message objects as they were, so while a
 // reply streams only its own bubble re-renders.
-export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, actions }: MessageBubbleProps) {
   const text = messageText(message);
 
-  if (message.role === "user") {
-    return (
-      <div id={`message-${message.id}`} data-role="user" className="group flex scroll-mt-6 flex-col items-end gap-1">
-        <div className="max-w-[85%] rounded-3xl bg-neutral-100 px-4 py-2.5 break-words dark:bg-neutral-800">
-          <Markdown text={text} />
-        </div>
-        {text.length > 0 && (
-          // Shown on hover or focus where there is a mouse; always on touch screens.
-          <CopyButton text={text} className="pointer-fine:opacity-0 group-hover:opacity-100 group-focus-within:opacity-100" />
-        )}
-      </div>
-    );
-  }
+  if (message.role === "user") return <UserMessage message={message} text={text} versions={versions} locked={locked} actions={actions} />;
   if (message.role !== "assistant") return null;
 
   const isStopped = stopped || message.metadata?.stopped === true;
@@ -49,16 +48,81 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
       aria-busy={streaming || undefined}
     >
       <Timeline parts={message.parts} streaming={streaming} />
-      {(text.length > 0 || isStopped || isIncomplete) && (
-        <div className="-mt-1 flex items-center gap-2">
-          {text.length > 0 && <CopyButton text={text} className="-ml-1.5" />}
-          {isStopped && <p className="text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
-          {isIncomplete && <p className="text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}
+      {!streaming && (
+        <div className="-mt-1 -ml-1.5 flex flex-wrap items-center gap-1">
+          {versions && <VersionSwitcher versions={versions} locked={locked} onSwitch={actions.switchVersion} />}
+          {text.length > 0 && <CopyButton text={text} />}
+          {regenerable && (
+            <ActionButton label="Regenerate" title="Regenerate this reply" disabled={locked} onClick={() => actions.regenerate(message.id)}>
+              <RegenerateIcon />
+            </ActionButton>
+          )}
+          <ActionButton label="Fork" title="Fork: a new thread from here" disabled={locked} onClick={() => actions.fork(message.id)}>
+            <ForkIcon />
+          </ActionButton>
+          {isStopped && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
+          {isIncomplete && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}
         </div>
       )}
     </div>
   );
 });
+
+/** The user's message, its versions, and what can be done with it (Edit opens it in place). */
+function UserMessage({ message, text, versions, locked, actions }: { message: ChatMessage; text: string } & Pick<MessageBubbleProps, "versions" | "locked" | "actions">) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Closed with Cancel or Escape: the focus goes back to the Edit button it came from.
+  const [returnFocus, setReturnFocus] = useState(false);
+  useEffect(() => {
+    if (!returnFocus || editing) return;
+    editButton.current?.focus();
+    setReturnFocus(false);
+  }, [returnFocus, editing]);
+
+  return (
+    <div id={`message-${message.id}`} data-role="user" className="group flex scroll-mt-6 flex-col items-end gap-1">
+      {editing ? (
+        <EditMessageForm
+          text={text}
+          locked={locked}
+          onSend={(newText) => actions.edit(message.id, newText)}
+          onCancel={() => {
+            setEditing(false);
+            setReturnFocus(true);
+          }}
+        />
+      ) : (
+        <div className="max-w-[85%] rounded-3xl bg-neutral-100 px-4 py-2.5 break-words dark:bg-neutral-800">
+          <Markdown text={text} />
+        </div>
+      )}
+      <div className="flex items-center gap-1">
+        {/* Shown on hover or focus where there is a mouse; always on touch screens. Never display:none, so Tab reaches them. */}
+        <div className="flex items-center gap-1 pointer-fine:opacity-0 group-hover:opacity-100 group-focus-within:opacity-100">
+          {text.length > 0 && <CopyButton text={text} />}
+          {!editing && (
+            <button
+              ref={editButton}
+              type="button"
+              aria-label="Edit"
+              title="Edit this message"
+              disabled={locked}
+              onClick={() => setEditing(true)}
+              className="inline-flex h-7 items-center rounded-lg px-1.5 text-neutral-500 outline-none hover:bg-neutral-100 hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-500 disabled:cursor-not-allowed disabled:opacity-40 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
+            >
+              <PencilIcon />
+            </button>
+          )}
+          <ActionButton label="Fork" title="Fork: a new thread from here" disabled={locked} onClick={() => actions.fork(message.id)}>
+            <ForkIcon />
+          </ActionButton>
+        </div>
+        {versions && <VersionSwitcher versions={versions} locked={locked} onSwitch={actions.switchVersion} />}
+      </div>
+    </div>
+  );
+}
 
 /** A reply's parts in order, in one section per speaking agent. */
 function Timeline({ parts, streaming }: { parts: ChatMessage["parts"]; streaming: boolean }) {

@@ -8,6 +8,9 @@ import { ErrorNotice } from "@/components/chat/ErrorNotice";
 import { useStickToBottom } from "@/components/chat/useStickToBottom";
 import { messageSize } from "@/components/chat/timeline";
 import type { ChatMessage } from "@/lib/client/messages";
+import type { VersionIndex } from "@/lib/client/versions";
+import type { MessageActions } from "@/components/chat/MessageActions";
+import type { VersionControl } from "@/components/chat/useThreadChat";
 
 interface MessageListProps {
   messages: ChatMessage[];
@@ -24,9 +27,37 @@ interface MessageListProps {
   focusId?: string | null;
   /** Earlier messages to load (the page holds the latest only); absent once the start is shown. */
   older?: { loading: boolean; error: string | null; load: () => Promise<void> };
+  versions: VersionIndex;
+  /** A reply is on its way or the versions are switching: the messages' controls wait. */
+  locked: boolean;
+  /** The reply Regenerate answers anew, if the thread ends with one. */
+  regenerableReplyId: string | null;
+  actions: MessageActions;
+  /** A switch or fork that failed, in words for the user. */
+  actionError: string | null;
+  /** Once another version is shown: the version button to focus on it. */
+  versionFocus: { messageId: string; control: VersionControl } | null;
+  onVersionFocused: () => void;
 }
 
-export function MessageList({ messages, phase, notice, stoppedReplyIds, errorMessage, onRetry, sendCount, older, focusId }: MessageListProps) {
+export function MessageList({
+  messages,
+  phase,
+  notice,
+  stoppedReplyIds,
+  errorMessage,
+  onRetry,
+  sendCount,
+  older,
+  focusId,
+  versions,
+  locked,
+  regenerableReplyId,
+  actions,
+  actionError,
+  versionFocus,
+  onVersionFocused,
+}: MessageListProps) {
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
   const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}:${notice}`;
@@ -74,6 +105,19 @@ export function MessageList({ messages, phase, notice, stoppedReplyIds, errorMes
     target.setAttribute("data-found", "true");
   }, [focusId, messages.length]);
 
+  // The message under the version buttons is another one now (its bubble is
+  // new): the focus goes to the same button on it, or to its twin at an end.
+  useEffect(() => {
+    if (!versionFocus || locked) return;
+    const message = document.getElementById(`message-${versionFocus.messageId}`);
+    const other = versionFocus.control === "next" ? "previous" : "next";
+    const button = [versionFocus.control, other]
+      .map((control) => message?.querySelector<HTMLButtonElement>(`button[data-version="${control}"]`))
+      .find((b) => b && !b.disabled);
+    button?.focus();
+    onVersionFocused();
+  }, [versionFocus, locked, onVersionFocused]);
+
   return (
     <div className="relative min-h-0 flex-1">
       <div ref={containerRef} onScroll={onScroll} className="h-full overflow-y-auto">
@@ -99,11 +143,16 @@ export function MessageList({ messages, phase, notice, stoppedReplyIds, errorMes
                 message={message}
                 streaming={phase === "streaming" && message === last && message.role === "assistant"}
                 stopped={stoppedReplyIds.has(message.id) || message.metadata?.stopped === true}
+                versions={versions.get(message.id)}
+                locked={locked}
+                regenerable={message.id === regenerableReplyId}
+                actions={actions}
               />
             ),
           )}
           {notice ? <ThinkingIndicator label={notice} /> : phase === "submitted" && <ThinkingIndicator />}
           {errorMessage && <ErrorNotice message={errorMessage} onRetry={onRetry} />}
+          {actionError && <ErrorNotice message={actionError} />}
         </div>
       </div>
       {!pinned && (

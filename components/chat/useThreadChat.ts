@@ -1,10 +1,11 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useReducer, useState, type Dispatch } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from "react";
+import { useRouter } from "next/navigation";
 import { Chat, useChat } from "@ai-sdk/react";
-import type { HistoryMessage } from "@/lib/protocol/threads";
+import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
-import { olderMessages } from "@/lib/client/api";
+import { forkThread, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ChatStreamTransport } from "@/lib/client/chat-transport";
@@ -21,6 +22,7 @@ import {
   withOlderMessages,
   type ThreadChatEvent,
 } from "@/lib/client/thread-chat-state";
+import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 
@@ -33,7 +35,12 @@ export interface ThreadChatOptions {
   pendingTurn?: PendingTurn | null;
   /** Where the earlier messages begin, when the page holds only the latest (null: it holds the start). */
   olderCursor?: string | null;
+  /** The "2 / 3" of each message of the thread's path that has other versions, when the page was rendered. */
+  versions?: MessageVersions[];
 }
+
+/** Which of a message's version buttons was pressed: it keeps the focus on the version it brings. */
+export type VersionControl = "previous" | "next";
 
 /**
  * One chat page's thread: the conversation with the server (the transport, the
@@ -41,18 +48,36 @@ export interface ThreadChatOptions {
  * earlier pages, and a turn left pending when the page was rendered. The page
  * only draws what this returns.
  */
-export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null }: ThreadChatOptions) {
+export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null, versions: initialVersions = [] }: ThreadChatOptions) {
   const { refresh: refreshThreads, retitle } = useThreads();
+  const router = useRouter();
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
   const [state, dispatch] = useReducer(threadChatReducer, { olderCursor, interrupted: unanswered === "interrupted" }, initialThreadChatState);
   const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }));
   const { messages: chatMessages, status, error } = useChat({ chat: thread.chat });
 
+  // The "2 / 3" of each message. Read again when a new version's reply ends,
+  // and answered with a switch; only the latest read or switch may write.
+  const [versions, setVersions] = useState<VersionIndex>(() => indexVersions(initialVersions));
+  const versionsTicket = useRef(0);
+  const refreshVersions = useCallback(async () => {
+    const id = thread.session.threadId;
+    if (!id) return;
+    const ticket = ++versionsTicket.current;
+    try {
+      const list = await threadVersions(id);
+      if (ticket === versionsTicket.current) setVersions(indexVersions(list));
+    } catch {
+      // The positions shown stay as they were; the next read or switch corrects them.
+    }
+  }, [thread]);
+
   useEffect(() => {
     thread.page.refreshThreads = refreshThreads;
     thread.page.retitle = retitle;
-  }, [thread, refreshThreads, retitle]);
+    thread.page.refreshVersions = refreshVersions;
+  }, [thread, refreshThreads, retitle, refreshVersions]);
   useEffect(() => thread.attach(), [thread]);
   useEffect(() => {
     // A reload while a reply was being written: follow that turn to its reply, with Stop meanwhile.
@@ -96,12 +121,80 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   }, [focusId, messages, state.older, loadOlder]);
 
   const phase = turnPhase(status);
+  const busy = phase !== "idle";
+
+  // A failed switch or fork: said until the next one, or until the next message is sent.
+  const [actionError, setActionError] = useState<string | null>(null);
+  useEffect(() => {
+    if (busy) setActionError(null);
+  }, [busy]);
+
+  // Another version of a message: the server's answer is the thread along the
+  // new path, drawn as it is. The focus stays on the version buttons, though
+  // the message under them is another one.
+  const [switching, setSwitching] = useState(false);
+  const [versionFocus, setVersionFocus] = useState<{ messageId: string; control: VersionControl } | null>(null);
+  const switchingNow = useRef(false);
+  const switchVersion = useCallback(
+    async (messageId: string, control: VersionControl) => {
+      const id = thread.session.threadId;
+      if (!id || switchingNow.current || thread.chat.status === "submitted" || thread.chat.status === "streaming") return;
+      switchingNow.current = true;
+      setSwitching(true);
+      setActionError(null);
+      const ticket = ++versionsTicket.current;
+      try {
+        const answer = await selectVersion(id, messageId);
+        thread.session.redrawn(answer.messages);
+        thread.chat.clearError();
+        thread.chat.messages = answer.messages.map(toChatMessage);
+        dispatch({ type: "redrawn", olderCursor: answer.nextCursor });
+        if (ticket === versionsTicket.current) setVersions(indexVersions(answer.versions));
+        setVersionFocus({ messageId, control });
+      } catch (error) {
+        setActionError(errorMessage(error, "Could not show that version."));
+      } finally {
+        switchingNow.current = false;
+        setSwitching(false);
+      }
+    },
+    [thread],
+  );
+
+  // A new thread that holds this one up to a message: the sidebar lists it and the page opens it.
+  const fork = useCallback(
+    async (messageId: string) => {
+      const id = thread.session.threadId;
+      if (!id) return;
+      setActionError(null);
+      try {
+        const forked = await forkThread(id, messageId);
+        await refreshThreads();
+        router.push(`/c/${forked.id}`);
+      } catch (error) {
+        setActionError(errorMessage(error, "Could not fork the thread."));
+      }
+    },
+    [thread, refreshThreads, router],
+  );
+
   const retry = retryOf(messages);
   return {
     messages,
     phase,
     /** A reply is on its way (submitted or streaming). */
-    busy: phase !== "idle",
+    busy,
+    /** The thread's id, once the server has named it. */
+    threadId: thread.session.threadId,
+    versions,
+    /** The versions are being switched: the thread's controls wait. */
+    switching,
+    /** Where the focus goes once another version is shown (the button pressed, or its twin at an end). */
+    versionFocus,
+    versionFocused: useCallback(() => setVersionFocus(null), []),
+    /** The reply Regenerate answers anew, when the thread ends with one. */
+    regenerableReplyId: regenerableReplyId(messages),
+    actionError,
     /** What the turn does before its reply starts, while it runs. */
     notice: phase === "idle" ? null : state.notice,
     stopping: state.stopping,
@@ -115,6 +208,10 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     history: state.history,
     send: thread.send,
     stop: thread.stop,
+    regenerate: thread.regenerate,
+    edit: thread.edit,
+    switchVersion,
+    fork,
   };
 }
 
@@ -132,7 +229,14 @@ function openThreadChat(
   const session = new ChatSession(threadId, initialHistory);
   const stopper = new ReplyStop();
   // Whether the page still shows this chat, and the sidebar to tell: set by the hook's effects.
-  const page = { mounted: false, ...sidebar, followedPendingTurn: false };
+  const page = {
+    mounted: false,
+    ...sidebar,
+    followedPendingTurn: false,
+    refreshVersions: async () => {},
+    // The reply being streamed is a new version (regenerate, edit): the positions are read again when it ends.
+    newVersion: false,
+  };
 
   const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
     id: threadId ?? newMessageId(),
@@ -156,6 +260,10 @@ function openThreadChat(
       if (summary) chat.messages = insertAtSeq(chat.messages, summaryMessage(summary), summary.seq, session.seqOf);
       dispatch({ type: "reply-ended", replyId: message.id, stopped });
       if (page.mounted) void page.refreshThreads();
+      if (page.newVersion) {
+        page.newVersion = false;
+        if (page.mounted) void page.refreshVersions();
+      }
     },
   });
 
@@ -168,6 +276,23 @@ function openThreadChat(
   // Sending the unanswered message again (its own id) is answered once: the
   // server waits for a turn still running, or answers it anew.
   const askAgain = () => ask(() => chat.regenerate());
+  // The last reply answered anew: the server stores it beside the one it replaces.
+  const regenerate = (replyId: string) => {
+    if (!chat.messages.some((m) => m.id === replyId && m.role === "assistant")) return;
+    session.replaceNext(replyId);
+    page.newVersion = true;
+    ask(() => chat.regenerate({ messageId: replyId }));
+  };
+  // A user's message sent again with new words: the thread continues from the
+  // messages before it, and the server keeps the old words as another version.
+  const edit = (messageId: string, text: string) => {
+    const before = messagesBeforeEdit(chat.messages, messageId);
+    if (!before) return;
+    chat.messages = before;
+    session.replaceNext(messageId);
+    page.newVersion = true;
+    send(text);
+  };
   const stop = () => {
     dispatch({ type: "stopping" });
     void stopper.stop(session.threadId, () => chat.stop());
@@ -180,6 +305,8 @@ function openThreadChat(
     send,
     askAgain,
     stop,
+    regenerate,
+    edit,
     followPendingTurn: () => {
       if (page.followedPendingTurn) return;
       page.followedPendingTurn = true;

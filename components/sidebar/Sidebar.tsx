@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useNewChat } from "@/components/chat/NewChatContext";
+import { ImportThread } from "@/components/sidebar/ImportThread";
 import { ThreadList } from "@/components/sidebar/ThreadList";
 import { ThreadSearchBox, ThreadSearchResults } from "@/components/sidebar/ThreadSearch";
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
@@ -47,6 +48,7 @@ export function Sidebar({ open, onClose }: SidebarProps) {
             <CloseIcon />
           </button>
         </div>
+        <ImportThread onImported={onClose} />
         <ThreadSearchBox query={query} onQueryChange={setQuery} />
         {/* The list stays mounted while searching, so its loaded pages and scroll survive a search. */}
         {searching && (

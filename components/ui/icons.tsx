@@ -83,3 +83,36 @@ export const ChevronDownIcon = ({ className }: { className?: string }) => (
     <path d="m6 9 6 6 6-6" />
   </Icon>
 );
+
+export const ChevronLeftIcon = () => (
+  <Icon width="16" height="16">
+    <path d="m15 18-6-6 6-6" />
+  </Icon>
+);
+
+export const ChevronRightIcon = () => (
+  <Icon width="16" height="16">
+    <path d="m9 18 6-6-6-6" />
+  </Icon>
+);
+
+export const RegenerateIcon = () => (
+  <Icon width="16" height="16">
+    <path d="M21 12a9 9 0 1 1-2.6-6.4M21 4v5h-5" />
+  </Icon>
+);
+
+export const ForkIcon = () => (
+  <Icon width="16" height="16">
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="18" cy="5" r="2" />
+    <circle cx="12" cy="19" r="2" />
+    <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
+  </Icon>
+);
+
+export const DownloadIcon = () => (
+  <Icon width="16" height="16">
+    <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+  </Icon>
+);

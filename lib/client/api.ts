@@ -1,7 +1,7 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@/lib/errors";
-import type { MessagesPage, SearchPage, ThreadPage, ThreadSummary } from "@/lib/protocol/threads";
+import type { MessagesPage, MessageVersions, SearchPage, SelectedVersion, ThreadPage, ThreadSummary, VersionsPage } from "@/lib/protocol/threads";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -83,4 +83,29 @@ export function searchThreads(q: string, { cursor, signal }: { cursor?: string; 
 /** The page of a thread's messages just before `cursor` (oldest first), and the cursor of the page before it. */
 export function olderMessages(threadId: string, cursor: string): Promise<MessagesPage> {
   return request<MessagesPage>(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
+}
+
+/** Each message of the thread's active path that has other versions ("2 / 3"). */
+export async function threadVersions(threadId: string): Promise<MessageVersions[]> {
+  return (await request<VersionsPage>(`${threadPath(threadId)}/versions`)).versions;
+}
+
+/** Puts a version of a message on the thread's path; answers with the thread's latest page along it and the new positions. */
+export function selectVersion(threadId: string, messageId: string): Promise<SelectedVersion> {
+  return request<SelectedVersion>(`${threadPath(threadId)}/versions`, { method: "POST", body: JSON.stringify({ messageId }) });
+}
+
+/** A new thread holding this one up to and including `messageId`. */
+export async function forkThread(threadId: string, messageId: string): Promise<ThreadSummary> {
+  return (await request<{ thread: ThreadSummary }>(`${threadPath(threadId)}/fork`, { method: "POST", body: JSON.stringify({ messageId }) })).thread;
+}
+
+/** A thread made from an exported one: `json` is the export file's text, sent as it is (the server checks it). */
+export async function importThread(json: string): Promise<ThreadSummary> {
+  return (await request<{ thread: ThreadSummary }>("/api/threads/import", { method: "POST", body: json })).thread;
+}
+
+/** Where the thread's export downloads from (an attachment). */
+export function exportUrl(threadId: string, format: "json" | "markdown"): string {
+  return `${threadPath(threadId)}/export?format=${format}`;
 }

@@ -22,6 +22,8 @@ export class ChatSession {
   private serverSaidStopped = false;
   // A summary written since this page's last turn: it joins the thread (and the copy) when the reply ends.
   private newSummary: ChatDataParts["compacted"] | null = null;
+  // The message the next request makes a new version of (regenerate: the reply; edit: the user's message).
+  private nextReplaces: string | null = null;
 
   /** `threadId` null for a brand-new chat; `history` the messages the page was rendered with. */
   constructor(threadId: string | null, history: HistoryMessage[]) {
@@ -42,9 +44,29 @@ export class ChatSession {
     for (const m of messages) if (m.signature) this.signatures.set(m.id, { signature: m.signature, seq: m.seq, parentId: m.parentId });
   }
 
+  /**
+   * The thread was drawn again from the server (another version selected):
+   * keeps the new messages' signatures, and the next request leaves the
+   * history to the database, as it does for a page the server rendered.
+   */
+  redrawn(messages: HistoryMessage[]): void {
+    this.remember(messages);
+    this.conversation.clientCopyIsTrusted = false;
+  }
+
+  /** The next request (only that one) makes a new version of `messageId`: a regenerated reply or an edited message. */
+  replaceNext(messageId: string): void {
+    this.nextReplaces = messageId;
+  }
+
   /** The POST /api/chat body for the last of `messages`; `search` is the page URL's query (a history setting). */
   requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest {
-    return buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
+    const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
+    if (this.nextReplaces !== null) {
+      body.replaces = this.nextReplaces;
+      this.nextReplaces = null;
+    }
+    return body;
   }
 
   /** Takes in what a data part says; returns the thread's id when this part is the first to name it. */

@@ -40,7 +40,8 @@ export type ThreadChatEvent =
   | { type: "retries-settled" }
   | { type: "older-loading" }
   | { type: "older-loaded"; cursor: string | null }
-  | { type: "older-failed"; error: string };
+  | { type: "older-failed"; error: string }
+  | { type: "redrawn"; olderCursor: string | null };
 
 const NO_RETRIES: RetriedReply = { notices: [], replyId: null };
 
@@ -78,6 +79,9 @@ export function threadChatReducer(state: ThreadChatState, event: ThreadChatEvent
       return { ...state, older: { cursor: event.cursor, loading: false, error: null } };
     case "older-failed":
       return { ...state, older: { ...state.older, loading: false, error: event.error } };
+    case "redrawn":
+      // Another version's path, from its latest page: what was said about the old path no longer applies.
+      return { ...state, notice: null, interrupted: false, retried: NO_RETRIES, older: { cursor: event.olderCursor, loading: false, error: null } };
   }
 }
 

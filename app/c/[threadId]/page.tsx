@@ -24,13 +24,20 @@ const loadThread = cache(async (threadId: string) => {
   const owner = await app.ownerFromCookies();
   if (!owner) return null;
   try {
-    const [thread, history, pendingTurn] = await Promise.all([
+    const [thread, history, pendingTurn, versions] = await Promise.all([
       app.threads().get(owner, threadId),
       // The newest messages only: earlier ones load as the reader scrolls up.
       signedPage(app.threads(), app.sessionSecret, owner, threadId, { limit: MESSAGES_PAGE }),
       app.threads().pendingTurn(owner, threadId),
+      app.threads().versions(owner, threadId),
     ]);
-    return { thread, history: history.messages, olderCursor: history.olderBefore === null ? null : messagesCursor.encode(history.olderBefore), pendingTurn };
+    return {
+      thread,
+      history: history.messages,
+      olderCursor: history.olderBefore === null ? null : messagesCursor.encode(history.olderBefore),
+      pendingTurn,
+      versions,
+    };
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;
@@ -55,6 +62,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
       initialHistory={loaded.history}
       olderCursor={loaded.olderCursor}
       pendingTurn={loaded.pendingTurn}
+      versions={loaded.versions}
       historyDebug={historyDebug}
     />
   );

@@ -1,0 +1,83 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { exportUrl } from "@/lib/client/api";
+import { ChevronDownIcon, DownloadIcon } from "@/components/ui/icons";
+
+/**
+ * "Export": a small disclosure with the thread's download links, JSON (which
+ * Import reads back) and Markdown. Escape or a click elsewhere closes it; the
+ * focus goes back to the button.
+ */
+export function ExportMenu({ threadId }: { threadId: string }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const firstLink = useRef<HTMLAnchorElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    firstLink.current?.focus();
+    const closeOutside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", closeOutside);
+    return () => document.removeEventListener("pointerdown", closeOutside);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const link =
+    "block rounded-md px-3 py-1.5 text-sm outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:hover:bg-neutral-700";
+
+  return (
+    <div
+      ref={root}
+      className="relative"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && open) {
+          event.preventDefault();
+          close();
+        }
+      }}
+      // Tabbing out of the links closes it.
+      onBlur={(event) => {
+        if (open && !root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((o) => !o)}
+        className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:text-neutral-200 dark:hover:bg-neutral-800"
+      >
+        <DownloadIcon />
+        Export
+        <ChevronDownIcon className={open ? "rotate-180" : undefined} />
+      </button>
+      <div
+        id={menuId}
+        hidden={!open}
+        className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-800"
+      >
+        <ul aria-label="Export formats">
+          <li>
+            <a ref={firstLink} href={exportUrl(threadId, "json")} download onClick={() => setOpen(false)} className={link}>
+              Export as JSON
+            </a>
+          </li>
+          <li>
+            <a href={exportUrl(threadId, "markdown")} download onClick={() => setOpen(false)} className={link}>
+              Export as Markdown
+            </a>
+          </li>
+        </ul>
+      </div>
+    </div>
+  );
+}
