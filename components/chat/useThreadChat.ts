@@ -161,6 +161,8 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     [thread],
   );
 
+  const versionFocused = useCallback(() => setVersionFocus(null), []);
+
   // A new thread that holds this one up to a message: the sidebar lists it and the page opens it.
   const fork = useCallback(
     async (messageId: string) => {
@@ -191,7 +193,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     switching,
     /** Where the focus goes once another version is shown (the button pressed, or its twin at an end). */
     versionFocus,
-    versionFocused: useCallback(() => setVersionFocus(null), []),
+    versionFocused,
     /** The reply Regenerate answers anew, when the thread ends with one. */
     regenerableReplyId: regenerableReplyId(messages),
     actionError,
