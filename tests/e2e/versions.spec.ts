@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { SLOW_REPLY, echoReply } from "../../scripts/mock-model-server.mjs";
 import {
   assistantMessages,
   composer,
@@ -7,6 +7,7 @@ import {
   lastReply,
   sendMessage,
   startThread,
+  stopButton,
   uniqueToken,
   userMessages,
 } from "./helpers";
@@ -61,6 +62,31 @@ test("Regenerate keeps both replies: 2 / 2, Previous version shows the first and
   await expect(lastReply(page)).toContainText(echoReply(next, 2, 1));
   await expectReplyFinished(page);
   await expect(assistantMessages(page).first().getByText("2 / 2", { exact: true })).toBeVisible();
+});
+
+test("a stopped reply can be regenerated, and while a reply streams the versions, Regenerate and Edit wait", async ({ page }) => {
+  await page.goto("/");
+  await sendMessage(page, `[[slow]] stop me ${uniqueToken()}`);
+  await expect(lastReply(page)).toContainText("Streaming slowly");
+  await stopButton(page).click();
+  await expectReplyFinished(page);
+  await expect(lastReply(page).getByText("Stopped", { exact: true })).toBeVisible();
+
+  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await expect(lastReply(page)).toContainText("Streaming slowly");
+  await expect(stopButton(page)).toBeVisible();
+  // The reply being written has no buttons yet; the question's wait for it.
+  await expect(lastReply(page).getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+  await expect(userMessages(page).first().getByRole("button", { name: "Edit" })).toBeDisabled();
+
+  await expect(lastReply(page)).toContainText(SLOW_REPLY.slice(-40));
+  await expectReplyFinished(page);
+  await expect(lastReply(page).getByText("2 / 2", { exact: true })).toBeVisible();
+  await expect(lastReply(page).getByText("Stopped", { exact: true })).toHaveCount(0);
+  await previousVersion(lastReply(page)).click();
+  await expect(lastReply(page).getByText("1 / 2", { exact: true })).toBeVisible();
+  await expect(lastReply(page).getByText("Stopped", { exact: true })).toBeVisible();
+  await expect(lastReply(page)).not.toContainText(SLOW_REPLY.slice(-40));
 });
 
 test("Edit sends the new words as a new branch; the old question and its reply stay one version back, also after a reload", async ({ page }) => {
