@@ -22,11 +22,14 @@ test("a 300-message thread opens at its end and scrolls back to its start", asyn
     const first = await page.request.post("/api/chat", { data: { message: { id: crypto.randomUUID(), content: "the first words" } } });
     const threadId = first.headers()["x-thread-id"];
     await first.text();
+    // Each seeded message follows the one before it, as the thread's one path (no other versions).
     await db.query(
-      `WITH t AS (SELECT next_seq FROM threads WHERE id = $1)
-       INSERT INTO messages (thread_id, seq, message_id, kind, content)
-       SELECT $1, t.next_seq + g - 1, 'seed-' || g, CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END, 'Seeded message ' || g
-         FROM t, generate_series(1, 298) AS g`,
+      `WITH t AS (SELECT next_seq FROM threads WHERE id = $1),
+            last AS (SELECT message_id FROM messages WHERE thread_id = $1 AND part_index = 0 ORDER BY seq DESC LIMIT 1)
+       INSERT INTO messages (thread_id, seq, message_id, kind, content, parent_message_id)
+       SELECT $1, t.next_seq + g - 1, 'seed-' || g, CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END, 'Seeded message ' || g,
+              CASE WHEN g = 1 THEN last.message_id ELSE 'seed-' || (g - 1) END
+         FROM t, last, generate_series(1, 298) AS g`,
       [threadId],
     );
     await db.query("UPDATE threads SET next_seq = next_seq + 298, message_count = message_count + 298 WHERE id = $1", [threadId]);
