@@ -35,7 +35,11 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
   const { regenerate, edit, switchVersion, fork } = chat;
   const actions = useMemo<MessageActions>(
     () => ({
-      regenerate,
+      // The reply and its button make way for the new one: the focus goes to the composer, where Stop is.
+      regenerate: (replyId) => {
+        regenerate(replyId);
+        composerInput.current?.focus();
+      },
       switchVersion: (messageId, control) => void switchVersion(messageId, control),
       fork: (messageId) => void fork(messageId),
       // The edited message leaves the page with its form: the focus goes to the composer, where the reply is followed.
