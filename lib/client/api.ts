@@ -1,7 +1,7 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@/lib/errors";
-import type { MessagesPage, MessageVersions, SearchPage, SelectedVersion, ThreadPage, ThreadSummary, VersionsPage } from "@/lib/protocol/threads";
+import type { MessagesPage, MessageVersions, SearchPage, SelectedVersion, ThreadPage, ThreadResponse, ThreadSummary, VersionsPage } from "@/lib/protocol/threads";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -97,12 +97,12 @@ export function selectVersion(threadId: string, messageId: string): Promise<Sele
 
 /** A new thread holding this one up to and including `messageId`. */
 export async function forkThread(threadId: string, messageId: string): Promise<ThreadSummary> {
-  return (await request<{ thread: ThreadSummary }>(`${threadPath(threadId)}/fork`, { method: "POST", body: JSON.stringify({ messageId }) })).thread;
+  return (await request<ThreadResponse>(`${threadPath(threadId)}/fork`, { method: "POST", body: JSON.stringify({ messageId }) })).thread;
 }
 
 /** A thread made from an exported one: `json` is the export file's text, sent as it is (the server checks it). */
 export async function importThread(json: string): Promise<ThreadSummary> {
-  return (await request<{ thread: ThreadSummary }>("/api/threads/import", { method: "POST", body: json })).thread;
+  return (await request<ThreadResponse>("/api/threads/import", { method: "POST", body: json })).thread;
 }
 
 /** Where the thread's export downloads from (an attachment). */
