@@ -15,6 +15,8 @@
 //                 every later one gets the ordinary echo (retries, durability)
 //   [[nth]]       the ordinary echo, then " (answer N)": N counts this server's
 //                 answers to this text, so a regenerated reply differs
+//   [[once]]      the ordinary echo the first time; HTTP 500 every later time
+//                 (a regenerate that fails)
 //   [[call:NAME:JSON]] (one or more; JSON is the tool's input) when the request
 //                 offers tools; without tools these markers are plain text:
 //                 - tool results after the last user message: the text
@@ -243,6 +245,7 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
     if (text.includes(`[[${how}-mid]]`)) return { kind: "fail-mid", reply: FAIL_MID_REPLY, how };
   }
   if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
+  if (text.includes("[[once]]") && answerNumber(text) > 1) return { kind: "error" };
   const reasoning = text.includes("[[reason]]") ? { reasoning: REASONING_TEXT } : {};
   const slow = text.includes("[[slow]]") ? { delayMs: SLOW_CHUNK_DELAY_MS } : {};
   const tools = planToolCalls(body, messages, text);

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { Chat, useChat } from "@ai-sdk/react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
-import { forkThread, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
+import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ChatStreamTransport } from "@/lib/client/chat-transport";
@@ -73,11 +73,30 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     }
   }, [thread]);
 
+  // A new version the server refused, or whose reply failed: the page had
+  // already taken the old reply (or message) out, and the server kept it, so
+  // the thread is drawn again as the server holds it, the error still shown.
+  const redrawThread = useCallback(async () => {
+    const id = thread.session.threadId;
+    if (!id) return;
+    const ticket = ++versionsTicket.current;
+    try {
+      const [page, list] = await Promise.all([latestMessages(id), threadVersions(id)]);
+      thread.session.redrawn(page.messages);
+      thread.chat.messages = page.messages.map(toChatMessage);
+      dispatch({ type: "redrawn", olderCursor: page.nextCursor });
+      if (ticket === versionsTicket.current) setVersions(indexVersions(list));
+    } catch {
+      // The page stays as it is; a reload shows the thread as the server holds it.
+    }
+  }, [thread]);
+
   useEffect(() => {
     thread.page.refreshThreads = refreshThreads;
     thread.page.retitle = retitle;
     thread.page.refreshVersions = refreshVersions;
-  }, [thread, refreshThreads, retitle, refreshVersions]);
+    thread.page.redrawThread = redrawThread;
+  }, [thread, refreshThreads, retitle, refreshVersions, redrawThread]);
   useEffect(() => thread.attach(), [thread]);
   useEffect(() => {
     // A reload while a reply was being written: follow that turn to its reply, with Stop meanwhile.
@@ -236,6 +255,7 @@ function openThreadChat(
     ...sidebar,
     followedPendingTurn: false,
     refreshVersions: async () => {},
+    redrawThread: async () => {},
     // The reply being streamed is a new version (regenerate, edit): the positions are read again when it ends.
     newVersion: false,
   };
@@ -264,7 +284,7 @@ function openThreadChat(
       if (page.mounted) void page.refreshThreads();
       if (page.newVersion) {
         page.newVersion = false;
-        if (page.mounted) void page.refreshVersions();
+        if (page.mounted) void (isError || isDisconnect ? page.redrawThread() : page.refreshVersions());
       }
     },
   });

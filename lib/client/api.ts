@@ -80,6 +80,11 @@ export function searchThreads(q: string, { cursor, signal }: { cursor?: string; 
   return request<SearchPage>(`/api/search?${query}`, { signal });
 }
 
+/** The thread's newest page of messages (oldest first), and the cursor of the page before it. */
+export function latestMessages(threadId: string): Promise<MessagesPage> {
+  return request<MessagesPage>(`${threadPath(threadId)}/messages`);
+}
+
 /** The page of a thread's messages just before `cursor` (oldest first), and the cursor of the page before it. */
 export function olderMessages(threadId: string, cursor: string): Promise<MessagesPage> {
   return request<MessagesPage>(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);

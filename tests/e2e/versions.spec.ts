@@ -190,3 +190,22 @@ test("by keyboard alone: Tab to Edit, Enter, new words, Enter sends; then Previo
   await expect(previousVersion(userMessages(page).first())).toBeFocused();
   await expect(lastReply(page)).toContainText(echoReply(reworded, 1, 0));
 });
+
+test("a regenerate that fails keeps the reply it meant to replace, in view and after a reload", async ({ page }) => {
+  await page.goto("/");
+  const text = `answer only once ${uniqueToken()} [[once]]`;
+  await startThread(page, text);
+  await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));
+  await expectReplyFinished(page);
+
+  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /problem answering/i })).toBeVisible();
+  // The server kept the old reply: the page draws the thread as the server holds it, the error beside it.
+  await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(previousVersion(lastReply(page))).toHaveCount(0);
+
+  await page.reload();
+  await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));
+  await expect(assistantMessages(page)).toHaveCount(1);
+});
