@@ -5,6 +5,7 @@ import type { Network } from "@/lib/agent/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
+import { NotificationListener } from "@/lib/db/notifications";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -15,6 +16,7 @@ import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
+import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
 
@@ -39,6 +41,7 @@ const processWide = globalThis as unknown as {
   threadlinePool?: pg.Pool;
   threadlineLimiters?: Limiters;
   threadlineActiveTurns?: ActiveTurns;
+  threadlineStopListener?: NotificationListener;
   threadlineRuntime?: TurnRuntime;
 };
 
@@ -52,6 +55,22 @@ let latestNetwork: { settings: Env; network: Network } | undefined;
 
 /** The process's one pool; refuses (an AppError) when DATABASE_URL is unset. */
 const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
+
+/**
+ * Every process hears a Stop recorded by any process (NOTIFY on STOP_CHANNEL),
+ * on one connection of its own, opened with the process's running turns. Not
+ * on a database that serves one connection at a time (the embedded one, which
+ * one process holds by its data folder's lock): Stop reaches that process's
+ * turns directly.
+ */
+function hearingStops(active: ActiveTurns): ActiveTurns {
+  const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+  if (DATABASE_URL && DATABASE_POOL_SIZE > 1) {
+    void processWide.threadlineStopListener?.close();
+    processWide.threadlineStopListener = new NotificationListener(DATABASE_URL, STOP_CHANNEL, (payload) => hearStop(active, payload));
+  }
+  return active;
+}
 
 export const app = {
   pool,
@@ -76,7 +95,9 @@ export const app = {
     return latestNetwork.network;
   },
 
-  activeTurns: (): ActiveTurns => (processWide.threadlineActiveTurns ??= new ActiveTurns()),
+  activeTurns: (): ActiveTurns => (processWide.threadlineActiveTurns ??= hearingStops(new ActiveTurns())),
+  /** Stop from any process: this one's turn at once, any other's through the database. */
+  turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
 
   /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
   runtime(): TurnRuntime {
@@ -87,7 +108,7 @@ export const app = {
       throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
     }
     return (processWide.threadlineRuntime ??= inngestConfigured()
-      ? new InngestRuntime(inngest, app.activeTurns(), app.sessionSecret)
+      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret)
       : new InlineRuntime(
           {
             history: app.history,
@@ -97,6 +118,7 @@ export const app = {
             saveRetryMs: env().SAVE_RETRY_SECONDS * 1000,
           },
           app.activeTurns(),
+          app.turnStops(),
         ));
   },
 };

@@ -1,4 +1,4 @@
-import { ensureDatabase, migrate } from "../lib/db/migrate.mjs";
+import { ensureDatabase, migrate, MigrationLockTimeout } from "../lib/db/migrate.mjs";
 
 /** Creates the database if needed and applies pending migrations, with messages a new user can act on. */
 export async function prepareDatabase(databaseUrl) {
@@ -11,6 +11,10 @@ export async function prepareDatabase(databaseUrl) {
         : "[threadline] database schema is up to date",
     );
   } catch (error) {
+    if (error instanceof MigrationLockTimeout) {
+      console.error(`[threadline] cannot migrate the database at ${redact(databaseUrl)}: ${error.message}`);
+      process.exit(1);
+    }
     console.error(`\n[threadline] cannot prepare the database at ${redact(databaseUrl)}: ${error.message}`);
     console.error(
       "[threadline] start Postgres (docker compose up -d db) or set DATABASE_URL in .env to a server you can reach.\n",

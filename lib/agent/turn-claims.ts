@@ -70,13 +70,19 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
   return { threadId, historySource: "database", status, ...(reply ? { reply: { ...reply, role: "assistant" as const } } : {}), compact: false };
 }
 
-/** Renews the turn's lease while it runs, a third of the lease at a time. */
-export function holdLease(input: TurnInput, turns: TurnStore, leaseMs: number): { stop(): void } {
+/**
+ * Renews the turn's lease while it runs, a third of the lease at a time. A
+ * Stop asked for the turn is heard at once by NOTIFY (lib/runtime/turn-stops.ts);
+ * a renewal that finds one recorded calls `onStop` too, in case the
+ * notification was lost (the listening connection was down).
+ */
+export function holdLease(input: TurnInput, turns: TurnStore, leaseMs: number, onStop: () => void): { stop(): void } {
   const renew = () =>
     turns
       .renewTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, leaseMs })
-      .then((held) => {
+      .then(({ held, stopRequested }) => {
         if (!held) console.error(`[turn ${input.turnId}] lost its lease: another turn took the message over`);
+        if (stopRequested) onStop();
       })
       .catch((error: Error) => console.error(`[turn ${input.turnId}] could not renew its lease:`, error.message));
   const timer = setInterval(renew, Math.max(1_000, Math.floor(leaseMs / 3)));

@@ -62,11 +62,14 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
     if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
   }
   // A runner that dies stops renewing its lease, and the message may be answered again.
-  const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs) : undefined;
+  // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
+  const stopped = new AbortController();
+  const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const running: TurnDeps = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
   const finish = (status: "done" | "failed") =>
     step("finish-turn", async () => void (await turns?.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
   try {
-    const outcome = await answerTurn(input, deps, thread);
+    const outcome = await answerTurn(input, running, thread);
     // A stored reply finished its turn in the same statement.
     if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
     return outcome;

@@ -38,7 +38,8 @@ export async function ensureDatabase(databaseUrl) {
     try {
       await client.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName(databaseUrl))}`);
     } catch (error) {
-      if (error?.code !== "42P04") throw error; // created meanwhile by another process
+      // Created meanwhile by another process: 42P04, or 23505 when both inserted its catalog row at once.
+      if (error?.code !== "42P04" && error?.code !== "23505") throw error;
     }
   });
   return true;
@@ -53,17 +54,62 @@ export async function recreateDatabase(databaseUrl) {
   });
 }
 
-/** Applies pending migrations; returns the names of the ones it ran. */
-export async function migrate(databaseUrl, { log = () => {} } = {}) {
-  const applied = await runner({
-    databaseUrl,
-    dir: MIGRATIONS_DIR,
-    direction: "up",
-    migrationsTable: "pgmigrations",
-    count: Infinity,
-    checkOrder: true,
-    log,
-    verbose: false,
-  });
-  return applied.map((m) => m.name);
+/**
+ * node-pg-migrate's own lock (a session advisory lock under this key) only
+ * tries once, and a second server starting at the same moment would exit with
+ * "Another migration is already running". Taking the same lock first, and
+ * waiting for it, lets the runner's own attempt succeed (advisory locks are
+ * reentrant within a session) while a migration run elsewhere, even by
+ * node-pg-migrate's own CLI, still keeps this one out.
+ */
+const MIGRATION_LOCK_KEY = "7241865325823964";
+const LOCK_RETRY_MS = 250;
+export const DEFAULT_LOCK_WAIT_MS = 60_000;
+
+/** Another migration run held the lock for longer than this one would wait. */
+export class MigrationLockTimeout extends Error {
+  name = "MigrationLockTimeout";
+  constructor(waitMs) {
+    super(
+      `another migration run has held the database's migration lock for ${Math.round(waitMs / 1000)} s; ` +
+        "if no other server is starting, a stuck session holds it (see pg_locks, locktype advisory) and must be ended",
+    );
+  }
+}
+
+async function waitForLock(client, waitMs) {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await client.query(`SELECT pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) AS locked`);
+    if (rows[0].locked) return;
+    if (Date.now() >= until) throw new MigrationLockTimeout(waitMs);
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+  }
+}
+
+/**
+ * Applies pending migrations; returns the names of the ones it ran. While
+ * another run migrates the same database (two servers starting at once), this
+ * one waits for it, up to `lockWaitMs`, then finds nothing left to do.
+ */
+export async function migrate(databaseUrl, { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await waitForLock(client, lockWaitMs);
+    const applied = await runner({
+      dbClient: client,
+      dir: MIGRATIONS_DIR,
+      direction: "up",
+      migrationsTable: "pgmigrations",
+      count: Infinity,
+      checkOrder: true,
+      log,
+      verbose: false,
+    });
+    return applied.map((m) => m.name);
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => {});
+  }
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { AppError, notFoundThread } from "@/lib/errors";
+import { AppError, notFoundThread, threadBusy } from "@/lib/errors";
 import { fromColumns, toColumns } from "@/lib/protocol/parts-codec";
 import { PART_COLUMNS, summaryFrom, type Nullable, type PartRow } from "./rows";
 import type { OpenedTurn, TurnStore } from "./types";
@@ -22,7 +22,7 @@ interface OpenedVersionRow {
 /** Why a regenerate or an edit was refused, in words the person who asked for it understands. */
 const REFUSALS: Record<NonNullable<OpenedVersionRow["refused"]>, () => AppError> = {
   not_found: () => new AppError("not_found:message", "That message is not in this thread."),
-  busy: () => new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop."),
+  busy: threadBusy,
   same_id: () => new AppError("bad_request:message_id", "An edited message needs an id of its own."),
   changed: () =>
     new AppError("conflict:version_changed", "That message is no longer the one shown in this thread: it was regenerated or edited meanwhile. Reload to see its versions."),

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { notFoundThread } from "@/lib/errors";
+import { notFoundThread, threadBusy } from "@/lib/errors";
 import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
 import type { StoredMessage } from "@/lib/protocol/threads";
@@ -10,6 +10,7 @@ import { openVersionTurn } from "./postgres-version-turn";
 import { PostgresTitleStore } from "./postgres-titles";
 import type {
   HistoryConfig,
+  LeaseRenewal,
   LifecycleHooks,
   MessageVersions,
   OpenedTurn,
@@ -178,15 +179,18 @@ class PostgresTurnStore implements TurnStore {
         running: boolean;
         user_seq: string | null;
         user_parent: string | null;
+        busy: boolean;
       } & Nullable<PartRow>
     >(
-      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, ${PART_COLUMNS}
+      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, ${PART_COLUMNS}
          FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
       [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
     );
     if (rows.length === 0) throw notFoundThread();
     const [row] = rows;
+    // Another message's turn runs in the thread, in this process or any other.
+    if (row.busy) throw threadBusy();
     return {
       threadId,
       created: row.created,
@@ -208,13 +212,20 @@ class PostgresTurnStore implements TurnStore {
     return claimFrom(rows[0]);
   }
 
-  async renewTurn({ owner, messageId, turnId, leaseMs }: TurnArgs<"renewTurn">): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+  async renewTurn({ owner, messageId, turnId, leaseMs }: TurnArgs<"renewTurn">): Promise<LeaseRenewal> {
+    const { rows } = await this.pool.query<{ stop_requested: boolean }>(
       `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'
+        RETURNING coalesce(stop_requested_turn = turn_id, false) AS stop_requested`,
       [owner, messageId, turnId, leaseMs],
     );
-    return (rowCount ?? 0) > 0;
+    return { held: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
+  }
+
+  /** threadline_request_stop (migrations/1733880000000_thread-turn-and-stop.sql): recorded, and NOTIFY to every app process. */
+  async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<string[]> {
+    const { rows } = await this.pool.query<{ turn_id: string }>("SELECT turn_id FROM threadline_request_stop($1, $2)", [threadId, owner]);
+    return rows.map((row) => row.turn_id);
   }
 
   async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {

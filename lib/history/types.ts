@@ -11,10 +11,14 @@
 // Turns (`turns`, optional): `openTurn` does createThread, the claim and
 // appendUserMessage in one, and makes a client's message id unique per owner
 // (one thread, one turn, one model call however often it is sent);
-// `renewTurn` keeps a running turn's lease; `finishTurn` records the outcome;
-// `replyTo` gives back a message and its stored reply, for a duplicate. The
-// Postgres adapter keeps the rules (claim, liveness, storing the message once)
-// in database functions (migrations/1733356800000_turn-rules.sql).
+// `renewTurn` keeps a running turn's lease (and says whether a Stop was asked
+// for it); `finishTurn` records the outcome; `replyTo` gives back a message and
+// its stored reply, for a duplicate; `requestStop` records a Stop and tells the
+// process running the turn. A thread runs one turn at a time: `openTurn`
+// refuses another message while one runs. The Postgres adapter keeps the rules
+// (claim, liveness, storing the message once, one turn per thread, Stop) in
+// database functions (migrations/1733356800000_turn-rules.sql,
+// migrations/1733880000000_thread-turn-and-stop.sql).
 //
 // Versions (`versions`, optional): a thread's messages form a tree (a
 // regenerated reply or an edited message is a sibling of the one it
@@ -135,7 +139,9 @@ export interface TurnStore {
    * as stored) or of a user's message (an edit: `message` is the new one,
    * stored as its sibling). Refused with an AppError, nothing written, when
    * that message is not there, no longer on the path, not the reply to
-   * `message`, or while another turn of the thread runs.
+   * `message`, or while another turn of the thread runs. A new message too
+   * is refused (AppError "conflict:turn_in_progress") while another
+   * message's turn of the thread runs, whatever process runs it.
    */
   openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null; replaces?: string }): Promise<OpenedTurn>;
   /**
@@ -146,12 +152,24 @@ export interface TurnStore {
    * finished (a durable run finishes what it starts).
    */
   claimTurn(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
-  /** Extends a running turn's lease; false when the turn is no longer this one's. */
-  renewTurn(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<boolean>;
+  /** Extends a running turn's lease; `held` false when the turn is no longer this one's. */
+  renewTurn(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<LeaseRenewal>;
+  /**
+   * Records a Stop for the thread's running turn and tells every process (the
+   * one running it aborts it), whichever process asks. The turn ids told;
+   * none when no turn of the thread is running.
+   */
+  requestStop(ctx: ThreadScope & { threadId: string }): Promise<string[]>;
   /** Records how the turn ended; a message whose reply is on the path stays answered (a regenerate that failed). */
   finishTurn(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
   /** The user's message and the reply stored after it (null while there is none), for a duplicate. */
   replyTo(ctx: ThreadScope & { threadId: string; messageId: string }): Promise<{ message: StoredMessage | null; reply: StoredMessage | null }>;
+}
+
+/** A lease renewed (`held`), and whether a Stop was asked for the turn meanwhile. */
+export interface LeaseRenewal {
+  held: boolean;
+  stopRequested: boolean;
 }
 
 /** Compaction (lib/agent/compaction.ts): reads and stores a thread's summaries. */

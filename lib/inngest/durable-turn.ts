@@ -112,7 +112,7 @@ export class DurableTurn {
     const outcome = (await this.run.step.run(id, async (): Promise<StepOutcome<T>> => {
       // Stop can reach a model call only while it runs, here in this process.
       const stoppable = options?.stoppable ? this.threadId : undefined;
-      if (stoppable !== undefined) this.deps.activeTurns().track(stoppable, this.input.owner, this.controller);
+      if (stoppable !== undefined) this.deps.activeTurns().track(stoppable, this.input.owner, this.controller, this.input.turnId);
       try {
         const value = await work();
         // A step is done once what it wrote has been published.

@@ -8,8 +8,8 @@ import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import { AppError, type ErrorCode } from "@/lib/errors";
-import type { ActiveTurns } from "@/lib/runtime/active-turns";
 import { TurnChannel } from "@/lib/runtime/turn-channel";
+import type { TurnStops } from "@/lib/runtime/turn-stops";
 import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
 import { AttemptFilter, isTerminal } from "./attempt-filter";
 import { turnChannel } from "./channels";
@@ -45,8 +45,8 @@ export class InngestRuntime implements TurnRuntime {
 
   constructor(
     private readonly client: Inngest,
-    /** The turns this process runs: the chat-turn function's model steps, when this process serves them. */
-    private readonly active: ActiveTurns,
+    /** Stop, from any process: the chat-turn function's model step is aborted wherever it runs. */
+    private readonly stops: TurnStops,
     /** Signs the event, so the function runs only turns this app sent. */
     private readonly sessionSecret: SessionSecret,
     private readonly options: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 },
@@ -89,10 +89,8 @@ export class InngestRuntime implements TurnRuntime {
     }
   }
 
-  async stop(owner: string, threadId: string): Promise<boolean> {
-    // Works when this process serves the run's model step (one app server,
-    // as in docker-compose); see the README for several servers.
-    return this.active.stop(owner, threadId);
+  stop(owner: string, threadId: string): Promise<boolean> {
+    return this.stops.stop(owner, threadId);
   }
 }
 

@@ -9,13 +9,16 @@ import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
+import type { TurnStops } from "./turn-stops";
 import type { StartedTurn, TurnRuntime } from "./types";
 
 export const DEFAULT_TURN_LEASE_MS = 30_000;
 
 /**
  * Runs each turn in this process, detached from the request: closing the tab
- * does not stop it, Stop does. One turn per thread at a time (per process).
+ * does not stop it, Stop does (from any process: ./turn-stops.ts). One turn
+ * per thread at a time: this process's ActiveTurns refuses a second at once,
+ * the database refuses it whatever process runs the first.
  * A thread that needs compacting is compacted after its turn has ended and
  * released the thread, so neither this reply nor the next message waits.
  */
@@ -39,13 +42,14 @@ export class InlineRuntime implements TurnRuntime {
       saveRetryMs?: number;
     },
     private readonly active: ActiveTurns,
+    private readonly stops: TurnStops,
   ) {}
 
   start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {
     const input: TurnInput = { ...request, turnId: randomUUID() };
     const controller = new AbortController();
     const channel = new TurnChannel();
-    const claim = (threadId: string) => (this.active.claim(threadId, input.owner, controller, input.message.id) ? threadId : undefined);
+    const claim = (threadId: string) => (this.active.claim(threadId, input.owner, controller, input.turnId, input.message.id) ? threadId : undefined);
     // Claimed before any await, so two requests for one thread cannot both pass.
     let claimed = input.threadId ? claim(input.threadId) : undefined;
     let asked = Boolean(input.threadId);
@@ -105,7 +109,7 @@ export class InlineRuntime implements TurnRuntime {
       .finally(() => this.compacting.delete(threadId));
   }
 
-  async stop(owner: string, threadId: string): Promise<boolean> {
-    return this.active.stop(owner, threadId);
+  stop(owner: string, threadId: string): Promise<boolean> {
+    return this.stops.stop(owner, threadId);
   }
 }
