@@ -62,7 +62,7 @@ export async function recreateDatabase(databaseUrl) {
  * reentrant within a session) while a migration run elsewhere, even by
  * node-pg-migrate's own CLI, still keeps this one out.
  */
-const MIGRATION_LOCK_KEY = "7241865325823964";
+export const MIGRATION_LOCK_KEY = "7241865325823964";
 const LOCK_RETRY_MS = 250;
 export const DEFAULT_LOCK_WAIT_MS = 60_000;
 
@@ -93,7 +93,8 @@ async function waitForLock(client, waitMs) {
  * one waits for it, up to `lockWaitMs`, then finds nothing left to do.
  */
 export async function migrate(databaseUrl, { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // Named, so that a run waiting (or stuck) can be found in pg_stat_activity.
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: "threadline-migrate" });
   await client.connect();
   try {
     await waitForLock(client, lockWaitMs);
