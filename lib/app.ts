@@ -66,7 +66,6 @@ const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
 function hearingStops(active: ActiveTurns): ActiveTurns {
   const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
   if (DATABASE_URL && DATABASE_POOL_SIZE > 1) {
-    void processWide.threadlineStopListener?.close();
     processWide.threadlineStopListener = new NotificationListener(DATABASE_URL, STOP_CHANNEL, (payload) => hearStop(active, payload));
   }
   return active;
