@@ -8,4 +8,8 @@ export async function register() {
     console.error(`[threadline] ${(error as Error).message}`);
     process.exit(1);
   }
+  // Run as a worker of `npm start` (scripts/run-app.mjs), tell the primary the
+  // settings passed: until the first worker says so, an exit is a failed start
+  // to report once, not a crash to replace.
+  process.send?.({ threadline: "configured" });
 }

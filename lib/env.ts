@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/compaction-settings";
 import { AppError } from "@/lib/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
+import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 
 // The app's configuration, in one place: every variable the README's
 // Configuration table lists, with its type, default and bounds. Nothing else
@@ -31,8 +32,8 @@ const schema = z.object({
   DATABASE_URL: text.optional().describe("Postgres connection string"),
   /** Where the embedded Postgres keeps its data (read by the start script, checked here too). */
   EMBEDDED_DB_DIR: text.default(".data/pglite").describe("embedded Postgres data folder"),
-  /** Connections in the app's one pool (the start script makes it 1 for the embedded database). */
-  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10).describe("connections in the app's one pool"),
+  /** Connections to the database, all server workers together: the start script gives each worker its share (and 1 for the embedded database). */
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(DEFAULT_POOL_SIZE).describe("database connections, shared by the workers"),
 
   // Identity
   /** Key that signs the identity cookie; unset: generated once and kept in the database. */
@@ -68,6 +69,8 @@ const schema = z.object({
   PORT: wholeNumber(0, 65535).optional().describe("listening port"),
   /** The address the server listens on (read by Next.js and the start script). */
   HOSTNAME: text.optional().describe("listening host name"),
+  /** Server workers `npm start` runs (read by the start script); unset: one per core. The embedded database always gets one. */
+  WEB_CONCURRENCY: wholeNumber(1, MAX_WORKERS).optional().describe("server workers"),
   /** Reverse proxies in front of the app that append to X-Forwarded-For (read by the start script's preload). */
   TRUSTED_PROXY_HOPS: wholeNumber(0, 99).default(0).describe("trusted reverse proxies"),
   /** Set by Next.js: development, production or test. */

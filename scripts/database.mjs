@@ -4,7 +4,8 @@ import { prepareDatabase } from "./prepare-db.mjs";
 /**
  * The database the app will use, ready and migrated: DATABASE_URL when set,
  * otherwise the embedded Postgres with its data in EMBEDDED_DB_DIR (.data/pglite).
- * Sets DATABASE_URL (and the pool size the embedded one needs) for child processes.
+ * Sets DATABASE_URL (and the pool size the embedded one needs) for child processes;
+ * `embedded` says which it is.
  * A problem the person starting the app can fix ends the process with a
  * paragraph that says what to do, not a stack trace.
  */
@@ -25,7 +26,7 @@ export async function openDatabase() {
     );
   }
   await prepareDatabase(process.env.DATABASE_URL);
-  return { close: async () => embedded?.stop() };
+  return { embedded: Boolean(embedded), close: async () => embedded?.stop() };
 }
 
 async function startEmbedded(dataDir) {

@@ -12,5 +12,7 @@ export async function GET() {
     database = "unavailable";
   }
   const ok = database === "ok";
-  return jsonResponse({ status: ok ? "ok" : "degraded", runtime: app.runtime().name, database }, { status: ok ? 200 : 503 });
+  // Which server worker answered (npm start runs one per core): how a test, or an operator, sees them all serve.
+  const headers = { "x-worker": String(process.pid) };
+  return jsonResponse({ status: ok ? "ok" : "degraded", runtime: app.runtime().name, database }, { status: ok ? 200 : 503, headers });
 }
