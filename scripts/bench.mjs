@@ -8,12 +8,15 @@
 // CPU profile of each by package. Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
-// reported as met or not. Last, a soak: many turns at 10 concurrent on one
+// reported as met or not. The inline turns run twice, on one server process
+// and on `npm start`'s one worker per core (a Postgres server only: the
+// embedded one keeps one worker), side by side. Last, a soak: many turns at 10 concurrent on one
 // server, its resident memory read every so many turns (--soak-only runs just
 // that and adds it to the results already written; --soak-turns=N sets its
-// length).
+// length; --port=N moves its servers, default 3199 and up).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
@@ -32,7 +35,8 @@ const soakOnly = process.argv.includes("--soak-only");
 const soakTurnsFlag = process.argv.find((arg) => arg.startsWith("--soak-turns="));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
-const PORT = 3199;
+const portFlag = process.argv.find((arg) => arg.startsWith("--port="));
+const PORT = portFlag ? Number(portFlag.split("=")[1]) : 3199;
 const MODEL_MS = BENCH_FIRST_TOKEN_MS + (BENCH_TOKENS - 1) * BENCH_TOKEN_GAP_MS;
 const LEVELS = quick ? [1, 4] : [1, 20, 100];
 const TURNS_AT = (c) => (quick ? Math.max(3, c * 2) : Math.max(20, c * 2));
@@ -57,7 +61,7 @@ async function main() {
   const mock = await startMockModelServer();
   const direct = new pg.Client({ connectionString: database.url });
   await direct.connect();
-  const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS } };
+  const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS }, poolSize: Number(database.poolSize) };
   const inline = { databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url };
   try {
     if (!soakOnly) {
@@ -68,6 +72,7 @@ async function main() {
         results.threadList = await threadListCost(server, direct);
         results.chatPageJs = await chatPageJs(server);
       });
+      results.turnsPerCore = await turnsPerCore(inline, database.kind);
       const inngestPort = PORT + 1;
       const standin = await startInngestStandin(inngestPort);
       try {
@@ -118,6 +123,15 @@ async function soaks(options) {
 }
 
 // ---------------------------------------------------------------------------
+
+/** The same inline turns on `npm start`'s cluster of one worker per core, the pool shared among them as npm start shares it. */
+async function turnsPerCore(options, databaseKind) {
+  const workers = availableParallelism();
+  if (databaseKind !== "postgres") return { workers, skipped: "the embedded Postgres keeps one worker: set BENCH_DATABASE_URL to a Postgres server" };
+  if (workers < 2) return { workers, skipped: "this machine has one core" };
+  log(`the same turns on ${workers} workers (one per core)`);
+  return { workers, levels: await withApp({ ...options, workers }, (server) => concurrentTurns(server, LEVELS)) };
+}
 
 async function concurrentTurns({ url: app, pid }, levelsToRun) {
   const cookie = await visitor(app);

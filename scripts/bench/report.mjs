@@ -37,6 +37,26 @@ export function writeReport(results, { quick, root, outDir }) {
         `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p90} / ${l.firstTokenOverheadMs.p99} | ${l.turnOverheadMs.p50} / ${l.turnOverheadMs.p90} / ${l.turnOverheadMs.p99} | ${l.turnsPerSecond} | ${l.cpuMsPerTurn ?? "n/a"} |`,
     ),
   ];
+  const perCore = results.turnsPerCore;
+  const perCoreSection = !perCore
+    ? []
+    : perCore.skipped
+      ? [`One worker per core (${perCore.workers}): not measured, ${perCore.skipped}.`, ""]
+      : [
+          `Inline runtime, one server process beside \`npm start\`'s ${perCore.workers} workers (one per core, a pool of ${results.poolSize} in all, shared among them):`,
+          "",
+          `| concurrent turns | first-token overhead p50 / p99 (ms): 1 worker | ${perCore.workers} workers | turns/s: 1 worker | ${perCore.workers} workers | errors: 1 worker | ${perCore.workers} workers |`,
+          "|---|---|---|---|---|---|---|",
+          ...results.turns.map((one) => {
+            const many = perCore.levels.find((l) => l.concurrency === one.concurrency);
+            return `| ${one.concurrency} | ${one.firstTokenOverheadMs.p50} / ${one.firstTokenOverheadMs.p99} | ${many.firstTokenOverheadMs.p50} / ${many.firstTokenOverheadMs.p99} | ${one.turnsPerSecond} | ${many.turnsPerSecond} | ${one.errors} | ${many.errors} |`;
+          }),
+          "",
+          `${perCore.workers} workers, in full (CPU: the primary and its workers together):`,
+          "",
+          ...turnTable(perCore.levels),
+          "",
+        ];
   const profileTable = ({ byPackage }) => [
     "| package (self time) | CPU ms per turn | share |",
     "|---|---|---|",
@@ -51,6 +71,7 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...turnTable(results.turns),
     "",
+    ...perCoreSection,
     "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only):",
     "",
     ...turnTable(results.inngestTurns),

@@ -3,7 +3,7 @@
 // under the profiler), the end-to-end tests' Inngest stand-in, and the CPU a
 // process has used.
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -58,10 +58,15 @@ export function benchServers({ root, outDir, basePort }) {
   /**
    * The standalone server on `port` (default the base port), inline runtime unless `env`
    * points it at an Inngest server; `nodeArgs` go to node (the profiler, the inspector); `log`: its stderr.
+   * With `workers`, `npm start`'s own cluster of that many workers instead (the start script,
+   * whose migrations find nothing to do), sharing `poolSize` as `npm start` shares DATABASE_POOL_SIZE.
    */
-  async function startApp({ databaseUrl, poolSize, modelUrl, port = basePort, env = {}, nodeArgs = [] }) {
+  async function startApp({ databaseUrl, poolSize, modelUrl, port = basePort, env = {}, nodeArgs = [], workers }) {
     const log = path.join(outDir, `server-${port}.log`);
-    const child = spawn(process.execPath, [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"], {
+    const command = workers
+      ? [...nodeArgs, "scripts/run-app.mjs", "start"]
+      : [...nodeArgs, "--import", "./scripts/client-address.mjs", ".next/standalone/server.js"];
+    const child = spawn(process.execPath, command, {
       cwd: root,
       env: {
         ...process.env,
@@ -79,6 +84,7 @@ export function benchServers({ root, outDir, basePort }) {
         RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
         RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
         INNGEST_DEV: "",
+        ...(workers ? { WEB_CONCURRENCY: String(workers) } : {}),
         ...env,
       },
       // The server's own log goes beside the results.
@@ -125,11 +131,32 @@ export function benchServers({ root, outDir, basePort }) {
     throw new Error("the Inngest stand-in did not start");
   }
 
-  /** The server process's CPU time so far, in ms (Linux /proc), or undefined elsewhere. */
+  /**
+   * The CPU time so far of the server process and the processes it started (a
+   * cluster's workers), in ms (Linux /proc), or undefined elsewhere. A worker
+   * that died since is not counted: the figures are read with all of them alive.
+   */
   function cpuMs(pid) {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      const ticks = Number(fields[11]) + Number(fields[12]);
+      const stats = readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .map((entry) => {
+          try {
+            const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+            return { pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+          } catch {
+            return undefined; // gone meanwhile
+          }
+        })
+        .filter(Boolean);
+      const tree = new Set([pid]);
+      let ticks = 0;
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const stat of stats) if (!tree.has(stat.pid) && tree.has(stat.parent)) (tree.add(stat.pid), (grew = true));
+      }
+      for (const stat of stats) if (tree.has(stat.pid)) ticks += stat.ticks;
+      if (!stats.some((stat) => stat.pid === pid)) return undefined;
       return (ticks * 1000) / 100;
     } catch {
       return undefined;

@@ -54,7 +54,11 @@ export function copyOf(turn, userMessage) {
   const replyId = turn.chunks.find((c) => c.type === "start").messageId;
   const agentName = turn.chunks.find((c) => c.type === "data-agent")?.data.name;
   const text = turn.chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
-  const place = (id) => ({ signature: signed.get(id).signature, seq: signed.get(id).seq });
+  // Each signature covers the message's place: its seq and the message it follows.
+  const place = (id) => {
+    const { signature, seq, parentId } = signed.get(id);
+    return { signature, seq, ...(parentId !== undefined ? { parentId } : {}) };
+  };
   return [
     { id: userMessage.id, role: "user", parts: [{ type: "text", text: userMessage.content }], ...place(userMessage.id) },
     { id: replyId, role: "assistant", parts: [{ type: "text", text, ...(agentName ? { agentName } : {}) }], ...place(replyId) },
