@@ -16,6 +16,7 @@ import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
+import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/runtime/live-bus";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
@@ -41,7 +42,8 @@ const processWide = globalThis as unknown as {
   threadlinePool?: pg.Pool;
   threadlineLimiters?: Limiters;
   threadlineActiveTurns?: ActiveTurns;
-  threadlineStopListener?: NotificationListener;
+  threadlineLiveBus?: LiveBus;
+  threadlineListener?: NotificationListener;
   threadlineRuntime?: TurnRuntime;
 };
 
@@ -57,18 +59,28 @@ let latestNetwork: { settings: Env; network: Network } | undefined;
 const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
 
 /**
- * Every process hears a Stop recorded by any process (NOTIFY on STOP_CHANNEL),
- * on one connection of its own, opened with the process's running turns. Not
- * on a database that serves one connection at a time (the embedded one, which
- * one process holds by its data folder's lock): Stop reaches that process's
- * turns directly.
+ * What other processes tell this one, on one connection of its own (NOTIFY):
+ * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
+ * owner's changed threads (lib/runtime/live-bus.ts). Opened with the process's
+ * running turns. Not on a database that serves one connection at a time (the
+ * embedded one, which one process holds by its data folder's lock): there,
+ * every turn and every stream is this process's own.
  */
-function hearingStops(active: ActiveTurns): ActiveTurns {
-  const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-  if (DATABASE_URL && DATABASE_POOL_SIZE > 1) {
-    processWide.threadlineStopListener = new NotificationListener(DATABASE_URL, STOP_CHANNEL, (payload) => hearStop(active, payload));
+function processNews(): { active: ActiveTurns; bus: LiveBus } {
+  if (!processWide.threadlineActiveTurns || !processWide.threadlineLiveBus) {
+    const active = (processWide.threadlineActiveTurns ??= new ActiveTurns());
+    const bus = (processWide.threadlineLiveBus ??= new LiveBus());
+    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+    if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !processWide.threadlineListener) {
+      processWide.threadlineListener = new NotificationListener(DATABASE_URL, {
+        [STOP_CHANNEL]: (payload) => hearStop(active, payload),
+        [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
+        [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
+      });
+      bus.crossProcess = true;
+    }
   }
-  return active;
+  return { active: processWide.threadlineActiveTurns, bus: processWide.threadlineLiveBus };
 }
 
 export const app = {
@@ -94,7 +106,9 @@ export const app = {
     return latestNetwork.network;
   },
 
-  activeTurns: (): ActiveTurns => (processWide.threadlineActiveTurns ??= hearingStops(new ActiveTurns())),
+  activeTurns: (): ActiveTurns => processNews().active,
+  /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
+  liveBus: (): LiveBus => processNews().bus,
   /** Stop from any process: this one's turn at once, any other's through the database. */
   turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
 

@@ -2,7 +2,7 @@ import "server-only";
 import pg from "pg";
 
 /**
- * LISTENs on one Postgres channel, on a connection of its own: a LISTEN lives
+ * LISTENs on Postgres channels, on one connection of its own: a LISTEN lives
  * as long as its connection, and a pool's connections come and go. A dropped
  * connection (a restarted database, a network blip) is opened again after
  * `retryMs`; what was sent meanwhile is missed, so a listener is never the
@@ -19,8 +19,8 @@ export class NotificationListener {
 
   constructor(
     private readonly connectionString: string,
-    private readonly channel: string,
-    private readonly onPayload: (payload: string) => void,
+    /** What to do with a notification's payload, by channel. */
+    private readonly channels: Record<string, (payload: string) => void>,
     private readonly retryMs = 1_000,
   ) {
     this.listening = new Promise((resolve) => (this.heard = resolve));
@@ -44,11 +44,12 @@ export class NotificationListener {
     const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true });
     this.client = client;
     client.on("notification", (message) => {
-      if (message.channel !== this.channel || message.payload === undefined) return;
+      const handle = Object.hasOwn(this.channels, message.channel) ? this.channels[message.channel] : undefined;
+      if (!handle || message.payload === undefined) return;
       try {
-        this.onPayload(message.payload);
+        handle(message.payload);
       } catch (error) {
-        console.error(`[db] ${this.channel}: could not handle a notification:`, (error as Error).message);
+        console.error(`[db] ${message.channel}: could not handle a notification:`, (error as Error).message);
       }
     });
     // Without a listener, an error event would end the process.
@@ -56,8 +57,8 @@ export class NotificationListener {
     client.on("end", () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
-      if (this.failing) console.error(`[db] listening on ${this.channel} again`);
+      await client.query(Object.keys(this.channels).map((channel) => `LISTEN ${pg.escapeIdentifier(channel)};`).join(" "));
+      if (this.failing) console.error(`[db] listening on ${this.names()} again`);
       this.failing = false;
       this.heard();
     } catch (error) {
@@ -65,12 +66,16 @@ export class NotificationListener {
     }
   }
 
+  private names(): string {
+    return Object.keys(this.channels).join(", ");
+  }
+
   private lost(client: pg.Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
     void client.end().catch(() => {});
     // Said once per outage, not once per attempt.
-    if (!this.failing) console.error(`[db] not listening on ${this.channel}; trying again:`, error?.message ?? "the connection ended");
+    if (!this.failing) console.error(`[db] not listening on ${this.names()}; trying again:`, error?.message ?? "the connection ended");
     this.failing = true;
     this.timer = setTimeout(() => void this.connect(), this.retryMs);
     this.timer.unref();

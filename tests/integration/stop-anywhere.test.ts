@@ -90,7 +90,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
   it("Stop for a turn another process runs is recorded, announced on the channel, and found by that turn's lease renewal", async () => {
     const { threadId, running } = await threadRunningElsewhere();
     const heard: string[] = [];
-    const listener = new NotificationListener(TEST_DATABASE_URL, STOP_CHANNEL, (payload) => heard.push(payload));
+    const listener = new NotificationListener(TEST_DATABASE_URL, { [STOP_CHANNEL]: (payload) => heard.push(payload) });
     try {
       await listener.ready();
       const response = await stop(threadId);
@@ -131,7 +131,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
 
     // The other process: it runs no turn, and hears Stops on its own connection.
     const theirs = new ActiveTurns();
-    const listener = new NotificationListener(TEST_DATABASE_URL, STOP_CHANNEL, (payload) => hearStop(theirs, payload));
+    const listener = new NotificationListener(TEST_DATABASE_URL, { [STOP_CHANNEL]: (payload) => hearStop(theirs, payload) });
     try {
       await listener.ready();
       expect(await new TurnStops(theirs, () => elsewhere.turns).stop(me.id, threadId)).toBe(true);
