@@ -228,6 +228,15 @@ class PostgresTurnStore implements TurnStore {
     return rows.map((row) => row.turn_id);
   }
 
+  async stopRequested({ owner, messageId, turnId }: TurnArgs<"stopRequested">): Promise<boolean> {
+    const { rows } = await this.pool.query<{ stop_requested: boolean }>(
+      `SELECT coalesce(stop_requested_turn = turn_id, false) AS stop_requested FROM turns
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'`,
+      [owner, messageId, turnId],
+    );
+    return rows[0]?.stop_requested ?? false;
+  }
+
   async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {
     // A regenerate that failed leaves the message answered by the reply it
     // meant to replace: a resend must get that reply, not a second answer.

@@ -160,6 +160,12 @@ export interface TurnStore {
    * none when no turn of the thread is running.
    */
   requestStop(ctx: ThreadScope & { threadId: string }): Promise<string[]>;
+  /**
+   * Whether a Stop was recorded for this turn: a turn that holds no lease (a
+   * durable run) asks before each step Stop can end, since a Stop announced
+   * between two steps reached no process.
+   */
+  stopRequested(ctx: ThreadScope & TurnRef): Promise<boolean>;
   /** Records how the turn ended; a message whose reply is on the path stays answered (a regenerate that failed). */
   finishTurn(ctx: ThreadScope & TurnRef & { status: "done" | "failed" }): Promise<void>;
   /** The user's message and the reply stored after it (null while there is none), for a duplicate. */

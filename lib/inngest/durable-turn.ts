@@ -112,7 +112,11 @@ export class DurableTurn {
     const outcome = (await this.run.step.run(id, async (): Promise<StepOutcome<T>> => {
       // Stop can reach a model call only while it runs, here in this process.
       const stoppable = options?.stoppable ? this.threadId : undefined;
-      if (stoppable !== undefined) this.deps.activeTurns().track(stoppable, this.input.owner, this.controller, this.input.turnId);
+      if (stoppable !== undefined) {
+        this.deps.activeTurns().track(stoppable, this.input.owner, this.controller, this.input.turnId);
+        // A Stop recorded while none of this run's steps ran (queued, between steps, a retry's wait) reached no process.
+        if (await this.stopRecorded()) this.controller.abort(new Error("Stopped by the user"));
+      }
       try {
         const value = await work();
         // A step is done once what it wrote has been published.
@@ -131,6 +135,13 @@ export class DurableTurn {
     if ("refused" in outcome) throw new RefusalAnnounced(outcome.refused);
     return outcome.value;
   };
+
+  private async stopRecorded(): Promise<boolean> {
+    const { owner, turnId, message } = this.input;
+    const turns = this.deps.history().turns;
+    // The Stop's NOTIFY still reaches the step once it runs; a failed look only loses this early check.
+    return (await turns?.stopRequested({ owner, messageId: message.id, turnId }).catch(() => false)) ?? false;
+  }
 
   /** Tells the route why the turn will not run; it answers with it. */
   announce(refusal: Refusal): Promise<void> {

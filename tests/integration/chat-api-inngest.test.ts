@@ -21,11 +21,16 @@ let stop: typeof import("@/app/api/threads/[id]/stop/route");
 let serve: typeof import("@/app/api/inngest/route");
 const pool = testPool();
 let me: { id: string; cookie: string };
+/** Runs before the stand-in's next request reaches the app (between two of a run's steps). */
+let betweenSteps: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
   standin = await startInngestStandin({
-    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
+    appFetch: async (req) => {
+      await betweenSteps?.();
+      return serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never);
+    },
     retryDelayMs: 10,
   });
   setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
@@ -184,6 +189,31 @@ describe("POST /api/chat on the Inngest runtime", () => {
     // Nothing is left to stop once the step has ended.
     const again = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
     expect(await again.json()).toEqual({ stopped: false });
+  });
+
+  it("a Stop recorded between two steps, when no process runs the turn, ends it before the model is asked", async () => {
+    const message = msg("stopped while queued");
+    let stoppedAt: string | undefined;
+    betweenSteps = async () => {
+      if (stoppedAt) return;
+      // Recorded straight in the database once the turn is open: its NOTIFY finds no step running anywhere.
+      const { rows } = await pool.query("SELECT thread_id FROM turns WHERE owner = $1 AND message_id = $2 AND status = 'running'", [me.id, message.id]);
+      if (rows.length === 0) return;
+      stoppedAt = rows[0].thread_id;
+      await pool.query("SELECT threadline_request_stop($1, $2)", [stoppedAt, me.id]);
+    };
+    try {
+      const { response, chunks } = await turn({ message });
+      expect(response.status).toBe(200);
+      expect(stoppedAt).toBe(response.headers.get("x-thread-id"));
+      expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
+      await standin.idle();
+      expect(mock.requests).toHaveLength(0);
+      const { rows } = await pool.query("SELECT status FROM turns WHERE owner = $1 AND message_id = $2", [me.id, message.id]);
+      expect(rows[0].status).not.toBe("running");
+    } finally {
+      betweenSteps = undefined;
+    }
   });
 
   it("closes the realtime subscription when the client goes away, while the run finishes", async () => {
