@@ -83,13 +83,24 @@ function processNews(): { active: ActiveTurns; bus: LiveBus } {
   return { active: processWide.threadlineActiveTurns, bus: processWide.threadlineLiveBus };
 }
 
+/**
+ * This process's own change to an owner's threads, told to its own streams
+ * where no listener brings the database's announcements (the embedded
+ * database). With a listener the database tells every process, this one too:
+ * telling it here as well would be news twice.
+ */
+function threadsChangedHere(owner: string, threadId: string): void {
+  const bus = app.liveBus();
+  if (!bus.crossProcess) bus.emit("threads", owner, threadId);
+}
+
 export const app = {
   pool,
   /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
   sessionSecret: sessionSecret(pool),
   rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
-  threads: once(() => new ThreadRepository(pool())),
-  history: once(() => new PostgresHistoryAdapter(pool())),
+  threads: once(() => new ThreadRepository(pool(), threadsChangedHere)),
+  history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere)),
   deviceLinks: once(() => new DeviceLinks(pool())),
 
   /** The identity of a route handler's request; a 401 AppError without a valid cookie. */

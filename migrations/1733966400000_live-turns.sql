@@ -17,11 +17,14 @@ CREATE TABLE turn_progress (
 CREATE INDEX turn_progress_turn_idx ON turn_progress (turn_id, id);
 CREATE INDEX turn_progress_created_idx ON turn_progress (created_at);
 
--- When the owner last saw the thread: a reply newer than this is unseen.
+-- When the owner last saw the thread: a reply newer than this is unseen
+-- (POST /api/threads/:id/read). Threads from before it count as read up to
+-- their last activity, so an upgrade does not mark every old reply new.
 ALTER TABLE threads ADD COLUMN last_read_at timestamptz;
+UPDATE threads SET last_read_at = updated_at;
 
 -- "Something changed in this owner's list of threads": a turn started or
--- ended, a thread was renamed or deleted. Every process LISTENs and tells the
+-- ended, a thread was made (a fork, an import), renamed, read or deleted. Every process LISTENs and tells the
 -- owner's open pages, which read the list again; the payload only says whose
 -- and which, never what.
 CREATE FUNCTION threadline_announce_turn() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -45,8 +48,13 @@ CREATE TRIGGER turns_announce_start AFTER INSERT ON turns
 CREATE TRIGGER turns_announce_change AFTER UPDATE ON turns
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.turn_id IS DISTINCT FROM NEW.turn_id)
   EXECUTE FUNCTION threadline_announce_turn();
-CREATE TRIGGER threads_announce_rename AFTER UPDATE ON threads
-  FOR EACH ROW WHEN (OLD.title IS DISTINCT FROM NEW.title)
+-- A thread's first turn announces it too: within one transaction Postgres
+-- sends one notification for identical payloads.
+CREATE TRIGGER threads_announce_insert AFTER INSERT ON threads
+  FOR EACH ROW EXECUTE FUNCTION threadline_announce_thread();
+-- Read: the owner's other tabs and devices drop the thread's "New reply".
+CREATE TRIGGER threads_announce_change AFTER UPDATE ON threads
+  FOR EACH ROW WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.last_read_at IS DISTINCT FROM NEW.last_read_at)
   EXECUTE FUNCTION threadline_announce_thread();
 CREATE TRIGGER threads_announce_delete AFTER DELETE ON threads
   FOR EACH ROW EXECUTE FUNCTION threadline_announce_thread();

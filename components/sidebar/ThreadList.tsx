@@ -1,7 +1,6 @@
 "use client";
 
 import { lazy, Suspense, useMemo, useState } from "react";
-import { usePathname } from "next/navigation";
 import type { ThreadSummary } from "@/lib/protocol/threads";
 import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { errorMessage } from "@/lib/client/error-message";
@@ -14,11 +13,8 @@ import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
 const DeleteThreadDialog = lazy(() => import("@/components/sidebar/DeleteThreadDialog").then((m) => ({ default: m.DeleteThreadDialog })));
 
 export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
-  const { threads, hasMore, loadState, loadingMore, loadMore, rename, remove } = useThreads();
+  const { threads, hasMore, loadState, loadingMore, loadMore, rename, remove, activeId } = useThreads();
   const { startNewChat } = useNewChat();
-  // usePathname follows history.replaceState too, so a chat that just got its id is highlighted.
-  const pathname = usePathname();
-  const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3)) : null;
   const [pendingDelete, setPendingDelete] = useState<ThreadSummary | null>(null);
   const deleteDialogLoaded = useOpenedOnce(pendingDelete !== null);
   const [loadMoreError, setLoadMoreError] = useState<string | null>(null);

@@ -2,13 +2,13 @@
 
 import { useState, type ReactNode } from "react";
 import Link from "next/link";
-import type { ThreadSummary } from "@/lib/protocol/threads";
+import type { ThreadListItem, ThreadSummary } from "@/lib/protocol/threads";
 import { errorMessage } from "@/lib/client/error-message";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
 import { ThreadTitleInput } from "@/components/sidebar/ThreadTitleInput";
 
 interface ThreadRowProps {
-  thread: ThreadSummary;
+  thread: ThreadListItem;
   active: boolean;
   /** Rejects with a user-facing message when the server refuses the title. */
   onRename: (id: string, title: string) => Promise<void>;
@@ -35,6 +35,8 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
     }
   }
 
+  // The thread the page shows is seen as it changes: it is marked read, and never flagged meanwhile.
+  const unseen = thread.unseen && !active;
   const rowTone = active
     ? "bg-neutral-200 dark:bg-neutral-800"
     : "hover:bg-neutral-100 focus-within:bg-neutral-100 dark:hover:bg-neutral-800/60 dark:focus-within:bg-neutral-800/60";
@@ -53,11 +55,13 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
             prefetch={false}
             aria-current={active ? "page" : undefined}
             onClick={onNavigate}
-            className="block min-w-0 flex-1 truncate rounded-lg py-2 pr-16 pl-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-400"
+            className="flex min-w-0 flex-1 items-center gap-2 rounded-lg py-2 pr-16 pl-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-400"
           >
-            {pendingTitle ?? thread.title}
+            <span className={`min-w-0 truncate ${unseen ? "font-semibold" : ""}`}>{pendingTitle ?? thread.title}</span>
+            {/* Inside the link, so a screen reader hears them with the title ("Trip plans, Generating"). */}
+            {thread.hasActiveGeneration ? <GeneratingMark /> : unseen && <UnseenMark />}
           </Link>
-          {/* Outside the link, so the link's name is exactly the title. Faded rather
+          {/* Outside the link, so the link's name is the title and its marks. Faded rather
               than hidden (display:none) so they stay reachable by keyboard and tests. */}
           <div
             className={`absolute right-1 flex gap-0.5 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 ${
@@ -94,4 +98,17 @@ function RowAction({ label, onClick, children }: { label: string; onClick: () =>
       {children}
     </button>
   );
+}
+
+function GeneratingMark() {
+  return (
+    <span role="img" aria-label="Generating" title="Generating a reply" className="relative flex size-2 shrink-0">
+      <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
+      <span className="relative inline-flex size-2 rounded-full bg-emerald-500" />
+    </span>
+  );
+}
+
+function UnseenMark() {
+  return <span role="img" aria-label="New reply" title="New reply" className="size-2 shrink-0 rounded-full bg-blue-600 dark:bg-blue-400" />;
 }

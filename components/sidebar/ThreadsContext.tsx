@@ -1,17 +1,25 @@
 "use client";
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { ThreadPage, ThreadSummary } from "@/lib/protocol/threads";
-import { deleteThread, listThreads, renameThread } from "@/lib/client/api";
-import { appendPage, mergeFirstPage } from "@/lib/client/thread-list";
+import { usePathname } from "next/navigation";
+import type { ThreadListItem, ThreadPage } from "@/lib/protocol/threads";
+import { deleteThread, listThreads, markThreadRead, renameThread } from "@/lib/client/api";
+import { appendPage, mergeFirstPage, withRead, withSummary } from "@/lib/client/thread-list";
+import { usePageVisible } from "@/components/sidebar/usePageVisible";
+import { useThreadNewsSource } from "@/components/sidebar/useThreadNewsSource";
 
 type LoadState = "loading" | "ready" | "error";
 
+/** Called when a thread changed (a turn started or ended, a rename, a read, a delete), on this server or another. */
+export type ThreadNewsListener = () => void;
+
 interface ThreadsValue {
-  threads: ThreadSummary[];
+  threads: ThreadListItem[];
   hasMore: boolean;
   loadState: LoadState;
   loadingMore: boolean;
+  /** The thread the page shows (/c/:id), if any. */
+  activeId: string | null;
   /** Re-reads the first page (after a turn, or when a new thread got its id). */
   refresh: () => Promise<void>;
   loadMore: () => Promise<void>;
@@ -19,10 +27,18 @@ interface ThreadsValue {
   /** Shows a title the server already stored (the model's, streamed after a first reply). */
   retitle: (id: string, title: string) => void;
   remove: (id: string) => Promise<void>;
+  /**
+   * Calls `listener` on news of the thread, as it arrives (before the list is
+   * read again), and after the news stream came back from a break (news may
+   * have been missed). Returns the function that stops it.
+   */
+  onThreadNews: (threadId: string, listener: ThreadNewsListener) => () => void;
 }
 
 const ThreadsContext = createContext<ThreadsValue | null>(null);
 const EMPTY: ThreadPage = { threads: [], nextCursor: null };
+/** News comes in bursts (a turn's end, the title, the read): one read of the list for each burst. */
+const NEWS_DEBOUNCE_MS = 200;
 
 export function ThreadsProvider({ children }: { children: ReactNode }) {
   const [list, setList] = useState<ThreadPage>(EMPTY);
@@ -30,6 +46,9 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
   const [loadingMore, setLoadingMore] = useState(false);
   // Refreshes can overlap (data-thread, then onFinish); only the latest may write.
   const latestRefresh = useRef(0);
+  // usePathname follows history.replaceState too: a chat that just got its id is the active one.
+  const pathname = usePathname();
+  const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3)) : null;
 
   const refresh = useCallback(async () => {
     const ticket = ++latestRefresh.current;
@@ -57,10 +76,7 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
 
   const rename = useCallback(async (id: string, title: string) => {
     const updated = await renameThread(id, title);
-    setList((current) => ({
-      ...current,
-      threads: current.threads.map((thread) => (thread.id === id ? updated : thread)),
-    }));
+    setList((current) => withSummary(current, updated));
   }, []);
 
   // No request: the server stored it before it streamed it. A thread not yet
@@ -81,25 +97,104 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
     void refresh();
   }, [refresh]);
 
+  // News: whoever follows the thread hears it at once; the list is read again once the burst is over.
+  const listeners = useRef(new Map<string, Set<ThreadNewsListener>>());
+  const newsTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(newsTimer.current), []);
+  useThreadNewsSource((threadId) => {
+    const told = threadId === null ? [...listeners.current.values()] : [listeners.current.get(threadId) ?? []];
+    for (const set of told) for (const listener of set) listener();
+    if (newsTimer.current !== undefined) return;
+    newsTimer.current = setTimeout(() => {
+      newsTimer.current = undefined;
+      void refresh();
+    }, NEWS_DEBOUNCE_MS);
+  });
+  const onThreadNews = useCallback((threadId: string, listener: ThreadNewsListener) => {
+    let set = listeners.current.get(threadId);
+    if (!set) listeners.current.set(threadId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && listeners.current.get(threadId) === set) listeners.current.delete(threadId);
+    };
+  }, []);
+
+  useReadMarks(activeId, list.threads, setList);
+
   const value = useMemo(
     () => ({
       threads: list.threads,
       hasMore: list.nextCursor !== null,
       loadState,
       loadingMore,
+      activeId,
       refresh,
       loadMore,
       rename,
       retitle,
       remove,
+      onThreadNews,
     }),
-    [list, loadState, loadingMore, refresh, loadMore, rename, retitle, remove],
+    [list, loadState, loadingMore, activeId, refresh, loadMore, rename, retitle, remove, onThreadNews],
   );
   return <ThreadsContext.Provider value={value}>{children}</ThreadsContext.Provider>;
+}
+
+/**
+ * The owner has seen what the page shows: the thread is marked read when it
+ * is opened, and again when the list says a reply in it is unseen (it ended
+ * while the page showed it), as soon as the tab is in front. Only by POST,
+ * never by a page's GET: a prefetch must not mark anything seen.
+ */
+function useReadMarks(activeId: string | null, threads: ThreadListItem[], setList: (update: (list: ThreadPage) => ThreadPage) => void): void {
+  const visible = usePageVisible();
+  const markRead = useCallback(
+    async (id: string) => {
+      try {
+        const { lastReadAt } = await markThreadRead(id);
+        setList((current) => withRead(current, id, lastReadAt));
+      } catch {
+        // A thread not (or no longer) there: nothing to mark. Any other failure: the next open tries again.
+      }
+    },
+    [setList],
+  );
+
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!visible) return;
+    if (activeId !== null && activeId !== opened.current) void markRead(activeId);
+    opened.current = activeId;
+  }, [activeId, visible, markRead]);
+
+  // Once per reply: a failed mark does not turn into a loop.
+  const active = threads.find((thread) => thread.id === activeId);
+  const unseenReply = active?.unseen ? `${active.id} ${active.lastReplyAt}` : null;
+  const markedReply = useRef<string | null>(null);
+  useEffect(() => {
+    if (!visible || unseenReply === null || activeId === null || unseenReply === markedReply.current) return;
+    markedReply.current = unseenReply;
+    void markRead(activeId);
+  }, [unseenReply, activeId, visible, markRead]);
 }
 
 export function useThreads(): ThreadsValue {
   const value = useContext(ThreadsContext);
   if (!value) throw new Error("useThreads must be used inside <ThreadsProvider>.");
   return value;
+}
+
+/**
+ * Calls `onNews` whenever the thread changes (a turn of it started or ended
+ * on any server, it was renamed, read or deleted), and after the news
+ * stream came back from a break. Nothing while `threadId` is null.
+ */
+export function useThreadNews(threadId: string | null, onNews: ThreadNewsListener): void {
+  const { onThreadNews } = useThreads();
+  const latest = useRef(onNews);
+  useEffect(() => {
+    latest.current = onNews;
+  });
+  useEffect(() => (threadId === null ? undefined : onThreadNews(threadId, () => latest.current())), [threadId, onThreadNews]);
 }

@@ -1,7 +1,17 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@/lib/errors";
-import type { MessagesPage, MessageVersions, SearchPage, SelectedVersion, ThreadPage, ThreadResponse, ThreadSummary, VersionsPage } from "@/lib/protocol/threads";
+import type {
+  MessagesPage,
+  MessageVersions,
+  SearchPage,
+  SelectedVersion,
+  ThreadPage,
+  ThreadRead,
+  ThreadResponse,
+  ThreadSummary,
+  VersionsPage,
+} from "@/lib/protocol/threads";
 
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -43,6 +53,14 @@ export async function renameThread(id: string, title: string): Promise<ThreadSum
 export function deleteThread(id: string): Promise<void> {
   return request<void>(threadPath(id), { method: "DELETE" });
 }
+
+/** The owner has seen the thread's replies so far (the page shows it); answers with the server's time of it. */
+export function markThreadRead(id: string): Promise<ThreadRead> {
+  return request<ThreadRead>(`${threadPath(id)}/read`, { method: "POST" });
+}
+
+/** Server-sent events (ThreadNews), one per change to the visitor's threads. */
+export const THREAD_NEWS_URL = "/api/threads/events";
 
 /** Asks the server to end the thread's generation; it keeps the partial reply. */
 export async function stopThreadGeneration(id: string): Promise<boolean> {

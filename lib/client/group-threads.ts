@@ -5,9 +5,9 @@ import type { ThreadSummary } from "@/lib/protocol/threads";
 export const THREAD_GROUP_LABELS = ["Today", "Yesterday", "Previous 7 days", "Previous 30 days", "Older"] as const;
 export type ThreadGroupLabel = (typeof THREAD_GROUP_LABELS)[number];
 
-export interface ThreadGroup {
+export interface ThreadGroup<T extends ThreadSummary = ThreadSummary> {
   label: ThreadGroupLabel;
-  threads: ThreadSummary[];
+  threads: T[];
 }
 
 function labelFor(updatedAt: Date, now: Date): ThreadGroupLabel {
@@ -21,8 +21,8 @@ function labelFor(updatedAt: Date, now: Date): ThreadGroupLabel {
 }
 
 /** Groups threads by last activity; keeps the input order inside a group and drops empty groups. */
-export function groupThreadsByDate(threads: ThreadSummary[], now: Date): ThreadGroup[] {
-  const byLabel = new Map<ThreadGroupLabel, ThreadSummary[]>();
+export function groupThreadsByDate<T extends ThreadSummary>(threads: T[], now: Date): ThreadGroup<T>[] {
+  const byLabel = new Map<ThreadGroupLabel, T[]>();
   for (const thread of threads) {
     const label = labelFor(new Date(thread.updatedAt), now);
     const group = byLabel.get(label) ?? [];

@@ -1,5 +1,5 @@
 // How pages of GET /api/threads combine into the sidebar's list.
-import type { ThreadPage } from "@/lib/protocol/threads";
+import type { ThreadListItem, ThreadPage, ThreadSummary } from "@/lib/protocol/threads";
 
 /** "Load more": append, skipping threads that moved pages since the last fetch. */
 export function appendPage(list: ThreadPage, page: ThreadPage): ThreadPage {
@@ -21,4 +21,19 @@ export function mergeFirstPage(list: ThreadPage, firstPage: ThreadPage): ThreadP
   const olderTail = list.threads.filter((thread) => !fresh.has(thread.id));
   if (olderTail.length === 0 || firstPage.nextCursor === null) return firstPage;
   return { threads: [...firstPage.threads, ...olderTail], nextCursor: list.nextCursor };
+}
+
+/** A thread's new summary (a rename) in place, keeping what only the list knows of it. */
+export function withSummary(list: ThreadPage, summary: ThreadSummary): ThreadPage {
+  return { ...list, threads: list.threads.map((thread) => (thread.id === summary.id ? { ...thread, ...summary } : thread)) };
+}
+
+/** The thread as read at `lastReadAt` (the server's clock): its reply is seen unless a newer one came since. */
+export function withRead(list: ThreadPage, id: string, lastReadAt: string): ThreadPage {
+  return { ...list, threads: list.threads.map((thread) => (thread.id === id ? markedRead(thread, lastReadAt) : thread)) };
+}
+
+function markedRead(thread: ThreadListItem, lastReadAt: string): ThreadListItem {
+  const unseen = thread.lastReplyAt !== null && thread.lastReplyAt > lastReadAt;
+  return { ...thread, lastReadAt, unseen };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { ThreadScope, TitleStore } from "./types";
+import type { ThreadScope, ThreadsChanged, TitleStore } from "./types";
 
 /**
  * The adapter's titles (see TitleStore): threads.title_source says who set a
@@ -8,7 +8,10 @@ import type { ThreadScope, TitleStore } from "./types";
  * replaces only the first words of the first message.
  */
 export class PostgresTitleStore implements TitleStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly changed: ThreadsChanged = () => {},
+  ) {}
 
   async storeModelTitle({ owner, threadId, title }: ThreadScope & { threadId: string; title: string }): Promise<boolean> {
     // One statement: a rename that committed first has made the row 'user' and
@@ -18,6 +21,8 @@ export class PostgresTitleStore implements TitleStore {
       "UPDATE threads SET title = $3, title_source = 'model' WHERE id = $1 AND owner = $2 AND title_source = 'message'",
       [threadId, owner, title],
     );
-    return (rowCount ?? 0) > 0;
+    const stored = (rowCount ?? 0) > 0;
+    if (stored) this.changed(owner, threadId);
+    return stored;
   }
 }

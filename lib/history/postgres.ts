@@ -17,6 +17,7 @@ import type {
   SummaryMessage,
   SummaryStore,
   ThreadScope,
+  ThreadsChanged,
   TitleStore,
   TurnClaim,
   TurnStore,
@@ -47,11 +48,14 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   readonly versions: VersionStore;
   readonly titles: TitleStore;
 
-  constructor(private readonly pool: pg.Pool) {
-    this.turns = new PostgresTurnStore(pool);
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly changed: ThreadsChanged = () => {},
+  ) {
+    this.turns = new PostgresTurnStore(pool, changed);
     this.summaries = new PostgresSummaryStore(pool);
     this.versions = new PostgresVersionStore(pool);
-    this.titles = new PostgresTitleStore(pool);
+    this.titles = new PostgresTitleStore(pool, changed);
   }
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
@@ -155,20 +159,28 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
       ],
     );
     if (rows.length === 0) throw notFoundThread();
+    this.changed(owner, threadId);
     return { seq: Number(rows[0].first_seq), parentId: rows[0].parent_message_id };
   }
 }
 
 /** The adapter's turns (see TurnStore): one turn per client message id, per owner. */
 class PostgresTurnStore implements TurnStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly changed: ThreadsChanged,
+  ) {}
 
   /**
    * createThread, claimTurn and appendUserMessage in one round trip (the
    * database function threadline_open_turn), with the thread's latest summary.
    */
   async openTurn({ owner, threadId, messageId, turnId, message, leaseMs, replaces }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
-    if (replaces !== undefined) return openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces });
+    if (replaces !== undefined) {
+      const opened = await openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces });
+      if (opened.claim.claimed) this.changed(owner, threadId);
+      return opened;
+    }
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
     const { rows } = await this.pool.query<
       {
@@ -191,6 +203,7 @@ class PostgresTurnStore implements TurnStore {
     const [row] = rows;
     // Another message's turn runs in the thread, in this process or any other.
     if (row.busy) throw threadBusy();
+    if (row.claimed) this.changed(owner, threadId);
     return {
       threadId,
       created: row.created,
@@ -209,6 +222,7 @@ class PostgresTurnStore implements TurnStore {
     );
     // No row: the message's turn went with its thread (deleted) between the claim's two statements.
     if (rows.length === 0) throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
+    if (rows[0].claimed) this.changed(owner, threadId);
     return claimFrom(rows[0]);
   }
 
@@ -240,7 +254,7 @@ class PostgresTurnStore implements TurnStore {
   async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {
     // A regenerate that failed leaves the message answered by the reply it
     // meant to replace: a resend must get that reply, not a second answer.
-    await this.pool.query(
+    const { rows } = await this.pool.query<{ thread_id: string }>(
       `UPDATE turns tu SET status = CASE WHEN $4 = 'failed' AND EXISTS (
                 SELECT 1 FROM messages u JOIN messages r ON r.thread_id = u.thread_id AND r.active AND r.part_index = 0
                  WHERE u.thread_id = tu.thread_id AND u.message_id = tu.message_id AND u.part_index = 0 AND u.active
@@ -249,9 +263,11 @@ class PostgresTurnStore implements TurnStore {
                                       AND x.seq > u.seq AND x.seq < r.seq))
               THEN 'done' ELSE $4 END,
               lease_until = NULL, updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3`,
+        WHERE owner = $1 AND message_id = $2 AND turn_id = $3
+        RETURNING thread_id`,
       [owner, messageId, turnId, status],
     );
+    for (const { thread_id } of rows) this.changed(owner, thread_id);
   }
 
   /**

@@ -42,6 +42,14 @@ import type { UserMessage } from "@/lib/protocol/parts";
 export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
 export type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 
+/**
+ * Told of a change to an owner's threads that this process made: a turn
+ * started or ended, a title stored. The database announces each to every
+ * process (NOTIFY); lib/app.ts passes the news on itself only where no
+ * listener hears the database.
+ */
+export type ThreadsChanged = (owner: string, threadId: string) => void;
+
 /** What one run produced: one assistant message, its parts in the order they were produced. */
 export interface Reply extends ThreadMessage {
   role: "assistant";

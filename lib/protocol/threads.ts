@@ -26,10 +26,38 @@ export interface ForkThreadRequest {
   messageId: string;
 }
 
+/** A thread as GET /api/threads lists it: the summary, and what the sidebar marks on it. */
+export interface ThreadListItem extends ThreadSummary {
+  /** A reply is being written now (its turn runs, on any server). */
+  hasActiveGeneration: boolean;
+  /** When the owner last opened the thread or saw a reply end in it (POST /api/threads/:id/read); null: never. */
+  lastReadAt: string | null;
+  /** When the thread's latest message was stored, if it is a reply; null while the latest is the user's (no answer yet, or it failed). */
+  lastReplyAt: string | null;
+  /** That reply is newer than lastReadAt: the owner has not seen it. */
+  unseen: boolean;
+}
+
 /** GET /api/threads: the owner's threads, most recent activity first, and where the next page starts. */
 export interface ThreadPage {
-  threads: ThreadSummary[];
+  threads: ThreadListItem[];
   nextCursor: string | null;
+}
+
+/** POST /api/threads/:id/read: the thread counts as read up to this moment (the server's clock). */
+export interface ThreadRead {
+  lastReadAt: string;
+}
+
+/**
+ * GET /api/threads/events (server-sent events, `data: <ThreadNews>`): one
+ * event per change to the owner's threads, saying which; the client reads
+ * the list again. Heartbeat comments (`: …`) keep idle connections open.
+ */
+export interface ThreadNews {
+  type: "threads";
+  /** The thread that changed, when the server knows it. */
+  threadId?: string;
 }
 
 /** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */

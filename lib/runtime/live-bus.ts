@@ -21,10 +21,10 @@ export class LiveBus {
   readonly origin = randomUUID();
   /** Set once a Postgres listener is open: other processes' news then arrives here. */
   crossProcess = false;
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<Wake>>();
 
   /** Calls `wake` on every piece of news for (topic, key) until the returned function is called. */
-  on(topic: LiveTopic, key: string, wake: () => void): () => void {
+  on(topic: LiveTopic, key: string, wake: Wake): () => void {
     const name = `${topic}:${key}`;
     let set = this.waiting.get(name);
     if (!set) this.waiting.set(name, (set = new Set()));
@@ -35,8 +35,9 @@ export class LiveBus {
     };
   }
 
-  emit(topic: LiveTopic, key: string): void {
-    for (const wake of this.waiting.get(`${topic}:${key}`) ?? []) wake();
+  /** `detail` says what changed when the news knows it (the thread, for "threads"). */
+  emit(topic: LiveTopic, key: string, detail?: string): void {
+    for (const wake of this.waiting.get(`${topic}:${key}`) ?? []) wake(detail);
   }
 
   /** A turn_progress NOTIFY from any process. */
@@ -48,7 +49,7 @@ export class LiveBus {
   /** A threads NOTIFY (sent by the database's triggers). */
   hearThreads(payload: string): void {
     const notice = threadsNotice.safeParse(safeJson(payload));
-    if (notice.success) this.emit("threads", notice.data.owner);
+    if (notice.success) this.emit("threads", notice.data.owner, notice.data.threadId);
   }
 
   /** How many streams wait now (for tests and leak checks). */
@@ -60,6 +61,7 @@ export class LiveBus {
 }
 
 export type LiveTopic = "progress" | "threads";
+type Wake = (detail?: string) => void;
 
 /** Announces a turn's new progress rows: `{ origin, turnId }`. */
 export const PROGRESS_CHANNEL = "threadline_progress";

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { AppError, notFoundThread } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import type { ThreadsChanged } from "@/lib/history/types";
 import { UNTITLED_THREAD } from "@/lib/history/title";
 import { textOf } from "@/lib/protocol/parts";
 import { timelineOf } from "@/lib/protocol/parts-codec";
@@ -14,7 +15,17 @@ import { databaseRefusal } from "@/lib/db/refusal";
 import type { VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
 import { importRows } from "./import-rows";
-import type { FlatMessage, MessageVersions, SearchResult, StoredMessage, ThreadPage, ThreadSummary, TimelineEntry } from "@/lib/protocol/threads";
+import type {
+  FlatMessage,
+  MessageVersions,
+  SearchResult,
+  StoredMessage,
+  ThreadListItem,
+  ThreadPage,
+  ThreadRead,
+  ThreadSummary,
+  TimelineEntry,
+} from "@/lib/protocol/threads";
 
 interface ThreadRow {
   id: string;
@@ -37,6 +48,37 @@ function toSummary(row: ThreadRow): ThreadSummary {
   };
 }
 
+interface ListedRow extends ThreadRow {
+  generating: boolean;
+  last_read_at: Date | null;
+  last_reply_at: Date | null;
+  unseen: boolean;
+}
+
+// Each is one index probe per listed thread, made only for the rows the page
+// returns: a running turn by the partial index of unfinished turns
+// (turns_thread_idx), the thread's latest message by (thread_id, seq) read
+// backwards. A summary (system_event) is no message of the conversation.
+const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
+  EXISTS (SELECT 1 FROM turns tu
+           WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu.status, tu.lease_until)) AS generating,
+  latest.created_at AS last_reply_at,
+  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen`;
+const LATEST_REPLY = `LEFT JOIN LATERAL (
+    SELECT CASE WHEN m.kind <> 'user' THEN m.created_at END AS created_at
+      FROM messages m WHERE m.thread_id = t.id AND m.active AND m.kind <> 'system_event'
+     ORDER BY m.seq DESC LIMIT 1) latest ON true`;
+
+function toListItem(row: ListedRow): ThreadListItem {
+  return {
+    ...toSummary(row),
+    hasActiveGeneration: row.generating,
+    lastReadAt: row.last_read_at?.toISOString() ?? null,
+    lastReplyAt: row.last_reply_at?.toISOString() ?? null,
+    unseen: row.unseen,
+  };
+}
+
 function decodeCursor(cursor: string): [string, string] {
   const place = threadsCursor.decode(cursor);
   if (place === null) throw new AppError("bad_request:cursor", "The cursor is not one this server handed out.");
@@ -44,28 +86,31 @@ function decodeCursor(cursor: string): [string, string] {
 }
 
 export class ThreadRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly changed: ThreadsChanged = () => {},
+  ) {}
 
-  /** An owner's threads with at least one message, most recent activity first. */
+  /** An owner's threads with at least one message, most recent activity first, with whether each is generating or has an unseen reply. */
   async list(owner: string, { limit, cursor }: { limit: number; cursor?: string }): Promise<ThreadPage> {
     const params: unknown[] = [owner, limit + 1];
     let after = "";
     if (cursor) {
       const [updatedAt, id] = decodeCursor(cursor);
       params.push(updatedAt, id);
-      after = "AND (updated_at, id) < ($3::timestamptz, $4::uuid)";
+      after = "AND (t.updated_at, t.id) < ($3::timestamptz, $4::uuid)";
     }
-    const { rows } = await this.pool.query<ThreadRow>(
-      `SELECT ${THREAD_COLUMNS} FROM threads
-        WHERE owner = $1 AND message_count > 0 ${after}
-        ORDER BY updated_at DESC, id DESC
+    const { rows } = await this.pool.query<ListedRow>(
+      `SELECT ${LIST_COLUMNS} FROM threads t ${LATEST_REPLY}
+        WHERE t.owner = $1 AND t.message_count > 0 ${after}
+        ORDER BY t.updated_at DESC, t.id DESC
         LIMIT $2`,
       params,
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      threads: page.map(toSummary),
+      threads: page.map(toListItem),
       // updated_at as Postgres prints it: a JS Date would drop the microseconds.
       nextCursor: rows.length > limit && last ? threadsCursor.encode([last.updated_at_exact, last.id]) : null,
     };
@@ -87,13 +132,29 @@ export class ThreadRepository {
       [id, owner, title],
     );
     if (rows.length === 0) throw notFoundThread();
+    this.changed(owner, id);
     return toSummary(rows[0]);
+  }
+
+  /**
+   * The owner has seen the thread as it is now: its replies so far are no
+   * longer unseen. Not its activity: the list keeps its order.
+   */
+  async markRead(owner: string, id: string): Promise<ThreadRead> {
+    const { rows } = await this.pool.query<{ last_read_at: Date }>(
+      "UPDATE threads SET last_read_at = now() WHERE id = $1 AND owner = $2 RETURNING last_read_at",
+      [id, owner],
+    );
+    if (rows.length === 0) throw notFoundThread();
+    this.changed(owner, id);
+    return { lastReadAt: rows[0].last_read_at.toISOString() };
   }
 
   /** Deletes the thread; its messages go with it (ON DELETE CASCADE), in the same statement. */
   async delete(owner: string, id: string): Promise<void> {
     const { rowCount } = await this.pool.query("DELETE FROM threads WHERE id = $1 AND owner = $2", [id, owner]);
     if (rowCount === 0) throw notFoundThread();
+    this.changed(owner, id);
   }
 
   /**
@@ -118,6 +179,7 @@ export class ThreadRepository {
     if (!rows[0].forked) {
       throw new AppError("not_found:message", "That message is not in the thread as it is shown (another version may be selected), so there is nothing to fork at.");
     }
+    this.changed(owner, forkId);
     return this.get(owner, forkId);
   }
 
@@ -165,6 +227,7 @@ export class ThreadRepository {
         if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
         throw error;
       });
+    this.changed(owner, id);
     return this.get(owner, id);
   }
 

@@ -1,0 +1,18 @@
+import { route } from "@/lib/http/handler";
+import { app } from "@/lib/app";
+import { threadNewsStream } from "@/lib/threads/news-stream";
+
+export const dynamic = "force-dynamic";
+
+/** Server-sent events: one per change to the caller's threads (lib/protocol/threads.ts ThreadNews), until the client goes. */
+export const GET = route(async (request) => {
+  const owner = await app.requireOwner(request);
+  return new Response(threadNewsStream(app.liveBus(), owner, request.signal), {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      // no-transform: compression and proxies pass each event on as it comes instead of buffering it.
+      "Cache-Control": "no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,50 @@
+import "server-only";
+import type { LiveBus } from "@/lib/runtime/live-bus";
+import type { ThreadNews } from "@/lib/protocol/threads";
+
+/** Often enough that proxies and load balancers (commonly 30–60 s idle timeouts) keep a quiet stream open. */
+export const HEARTBEAT_MS = 20_000;
+
+const encoder = new TextEncoder();
+
+/**
+ * The owner's news as server-sent events: `data: <ThreadNews>` for each
+ * change the bus hears, a comment every `heartbeatMs`. It opens with a
+ * comment, so the response starts at once; the subscription is in place
+ * before that. Ends, and lets go of the bus, when `signal` aborts or the
+ * reader cancels.
+ */
+export function threadNewsStream(bus: LiveBus, owner: string, signal: AbortSignal, { heartbeatMs = HEARTBEAT_MS } = {}): ReadableStream<Uint8Array> {
+  let end = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const send = (text: string) => {
+        if (open) controller.enqueue(encoder.encode(text));
+      };
+      const unsubscribe = bus.on("threads", owner, (threadId) => {
+        const news: ThreadNews = threadId ? { type: "threads", threadId } : { type: "threads" };
+        send(`data: ${JSON.stringify(news)}\n\n`);
+      });
+      const heartbeat = setInterval(() => send(": heartbeat\n\n"), heartbeatMs);
+      end = () => {
+        if (!open) return;
+        open = false;
+        unsubscribe();
+        clearInterval(heartbeat);
+        signal.removeEventListener("abort", close);
+      };
+      const close = () => {
+        const wasOpen = open;
+        end();
+        if (wasOpen) controller.close();
+      };
+      if (signal.aborted) return close();
+      signal.addEventListener("abort", close, { once: true });
+      send(": open\n\n");
+    },
+    cancel() {
+      end();
+    },
+  });
+}
