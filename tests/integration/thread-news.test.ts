@@ -1,0 +1,248 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import type { ThreadListItem, ThreadNews, ThreadPage } from "@/lib/protocol/threads";
+import { params, parseChunks, replyText, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+
+// The sidebar's live parts: the list says which threads are generating and
+// which hold a reply the owner has not seen, the read route marks one seen,
+// and the events stream tells the owner (only them) when a thread changed,
+// whichever process changed it.
+describe("the sidebar's news: generating, unseen, read, events", () => {
+  let mock: MockModelServer;
+  let chat: typeof import("@/app/api/chat/route");
+  let listRoute: typeof import("@/app/api/threads/route");
+  let readRoute: typeof import("@/app/api/threads/[id]/read/route");
+  let eventsRoute: typeof import("@/app/api/threads/events/route");
+  let app: typeof import("@/lib/app").app;
+  const pool = testPool();
+  let me: { id: string; cookie: string };
+
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    setAppEnv({ modelUrl: mock.url });
+    chat = await import("@/app/api/chat/route");
+    listRoute = await import("@/app/api/threads/route");
+    readRoute = await import("@/app/api/threads/[id]/read/route");
+    eventsRoute = await import("@/app/api/threads/events/route");
+    app = (await import("@/lib/app")).app;
+  });
+  afterAll(async () => {
+    await mock.close();
+    await pool.end();
+  });
+  beforeEach(async () => {
+    me = await visitor();
+  });
+
+  const send = (cookie: string, content: string, threadId?: string) =>
+    chat.POST(request("/api/chat", { method: "POST", cookie, json: { ...(threadId ? { threadId } : {}), message: { id: randomUUID(), content } } }), undefined);
+  const listed = async (cookie: string): Promise<ThreadListItem[]> => {
+    const response = await listRoute.GET(request("/api/threads", { cookie }), undefined);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as ThreadPage).threads;
+  };
+  const item = async (cookie: string, id: string) => (await listed(cookie)).find((thread) => thread.id === id);
+  const read = (cookie: string, id: string) => readRoute.POST(request(`/api/threads/${id}/read`, { method: "POST", cookie }), params(id));
+
+  /** A thread with one answered message. */
+  async function answeredThread(cookie: string, content = "hello"): Promise<string> {
+    const response = await send(cookie, content);
+    await response.text();
+    return response.headers.get("x-thread-id")!;
+  }
+
+  it("lists a thread as generating while its slow reply runs and not once it ended; the ended reply is unseen until read", async () => {
+    const response = await send(me.cookie, "[[slow]] take your time");
+    const threadId = response.headers.get("x-thread-id")!;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (replyText(parseChunks(text)).length === 0) text += (await reader.read()).value ?? "";
+
+    expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: true, lastReplyAt: null, unseen: false, lastReadAt: null });
+
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    await expect.poll(async () => (await item(me.cookie, threadId))?.hasActiveGeneration).toBe(false);
+    const ended = (await item(me.cookie, threadId))!;
+    expect(ended).toMatchObject({ unseen: true, lastReadAt: null });
+    expect(Date.parse(ended.lastReplyAt!)).toBeGreaterThanOrEqual(Date.parse(ended.createdAt));
+
+    const marked = await read(me.cookie, threadId);
+    expect(marked.status).toBe(200);
+    const { lastReadAt } = (await marked.json()) as { lastReadAt: string };
+    expect(Date.parse(lastReadAt)).toBeGreaterThanOrEqual(Date.parse(ended.lastReplyAt!));
+    expect(await item(me.cookie, threadId)).toMatchObject({ unseen: false, lastReadAt, hasActiveGeneration: false });
+  });
+
+  it("a reply that ends after the thread was read is unseen again; reading does not move the thread in the list", async () => {
+    const older = await answeredThread(me.cookie, "older");
+    const newer = await answeredThread(me.cookie, "newer");
+    expect((await read(me.cookie, older)).status).toBe(200);
+    expect((await listed(me.cookie)).map((t) => [t.id, t.unseen])).toEqual([
+      [newer, true],
+      [older, false],
+    ]);
+
+    // A new message moves the older thread to the top; its reply is new again.
+    await (await send(me.cookie, "again", older)).text();
+    expect((await listed(me.cookie)).map((t) => [t.id, t.unseen])).toEqual([
+      [older, true],
+      [newer, true],
+    ]);
+  });
+
+  it("the read route answers 404 for another identity's thread and for an unknown one, and 401 without an identity", async () => {
+    const threadId = await answeredThread(me.cookie);
+    const stranger = await visitor();
+    const refused = await read(stranger.cookie, threadId);
+    expect(refused.status).toBe(404);
+    expect((await refused.json()).error.code).toBe("not_found:thread");
+    expect((await read(me.cookie, randomUUID())).status).toBe(404);
+    expect((await readRoute.POST(request(`/api/threads/${threadId}/read`, { method: "POST" }), params(threadId))).status).toBe(401);
+    expect(await item(me.cookie, threadId)).toMatchObject({ unseen: true, lastReadAt: null });
+  });
+
+  /**
+   * The events stream of a visitor, read one ThreadNews at a time, from the
+   * moment it is settled: news of what happened before it opened, still on
+   * its way through the database's listener, is dropped.
+   */
+  async function follow(cookie: string, owner: string) {
+    const abort = new AbortController();
+    const response = await eventsRoute.GET(request("/api/threads/events", { cookie, signal: abort.signal }), undefined);
+    expect(response.status).toBe(200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    const comments: string[] = [];
+    const next = async (): Promise<ThreadNews> => {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (frame.startsWith(":")) comments.push(frame);
+          else return JSON.parse(frame.replace(/^data: /, "")) as ThreadNews;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the stream ended");
+        buffer += value;
+      }
+    };
+    // A probe sent after everything before: once it is heard, what follows is new.
+    const probe = randomUUID();
+    if (inject("embeddedDatabase")) app.liveBus().emit("threads", owner, probe);
+    else {
+      await processListener()?.ready();
+      await pool.query("SELECT pg_notify('threadline_threads', $1)", [JSON.stringify({ owner, threadId: probe })]);
+    }
+    while ((await next()).threadId !== probe);
+    return { response, abort: () => abort.abort(), comments, reader, next };
+  }
+
+  /** The process's database listener (lib/app.ts), opened with its news. */
+  const processListener = () => (globalThis as { threadlineListener?: { ready(): Promise<void> } }).threadlineListener;
+
+  it("streams an event to the owner when their thread's turn starts and when it ends, with the headers of a live stream", async () => {
+    const threadId = await answeredThread(me.cookie);
+    const news = await follow(me.cookie, me.id);
+    try {
+      expect(news.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(news.response.headers.get("cache-control")).toBe("no-store, no-transform");
+      expect(news.response.headers.get("x-accel-buffering")).toBe("no");
+      await (await send(me.cookie, "and now?", threadId)).text();
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      expect(news.comments[0]).toBe(": open");
+    } finally {
+      news.abort();
+    }
+  });
+
+  it("tells nothing of one owner's threads to another: B's first event is about B's own thread", async () => {
+    const other = await visitor();
+    const mine = await follow(me.cookie, me.id);
+    const theirs = await follow(other.cookie, other.id);
+    try {
+      const myThread = await answeredThread(me.cookie);
+      expect(await mine.next()).toEqual({ type: "threads", threadId: myThread });
+      const theirThread = await answeredThread(other.cookie);
+      expect(await theirs.next()).toEqual({ type: "threads", threadId: theirThread });
+      expect(theirThread).not.toBe(myThread);
+    } finally {
+      mine.abort();
+      theirs.abort();
+    }
+  });
+
+  it("streams a rename, a read and a delete of the owner's thread", async () => {
+    const threadId = await answeredThread(me.cookie);
+    const news = await follow(me.cookie, me.id);
+    try {
+      await app.threads().rename(me.id, threadId, "Renamed");
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      await read(me.cookie, threadId);
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      await app.threads().delete(me.id, threadId);
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+    } finally {
+      news.abort();
+    }
+  });
+
+  // Another app server writes to the same database: its turns reach this
+  // process through the triggers' NOTIFY only. Not on the embedded database,
+  // which one process holds.
+  it.skipIf(inject("embeddedDatabase"))("streams a turn another process starts and ends (rows written straight in SQL)", async () => {
+    const threadId = await answeredThread(me.cookie);
+    const news = await follow(me.cookie, me.id);
+    try {
+      const messageId = randomUUID();
+      await pool.query(
+        `INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until) VALUES ($1, $2, $3, 'elsewhere', 'running', now() + interval '1 minute')`,
+        [me.id, messageId, threadId],
+      );
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: true });
+      await pool.query("UPDATE turns SET lease_until = now() + interval '2 minutes' WHERE owner = $1 AND message_id = $2", [me.id, messageId]);
+      await pool.query("UPDATE turns SET status = 'done', lease_until = NULL WHERE owner = $1 AND message_id = $2", [me.id, messageId]);
+      // The lease renewal is no news; the end is.
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: false });
+    } finally {
+      news.abort();
+    }
+  });
+
+  it("does not list as generating a turn whose runner died (its lease ran out)", async () => {
+    const threadId = await answeredThread(me.cookie);
+    await pool.query(
+      `INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until) VALUES ($1, $2, $3, 'dead', 'running', now() - interval '1 second')`,
+      [me.id, randomUUID(), threadId],
+    );
+    expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: false });
+    // A durable run holds its turn without a lease: it runs until it finishes it.
+    await pool.query(`INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until) VALUES ($1, $2, $3, 'durable', 'running', NULL)`, [
+      me.id,
+      randomUUID(),
+      threadId,
+    ]);
+    expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: true });
+  });
+
+  it("ends the stream when the client goes, and lets go of the process's news", async () => {
+    const before = app.liveBus().size;
+    const news = await follow(me.cookie, me.id);
+    expect(app.liveBus().size).toBe(before + 1);
+    news.abort();
+    while (!(await news.reader.read()).done);
+    expect(app.liveBus().size).toBe(before);
+  });
+
+  it("answers 401 without an identity", async () => {
+    const response = await eventsRoute.GET(request("/api/threads/events"), undefined);
+    expect(response.status).toBe(401);
+  });
+});
