@@ -17,10 +17,10 @@ beforeAll(async () => {
   setAppEnv({ modelUrl: mock.url });
   Object.assign(process.env, { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" });
   chat = await import("@/app/api/chat/route");
-  // The process's Stop listener opens once, with the first turn; its LISTEN is no turn's cost.
+  // The process's listener (Stop, progress, threads) opens once, with the first turn; its LISTEN is no turn's cost.
   const { app } = await import("@/lib/app");
   app.activeTurns();
-  await (globalThis as { threadlineStopListener?: { ready(): Promise<void> } }).threadlineStopListener?.ready();
+  await (globalThis as { threadlineListener?: { ready(): Promise<void> } }).threadlineListener?.ready();
   // Every query of every connection, whether through pool.query or a checked-out client.
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
