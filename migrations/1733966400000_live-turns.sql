@@ -18,10 +18,11 @@ CREATE INDEX turn_progress_turn_idx ON turn_progress (turn_id, id);
 CREATE INDEX turn_progress_created_idx ON turn_progress (created_at);
 
 -- When the owner last saw the thread: a reply newer than this is unseen
--- (POST /api/threads/:id/read). Threads from before it count as read up to
--- their last activity, so an upgrade does not mark every old reply new.
-ALTER TABLE threads ADD COLUMN last_read_at timestamptz;
-UPDATE threads SET last_read_at = updated_at;
+-- (POST /api/threads/:id/read). A thread is seen as it is made: its first
+-- reply is new, a fork's or an import's copied replies are not, and the
+-- threads already there count as read (an upgrade marks no old reply new;
+-- now() is taken once, so no row is rewritten).
+ALTER TABLE threads ADD COLUMN last_read_at timestamptz DEFAULT now();
 
 -- "Something changed in this owner's list of threads": a turn started or
 -- ended, a thread was made (a fork, an import), renamed, read or deleted. Every process LISTENs and tells the

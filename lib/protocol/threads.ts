@@ -30,7 +30,7 @@ export interface ForkThreadRequest {
 export interface ThreadListItem extends ThreadSummary {
   /** A reply is being written now (its turn runs, on any server). */
   hasActiveGeneration: boolean;
-  /** When the owner last opened the thread or saw a reply end in it (POST /api/threads/:id/read); null: never. */
+  /** When the owner last opened the thread or saw a reply end in it (POST /api/threads/:id/read), else when it was made. */
   lastReadAt: string | null;
   /** When the thread's latest message was stored, if it is a reply; null while the latest is the user's (no answer yet, or it failed). */
   lastReplyAt: string | null;

@@ -61,13 +61,16 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     let text = "";
     while (replyText(parseChunks(text)).length === 0) text += (await reader.read()).value ?? "";
 
-    expect(await item(me.cookie, threadId)).toMatchObject({ hasActiveGeneration: true, lastReplyAt: null, unseen: false, lastReadAt: null });
+    const running = (await item(me.cookie, threadId))!;
+    expect(running).toMatchObject({ hasActiveGeneration: true, lastReplyAt: null, unseen: false });
+    // Seen as it was made: by the one who wrote its first message.
+    expect(Date.parse(running.lastReadAt!)).toBeGreaterThanOrEqual(Date.parse(running.createdAt));
 
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
     await expect.poll(async () => (await item(me.cookie, threadId))?.hasActiveGeneration).toBe(false);
     const ended = (await item(me.cookie, threadId))!;
-    expect(ended).toMatchObject({ unseen: true, lastReadAt: null });
-    expect(Date.parse(ended.lastReplyAt!)).toBeGreaterThanOrEqual(Date.parse(ended.createdAt));
+    expect(ended).toMatchObject({ unseen: true, lastReadAt: running.lastReadAt });
+    expect(Date.parse(ended.lastReplyAt!)).toBeGreaterThan(Date.parse(running.lastReadAt!));
 
     const marked = await read(me.cookie, threadId);
     expect(marked.status).toBe(200);
@@ -101,7 +104,21 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     expect((await refused.json()).error.code).toBe("not_found:thread");
     expect((await read(me.cookie, randomUUID())).status).toBe(404);
     expect((await readRoute.POST(request(`/api/threads/${threadId}/read`, { method: "POST" }), params(threadId))).status).toBe(401);
-    expect(await item(me.cookie, threadId)).toMatchObject({ unseen: true, lastReadAt: null });
+    expect(await item(me.cookie, threadId)).toMatchObject({ unseen: true });
+  });
+
+  it("a fork starts out seen: its copied replies are not new, and it is news to the owner", async () => {
+    const threadId = await answeredThread(me.cookie, "fork me");
+    const { rows } = await pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadId]);
+    const news = await follow(me.cookie, me.id);
+    try {
+      const fork = await app.threads().fork(me.id, threadId, rows[0].message_id);
+      expect(await news.next()).toEqual({ type: "threads", threadId: fork.id });
+      expect(await item(me.cookie, fork.id)).toMatchObject({ unseen: false, hasActiveGeneration: false });
+      expect((await item(me.cookie, fork.id))?.lastReplyAt).not.toBeNull();
+    } finally {
+      news.abort();
+    }
   });
 
   /**
