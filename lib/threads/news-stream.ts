@@ -14,9 +14,9 @@ const encoder = new TextEncoder();
  * before that. Ends, and lets go of the bus, when `signal` aborts or the
  * reader cancels.
  */
-export function threadNewsStream(bus: LiveBus, owner: string, signal: AbortSignal, { heartbeatMs = HEARTBEAT_MS } = {}): ReadableStream<Uint8Array> {
+export function threadNewsStream(bus: LiveBus, owner: string, signal: AbortSignal, { heartbeatMs = HEARTBEAT_MS } = {}): ReadableStream<Uint8Array<ArrayBuffer>> {
   let end = () => {};
-  return new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
     start(controller) {
       let open = true;
       const send = (text: string) => {
