@@ -25,9 +25,9 @@ CREATE INDEX turn_progress_created_idx ON turn_progress (created_at);
 ALTER TABLE threads ADD COLUMN last_read_at timestamptz DEFAULT now();
 
 -- "Something changed in this owner's list of threads": a turn started or
--- ended, a thread was made (a fork, an import), renamed, read or deleted. Every process LISTENs and tells the
--- owner's open pages, which read the list again; the payload only says whose
--- and which, never what.
+-- ended, a thread was made (a fork, an import), renamed, read or deleted.
+-- Every process LISTENs and tells the owner's open pages, which read the list
+-- again; the payload only says whose and which, never what.
 CREATE FUNCTION threadline_announce_turn() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('threadline_threads', json_build_object('owner', NEW.owner, 'threadId', NEW.thread_id)::text);

@@ -44,7 +44,8 @@ export type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol
 
 /**
  * Told of a change to an owner's threads that this process made: a turn
- * started or ended, a title stored. The database announces each to every
+ * started or ended, a title stored, a thread made, renamed, read or deleted
+ * (lib/threads/repository.ts). The database announces each to every
  * process (NOTIFY); lib/app.ts passes the news on itself only where no
  * listener hears the database.
  */
