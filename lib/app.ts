@@ -16,7 +16,10 @@ import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
+import { writeProgress } from "@/lib/history/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/runtime/live-bus";
+import { TurnProgress } from "@/lib/runtime/progress-writer";
+import { TurnResume } from "@/lib/runtime/turn-resume";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
@@ -120,6 +123,21 @@ export const app = {
   activeTurns: (): ActiveTurns => processNews().active,
   /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
   liveBus: (): LiveBus => processNews().bus,
+  /**
+   * Writes each running turn's stream to turn_progress, announced to every
+   * process (NOTIFY) and to this one's streams; both runtimes use it.
+   */
+  turnProgress: once((): TurnProgress => {
+    const bus = app.liveBus();
+    const notice = (turnId: string) => ({ channel: PROGRESS_CHANNEL, payload: JSON.stringify({ origin: bus.origin, turnId }) });
+    return new TurnProgress({
+      write: (row) => writeProgress(pool(), row, notice(row.turnId)),
+      emit: (turnId) => bus.emit("progress", turnId),
+      intervalMs: env().STREAM_PROGRESS_MS,
+    });
+  }),
+  /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
+  turnResume: once((): TurnResume => new TurnResume(pool, app.liveBus)),
   /** Stop from any process: this one's turn at once, any other's through the database. */
   turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
 
@@ -140,6 +158,7 @@ export const app = {
             sessionSecret: app.sessionSecret,
             leaseMs: env().TURN_LEASE_SECONDS * 1000,
             saveRetryMs: env().SAVE_RETRY_SECONDS * 1000,
+            turnProgress: app.turnProgress,
           },
           app.activeTurns(),
           app.turnStops(),

@@ -102,6 +102,8 @@ const schema = z.object({
   // Turns
   /** A running turn's claim on its message, renewed while it runs. */
   TURN_LEASE_SECONDS: wholeNumber(1, 999_999).default(30).describe("turn lease, seconds"),
+  /** How often a running turn writes what it streamed since (turn_progress), for a reload or another server to resume from. */
+  STREAM_PROGRESS_MS: wholeNumber(10, 60_000).default(200).describe("stream progress interval, milliseconds"),
   /** How long a finished reply keeps trying to be stored while the database is away. */
   SAVE_RETRY_SECONDS: wholeNumber(1, 999_999).default(30).describe("save retry, seconds"),
   /** A model silent this long mid-answer is cut off (bounded so the timer's milliseconds fit). */

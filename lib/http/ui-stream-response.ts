@@ -24,3 +24,29 @@ export function uiMessageStreamResponse(stream: ReadableStream<UIMessageChunk>, 
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
   return new Response(body, { headers: merged });
 }
+
+/** What a live stream's response says besides its type: no-transform keeps Next's compression and proxies from buffering its events. */
+export const LIVE_STREAM_HEADERS: Record<string, string> = {
+  "Cache-Control": "no-store, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+/**
+ * As uiMessageStreamResponse, each event with its SSE `id:` (its place in
+ * the stream, which a client sends back as Last-Event-ID to go on after it).
+ */
+export function uiMessageEventStreamResponse(stream: ReadableStream<{ id?: string; chunk: UIMessageChunk }>, headers: Record<string, string>): Response {
+  const body = stream.pipeThrough(
+    new TransformStream<{ id?: string; chunk: UIMessageChunk }, Uint8Array>({
+      transform({ id, chunk }, controller) {
+        controller.enqueue(encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(chunk)}\n\n`));
+      },
+      flush(controller) {
+        controller.enqueue(DONE);
+      },
+    }),
+  );
+  const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(body, { headers: merged });
+}

@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
+import type { ProgressWriter, TurnProgress } from "@/lib/runtime/progress-writer";
 import { batchedPublish } from "./batched-publish";
 import type { TurnPublisher } from "./publisher";
 
@@ -24,6 +25,8 @@ export interface DurableTurnDeps {
   /** Checks the event's signature and signs the history the turn stores. */
   sessionSecret: SessionSecret;
   publisher: TurnPublisher;
+  /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
+  turnProgress?: () => TurnProgress;
 }
 
 /** The run as Inngest hands it to the function: its step tools (the part a turn uses) and which attempt this is. */
@@ -64,6 +67,13 @@ export class DurableTurn {
   private readonly output = batchedPublish<TurnChunkMessage>((messages) => this.deps.publisher.chunks(this.input.turnId, messages));
   /** Known once the thread exists: Stop finds the model call by it. */
   private threadId: string | undefined;
+  /**
+   * This attempt's writer of the turn's progress, known once the turn runs (a
+   * replay of another turn's reply keeps none). A step runs in one request,
+   * maybe in another process than the next: it writes its progress before it
+   * returns, so the rows stay in order.
+   */
+  private progress: ProgressWriter | undefined;
 
   private constructor(
     private readonly input: TurnInput,
@@ -89,16 +99,22 @@ export class DurableTurn {
       history: this.deps.history(),
       // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
       network: { ...this.deps.network(), maxRetries: 0 },
-      publish: (chunk, origin) => this.output.push({ attempt: this.run.attempt, step: origin?.step, chunk }),
+      publish: (chunk, origin) => {
+        const message: TurnChunkMessage = { attempt: this.run.attempt, step: origin?.step, chunk };
+        this.output.push(message);
+        this.progress?.push(message);
+      },
       step: this.step,
       signal: this.controller.signal,
       signer: historySigner(this.secret, this.input.owner),
       retriesSteps: true,
       onReady: (ready) => {
         this.threadId = ready.threadId;
+        if (!ready.replayed) this.progress ??= this.deps.turnProgress?.().writer(this.input.turnId);
       },
     });
     await this.output.flush();
+    await this.progress?.end();
     return outcome;
   }
 
@@ -121,9 +137,11 @@ export class DurableTurn {
         const value = await work();
         // A step is done once what it wrote has been published.
         await this.output.flush();
+        await this.progress?.flush();
         return { value };
       } catch (error) {
         await this.output.flush().catch(() => {});
+        await this.progress?.flush();
         const refusal = refusalOf(error);
         if (!refusal) throw error;
         await this.announce(refusal);
@@ -159,9 +177,10 @@ export class DurableTurn {
    */
   async fail(): Promise<void> {
     await this.output.flush().catch(() => {});
-    await this.deps.publisher
-      .chunks(this.input.turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } }])
-      .catch(() => {});
+    const failed: TurnChunkMessage = { attempt: this.run.attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } };
+    this.progress?.push(failed);
+    await this.progress?.end();
+    await this.deps.publisher.chunks(this.input.turnId, [failed]).catch(() => {});
     const { owner, turnId, message } = this.input;
     await this.deps
       .history()

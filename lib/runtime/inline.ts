@@ -7,6 +7,8 @@ import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
+import type { UIMessageChunk } from "ai";
+import type { ProgressWriter, TurnProgress } from "./progress-writer";
 import type { ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
 import type { TurnStops } from "./turn-stops";
@@ -40,6 +42,8 @@ export class InlineRuntime implements TurnRuntime {
       leaseMs?: number;
       /** How long a finished reply keeps trying to be stored while the database is away. */
       saveRetryMs?: number;
+      /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
+      turnProgress?: () => TurnProgress;
     },
     private readonly active: ActiveTurns,
     private readonly stops: TurnStops,
@@ -53,6 +57,12 @@ export class InlineRuntime implements TurnRuntime {
     // Claimed before any await, so two requests for one thread cannot both pass.
     let claimed = input.threadId ? claim(input.threadId) : undefined;
     let asked = Boolean(input.threadId);
+    // Known once the turn runs (a replay of another turn's reply keeps none).
+    let progress: ProgressWriter | undefined;
+    const publish = (chunk: UIMessageChunk): void => {
+      channel.publish(chunk);
+      progress?.push({ attempt: 0, chunk });
+    };
 
     return new Promise<StartedTurn>((resolve, reject) => {
       let ready = false;
@@ -62,7 +72,7 @@ export class InlineRuntime implements TurnRuntime {
           runTurn(input, {
             history: this.deps.history(),
             network: this.deps.network(),
-            publish: channel.publish,
+            publish,
             signal: controller.signal,
             signer: historySigner(secret, input.owner),
             leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
@@ -73,6 +83,7 @@ export class InlineRuntime implements TurnRuntime {
                 claimed = claim(threadId);
                 asked = true;
               }
+              if (!replayed) progress = this.deps.turnProgress?.().writer(input.turnId);
               ready = true;
               resolve({ threadId, historySource, stream: channel.readable() });
             },
@@ -85,10 +96,11 @@ export class InlineRuntime implements TurnRuntime {
         .catch((error) => {
           if (!ready) return reject(error);
           console.error("[turn] failed after the stream started:", error);
-          channel.publish({ type: "error", errorText: "The server failed while answering. Please try again." });
+          publish({ type: "error", errorText: "The server failed while answering. Please try again." });
         })
         .finally(() => {
           channel.close();
+          void progress?.end();
           if (claimed) this.active.release(claimed, controller);
         });
     });

@@ -1,7 +1,7 @@
 import { trustedClientHistory } from "@/lib/auth/history-signature";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
-import { uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
+import { LIVE_STREAM_HEADERS, uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { app } from "@/lib/app";
 import { chatRequestSchema } from "@/lib/protocol/chat";
@@ -24,8 +24,6 @@ export const POST = route(async (request) => {
   return uiMessageStreamResponse(turn.stream, {
     "X-Thread-Id": turn.threadId,
     "X-History-Source": turn.historySource,
-    // no-transform: Next's compression and proxies pass each event on as it comes instead of buffering it.
-    "Cache-Control": "no-store, no-transform",
-    "X-Accel-Buffering": "no",
+    ...LIVE_STREAM_HEADERS,
   });
 });

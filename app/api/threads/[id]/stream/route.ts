@@ -1,0 +1,25 @@
+import { route } from "@/lib/http/handler";
+import { LIVE_STREAM_HEADERS, uiMessageEventStreamResponse } from "@/lib/http/ui-stream-response";
+import { app } from "@/lib/app";
+import { notFoundThread } from "@/lib/errors";
+import { isUuid } from "@/lib/protocol/uuid";
+import { parsePosition } from "@/lib/runtime/turn-resume";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The thread's running reply, from its start or after the event a client
+ * names (Last-Event-ID, or ?after=); 204 when no reply is being written.
+ */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
+  const { id } = await params;
+  const owner = await app.requireOwner(request);
+  // A malformed id names no thread of the caller's: the same 404 as a foreign one.
+  if (!isUuid(id)) throw notFoundThread();
+  const threadId = id.toLowerCase();
+  const position = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after");
+  const after = position ? parsePosition(position) : undefined;
+  const stream = await app.turnResume().open(owner, threadId, { after, signal: request.signal });
+  if (!stream) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+  return uiMessageEventStreamResponse(stream, { "X-Thread-Id": threadId, ...LIVE_STREAM_HEADERS });
+});
