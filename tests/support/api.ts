@@ -87,3 +87,30 @@ export async function chatTurn(chat: ChatRoute, body: unknown, cookie: string) {
     error: response.ok ? undefined : (JSON.parse(raw) as { error: { code: string; message: string } }),
   };
 }
+
+/** An SSE body of UI message chunks with each event's id (`id:`), as a resumed stream sends them. */
+export function parseEvents(text: string): { id?: string; chunk: UIMessageChunk }[] {
+  return text
+    .split("\n\n")
+    .map((event) => {
+      const lines = event.split("\n");
+      const id = lines.find((l) => l.startsWith("id: "))?.slice(4);
+      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      return { id, data };
+    })
+    .filter(({ data }) => data && data !== "[DONE]")
+    .map(({ id, data }) => ({ ...(id === undefined ? {} : { id }), chunk: JSON.parse(data) as UIMessageChunk }));
+}
+
+/** Reads a streamed response's text until `enough` says so (or the end); the reader is handed back to read on or cancel. */
+export async function readUntil(response: Response, enough: (text: string) => boolean) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let done = false;
+  while (!done && !enough(text)) {
+    const next = await reader.read();
+    done = next.done;
+    text += next.value ?? "";
+  }
+  return { text, done, reader };
+}

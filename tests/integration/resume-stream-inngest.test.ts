@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+
+// A durable reply in progress, joined late: the chat-turn function runs on the
+// Inngest stand-in (through the real serve handler, in this process), each
+// step writing its chunks to turn_progress with its attempt before it returns,
+// and GET /api/threads/:id/stream replays them through the attempt filter.
+describe("resuming a running reply (Inngest runtime)", () => {
+  let mock: MockModelServer;
+  let standin: InngestStandin;
+  let chat: typeof import("@/app/api/chat/route");
+  let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
+  let serve: typeof import("@/app/api/inngest/route");
+  const pool = testPool();
+  let me: { id: string; cookie: string };
+
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    standin = await startInngestStandin({
+      appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
+      retryDelayMs: 10,
+    });
+    setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
+    serve = await import("@/app/api/inngest/route");
+    chat = await import("@/app/api/chat/route");
+    streamRoute = await import("@/app/api/threads/[id]/stream/route");
+  });
+  afterAll(async () => {
+    await standin.idle();
+    await standin.close();
+    await mock.close();
+    await pool.end();
+  });
+  beforeEach(async () => {
+    me = await visitor();
+  });
+
+  const msg = (content: string) => ({ id: randomUUID(), content });
+  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+  const resume = (threadId: string, headers?: Record<string, string>) =>
+    streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: me.cookie, headers }), params(threadId));
+  const progressOf = async (threadId: string) =>
+    (
+      await pool.query<{ chunks: { attempt: number; step?: string; chunk: { type: string; delta?: string } }[]; final: boolean }>(
+        `SELECT p.chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id WHERE t.thread_id = $1 ORDER BY p.id`,
+        [threadId],
+      )
+    ).rows;
+  const progressText = async (threadId: string) => replyText((await progressOf(threadId)).flatMap((r) => r.chunks.map((m) => m.chunk as never)));
+
+  async function slowReply(content: string) {
+    const response = await send({ message: msg(content) });
+    expect(response.status).toBe(200);
+    const threadId = response.headers.get("x-thread-id")!;
+    const posted = response.text();
+    return { threadId, posted };
+  }
+
+  it("streams the durable turn's reply so far and then the rest: what the POST streamed, once", async () => {
+    const { threadId, posted } = await slowReply("[[slow]] durable, followed after a reload");
+    await expect.poll(async () => (await progressText(threadId)).split(" ").length, { timeout: 10_000 }).toBeGreaterThan(3);
+
+    const first = await resume(threadId);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-thread-id")).toBe(threadId);
+    const read = await readUntil(first, (text) => replyText(parseChunks(text)).split(" ").length > 6);
+    await read.reader.cancel();
+    const before = parseEvents(read.text);
+    const rest = parseEvents(await (await resume(threadId, { "last-event-id": before.at(-1)!.id! })).text());
+    const joined = [...before, ...rest];
+    expect(new Set(joined.map((e) => e.id)).size).toBe(joined.length);
+
+    const original = parseChunks(await posted);
+    expect(replyText(joined.map((e) => e.chunk))).toBe(SLOW_REPLY);
+    expect(joined.map((e) => e.chunk)).toEqual(original);
+    expect(joined.at(-1)!.chunk).toMatchObject({ type: "finish" });
+
+    await standin.idle();
+    const rows = await progressOf(threadId);
+    expect(rows.filter((r) => r.final)).toHaveLength(1);
+    expect(rows.at(-1)!.final).toBe(true);
+    // The model step's chunks carry their step, for the filter.
+    expect(rows.flatMap((r) => r.chunks).some((m) => m.step?.startsWith("model:") && m.chunk.type === "text-delta")).toBe(true);
+  }, 40_000);
+
+  it("a retried step's first attempt is in turn_progress with its attempt, and the resumed stream withdraws it as the POST did", async () => {
+    const { threadId, posted } = await slowReply("[[flaky-mid]] [[slow]] durable retry, followed");
+    // The first attempt broke off; the second streams slowly.
+    await expect
+      .poll(async () => (await progressOf(threadId)).flatMap((r) => r.chunks).some((m) => m.attempt === 1 && m.chunk.type === "text-delta"), { timeout: 10_000 })
+      .toBe(true);
+    const resumed = await resume(threadId);
+    expect(resumed.status).toBe(200);
+    const chunks = parseEvents(await resumed.text()).map((e) => e.chunk);
+    const original = parseChunks(await posted);
+
+    const attempts = new Set((await progressOf(threadId)).flatMap((r) => r.chunks.filter((m) => m.step?.startsWith("model:")).map((m) => m.attempt)));
+    expect([...attempts].sort()).toEqual([0, 1]);
+    const retry = chunks.findIndex((c) => c.type === "data-retry");
+    expect(retry).toBeGreaterThan(0);
+    expect(chunks[retry]).toMatchObject({ data: { step: "model:0:Triage:0", attempt: 1 } });
+    expect(replyText(chunks.slice(retry))).toBe(SLOW_REPLY);
+    expect(chunks).toEqual(original);
+  }, 40_000);
+
+  it("answers 204 once the durable turn is done", async () => {
+    const { threadId, posted } = await slowReply("a quick durable one");
+    await posted;
+    await standin.idle();
+    expect((await resume(threadId)).status).toBe(204);
+  });
+});

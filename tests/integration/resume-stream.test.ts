@@ -1,0 +1,205 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { NotificationListener } from "@/lib/db/notifications";
+import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
+import { TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
+import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+
+// A reply in progress, joined late: GET /api/threads/:id/stream on the inline
+// runtime, its route handler in-process, the turn writing turn_progress as the
+// mock model streams [[slow]] (about ten seconds).
+describe("resuming a running reply (inline runtime)", () => {
+  let mock: MockModelServer;
+  let chat: typeof import("@/app/api/chat/route");
+  let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
+  let threadRoute: typeof import("@/app/api/threads/[id]/route");
+  const pool = testPool();
+  let me: { id: string; cookie: string };
+
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    setAppEnv({ modelUrl: mock.url });
+    chat = await import("@/app/api/chat/route");
+    streamRoute = await import("@/app/api/threads/[id]/stream/route");
+    threadRoute = await import("@/app/api/threads/[id]/route");
+  });
+  afterAll(async () => {
+    await mock.close();
+    await pool.end();
+  });
+  beforeEach(async () => {
+    me = await visitor();
+  });
+
+  const msg = (content: string) => ({ id: randomUUID(), content });
+  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+  const resume = (threadId: string, init: { cookie?: string; headers?: Record<string, string>; query?: string } = {}) =>
+    streamRoute.GET(request(`/api/threads/${threadId}/stream${init.query ?? ""}`, { cookie: init.cookie ?? me.cookie, headers: init.headers }), params(threadId));
+  const storedReply = async (threadId: string) =>
+    (await pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq", [threadId])).rows.map(
+      (r) => r.content,
+    );
+  /** The turn's progress rows, in order. */
+  const progressOf = async (threadId: string) =>
+    (
+      await pool.query<{ id: string; chunks: { attempt: number; step?: string; chunk: { type: string } }[]; final: boolean }>(
+        `SELECT p.id::text AS id, p.chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id
+          WHERE t.thread_id = $1 ORDER BY p.id`,
+        [threadId],
+      )
+    ).rows;
+
+  /** A slow reply under way, a few words of it written to turn_progress already; its POST read to the end meanwhile. */
+  async function slowReply(words = 3) {
+    const response = await send({ message: msg("[[slow]] follow me after a reload") });
+    expect(response.status).toBe(200);
+    const threadId = response.headers.get("x-thread-id")!;
+    const posted = response.text();
+    await expect
+      .poll(async () => replyText((await progressOf(threadId)).flatMap((row) => row.chunks.map((m) => m.chunk as never))).split(" ").length, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(words);
+    return { threadId, posted };
+  }
+
+  it("streams what was written so far, then the rest live: the same reply the POST streamed and the thread stored, once", async () => {
+    const { threadId, posted } = await slowReply();
+    const response = await resume(threadId);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("x-thread-id")).toBe(threadId);
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
+    // Resumed before the reply was finished: the turn was still running when it began.
+    const raw = await response.text();
+    const events = parseEvents(raw);
+    const chunks = events.map((e) => e.chunk);
+    const original = parseChunks(await posted);
+
+    expect(replyText(chunks)).toBe(SLOW_REPLY);
+    expect(await storedReply(threadId)).toEqual([SLOW_REPLY]);
+    // Chunk for chunk what the POST streamed (the inline turn's chunks are not restamped).
+    expect(chunks).toEqual(original);
+    expect(chunks[0]).toMatchObject({ type: "data-thread", data: { threadId } });
+    expect(chunks.filter((c) => c.type === "start")).toHaveLength(1);
+    expect(chunks.at(-1)).toMatchObject({ type: "finish" });
+    expect(raw.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    // Every event has its place, in order.
+    const places = events.map((e) => e.id!.split(".").map(BigInt));
+    for (let i = 1; i < places.length; i++) {
+      const [row, index] = places[i];
+      const [prevRow, prevIndex] = places[i - 1];
+      expect(row > prevRow || (row === prevRow && index > prevIndex)).toBe(true);
+    }
+
+    const rows = await progressOf(threadId);
+    expect(rows.at(-1)!.final).toBe(true);
+    expect(rows.filter((r) => r.final)).toHaveLength(1);
+    expect(rows.every((r) => r.chunks.every((m) => m.attempt === 0))).toBe(true);
+    // Written in batches, not a row per chunk.
+    expect(rows.length).toBeLessThan(chunks.length);
+  }, 40_000);
+
+  it("goes on after the event a client names (Last-Event-ID, or ?after=) without repeating or skipping a chunk", async () => {
+    const { threadId, posted } = await slowReply();
+    const first = await resume(threadId);
+    const read = await readUntil(first, (text) => replyText(parseChunks(text)).split(" ").length > 5);
+    await read.reader.cancel();
+    const before = parseEvents(read.text);
+    const lastId = before.at(-1)!.id!;
+
+    const [second, third] = await Promise.all([
+      resume(threadId, { headers: { "last-event-id": lastId } }),
+      resume(threadId, { query: `?after=${lastId}` }),
+    ]);
+    expect(second.status).toBe(200);
+    const [after, afterByQuery] = await Promise.all([second.text(), third.text()]).then((texts) => texts.map(parseEvents));
+    expect(afterByQuery).toEqual(after);
+    expect(after.length).toBeGreaterThan(0);
+    const joined = [...before, ...after];
+    expect(new Set(joined.map((e) => e.id)).size).toBe(joined.length);
+    const original = parseChunks(await posted);
+    expect(joined.map((e) => e.chunk)).toEqual(original);
+    expect(replyText(joined.map((e) => e.chunk))).toBe(SLOW_REPLY);
+  }, 40_000);
+
+  it("a malformed place is a 400", async () => {
+    const bad = await resume(randomUUID(), { query: "?after=nonsense" });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe("bad_request:stream_position");
+  });
+
+  it("answers 204 when no reply is being written in the thread", async () => {
+    const response = await send({ message: msg("a quick one") });
+    const threadId = response.headers.get("x-thread-id")!;
+    await response.text();
+    const idle = await resume(threadId);
+    expect(idle.status).toBe(204);
+    expect(await idle.text()).toBe("");
+  });
+
+  it("answers 404, as for any thread not the caller's, to another identity, an unknown thread and a malformed id", async () => {
+    const { threadId, posted } = await slowReply(1);
+    const stranger = await visitor();
+    const foreign = await threadRoute.GET(request(`/api/threads/${threadId}`, { cookie: stranger.cookie }), params(threadId));
+    expect(foreign.status).toBe(404);
+    const notFound = await foreign.json();
+    for (const [id, cookie] of [
+      [threadId, stranger.cookie],
+      [randomUUID(), me.cookie],
+      ["not-a-thread", me.cookie],
+    ] as const) {
+      const response = await resume(id, { cookie });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual(notFound);
+    }
+    await posted;
+  }, 40_000);
+
+  it.skipIf(inject("embeddedDatabase"))(
+    "a resumer on another process gets the rest live through NOTIFY (its own poll set out of reach)",
+    async () => {
+      const { threadId, posted } = await slowReply();
+      // The other process: its own pool, bus and listener; it reads only when a NOTIFY wakes it.
+      const theirPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+      const theirBus = new LiveBus();
+      const listener = new NotificationListener(TEST_DATABASE_URL, { [PROGRESS_CHANNEL]: (payload) => theirBus.hearProgress(payload) });
+      try {
+        await listener.ready();
+        const stream = await new TurnResume(() => theirPool, () => theirBus, 10 * 60_000).open(me.id, threadId);
+        expect(stream).not.toBeNull();
+        const got: PlacedChunk[] = [];
+        for await (const event of stream!) got.push(event);
+        const chunks = got.map((e) => e.chunk);
+        expect(replyText(chunks)).toBe(SLOW_REPLY);
+        expect(chunks).toEqual(parseChunks(await posted));
+        expect(theirBus.size).toBe(0);
+      } finally {
+        await listener.close();
+        await theirPool.end();
+      }
+    },
+    40_000,
+  );
+
+  it("stops listening when the client goes away", async () => {
+    const { threadId, posted } = await slowReply(1);
+    const { liveBus } = (await import("@/lib/app")).app;
+    const waiting = liveBus().size;
+    const controller = new AbortController();
+    const response = await streamRoute.GET(
+      new Request(`http://localhost/api/threads/${threadId}/stream`, { headers: { cookie: me.cookie }, signal: controller.signal }),
+      params(threadId),
+    );
+    const read = await readUntil(response, (text) => parseChunks(text).length > 0);
+    expect(liveBus().size).toBe(waiting + 1);
+    controller.abort();
+    await read.reader.cancel().catch(() => {});
+    await expect.poll(() => liveBus().size).toBe(waiting);
+    await posted;
+  }, 40_000);
+});
