@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { NotificationListener } from "@/lib/db/notifications";
+import { writeProgress } from "@/lib/history/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
 import { TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
@@ -202,4 +203,20 @@ describe("resuming a running reply (inline runtime)", () => {
     await expect.poll(() => liveBus().size).toBe(waiting);
     await posted;
   }, 40_000);
+
+  it("a write that sweeps removes the rows of turns that ended over ten minutes ago and any row over a day old, and keeps the rest", async () => {
+    const [ended, old, recent, running] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const row = (turnId: string, final: boolean, age: string) =>
+      pool.query(`INSERT INTO turn_progress (turn_id, chunks, final, created_at) VALUES ($1, '[]', $2, now() - $3::interval)`, [turnId, final, age]);
+    await row(ended, false, "12 minutes");
+    await row(ended, true, "11 minutes");
+    await row(old, false, "2 days");
+    await row(recent, false, "6 minutes");
+    await row(recent, true, "5 minutes");
+    await row(running, false, "1 hour");
+    const turnId = randomUUID();
+    await writeProgress(pool, { turnId, messages: [], final: false, sweep: true }, { channel: PROGRESS_CHANNEL, payload: "{}" });
+    const { rows } = await pool.query<{ turn_id: string }>("SELECT turn_id FROM turn_progress WHERE turn_id = ANY($1)", [[ended, old, recent, running, turnId]]);
+    expect(rows.map((r) => r.turn_id).sort()).toEqual([recent, recent, running, turnId].sort());
+  });
 });

@@ -11,6 +11,8 @@ import { setAppEnv } from "../support/app-env";
 let mock: MockModelServer;
 let chat: typeof import("@/app/api/chat/route");
 let roundTrips = 0;
+/** Writes of turn_progress: off the turn's path (it never waits for them), counted apart. */
+let progressWrites = 0;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
@@ -24,7 +26,9 @@ beforeAll(async () => {
   // Every query of every connection, whether through pool.query or a checked-out client.
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    roundTrips++;
+    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    if (text?.includes("INSERT INTO turn_progress")) progressWrites++;
+    else roundTrips++;
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
 });
@@ -62,6 +66,8 @@ describe("database round trips per turn", () => {
     expect(database.trips).toBeLessThanOrEqual(4);
     // As measured today: one to open the turn, one to store the reply, one more to read the history.
     expect([opened.trips, client.trips, database.trips]).toEqual([2, 2, 3]);
+    // Besides, each turn wrote its stream for a reload to resume: at least its final row.
+    await expect.poll(() => progressWrites).toBeGreaterThanOrEqual(3);
   });
 
   it("still stores a message sent five times at once exactly once, with one model call", async () => {
