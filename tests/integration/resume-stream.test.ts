@@ -174,7 +174,8 @@ describe("resuming a running reply (inline runtime)", () => {
         const stream = await new TurnResume(() => theirPool, () => theirBus, 10 * 60_000).open(me.id, threadId);
         expect(stream).not.toBeNull();
         const got: PlacedChunk[] = [];
-        for await (const event of stream!) got.push(event);
+        const reader = stream!.getReader();
+        for (let next = await reader.read(); !next.done; next = await reader.read()) got.push(next.value);
         const chunks = got.map((e) => e.chunk);
         expect(replyText(chunks)).toBe(SLOW_REPLY);
         expect(chunks).toEqual(parseChunks(await posted));
