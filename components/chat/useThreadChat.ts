@@ -99,7 +99,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   }, [thread, refreshThreads, retitle, refreshVersions, redrawThread]);
   useEffect(() => thread.attach(), [thread]);
   useEffect(() => {
-    // A reload while a reply was being written: follow that turn to its reply, with Stop meanwhile.
+    // A reload while a reply was being written: that reply, resumed where it is, with Stop meanwhile.
     if (unanswered === "running") thread.followPendingTurn();
   }, [thread, unanswered]);
 
@@ -258,6 +258,8 @@ function openThreadChat(
     redrawThread: async () => {},
     // The reply being streamed is a new version (regenerate, edit): the positions are read again when it ends.
     newVersion: false,
+    // The reply being streamed was resumed after a reload (GET /api/threads/:id/stream).
+    resumed: false,
   };
 
   const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
@@ -266,6 +268,12 @@ function openThreadChat(
     transport: new ChatStreamTransport<ChatMessage>({
       api: "/api/chat",
       prepareSendMessagesRequest: ({ messages }) => ({ body: session.requestBody(messages, window.location.search) }),
+      prepareReconnectToStreamRequest: () => ({ api: `/api/threads/${session.threadId}/stream` }),
+      // The reply ended between the page's rendering and the resume: the thread holds it now.
+      onNothingToResume: () => {
+        page.resumed = false;
+        if (page.mounted) void page.redrawThread();
+      },
     }),
     generateId: newMessageId,
     // Data parts come from this app's server as lib/protocol/chat.ts describes them; the page does not re-check them (no zod here).
@@ -276,8 +284,11 @@ function openThreadChat(
       if (part.type === "data-title") page.retitle(part.data.threadId, part.data.title);
       dispatch({ type: "data", part });
     },
-    onFinish: ({ message, isAbort, isError, isDisconnect }) => {
+    onFinish: ({ message, isAbort, isError, isDisconnect, finishReason }) => {
       stopper.ended();
+      // A resumed reply that ended without its end (its server went away, or could not keep its stream): the thread says how it ended.
+      const resumedWithoutEnd = page.resumed && !isAbort && !isError && finishReason === undefined;
+      page.resumed = false;
       const { stopped, summary } = session.replyEnded({ role: message.role, isAbort, isError, isDisconnect });
       if (summary) chat.messages = insertAtSeq(chat.messages, summaryMessage(summary), summary.seq, session.seqOf);
       dispatch({ type: "reply-ended", replyId: message.id, stopped });
@@ -285,7 +296,7 @@ function openThreadChat(
       if (page.newVersion) {
         page.newVersion = false;
         if (page.mounted) void (isError || isDisconnect ? page.redrawThread() : page.refreshVersions());
-      }
+      } else if (resumedWithoutEnd && page.mounted) void page.redrawThread();
     },
   });
 
@@ -298,6 +309,13 @@ function openThreadChat(
   // Sending the unanswered message again (its own id) is answered once: the
   // server waits for a turn still running, or answers it anew.
   const askAgain = () => ask(() => chat.regenerate());
+  // The reply being written when the page was rendered, from its start (what
+  // was written so far at once, then the rest as it comes): shown once, as a
+  // reply sent from this page is.
+  const resume = () => {
+    page.resumed = true;
+    ask(() => chat.resumeStream());
+  };
   // The last reply answered anew: the server stores it beside the one it replaces.
   const regenerate = (replyId: string) => {
     if (!chat.messages.some((m) => m.id === replyId && m.role === "assistant")) return;
@@ -332,7 +350,7 @@ function openThreadChat(
     followPendingTurn: () => {
       if (page.followedPendingTurn) return;
       page.followedPendingTurn = true;
-      askAgain();
+      resume();
     },
     /** The page shows this chat; the function returned is called when it no longer does. */
     attach: () => {

@@ -2,11 +2,26 @@
 // message stream with eventsource-parser and JSON.parse instead of checking
 // every chunk against the SDK's zod schema, a parse per token of what this
 // app's own server wrote. A chunk that is not a JSON object with a type still
-// ends the reply with an error.
-import { HttpChatTransport, type UIMessage, type UIMessageChunk } from "ai";
+// ends the reply with an error. A reply resumed after a reload comes the same
+// way, from GET /api/threads/:id/stream.
+import { HttpChatTransport, type HttpChatTransportInitOptions, type UIMessage, type UIMessageChunk } from "ai";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 
 export class ChatStreamTransport<M extends UIMessage> extends HttpChatTransport<M> {
+  private readonly nothingToResume?: () => void;
+
+  constructor({ onNothingToResume, ...options }: HttpChatTransportInitOptions<M> & { onNothingToResume?: () => void }) {
+    super(options);
+    this.nothingToResume = onNothingToResume;
+  }
+
+  /** As the SDK's, and tells when there was no reply to resume (204: it ended before it was asked for). */
+  async reconnectToStream(options: Parameters<HttpChatTransport<M>["reconnectToStream"]>[0]): Promise<ReadableStream<UIMessageChunk> | null> {
+    const stream = await super.reconnectToStream(options);
+    if (stream === null) this.nothingToResume?.();
+    return stream;
+  }
+
   protected processResponseStream(stream: ReadableStream<Uint8Array>): ReadableStream<UIMessageChunk> {
     return stream
       // The DOM types declare TextDecoderStream's writable side wider than a byte stream.
