@@ -47,7 +47,8 @@ export async function writeProgress(pool: pg.Pool, row: ProgressRow, notice: { c
 /** A turn's rows after `afterId` (a row id; "0" for all), in order. */
 export async function readProgress(pool: pg.Pool, turnId: string, afterId: string): Promise<StoredProgress[]> {
   const { rows } = await pool.query<{ id: string; chunks: TurnChunkMessage[]; final: boolean }>(
-    "SELECT id::text AS id, chunks, final FROM turn_progress WHERE turn_id = $1 AND id > $2::bigint ORDER BY id",
+    // Ordered by the number, not by its text (an output column named id would win in ORDER BY id).
+    "SELECT p.id::text AS id, p.chunks, p.final FROM turn_progress p WHERE p.turn_id = $1 AND p.id > $2::bigint ORDER BY p.id",
     [turnId, afterId],
   );
   return rows;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
+import { progressIdsCrossADigit } from "../support/progress";
 import { testPool } from "../support/db";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
@@ -54,6 +55,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
   const progressText = async (threadId: string) => replyText((await progressOf(threadId)).flatMap((r) => r.chunks.map((m) => m.chunk as never)));
 
   async function slowReply(content: string) {
+    await progressIdsCrossADigit(pool);
     const response = await send({ message: msg(content) });
     expect(response.status).toBe(200);
     const threadId = response.headers.get("x-thread-id")!;

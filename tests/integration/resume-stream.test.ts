@@ -2,11 +2,15 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { Chat } from "@ai-sdk/react";
+import { ChatStreamTransport } from "@/lib/client/chat-transport";
+import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/db/notifications";
 import { writeProgress } from "@/lib/history/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
 import { TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
+import { progressIdsCrossADigit } from "../support/progress";
 import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
 
@@ -56,6 +60,7 @@ describe("resuming a running reply (inline runtime)", () => {
 
   /** A slow reply under way, a few words of it written to turn_progress already; its POST read to the end meanwhile. */
   async function slowReply(words = 3) {
+    await progressIdsCrossADigit(pool);
     const response = await send({ message: msg("[[slow]] follow me after a reload") });
     expect(response.status).toBe(200);
     const threadId = response.headers.get("x-thread-id")!;
@@ -220,4 +225,24 @@ describe("resuming a running reply (inline runtime)", () => {
     const { rows } = await pool.query<{ turn_id: string }>("SELECT turn_id FROM turn_progress WHERE turn_id = ANY($1)", [[ended, old, recent, running, turnId]]);
     expect(rows.map((r) => r.turn_id).sort()).toEqual([recent, recent, running, turnId].sort());
   });
+
+  it("the AI SDK's Chat, as the page builds it, resumes the reply with resumeStream(): the reply once, whole, in order", async () => {
+    const { threadId, posted } = await slowReply(8);
+    const errors: Error[] = [];
+    const chat = new Chat<ChatMessage>({
+      id: threadId,
+      messages: [{ id: randomUUID(), role: "user", parts: [{ type: "text", text: "[[slow]] follow me after a reload" }] }],
+      transport: new ChatStreamTransport<ChatMessage>({
+        prepareReconnectToStreamRequest: () => ({ api: `/api/threads/${threadId}/stream` }),
+        fetch: async (url) => streamRoute.GET(request(String(url), { cookie: me.cookie }), params(threadId)),
+      }),
+      onError: (error) => errors.push(error),
+    });
+    await chat.resumeStream();
+    await posted;
+    expect(errors).toEqual([]);
+    expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const text = chat.messages[1].parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
+    expect(text).toEqual([SLOW_REPLY]);
+  }, 40_000);
 });
