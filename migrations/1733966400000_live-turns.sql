@@ -5,12 +5,14 @@
 -- reads before following the rest live. Each row is one flush of the turn's
 -- chunks (a bounded number per second), in order by id; the writer flushes
 -- one at a time, so a turn's rows commit in id order. The last row of a turn
--- is `final`. Rows are swept some minutes after their turn ended: by then the
--- stored reply says the same.
+-- is `final`. Rows are swept some minutes after their turn ended: by then
+-- the stored reply says the same. The chunks are JSON kept as text: jsonb
+-- refuses the NUL a reply may hold (JSON writes it \u0000), and nothing
+-- queries inside them.
 CREATE TABLE turn_progress (
   id          bigserial PRIMARY KEY,
   turn_id     text NOT NULL,
-  chunks      jsonb NOT NULL,
+  chunks      text NOT NULL,
   final       boolean NOT NULL DEFAULT false,
   created_at  timestamptz NOT NULL DEFAULT now()
 );

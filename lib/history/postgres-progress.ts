@@ -37,7 +37,7 @@ export async function writeProgress(pool: pg.Pool, row: ProgressRow, notice: { c
           AND (created_at < now() - interval '1 day'
                OR turn_id IN (SELECT turn_id FROM turn_progress WHERE final AND created_at < now() - interval '10 minutes'))
      ), written AS (
-       INSERT INTO turn_progress (turn_id, chunks, final) VALUES ($1, $2::jsonb, $3) RETURNING id
+       INSERT INTO turn_progress (turn_id, chunks, final) VALUES ($1, $2, $3) RETURNING id
      )
      SELECT pg_notify($5, $6) FROM written`,
     [row.turnId, JSON.stringify(row.messages), row.final, row.sweep, notice.channel, notice.payload],
@@ -46,12 +46,12 @@ export async function writeProgress(pool: pg.Pool, row: ProgressRow, notice: { c
 
 /** A turn's rows after `afterId` (a row id; "0" for all), in order. */
 export async function readProgress(pool: pg.Pool, turnId: string, afterId: string): Promise<StoredProgress[]> {
-  const { rows } = await pool.query<{ id: string; chunks: TurnChunkMessage[]; final: boolean }>(
+  const { rows } = await pool.query<{ id: string; chunks: string; final: boolean }>(
     // Ordered by the number, not by its text (an output column named id would win in ORDER BY id).
     "SELECT p.id::text AS id, p.chunks, p.final FROM turn_progress p WHERE p.turn_id = $1 AND p.id > $2::bigint ORDER BY p.id",
     [turnId, afterId],
   );
-  return rows;
+  return rows.map((row) => ({ id: row.id, chunks: JSON.parse(row.chunks) as TurnChunkMessage[], final: row.final }));
 }
 
 /**

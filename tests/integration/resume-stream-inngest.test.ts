@@ -48,7 +48,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
   const progressOf = async (threadId: string) =>
     (
       await pool.query<{ chunks: { attempt: number; step?: string; chunk: { type: string; delta?: string } }[]; final: boolean }>(
-        `SELECT p.chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id WHERE t.thread_id = $1 ORDER BY p.id`,
+        `SELECT p.chunks::json AS chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id WHERE t.thread_id = $1 ORDER BY p.id`,
         [threadId],
       )
     ).rows;

@@ -52,7 +52,7 @@ describe("resuming a running reply (inline runtime)", () => {
   const progressOf = async (threadId: string) =>
     (
       await pool.query<{ id: string; chunks: { attempt: number; step?: string; chunk: { type: string } }[]; final: boolean }>(
-        `SELECT p.id::text AS id, p.chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id
+        `SELECT p.id::text AS id, p.chunks::json AS chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id
           WHERE t.thread_id = $1 ORDER BY p.id`,
         [threadId],
       )
@@ -109,6 +109,15 @@ describe("resuming a running reply (inline runtime)", () => {
     // Written in batches, not a row per chunk.
     expect(rows.length).toBeLessThan(chunks.length);
   }, 40_000);
+
+  it("keeps the progress of a reply that holds a NUL (JSON writes it \\u0000, which jsonb would refuse)", async () => {
+    const response = await send({ message: msg("a \u0000 b") });
+    const threadId = response.headers.get("x-thread-id")!;
+    const streamed = replyText(parseChunks(await response.text()));
+    expect(streamed).toContain("\u0000");
+    await expect.poll(async () => (await progressOf(threadId)).some((r) => r.final)).toBe(true);
+    expect(replyText((await progressOf(threadId)).flatMap((row) => row.chunks.map((m) => m.chunk as never)))).toBe(streamed);
+  });
 
   it("goes on after the event a client names (Last-Event-ID, or ?after=) without repeating or skipping a chunk", async () => {
     const { threadId, posted } = await slowReply();
