@@ -7,6 +7,7 @@ import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
+import { catchUpWith } from "@/lib/client/catch-up";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ChatStreamTransport } from "@/lib/client/chat-transport";
 import { errorMessage } from "@/lib/client/error-message";
@@ -24,7 +25,7 @@ import {
 } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
-import { useThreads } from "@/components/sidebar/ThreadsContext";
+import { useThreadNews, useThreads } from "@/components/sidebar/ThreadsContext";
 
 export interface ThreadChatOptions {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -90,6 +91,45 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
       // The page stays as it is; a reload shows the thread as the server holds it.
     }
   }, [thread]);
+
+  // Another tab or device of this identity changed the thread (sent a
+  // message, a reply ended there, a version was chosen): a page not writing a
+  // reply of its own draws the thread as the server holds it, and follows the
+  // reply being written, as a reload would. News that comes while it catches
+  // up is caught up with once it is done.
+  const catchingUp = useRef({ running: false, again: false });
+  const catchUp = useCallback(async () => {
+    const runs = catchingUp.current;
+    if (runs.running) {
+      runs.again = true;
+      return;
+    }
+    runs.running = true;
+    // Read through a function: news may set it while this awaits.
+    const newsMeanwhile = () => runs.again;
+    try {
+      do {
+        runs.again = false;
+        const id = thread.session.threadId;
+        if (!id || thread.busy()) return;
+        const latest = await latestMessages(id);
+        if (thread.busy() || id !== thread.session.threadId) return;
+        const { redraw, follow } = catchUpWith(thread.chat.messages, latest.messages);
+        if (redraw) {
+          thread.session.redrawn(latest.messages);
+          thread.chat.messages = latest.messages.map(toChatMessage);
+          dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+          void refreshVersions();
+        }
+        if (follow) thread.followRunningTurn();
+      } while (newsMeanwhile());
+    } catch {
+      // The page stays as it is; the next news, or a reload, catches up.
+    } finally {
+      runs.running = false;
+    }
+  }, [thread, refreshVersions]);
+  useThreadNews(thread.session.threadId, () => void catchUp());
 
   useEffect(() => {
     thread.page.refreshThreads = refreshThreads;
@@ -352,6 +392,13 @@ function openThreadChat(
       page.followedPendingTurn = true;
       resume();
     },
+    /** A reply another tab or device asked for, being written now. */
+    followRunningTurn: () => {
+      page.followedPendingTurn = true;
+      resume();
+    },
+    /** A reply is on its way to this page (asked here, or followed). */
+    busy: () => chat.status === "submitted" || chat.status === "streaming",
     /** The page shows this chat; the function returned is called when it no longer does. */
     attach: () => {
       page.mounted = true;

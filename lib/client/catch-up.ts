@@ -1,0 +1,25 @@
+// A page that did not take part in its thread's latest change (another tab or
+// device of the same identity sent a message, a reply ended there, a version
+// was chosen) catches up from the server's latest page of the thread.
+import type { HistoryMessage } from "@/lib/protocol/threads";
+import { isUnanswered, toChatMessage, type ChatMessage } from "@/lib/client/messages";
+
+export interface CatchUp {
+  /** The page shows something else than the server holds: draw the server's page. */
+  redraw: boolean;
+  /** The thread ends with a message not answered yet: follow its reply (GET /api/threads/:id/stream; 204 when none runs). */
+  follow: boolean;
+}
+
+/**
+ * Compared by message id, the server's latest page against the same number
+ * of the page's last messages. A page that has just finished its own reply
+ * holds exactly the server's messages and does nothing: drawing it again
+ * would only cost it its trusted copy.
+ */
+export function catchUpWith(shown: ChatMessage[], latest: HistoryMessage[]): CatchUp {
+  const theirs = latest.map((m) => m.id);
+  const ours = shown.slice(-theirs.length).map((m) => m.id);
+  const redraw = theirs.length !== ours.length || theirs.some((id, i) => id !== ours[i]);
+  return { redraw, follow: isUnanswered(latest.map(toChatMessage)) };
+}
