@@ -55,7 +55,8 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
   const [state, dispatch] = useReducer(threadChatReducer, { olderCursor, interrupted: unanswered === "interrupted" }, initialThreadChatState);
-  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }));
+  const endedHere = unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
+  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }, endedHere));
   const { messages: chatMessages, status, error } = useChat({ chat: thread.chat });
 
   // The "2 / 3" of each message. Read again when a new version's reply ends,
@@ -114,7 +115,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
         if (!id || thread.busy()) return;
         const latest = await latestMessages(id);
         if (thread.busy() || id !== thread.session.threadId) return;
-        const { redraw, follow } = catchUpWith(thread.chat.messages, latest.messages);
+        const { redraw, follow } = catchUpWith(thread.chat.messages, latest.messages, thread.page.endedHere);
         if (redraw) {
           thread.session.redrawn(latest.messages);
           thread.chat.messages = latest.messages.map(toChatMessage);
@@ -286,6 +287,7 @@ function openThreadChat(
   initialHistory: HistoryMessage[],
   dispatch: Dispatch<ThreadChatEvent>,
   sidebar: { refreshThreads: () => Promise<void>; retitle: (id: string, title: string) => void },
+  endedHere: string | null,
 ) {
   const session = new ChatSession(threadId, initialHistory);
   const stopper = new ReplyStop();
@@ -300,6 +302,8 @@ function openThreadChat(
     newVersion: false,
     // The reply being streamed was resumed after a reload (GET /api/threads/:id/stream).
     resumed: false,
+    // The user's message whose turn ended on this page without a reply (lib/client/catch-up.ts).
+    endedHere,
   };
 
   const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
@@ -326,6 +330,7 @@ function openThreadChat(
     },
     onFinish: ({ message, isAbort, isError, isDisconnect, finishReason }) => {
       stopper.ended();
+      page.endedHere = chat.messages.findLast((m) => m.role === "user")?.id ?? null;
       // A resumed reply that ended without its end (its server went away, or could not keep its stream): the thread says how it ended.
       const resumedWithoutEnd = page.resumed && !isAbort && !isError && finishReason === undefined;
       page.resumed = false;

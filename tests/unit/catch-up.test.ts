@@ -40,3 +40,14 @@ describe("catching up with another tab's change", () => {
     expect(catchUpWith(older, thread)).toEqual({ redraw: false, follow: false });
   });
 });
+
+describe("a message whose turn ended on this page without a reply", () => {
+  const unanswered = [...thread, stored("u2", "user", 3)];
+  it("is left as the page shows it (its error or interruption stays), not followed", () => {
+    const shownWithError = [...shown, toChatMessage(stored("u2", "user", 3)), { id: "placeholder", role: "assistant" as const, parts: [] }];
+    expect(catchUpWith(shownWithError, unanswered, "u2")).toEqual({ redraw: false, follow: false });
+  });
+  it("is followed once another tab sends a newer message", () => {
+    expect(catchUpWith(shown, [...unanswered, stored("a2", "assistant", 4), stored("u3", "user", 5)], "u2")).toEqual({ redraw: true, follow: true });
+  });
+});
