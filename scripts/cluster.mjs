@@ -3,8 +3,11 @@
 // hands them the connections of the one listening port in turn. A worker that
 // dies is replaced, after a pause that grows while they keep dying young, so a
 // crash loop does not spin; SIGTERM or SIGINT stops them all gracefully.
+// Every response a worker sends names it (X-Worker: scripts/worker-header.mjs).
 import cluster from "node:cluster";
 import { constants } from "node:os";
+
+const WORKER_PRELOAD = new URL("./worker-header.mjs", import.meta.url).href;
 
 /** How long stopping workers may finish their requests (a reply still streaming) before they are killed; under Docker's 10 s. */
 const STOP_GRACE_MS = 8_000;
@@ -21,7 +24,7 @@ const STEADY_MS = 60_000;
  * worker has stopped.
  */
 export function runWorkers({ script, execArgv, count, env }) {
-  cluster.setupPrimary({ exec: script, execArgv });
+  cluster.setupPrimary({ exec: script, execArgv: [...execArgv, "--import", WORKER_PRELOAD] });
   return new Promise((resolve) => {
     const born = new Map();
     let configured = false;

@@ -95,9 +95,39 @@ export function cleanEnv(vars: Record<string, string | undefined> = {}): NodeJS.
   return Object.assign(env, vars);
 }
 
-export function freePort(): Promise<number> {
+/** Ports freePort() handed out in this process, so two asks in a row never get the same one. */
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on: one the system picks, or, when TEST_PORT_RANGE
+ * ("3500-3599") is set, one of that range, for a machine whose ports are
+ * shared out among those who use it.
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? "");
+  if (!range) return listenOnce(0);
+  const [first, last] = [Number(range[1]), Number(range[2])];
+  const size = last - first + 1;
+  // From a random place, so test files running side by side seldom try the same port.
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = first + ((start + i) % size);
+    if (handedOut.has(port)) continue;
+    const free = await listenOnce(port).then(
+      () => true,
+      () => false,
+    );
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port in TEST_PORT_RANGE=${process.env.TEST_PORT_RANGE}`);
+}
+
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
+    const server = createServer().listen(port, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
