@@ -13,10 +13,13 @@ export function setAppEnv(options: { modelUrl?: string; inngestUrl?: string; tit
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_POOL_SIZE: String(TEST_POOL_SIZE),
     SESSION_SECRET,
-    ...(options.modelUrl
-      ? { MODEL_PROVIDER: "openai-compatible", OPENAI_COMPATIBLE_BASE_URL: options.modelUrl, MODEL: "mock-model" }
-      : { MODEL_PROVIDER: "offline" }),
+    ...(options.modelUrl ? mockModelEnv(options.modelUrl) : { MODEL_PROVIDER: "offline" }),
     ...(options.inngestUrl ? { INNGEST_DEV: options.inngestUrl } : {}),
     TITLE_TIMEOUT_SECONDS: options.titles ? "2" : "0",
   });
+}
+
+/** The variables that point the app at the mock model server (scripts/mock-model-server.mjs) at `url`. */
+export function mockModelEnv(url: string): Record<string, string> {
+  return { MODEL_PROVIDER: "openai-compatible", OPENAI_COMPATIBLE_BASE_URL: url, MODEL: "mock-model" };
 }
