@@ -54,6 +54,8 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
 
   const chat = (app: StartedApp, cookie: string, body: unknown) => send(app.port, "POST", "/api/chat", { cookie, json: body });
   const stop = (app: StartedApp, cookie: string, threadId: string) => send(app.port, "POST", `/api/threads/${threadId}/stop`, { cookie });
+  /** GET /api/threads/:id/stream: the thread's running reply, resumed. */
+  const resume = (app: StartedApp, cookie: string, threadId: string) => send(app.port, "GET", `/api/threads/${threadId}/stream`, { cookie });
   const msg = (content: string) => ({ id: randomUUID(), content });
 
   /** A slow reply that server A is writing in a new thread, a few words in. */
@@ -129,8 +131,28 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     expect((await stored(threadId)).filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
   });
 
-  // Waits for GET /api/threads/:id/stream (resume a running reply) on main.
-  it.todo("a reply running on A is resumed through B (GET /api/threads/:id/stream) up to its end, and B answers 204 once the thread is idle");
+  it("a reply running on A is resumed through B: the reply A streams and stores, to its end; 404 to another identity, 204 once the thread is idle", { timeout: 60_000 }, async () => {
+    const cookie = await visit(a.base);
+    const stranger = await visit(b.base);
+    const { running, threadId } = await slowReplyOnA(cookie);
+
+    const resumed = await resume(b, cookie, threadId);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers["x-thread-id"]).toBe(threadId);
+    const foreign = await resume(b, stranger, threadId);
+    expect(foreign.status).toBe(404);
+    await foreign.text();
+
+    await Promise.all([running.stream.toEnd(), resumed.stream.toEnd()]);
+    expect(running.stream.reply).toBe(SLOW_REPLY);
+    expect(resumed.stream.reply).toBe(SLOW_REPLY);
+    expect(resumed.stream.chunks.at(-1)).toEqual(running.stream.chunks.at(-1));
+    expect((await stored(threadId)).filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
+
+    const idle = await resume(b, cookie, threadId);
+    expect(idle.status).toBe(204);
+    expect(await idle.text()).toBe("");
+  });
 });
 
 async function dropDatabase(url: string): Promise<void> {

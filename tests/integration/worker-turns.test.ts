@@ -149,6 +149,22 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
     expect(await stored(threadId)).toEqual(rows);
   });
 
-  // Waits for GET /api/threads/:id/stream (resume a running reply) on main.
-  it.todo("a reply one worker writes is resumed through the other (GET /api/threads/:id/stream)");
+  it("a reply one worker writes is resumed through the other: the same reply, to its end", { timeout: 60_000 }, async () => {
+    const running = await chat({ message: msg("[[slow]] resumed through the other worker") });
+    expect(running.status).toBe(200);
+    const threadId = String(running.headers["x-thread-id"]);
+    await running.stream.words(3);
+
+    const other = await connectionAvoiding(app.port, running.worker);
+    try {
+      const resumed = await send(app.port, "GET", `/api/threads/${threadId}/stream`, { cookie, agent: other.agent });
+      expect(resumed.worker).toBe(other.worker);
+      expect(resumed.status).toBe(200);
+      await Promise.all([running.stream.toEnd(), resumed.stream.toEnd()]);
+      expect(running.stream.reply).toBe(SLOW_REPLY);
+      expect(resumed.stream.reply).toBe(SLOW_REPLY);
+    } finally {
+      other.agent.destroy();
+    }
+  });
 });
