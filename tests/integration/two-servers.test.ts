@@ -9,8 +9,9 @@ import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from
 
 // Two app servers, each `npm start` with one worker, on one database that
 // neither has seen before, started at the same moment; a browser's requests
-// reach either. One turn per thread and Stop hold between them: what one
-// server runs, the other refuses a second message for and stops.
+// reach either. One turn per thread, Stop and resuming hold between them:
+// what one server runs, the other refuses a second message for, stops, and
+// streams to a client that joins late.
 // The embedded database is one process's by design: skipped there.
 
 const stoppedChunk = { type: "data-status", data: { status: "stopped" }, transient: true };

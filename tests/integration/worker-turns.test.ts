@@ -7,7 +7,8 @@ import { freePort, visit } from "../support/fresh-copy";
 import { connectionAvoiding, ensureProductionBuild, isAlive, send, startApp, stopApps, until, type StartedApp } from "../support/production-app";
 
 // Turns on `npm start` with two server workers: both run turns, a Stop taken
-// by the worker that does not run the turn ends it, and a worker killed in
+// by the worker that does not run the turn ends it, the other worker resumes
+// a running reply for a client that joins late, and a worker killed in
 // the middle of a reply loses no message it had taken; its replacement, or
 // the other worker, answers that message once it is sent again. Every
 // response names its worker (X-Worker). Skipped on the embedded database,
