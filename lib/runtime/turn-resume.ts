@@ -9,6 +9,9 @@ import type { LiveBus } from "./live-bus";
 /** How often a resumed stream reads on its own, in case a wake-up was missed (a NOTIFY lost with its connection). */
 export const RESUME_POLL_MS = 1_000;
 
+/** What a resumed stream ends with when its turn stopped running without writing its end. */
+export const INTERRUPTED = "The reply was interrupted: its server went away. Send the message again to get a reply.";
+
 /** A place in a turn's stream: after the message `index` of row `row`. */
 export interface StreamPosition {
   row: bigint;
@@ -125,7 +128,11 @@ export class TurnResume {
             else if (polled) {
               // The turn stores its reply (and stops running) just before its last row is written: one more poll waits for that row.
               quietPolls = (await turnStillRunning(pool, threadId, turnId)) ? 0 : quietPolls + 1;
-              if (quietPolls >= 2) break;
+              if (quietPolls >= 2) {
+                // Its runner went away mid-reply (its lease ran out): the client must not take what it got for the whole reply.
+                controller.enqueue({ chunk: { type: "error", errorText: INTERRUPTED } });
+                break;
+              }
             }
             if (events.length > 0) return;
           }

@@ -8,7 +8,7 @@ import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/db/notifications";
 import { writeProgress } from "@/lib/history/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
-import { TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
+import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
 import { setAppEnv } from "../support/app-env";
@@ -141,6 +141,30 @@ describe("resuming a running reply (inline runtime)", () => {
     expect(joined.map((e) => e.chunk)).toEqual(original);
     expect(replyText(joined.map((e) => e.chunk))).toBe(SLOW_REPLY);
   }, 40_000);
+
+  it("ends with an error, not as if whole, when the turn's runner went away mid-reply (its lease ran out, no end written)", async () => {
+    const first = await send({ message: msg("a thread to break a reply in") });
+    const threadId = first.headers.get("x-thread-id")!;
+    await first.text();
+    // A runner that wrote part of a reply and died: its turn holds a lease that runs out, its rows have no end.
+    const turnId = randomUUID();
+    await pool.query(
+      `INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until) VALUES ($1, $2, $3, $4, 'running', now() + interval '1 second')`,
+      [me.id, randomUUID(), threadId, turnId],
+    );
+    const partial = [
+      { attempt: 0, chunk: { type: "text-start", id: "t" } },
+      { attempt: 0, chunk: { type: "text-delta", id: "t", delta: "half a rep" } },
+    ];
+    await pool.query("INSERT INTO turn_progress (turn_id, chunks) VALUES ($1, $2)", [turnId, JSON.stringify(partial)]);
+
+    const response = await resume(threadId);
+    expect(response.status).toBe(200);
+    const chunks = parseEvents(await response.text()).map((e) => e.chunk);
+    expect(replyText(chunks)).toBe("half a rep");
+    expect(chunks.at(-1)).toEqual({ type: "error", errorText: INTERRUPTED });
+    expect(chunks.some((c) => c.type === "finish")).toBe(false);
+  }, 20_000);
 
   it("a malformed place is a 400", async () => {
     const bad = await resume(randomUUID(), { query: "?after=nonsense" });
