@@ -200,12 +200,17 @@ async function profiledTurns(options, name) {
 async function roundTrips({ url: app }, counter) {
   const cookie = await visitor(app);
   const runs = quick ? 3 : 10;
+  const progress = [];
   const measure = async (turn) => {
     const counts = [];
     for (let i = 0; i < runs; i++) {
       const before = counter.count();
+      const writesBefore = counter.progressWrites();
       await turn(i);
       counts.push(counter.count() - before);
+      // The last row is written as the stream closes: waited for, so it counts with its turn.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      progress.push(counter.progressWrites() - writesBefore);
     }
     return median(counts);
   };
@@ -227,17 +232,21 @@ async function roundTrips({ url: app }, counter) {
     if (turn.chunks[0].data.historySource !== "client") throw new Error("the client path was not taken");
     copy = [...copy, ...copyOf(turn, message)];
   });
-  log(`round trips per turn: new thread ${newThread}, client path ${client}, database path ${database}`);
-  return { newThread, clientPath: client, databasePath: database };
+  const progressWrites = median(progress);
+  log(`round trips per turn: new thread ${newThread}, client path ${client}, database path ${database}; progress writes ${progressWrites}`);
+  return { newThread, clientPath: client, databasePath: database, progressWrites };
 }
 
 /** Fills a thread straight in the database: `count` more messages, alternating user and assistant. */
 async function fill(db, threadId, count) {
   await db.query(
     `WITH t AS (SELECT next_seq FROM threads WHERE id = $1)
-     INSERT INTO messages (thread_id, seq, message_id, kind, content)
+     , last AS (SELECT message_id FROM messages WHERE thread_id = $1 AND active AND part_index = 0 ORDER BY seq DESC LIMIT 1)
+     INSERT INTO messages (thread_id, seq, message_id, kind, content, parent_message_id)
      SELECT $1, t.next_seq + g, 'seed-' || g, CASE WHEN g % 2 = 0 THEN 'user' ELSE 'assistant' END,
-            'Seeded message number ' || g || ' of a long thread, long enough to look like a real message in a chat.'
+            'Seeded message number ' || g || ' of a long thread, long enough to look like a real message in a chat.',
+            -- Each follows the one before, as a conversation's messages do: one path, no versions.
+            CASE WHEN g = 0 THEN (SELECT message_id FROM last) ELSE 'seed-' || (g - 1) END
        FROM t, generate_series(0, $2::int - 1) AS g`,
     [threadId, count],
   );

@@ -76,7 +76,7 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...turnTable(results.inngestTurns),
     "",
-    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}.`,
+    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}; besides, writes of the reply's progress for a resume (no turn waits for them): ${results.roundTrips.progressWrites ?? "n/a"} per turn.`,
     "",
     `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) |`,
     "|---|---|---|",

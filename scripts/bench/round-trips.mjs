@@ -1,7 +1,9 @@
 // A TCP proxy in front of Postgres that counts round trips: every simple
 // query ('Q') and every Sync ('S', the end of an extended-protocol exchange)
 // a client sends is one wait for the server. The benchmark points the app at
-// it to count what a turn costs the database, without touching the app.
+// it to count what a turn costs the database, without touching the app. A
+// write of a running reply's progress (turn_progress, which no turn waits for)
+// is counted apart: it is known by the text of its query.
 import net from "node:net";
 
 const SSL_REQUEST = 80877103;
@@ -10,12 +12,15 @@ const GSSENC_REQUEST = 80877104;
 export async function startRoundTripCounter(upstreamUrl) {
   const upstream = new URL(upstreamUrl);
   let roundTrips = 0;
+  let progressWrites = 0;
   const sockets = new Set();
   const server = net.createServer((client) => {
     const database = net.connect(Number(upstream.port || 5432), upstream.hostname);
     sockets.add(client).add(database);
     let pending = Buffer.alloc(0);
     let startup = true;
+    // The statement the next Sync ends (extended protocol: Parse, Bind, Execute, Sync) writes progress.
+    let progressPending = false;
     client.on("data", (data) => {
       database.write(data);
       pending = Buffer.concat([pending, data]);
@@ -30,8 +35,17 @@ export async function startRoundTripCounter(upstreamUrl) {
         }
         if (pending.length < 5 || pending.length < 1 + pending.readInt32BE(1)) break;
         const type = String.fromCharCode(pending[0]);
-        if (type === "Q" || type === "S") roundTrips++;
-        pending = pending.subarray(1 + pending.readInt32BE(1));
+        const length = pending.readInt32BE(1);
+        if (type === "P" || type === "Q") {
+          const body = pending.subarray(5, 1 + length).toString("utf8");
+          if (body.includes("INSERT INTO turn_progress")) progressPending = true;
+        }
+        if (type === "Q" || type === "S") {
+          if (progressPending) progressWrites++;
+          else roundTrips++;
+          progressPending = false;
+        }
+        pending = pending.subarray(1 + length);
       }
     });
     database.on("data", (data) => client.write(data));
@@ -51,6 +65,7 @@ export async function startRoundTripCounter(upstreamUrl) {
   return {
     url: url.toString(),
     count: () => roundTrips,
+    progressWrites: () => progressWrites,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(resolve));
