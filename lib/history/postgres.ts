@@ -350,17 +350,32 @@ class PostgresVersionStore implements VersionStore {
     return rows.length > 0;
   }
 
-  /** Each message of the path with its parent's other children, found by the index of children. */
+  /**
+   * Each message of the path with its parent's other children. Only a parent
+   * with a child off the path has versions, so the search starts from those
+   * (messages_off_path_idx: as many as regenerates and edits, not messages),
+   * and a long thread costs what a short one does.
+   */
   async versions({ owner, threadId }: VersionArgs<"versions">): Promise<MessageVersions[]> {
     const { rows } = await this.pool.query<{ message_id: string; versions: string[] }>(
-      `SELECT p.message_id, array_agg(s.message_id ORDER BY s.seq) AS versions
-         FROM messages p JOIN threads t ON t.id = p.thread_id
-         JOIN messages s ON s.thread_id = p.thread_id AND s.part_index = 0
-          AND (s.parent_message_id = p.parent_message_id OR (s.parent_message_id IS NULL AND p.parent_message_id IS NULL))
-        WHERE p.thread_id = $1 AND t.owner = $2 AND p.active AND p.part_index = 0
-        GROUP BY p.message_id, p.seq
-       HAVING count(*) > 1
-        ORDER BY p.seq`,
+      `WITH forks AS (
+         SELECT DISTINCT o.parent_message_id AS parent
+           FROM messages o JOIN threads t ON t.id = o.thread_id AND t.owner = $2
+          WHERE o.thread_id = $1 AND NOT o.active AND o.part_index = 0
+       )
+       SELECT max(c.message_id) FILTER (WHERE c.active) AS message_id, array_agg(c.message_id ORDER BY c.seq) AS versions
+         FROM forks f
+         -- A parent's children by messages_children_idx (an equality, or IS NULL for first messages: never an OR).
+         CROSS JOIN LATERAL (
+           SELECT m.message_id, m.seq, m.active FROM messages m
+            WHERE m.thread_id = $1 AND m.part_index = 0 AND m.parent_message_id = f.parent
+           UNION ALL
+           SELECT m.message_id, m.seq, m.active FROM messages m
+            WHERE f.parent IS NULL AND m.thread_id = $1 AND m.part_index = 0 AND m.parent_message_id IS NULL
+         ) c
+        GROUP BY f.parent
+       HAVING count(*) FILTER (WHERE c.active) = 1 AND count(*) > 1
+        ORDER BY min(c.seq) FILTER (WHERE c.active)`,
       [threadId, owner],
     );
     return rows.map((row) => ({ messageId: row.message_id, versions: row.versions, position: row.versions.indexOf(row.message_id) + 1 }));
