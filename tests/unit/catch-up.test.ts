@@ -51,3 +51,10 @@ describe("a message whose turn ended on this page without a reply", () => {
     expect(catchUpWith(shown, [...unanswered, stored("a2", "assistant", 4), stored("u3", "user", 5)], "u2")).toEqual({ redraw: true, follow: true });
   });
 });
+
+describe("a summary the server wrote after the page's own turn", () => {
+  it("is no change to catch up with: it joins the page with the next reply", () => {
+    const summary: HistoryMessage = { ...stored("s1", "system", 3), parts: [{ type: "text", text: "summary" }] };
+    expect(catchUpWith(shown, [...thread, summary])).toEqual({ redraw: false, follow: false });
+  });
+});
