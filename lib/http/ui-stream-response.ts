@@ -3,6 +3,17 @@ import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from "ai";
 const encoder = new TextEncoder();
 const DONE = encoder.encode("data: [DONE]\n\n");
 
+/** One event of the stream, with its place (`id:`) when it has one. */
+const encodeEvent = (chunk: UIMessageChunk, id?: string) =>
+  encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(chunk)}\n\n`);
+
+/** The stream's bytes, ended by [DONE], with the SDK's headers and the route's own. */
+function respond(body: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(body, { headers: merged });
+}
+
 /**
  * A turn's chunks as the AI SDK's UI message stream (server-sent events,
  * `data: <chunk>` and a final `data: [DONE]`): the wire format of the SDK's
@@ -13,16 +24,14 @@ export function uiMessageStreamResponse(stream: ReadableStream<UIMessageChunk>, 
   const body = stream.pipeThrough(
     new TransformStream<UIMessageChunk, Uint8Array>({
       transform(chunk, controller) {
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+        controller.enqueue(encodeEvent(chunk));
       },
       flush(controller) {
         controller.enqueue(DONE);
       },
     }),
   );
-  const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
-  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-  return new Response(body, { headers: merged });
+  return respond(body, headers);
 }
 
 /** What a live stream's response says besides its type: no-transform keeps Next's compression and proxies from buffering its events. */
@@ -39,14 +48,12 @@ export function uiMessageEventStreamResponse(stream: ReadableStream<{ id?: strin
   const body = stream.pipeThrough(
     new TransformStream<{ id?: string; chunk: UIMessageChunk }, Uint8Array>({
       transform({ id, chunk }, controller) {
-        controller.enqueue(encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(chunk)}\n\n`));
+        controller.enqueue(encodeEvent(chunk, id));
       },
       flush(controller) {
         controller.enqueue(DONE);
       },
     }),
   );
-  const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
-  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-  return new Response(body, { headers: merged });
+  return respond(body, headers);
 }

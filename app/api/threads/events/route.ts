@@ -1,4 +1,5 @@
 import { route } from "@/lib/http/handler";
+import { LIVE_STREAM_HEADERS } from "@/lib/http/ui-stream-response";
 import { app } from "@/lib/app";
 import { threadNewsStream } from "@/lib/threads/news-stream";
 
@@ -10,9 +11,7 @@ export const GET = route(async (request) => {
   return new Response(threadNewsStream(app.liveBus(), owner, request.signal), {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
-      // no-transform: compression and proxies pass each event on as it comes instead of buffering it.
-      "Cache-Control": "no-store, no-transform",
-      "X-Accel-Buffering": "no",
+      ...LIVE_STREAM_HEADERS,
     },
   });
 });
