@@ -5,24 +5,30 @@ import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../sc
 import { mockModelEnv } from "../support/app-env";
 import { TEST_DATABASE_URL } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
-import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { ensureProductionBuild, send, startApp, stopApps, type Answer, type StartedApp } from "../support/production-app";
 
 // Two app servers, each `npm start` with one worker, on one database that
 // neither has seen before, started at the same moment; a browser's requests
 // reach either. One turn per thread, Stop and resuming hold between them:
 // what one server runs, the other refuses a second message for, stops, and
-// streams to a client that joins late.
+// streams to a client that joins late. On the Inngest runtime the stand-in
+// calls the two servers' serve endpoints in turn, so a turn's steps run on
+// both, as behind a balancer.
 // The embedded database is one process's by design: skipped there.
 
 const stoppedChunk = { type: "data-status", data: { status: "stopped" }, transient: true };
 
-describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", () => {
+describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("two app servers on one database (%s runtime)", (runtime) => {
   const fresh = (() => {
     const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `${url.pathname}_two_servers`;
+    url.pathname = `${url.pathname}_two_servers_${runtime}`;
     return url.toString();
   })();
   let mock: MockModelServer;
+  let standin: InngestStandin | undefined;
+  /** The serve requests the stand-in sent to each server, by port. */
+  const served = new Map<number, number>();
   let a: StartedApp;
   let b: StartedApp;
   let db: pg.Pool;
@@ -31,6 +37,8 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     await ensureProductionBuild();
     await dropDatabase(fresh);
     mock = await startMockModelServer({ port: await freePort() });
+    const [portA, portB] = [await freePort(), await freePort()];
+    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately([portA, portB]), retryDelayMs: 10 });
     const env = {
       DATABASE_URL: fresh,
       WEB_CONCURRENCY: "1",
@@ -38,8 +46,8 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
       TITLE_TIMEOUT_SECONDS: "0",
       // Renewed every 200 s: a Stop that ends a reply within a test came by NOTIFY.
       TURN_LEASE_SECONDS: "600",
+      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
     };
-    const [portA, portB] = [await freePort(), await freePort()];
     a = startApp({ ...env, PORT: String(portA) });
     b = startApp({ ...env, PORT: String(portB) });
     await Promise.all([a.ready(), b.ready()]);
@@ -47,11 +55,25 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
   }, 900_000);
 
   afterAll(async () => {
+    await standin?.idle();
+    await standin?.close();
     await stopApps();
     await mock?.close();
     await db?.end();
     await dropDatabase(fresh);
   });
+
+  /** The stand-in's way to the serve endpoint: each request to the next server, over HTTP. */
+  function alternately(ports: number[]) {
+    let next = 0;
+    return async (request: Request) => {
+      const port = ports[next++ % ports.length];
+      served.set(port, (served.get(port) ?? 0) + 1);
+      const url = new URL(request.url);
+      const body = request.method === "GET" ? undefined : await request.text();
+      return fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
+    };
+  }
 
   const chat = (app: StartedApp, cookie: string, body: unknown) => send(app.port, "POST", "/api/chat", { cookie, json: body });
   const stop = (app: StartedApp, cookie: string, threadId: string) => send(app.port, "POST", `/api/threads/${threadId}/stop`, { cookie });
@@ -83,7 +105,7 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     expect(rows[0].n).toBe(rows[0].distinct_n);
   });
 
-  it("while A writes a reply, B refuses a second message in the thread as A does; B's Stop ends A's reply, which keeps what it wrote", { timeout: 60_000 }, async () => {
+  it("while A writes a reply, B refuses a second message in the thread as A does; B's Stop ends A's reply, which keeps what it wrote", { skip: runtime !== "inline", timeout: 60_000 }, async () => {
     const cookie = await visit(a.base); // the identity one server minted holds on the other
     const { running, threadId } = await slowReplyOnA(cookie);
 
@@ -95,6 +117,40 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     expect({ status: onB.status, body: JSON.parse(await onB.text()) }).toEqual(refusal);
     expect((await stored(threadId)).map((m) => m.message_id)).not.toContain(second.message.id);
 
+    await stopFromB(cookie, threadId, running);
+    await thenAShortOne(cookie, threadId);
+  });
+
+  // Durable turns queue on their thread (the function's concurrency key, which
+  // the Inngest server keeps for every app server): a second message waits.
+  it("while A writes a reply, a second message sent to B waits for it as one sent to A does, and is answered once; B's Stop ends A's reply", { skip: runtime !== "inngest", timeout: 60_000 }, async () => {
+    const cookie = await visit(a.base);
+    const { running, threadId } = await slowReplyOnA(cookie);
+
+    const second = { threadId, message: msg("impatient: a second message while the reply runs") };
+    // Their answers begin once their run does: after the first reply.
+    const waiting = [chat(b, cookie, second), chat(a, cookie, second)];
+    await expect.poll(() => standin!.events.filter((e) => (e.data.message as { id?: string } | undefined)?.id === second.message.id).length).toBe(2);
+    await stopFromB(cookie, threadId, running);
+
+    const [onB, onA] = await Promise.all(waiting);
+    expect([onB.status, onA.status]).toEqual([200, 200]);
+    await Promise.all([onB.stream.toEnd(), onA.stream.toEnd()]);
+    expect(onB.stream.reply).toContain('You said: "impatient: a second message while the reply runs"');
+    expect(onA.stream.reply).toBe(onB.stream.reply);
+    await standin!.idle();
+    expect((await stored(threadId)).map((m) => [m.kind, m.status])).toEqual([
+      ["user", "complete"],
+      ["assistant", "stopped"],
+      ["user", "complete"],
+      ["assistant", "complete"],
+    ]);
+    expect((await stored(threadId))[2].message_id).toBe(second.message.id);
+    await thenAShortOne(cookie, threadId);
+  });
+
+  /** B's Stop ends the reply A is writing: what A streamed up to it is what is stored, marked stopped. */
+  async function stopFromB(cookie: string, threadId: string, running: Answer) {
     const stopped = await stop(b, cookie, threadId);
     expect(stopped.status).toBe(202);
     expect(JSON.parse(await stopped.text())).toEqual({ stopped: true });
@@ -105,14 +161,16 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     const partial = running.stream.reply;
     expect(partial.length).toBeGreaterThan(0);
     expect(SLOW_REPLY.startsWith(partial) && partial !== SLOW_REPLY).toBe(true);
-    expect((await stored(threadId)).filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: partial, status: "stopped" })]);
+    await expect.poll(async () => (await stored(threadId)).find((m) => m.kind === "assistant")).toEqual(expect.objectContaining({ content: partial, status: "stopped" }));
+  }
 
-    // The thread takes a new message again, on either server.
+  /** The thread takes a new message again, on either server. */
+  async function thenAShortOne(cookie: string, threadId: string) {
     const next = await chat(b, cookie, { threadId, message: msg("and now a short one") });
     expect(next.status).toBe(200);
     await next.stream.toEnd();
     expect(next.stream.reply).toContain('You said: "and now a short one"');
-  });
+  }
 
   it("another identity's Stop through B is a 404, as for a thread that does not exist, and the reply on A runs to its end", { timeout: 60_000 }, async () => {
     const cookie = await visit(a.base);
@@ -153,6 +211,12 @@ describe.skipIf(inject("embeddedDatabase"))("two app servers on one database", (
     const idle = await resume(b, cookie, threadId);
     expect(idle.status).toBe(204);
     expect(await idle.text()).toBe("");
+  });
+
+  it.runIf(runtime === "inngest")("the durable turns' steps ran on both servers, each run to its end", async () => {
+    await standin!.idle();
+    expect([...served.values()].filter((n) => n > 0)).toHaveLength(2);
+    expect(standin!.runs.filter((run) => run.status !== "completed")).toEqual([]);
   });
 });
 
