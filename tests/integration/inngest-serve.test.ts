@@ -9,8 +9,10 @@ import { turnEventData } from "../support/turn-events";
 import { startInngestStandin, type InngestStandin, type StandinRun } from "../support/inngest-standin/index.mjs";
 
 // The real serve route (app/api/inngest/route.ts) imported in-process and
-// driven by the stand-in's executor with the SDK's execution protocol: one
-// Request per step, memoized steps sent back each time, until the final 200.
+// driven by the stand-in's executor with the SDK's execution protocol, in its
+// default checkpointed mode: one request runs the steps, each finished step is
+// reported to the checkpoint API, and the request ends with RunComplete. (One
+// request per step, checkpointing off: inngest-async-mode.test.ts.)
 // Events go in through the app's own Inngest client, as the chat route sends them.
 type Route = typeof import("@/app/api/inngest/route");
 let route: Route;
@@ -103,14 +105,17 @@ describe("the Inngest serve route", () => {
     });
   });
 
-  it("runs a whole turn over the execution protocol: rows written once, the result in the final 200", async () => {
+  it("runs a whole turn over the execution protocol in one request: each step checkpointed, rows written once, the result in RunComplete", async () => {
     const { run, turnId } = await runTurn("served hello");
-    expect(run).toMatchObject({ fnId: "threadline-chat-turn", status: "completed", attempts: 1 });
-    // Several steps, each a 206 carrying the step's op, then the function's return value.
-    const statuses = run.requests.map((r) => r.status);
-    expect(statuses.at(-1)).toBe(200);
-    expect(statuses.slice(0, -1).every((s) => s === 206)).toBe(true);
-    expect(run.requests.flatMap((r) => r.ops).filter((op) => op === "StepRun").length).toBeGreaterThanOrEqual(2);
+    expect(run).toMatchObject({ fnId: "threadline-chat-turn", mode: "checkpointed", status: "completed", attempts: 1 });
+    // Every step ran in the one request and reached the stand-in through the checkpoint API, one call each
+    // (bufferedSteps: 1); the request's answer carries only the function's return value.
+    expect(run.requests).toEqual([expect.objectContaining({ stepId: "step", status: 206, ops: ["RunComplete"] })]);
+    expect(run.steps.length).toBeGreaterThanOrEqual(2);
+    expect(run.checkpointedSteps).toEqual(run.steps);
+    expect(run.checkpoints).toHaveLength(run.steps.length);
+    expect(run.checkpoints.every((c) => c.ops.length === 1 && c.ops[0] === "StepRun")).toBe(true);
+    expect(run.staleCheckpoints).toBe(0);
 
     const output = run.output as { threadId: string; status: string; historySource: string; replyId: string };
     expect(output).toMatchObject({ status: "complete", historySource: "new" });
@@ -135,9 +140,16 @@ describe("the Inngest serve route", () => {
     const { run, turnId } = await runTurn("[[flaky-mid]] once more");
     expect(run.status).toBe("completed");
     const failed = run.requests.findIndex((r) => r.ops.includes("StepError"));
-    expect(failed).toBeGreaterThanOrEqual(0);
-    // The same step asked for again, with the next attempt number.
-    expect(run.requests[failed + 1]).toMatchObject({ attempt: 1, status: 206, ops: ["StepRun"] });
+    expect(failed).toBe(0);
+    // The steps before the model step were checkpointed before it failed; the retry (the next attempt) replays
+    // them from memo and runs only the model step again, then the run goes on checkpointed to its end.
+    const fromRequest = (i: number) => run.checkpoints.filter((c) => c.requestId === run.requests[i].requestId).length;
+    expect(run.requests[1]).toMatchObject({ attempt: 1, status: 206, ops: ["StepRun"] });
+    expect(run.requests.slice(2)).toEqual([expect.objectContaining({ attempt: 0, status: 206, ops: ["RunComplete"] })]);
+    expect(fromRequest(0)).toBeGreaterThanOrEqual(1);
+    expect(fromRequest(1)).toBe(0); // a retry attempt answers with its step instead
+    expect(fromRequest(2)).toBeGreaterThanOrEqual(1);
+    expect(new Set(run.steps).size).toBe(run.steps.length);
 
     const { threadId } = run.output as { threadId: string };
     const stored = await rows(threadId);
@@ -153,9 +165,9 @@ describe("the Inngest serve route", () => {
     const { run, turnId } = await runTurn("let me in", { threadId });
     expect(run.status).toBe("failed");
     expect(run.requests.every((r) => r.attempt === 0)).toBe(true);
-    // The refusing step ends with the refusal as its value; the function then ends the run for good (400: not retriable).
-    expect(run.requests.map((r) => r.status)).toEqual([206, 400]);
-    expect(run.requests.flatMap((r) => r.ops)).toEqual(["StepRun"]);
+    // The refusing step ends with the refusal as its value (checkpointed); the function then ends the run for good (400: not retriable).
+    expect(run.requests.map((r) => r.status)).toEqual([400]);
+    expect(run.checkpointedSteps).toHaveLength(1);
     expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toMatchObject([
       { topic: "refused", data: { code: "not_found:thread", message: "Thread not found." } },
     ]);
@@ -170,6 +182,7 @@ describe("the Inngest serve route", () => {
       const { run, turnId } = await runTurn("written by a forger", { threadId, forge });
       expect(run.status).toBe("failed");
       expect(run.requests.flatMap((r) => r.ops)).not.toContain("StepRun"); // not one step ran
+      expect(run.steps).toEqual([]);
       expect(JSON.stringify(run.requests) + JSON.stringify(run.output ?? "")).not.toContain("my private words");
       expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toEqual([]);
     }

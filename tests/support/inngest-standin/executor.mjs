@@ -1,16 +1,26 @@
 // A minimal Inngest executor: it syncs the app in band, then runs each event's
 // functions through the SDK's execution protocol (the shapes come from
-// inngest/components/InngestCommHandler.js and helpers/functions.js):
+// inngest/components/InngestCommHandler.js, components/execution/engine.js and
+// api/api.js of the release sdk-version.mjs pins):
 //   POST <fn url>&stepId=step  {event, events, steps, ctx: {run_id, attempt,
-//        max_attempts, stack}, version: 2}
+//        max_attempts, stack, fn_id, qi_id}, version: 2}, x-request-id header
 //   206 [ops]  StepRun → memoize data; StepError → same request, attempt + 1;
-//              StepFailed → memoize the error; StepPlanned → run that step next
+//              StepFailed → memoize the error; StepPlanned → run that step next;
+//              RunComplete → the run completed with its data
 //   200 body   the function's return value: the run completed
 //   500        retriable function error (x-inngest-no-retry: false) → attempt + 1
 //   400        x-inngest-no-retry: true → the run failed
-// Without ctx.fn_id the SDK runs in plain async mode and never calls the
-// checkpoint API, which the stand-in does not have. Retries are immediate
-// (after retryDelayMs), not Inngest's exponential backoff.
+// Checkpointed mode (the SDK's default, and Inngest's when it sends ctx.fn_id):
+// the SDK runs every step in the same request, eagerly, and reports each
+// finished step to POST /v1/checkpoint/<runId>/async (checkpoint() below)
+// before it goes on; the request ends with a 206 [..., RunComplete]. A step
+// that throws ends the request with StepError after the finished steps were
+// checkpointed, so the retry replays them from memo and runs only the failed
+// step. When maxRuntime is reached the SDK checkpoints what it has and answers
+// with the next step planned; that step runs in a request of its own (stepId
+// set, which the SDK runs without checkpointing), then the run goes on
+// checkpointed. In "async" mode (no ctx.fn_id) the SDK runs one step per request.
+// Retries are immediate (after retryDelayMs), not Inngest's exponential backoff.
 import { randomUUID } from "node:crypto";
 
 const MAX_REQUESTS_PER_RUN = 500;
@@ -23,13 +33,47 @@ export class Executor {
   #limiter = new KeyedLimiter();
   #dispatches = new Map();
   #stopped = false;
+  #mode;
+  #fnIds = new Map();
+  /** Memoized steps and the request the SDK may checkpoint from, by run id, while the run is running. */
+  #live = new Map();
   /** Every run, live: status moves queued → running → completed | failed. */
   runs = [];
 
-  constructor({ appUrl, appFetch, retryDelayMs = 20 }) {
+  constructor({ appUrl, appFetch, retryDelayMs = 20, mode = "checkpointed" }) {
+    if (!["checkpointed", "async"].includes(mode)) throw new Error(`the Inngest stand-in has no mode ${mode}: use "checkpointed" or "async"`);
     this.#appUrl = appUrl;
     this.#appFetch = appFetch ?? ((request) => fetch(request));
     this.#retryDelayMs = retryDelayMs;
+    this.#mode = mode;
+  }
+
+  get mode() {
+    return this.#mode;
+  }
+
+  /**
+   * POST /v1/checkpoint/:runId/async, what the SDK's checkpointStepsAsync
+   * sends: {run_id, fn_id, qi_id, request_id, generation_id, steps: [ops], ts}.
+   * Finished steps are memoized as if the request had returned them. A request
+   * the run no longer waits for (it ended, or was given up and dispatched
+   * again) gets 409: the SDK then stops executing (StaleDispatchError).
+   */
+  checkpoint(runId, body) {
+    const live = this.#live.get(runId);
+    const run = this.runs.find((r) => r.id === runId);
+    if (!run) return { status: 404, body: { error: `no run ${runId}` } };
+    if (!live || body?.request_id !== live.requestId) {
+      run.staleCheckpoints += 1;
+      return { status: 409, body: { error: `stale dispatch: request ${body?.request_id} is not run ${runId}'s current one` } };
+    }
+    if (!Array.isArray(body.steps)) return { status: 400, body: { error: "steps must be an array" } };
+    run.checkpoints.push({ requestId: body.request_id, ops: body.steps.map((op) => op.op) });
+    for (const op of body.steps) {
+      if (op.op === "StepRun" || op.op === "Step" || op.op === "StepFailed") run.checkpointedSteps.push(op.id);
+      live.apply(op);
+    }
+    return { status: 200, body: {} };
   }
 
   get configured() {
@@ -95,7 +139,18 @@ export class Executor {
   }
 
   async #run(fn, event) {
-    const run = { id: randomUUID(), eventId: event.id, fnId: fn.id, status: "queued", requests: [] };
+    const run = {
+      id: randomUUID(),
+      eventId: event.id,
+      fnId: fn.id,
+      mode: this.#mode,
+      status: "queued",
+      requests: [],
+      checkpoints: [],
+      checkpointedSteps: [],
+      staleCheckpoints: 0,
+      steps: [],
+    };
     this.runs.push(run);
     const held = [];
     try {
@@ -110,6 +165,7 @@ export class Executor {
     } catch (error) {
       Object.assign(run, { status: "failed", error: { message: String(error?.message ?? error) } });
     } finally {
+      this.#live.delete(run.id);
       run.endedAt = Date.now();
       for (const slot of held) this.#limiter.release(slot);
     }
@@ -123,25 +179,59 @@ export class Executor {
     const steps = {};
     const stack = [];
     const planned = [];
+    let completed;
+    // One place memoizes an op, whether a response or a checkpoint brought it.
+    const apply = (op) => {
+      if (op.op === "StepRun" || op.op === "Step") {
+        if (!(op.id in steps)) stack.push(op.id);
+        steps[op.id] = { type: "data", data: op.data ?? null };
+      } else if (op.op === "StepFailed") {
+        if (!(op.id in steps)) stack.push(op.id);
+        steps[op.id] = { type: "error", error: op.error };
+      } else if (op.op === "RunComplete") {
+        completed = { output: op.data ?? null };
+        return;
+      } else {
+        return;
+      }
+      run.steps = [...stack];
+      if (planned[0] === op.id) planned.shift();
+    };
+    const live = { requestId: undefined, apply };
+    this.#live.set(run.id, live);
     let attempt = 0;
+    let generation = 0;
     while (run.requests.length < MAX_REQUESTS_PER_RUN) {
       if (this.#stopped) throw new Error("the stand-in was closed mid-run");
       const stepId = planned[0] ?? "step";
       const url = new URL(step.runtime.url);
       url.searchParams.set("stepId", stepId);
+      const requestId = randomUUID();
+      live.requestId = requestId;
+      const checkpointed = this.#mode === "checkpointed";
       const body = {
         event,
         events: [event],
         steps,
-        ctx: { run_id: run.id, attempt, max_attempts: maxAttempts, stack: { stack: [...stack], current: stack.length } },
+        ctx: {
+          run_id: run.id,
+          attempt,
+          max_attempts: maxAttempts,
+          stack: { stack: [...stack], current: stack.length },
+          ...(checkpointed ? { fn_id: this.#internalFnId(fn.id), qi_id: randomUUID(), disable_immediate_execution: false } : {}),
+        },
         version: 2,
       };
-      const exchange = { stepId, attempt, status: 0, ops: [] };
+      const exchange = { stepId, attempt, requestId, status: 0, ops: [] };
       run.requests.push(exchange);
       let response;
       try {
         response = await this.#appFetch(
-          new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+          new Request(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-request-id": requestId, "x-inngest-generation-id": String(generation++) },
+            body: JSON.stringify(body),
+          }),
         );
       } catch (error) {
         response = null;
@@ -149,29 +239,20 @@ export class Executor {
       }
       exchange.status = response?.status ?? 0;
       const payload = response ? await response.json().catch(() => null) : null;
+      live.requestId = undefined; // a checkpoint from this request from now on is stale
 
       if (exchange.status === 200) return { status: "completed", output: payload, attempts: attempt + 1 };
       if (exchange.status === 206 && Array.isArray(payload)) {
         let retry = false;
         for (const op of payload) {
           exchange.ops.push(op.op);
-          if (op.op === "StepRun" || op.op === "Step") {
-            steps[op.id] = { type: "data", data: op.data ?? null };
-            stack.push(op.id);
-          } else if (op.op === "StepFailed") {
-            steps[op.id] = { type: "error", error: op.error };
-            stack.push(op.id);
-          } else if (op.op === "StepError") {
-            retry = true;
-          } else if (op.op === "StepPlanned") {
+          if (op.op === "StepError") retry = true;
+          else if (op.op === "StepPlanned") {
             if (!planned.includes(op.id)) planned.push(op.id);
-          } else if (op.op === "RunComplete") {
-            return { status: "completed", output: op.data ?? null, attempts: attempt + 1 };
-          } else {
-            throw new Error(`the stand-in does not implement the ${op.op} op`);
-          }
-          if (op.op !== "StepPlanned" && planned[0] === op.id) planned.shift();
+          } else if (!KNOWN_OPS.has(op.op)) throw new Error(`the stand-in does not implement the ${op.op} op`);
+          else apply(op);
         }
+        if (completed) return { status: "completed", output: completed.output, attempts: attempt + 1 };
         if (!retry) {
           attempt = 0; // Inngest counts attempts per step
           continue;
@@ -179,6 +260,8 @@ export class Executor {
         // The SDK sends StepFailed instead when no attempt is left; trust it, but never loop forever.
         if (attempt + 1 >= maxAttempts) return { status: "failed", error: lastError(payload), attempts: attempt + 1 };
       } else {
+        // A run the SDK completed through a checkpoint needs no answer.
+        if (completed) return { status: "completed", output: completed.output, attempts: attempt + 1 };
         const noRetry = response?.headers.get("x-inngest-no-retry") === "true" || exchange.status === 400;
         if (noRetry || attempt + 1 >= maxAttempts) {
           return { status: "failed", error: payload ?? { message: exchange.error }, attempts: attempt + 1 };
@@ -189,7 +272,15 @@ export class Executor {
     }
     throw new Error(`run exceeded ${MAX_REQUESTS_PER_RUN} requests`);
   }
+
+  /** Inngest's internal id of a function (a UUID, unlike the slug in the config): the SDK's ctx.fn_id. */
+  #internalFnId(slug) {
+    if (!this.#fnIds.has(slug)) this.#fnIds.set(slug, randomUUID());
+    return this.#fnIds.get(slug);
+  }
 }
+
+const KNOWN_OPS = new Set(["StepRun", "Step", "StepFailed", "StepError", "StepPlanned", "RunComplete"]);
 
 function lastError(ops) {
   return ops.findLast((op) => op.error)?.error ?? null;

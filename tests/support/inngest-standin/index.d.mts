@@ -10,21 +10,42 @@ export interface StandinEvent {
 export interface StandinExchange {
   stepId: string;
   attempt: number;
+  /** Sent as x-request-id; the SDK's checkpoints from this request carry it. */
+  requestId: string;
   status: number;
   ops: string[];
   error?: string;
+}
+
+/** How the executor runs functions: the SDK's default, or one request per step. */
+export type StandinMode = "checkpointed" | "async";
+
+/** One POST /v1/checkpoint/:runId/async the stand-in accepted. */
+export interface StandinCheckpoint {
+  requestId: string;
+  ops: string[];
 }
 
 export interface StandinRun {
   id: string;
   eventId: string;
   fnId: string;
+  mode: StandinMode;
   status: "queued" | "running" | "completed" | "failed";
   output?: unknown;
   error?: unknown;
   /** The attempt number of the final request, plus one. */
   attempts?: number;
+  /** Every request to the app's serve endpoint for this run. */
   requests: StandinExchange[];
+  /** Checkpoint calls accepted while the run ran (checkpointed mode only). */
+  checkpoints: StandinCheckpoint[];
+  /** Ids of the steps that reached the stand-in through a checkpoint rather than a response. */
+  checkpointedSteps: string[];
+  /** Checkpoints refused with 409 (from a request the run no longer waited for). */
+  staleCheckpoints: number;
+  /** Ids of the memoized steps, in the order they finished. */
+  steps: string[];
   startedAt?: number;
   endedAt?: number;
 }
@@ -42,6 +63,7 @@ export interface InngestStandin {
   /** Base URL, e.g. "http://127.0.0.1:8288": the app's INNGEST_DEV. */
   url: string;
   port: number;
+  mode: StandinMode;
   events: StandinEvent[];
   runs: StandinRun[];
   published: StandinPublished[];
@@ -66,4 +88,8 @@ export function startInngestStandin(options?: {
   appFetch?: (request: Request) => Promise<Response>;
   /** Wait before a retry (Inngest itself backs off for seconds). */
   retryDelayMs?: number;
+  /** "checkpointed" (default, as the SDK and Inngest run) or "async" (checkpointing turned off). */
+  mode?: StandinMode;
+  /** The SDK package.json whose version is checked (default: the installed inngest's). */
+  sdkPackageJson?: string;
 }): Promise<InngestStandin>;

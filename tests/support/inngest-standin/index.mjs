@@ -7,9 +7,15 @@
 //   POST /e/:eventKey            inngest.send(); answers {ids, status: 200}
 //   /v1/realtime/…               token, websocket connect, publish (realtime.mjs)
 //   executor                     runs functions through the serve endpoint (executor.mjs)
+//   POST /v1/checkpoint/:runId/async  steps a checkpointed run finished (executor.mjs)
 //   GET  /__standin/state        what it saw, for tests in another process
 // Anything else answers 404 and is recorded in `unhandled`, so a new SDK call
 // shows up as a failure instead of silently doing nothing.
+//
+// It is written for one SDK release (sdk-version.mjs) and refuses to start
+// against another. Runs are checkpointed, as the SDK and Inngest do by
+// default; `mode: "async"` (INNGEST_STANDIN_MODE=async) runs them the way a
+// server with checkpointing turned off does, one request per step.
 //
 // Point the app at it with INNGEST_DEV=<url> (the SDK then uses that URL for
 // both the event and the API base). Loopback only, no auth: never expose it.
@@ -18,12 +24,17 @@ import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Executor } from "./executor.mjs";
 import { Realtime } from "./realtime.mjs";
+import { assertSdkVersion } from "./sdk-version.mjs";
 
-export function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs } = {}) {
+const CHECKPOINT_PATH = /^\/v1\/checkpoint\/([^/]+)\/async$/;
+
+export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs, mode, sdkPackageJson } = {}) {
+  assertSdkVersion(sdkPackageJson);
   const executor = new Executor({
     appUrl: appUrl ?? (appFetch ? "http://threadline.test/api/inngest" : undefined),
     appFetch,
     retryDelayMs,
+    mode,
   });
   const realtime = new Realtime();
   const events = [];
@@ -39,8 +50,10 @@ export function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs }
       if (route === "POST /v1/realtime/publish") {
         return send(res, realtime.publish(url, String(req.headers["content-type"] ?? ""), body));
       }
+      const checkpoint = req.method === "POST" && CHECKPOINT_PATH.exec(url.pathname);
+      if (checkpoint) return send(res, executor.checkpoint(decodeURIComponent(checkpoint[1]), parseJson(body)));
       if (route === "GET /__standin/state") {
-        const state = { events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled };
+        const state = { mode: executor.mode, events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled };
         return send(res, { status: 200, body: state });
       }
       unhandled.push(route);
@@ -76,6 +89,7 @@ export function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs }
       resolve({
         url: `http://127.0.0.1:${actualPort}`,
         port: actualPort,
+        mode: executor.mode,
         events,
         runs: executor.runs,
         published: realtime.published,
@@ -123,8 +137,14 @@ async function runStandalone() {
   const appUrl = process.env.INNGEST_STANDIN_APP_URL;
   // A crash test gives the app time to come back between attempts, as Inngest's backoff does.
   const retryDelayMs = process.env.INNGEST_STANDIN_RETRY_DELAY_MS ? Number(process.env.INNGEST_STANDIN_RETRY_DELAY_MS) : undefined;
-  const standin = await startInngestStandin({ port: Number(process.env.INNGEST_STANDIN_PORT ?? 8288), appUrl, retryDelayMs });
-  console.log(`Inngest stand-in listening on ${standin.url}${appUrl ? `, running functions at ${appUrl}` : " (no app: events are only recorded)"}`);
+  const standin = await startInngestStandin({
+    port: Number(process.env.INNGEST_STANDIN_PORT ?? 8288),
+    appUrl,
+    retryDelayMs,
+    mode: process.env.INNGEST_STANDIN_MODE || undefined,
+  });
+  const running = appUrl ? `, running functions at ${appUrl} (${standin.mode})` : " (no app: events are only recorded)";
+  console.log(`Inngest stand-in listening on ${standin.url}${running}`);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => standin.close().then(() => process.exit(0)));
   }
