@@ -130,6 +130,15 @@ const schema = z.object({
     .describe("Inngest dev server"),
   /** 1: the dev server and the app are reachable only from this machine, so production may use INNGEST_DEV. Kept as written, as INNGEST_DEV. */
   INNGEST_DEV_IS_LOCAL: text.optional().describe("Inngest dev server is local"),
+  /** 0: Inngest calls /api/inngest once per step instead of running a turn's steps in one request and checkpointing each. */
+  INNGEST_CHECKPOINTING: z
+    .string()
+    .regex(/^(0|1|true|false)$/i, "must be 1 or 0")
+    .transform((value) => /^(1|true)$/i.test(value))
+    .default(true)
+    .describe("Inngest checkpointing"),
+  /** How long one request to /api/inngest may run a function's steps before the rest go on in new requests; 0: no limit (an always-on server). */
+  INNGEST_MAX_RUNTIME_SECONDS: wholeNumber(0, 999_999).default(0).describe("Inngest request runtime, seconds"),
 });
 
 const SECRET = /SECRET|_KEY$/;
