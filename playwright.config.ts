@@ -93,6 +93,8 @@ export default defineConfig({
       env: {
         INNGEST_STANDIN_PORT: String(INNGEST_STANDIN_PORT),
         INNGEST_STANDIN_APP_URL: `${INNGEST_APP_URL}/api/inngest`,
+        // Functions run checkpointed, as the SDK and Inngest run them by default (async: inngest-async-mode.test.ts).
+        INNGEST_STANDIN_MODE: "checkpointed",
       },
       url: `${INNGEST_STANDIN_URL}/__standin/state`,
       reuseExistingServer: false,

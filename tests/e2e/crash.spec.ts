@@ -141,6 +141,13 @@ test("on the Inngest runtime, the durable runs of a killed server finish their r
       expect(rows.map((row) => row.kind)).toEqual(["user", "assistant"]);
       expect(rows[1].content).toBe(SLOW_REPLY);
     }
+    // The runs were checkpointed (the SDK's default, as in production): the kill cut off the request that was
+    // running their steps, and the retry went on from the steps the SDK had reported.
+    type Run = { fnId: string; mode: string; requests: { status: number }[]; checkpoints: unknown[] };
+    const state = (await (await fetch(`http://127.0.0.1:${CRASH_STANDIN_PORT}/__standin/state`)).json()) as { runs: Run[] };
+    const turns = state.runs.filter((run) => run.fnId === "threadline-chat-turn");
+    expect(turns.every((run) => run.mode === "checkpointed" && run.checkpoints.length > 0)).toBe(true);
+    expect(turns.filter((run) => run.requests.some((request) => request.status === 0)).length).toBeGreaterThanOrEqual(3);
   } finally {
     server.kill("SIGKILL");
     standin.kill("SIGTERM");

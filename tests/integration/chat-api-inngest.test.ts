@@ -21,16 +21,14 @@ let stop: typeof import("@/app/api/threads/[id]/stop/route");
 let serve: typeof import("@/app/api/inngest/route");
 const pool = testPool();
 let me: { id: string; cookie: string };
-/** Runs before the stand-in's next request reaches the app (between two of a run's steps). */
+/** Runs between two of a run's steps (before a checkpoint is answered, or the next request reaches the app). */
 let betweenSteps: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
   standin = await startInngestStandin({
-    appFetch: async (req) => {
-      await betweenSteps?.();
-      return serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never);
-    },
+    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
+    betweenSteps: async () => betweenSteps?.(),
     retryDelayMs: 10,
   });
   setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });

@@ -116,6 +116,14 @@ describe("the Inngest serve route", () => {
     expect(run.checkpoints).toHaveLength(run.steps.length);
     expect(run.checkpoints.every((c) => c.ops.length === 1 && c.ops[0] === "StepRun")).toBe(true);
     expect(run.staleCheckpoints).toBe(0);
+    // A checkpoint from a request the run no longer waits for is a stale dispatch: 409, which stops the SDK.
+    const late = await fetch(`${standin.url}/v1/checkpoint/${run.id}/async`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ run_id: run.id, request_id: run.requests[0].requestId, steps: [] }),
+    });
+    expect(late.status).toBe(409);
+    expect(run.staleCheckpoints).toBe(1);
 
     const output = run.output as { threadId: string; status: string; historySource: string; replyId: string };
     expect(output).toMatchObject({ status: "complete", historySource: "new" });

@@ -217,6 +217,9 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     await standin!.idle();
     expect([...served.values()].filter((n) => n > 0)).toHaveLength(2);
     expect(standin!.runs.filter((run) => run.status !== "completed")).toEqual([]);
+    // Checkpointed, as the SDK runs them by default: each turn reported its steps to the stand-in.
+    const turns = standin!.runs.filter((run) => run.fnId === "threadline-chat-turn");
+    expect(turns.every((run) => run.mode === "checkpointed" && run.checkpoints.length > 0)).toBe(true);
   });
 });
 

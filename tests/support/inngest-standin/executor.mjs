@@ -40,7 +40,10 @@ export class Executor {
   /** Every run, live: status moves queued → running → completed | failed. */
   runs = [];
 
-  constructor({ appUrl, appFetch, retryDelayMs = 20, mode = "checkpointed" }) {
+  #betweenSteps;
+
+  constructor({ appUrl, appFetch, retryDelayMs = 20, mode = "checkpointed", betweenSteps }) {
+    this.#betweenSteps = betweenSteps;
     if (!["checkpointed", "async"].includes(mode)) throw new Error(`the Inngest stand-in has no mode ${mode}: use "checkpointed" or "async"`);
     this.#appUrl = appUrl;
     this.#appFetch = appFetch ?? ((request) => fetch(request));
@@ -59,7 +62,9 @@ export class Executor {
    * the run no longer waits for (it ended, or was given up and dispatched
    * again) gets 409: the SDK then stops executing (StaleDispatchError).
    */
-  checkpoint(runId, body) {
+  async checkpoint(runId, body) {
+    // The SDK waits for this answer before it starts the next step.
+    await this.#betweenSteps?.();
     const live = this.#live.get(runId);
     const run = this.runs.find((r) => r.id === runId);
     if (!run) return { status: 404, body: { error: `no run ${runId}` } };
@@ -226,6 +231,7 @@ export class Executor {
       run.requests.push(exchange);
       let response;
       try {
+        await this.#betweenSteps?.();
         response = await this.#appFetch(
           new Request(url, {
             method: "POST",

@@ -90,6 +90,11 @@ export function startInngestStandin(options?: {
   retryDelayMs?: number;
   /** "checkpointed" (default, as the SDK and Inngest run) or "async" (checkpointing turned off). */
   mode?: StandinMode;
+  /**
+   * Awaited after one of a run's steps has finished and before the next starts, in either mode:
+   * before each request to the app, and before a checkpoint is answered (the SDK waits for that answer).
+   */
+  betweenSteps?: () => Promise<void>;
   /** The SDK package.json whose version is checked (default: the installed inngest's). */
   sdkPackageJson?: string;
 }): Promise<InngestStandin>;

@@ -28,13 +28,14 @@ import { assertSdkVersion } from "./sdk-version.mjs";
 
 const CHECKPOINT_PATH = /^\/v1\/checkpoint\/([^/]+)\/async$/;
 
-export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs, mode, sdkPackageJson } = {}) {
+export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs, mode, sdkPackageJson, betweenSteps } = {}) {
   assertSdkVersion(sdkPackageJson);
   const executor = new Executor({
     appUrl: appUrl ?? (appFetch ? "http://threadline.test/api/inngest" : undefined),
     appFetch,
     retryDelayMs,
     mode,
+    betweenSteps,
   });
   const realtime = new Realtime();
   const events = [];
@@ -51,7 +52,7 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
         return send(res, realtime.publish(url, String(req.headers["content-type"] ?? ""), body));
       }
       const checkpoint = req.method === "POST" && CHECKPOINT_PATH.exec(url.pathname);
-      if (checkpoint) return send(res, executor.checkpoint(decodeURIComponent(checkpoint[1]), parseJson(body)));
+      if (checkpoint) return send(res, await executor.checkpoint(decodeURIComponent(checkpoint[1]), parseJson(body)));
       if (route === "GET /__standin/state") {
         const state = { mode: executor.mode, events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled };
         return send(res, { status: 200, body: state });
