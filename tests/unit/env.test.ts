@@ -50,6 +50,11 @@ const good: [string, string, unknown][] = [
   ["INNGEST_DEV", "1", "1"],
   ["INNGEST_DEV", "http://localhost:8288", "http://localhost:8288"],
   ["INNGEST_DEV_IS_LOCAL", "1", "1"],
+  ["INNGEST_CHECKPOINTING", "", true],
+  ["INNGEST_CHECKPOINTING", "0", false],
+  ["INNGEST_CHECKPOINTING", "TRUE", true],
+  ["INNGEST_MAX_RUNTIME_SECONDS", "", 0],
+  ["INNGEST_MAX_RUNTIME_SECONDS", "50", 50],
 ];
 
 const bad: [string, string, string][] = [
@@ -82,6 +87,8 @@ const bad: [string, string, string][] = [
   ["MAX_MODEL_INPUT_CHARS", "0", 'MAX_MODEL_INPUT_CHARS must be a whole number from 1 to 999999999, not "0".'],
   ["INNGEST_BASE_URL", "inngest:8288", 'INNGEST_BASE_URL must be an http:// or https:// URL, not "inngest:8288".'],
   ["INNGEST_DEV", "yes", 'INNGEST_DEV must be 1, 0 or a dev server\'s http:// URL, not "yes".'],
+  ["INNGEST_CHECKPOINTING", "off", 'INNGEST_CHECKPOINTING must be 1 or 0, not "off".'],
+  ["INNGEST_MAX_RUNTIME_SECONDS", "10s", 'INNGEST_MAX_RUNTIME_SECONDS must be a whole number from 0 to 999999, not "10s".'],
 ];
 
 describe("the configuration", () => {
