@@ -4,7 +4,8 @@
 // tokens 10 ms apart: a hosted model's shape) and a throwaway database (a
 // database of its own on BENCH_DATABASE_URL's or DATABASE_URL's server, else
 // the embedded Postgres in a temporary folder), on the inline runtime and on
-// the Inngest runtime (the e2e tests' stand-in of the Inngest server), with a
+// the Inngest runtime (the e2e tests' stand-in of the Inngest server),
+// checkpointed and with checkpointing off side by side, with a
 // CPU profile of each by package. Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
@@ -73,21 +74,19 @@ async function main() {
         results.chatPageJs = await chatPageJs(server);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);
-      const inngestPort = PORT + 1;
-      const standin = await startInngestStandin(inngestPort);
-      try {
-        const inngest = { ...inline, databaseUrl: database.url, port: inngestPort, env: { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } };
-        await withApp(inngest, async (server) => {
-          results.inngestTurns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
-        });
-        // Profiled apart: the profiler's own cost stays out of the figures above.
-        results.profiles = {
-          inline: await profiledTurns(inline, "inline"),
-          inngest: await profiledTurns(inngest, "inngest"),
-        };
-      } finally {
-        await standin.stop();
-      }
+      // The Inngest runtime twice: checkpointed (the SDK's default: one request runs a turn's steps and
+      // reports each) and with checkpointing off (one request per step), each with its own stand-in.
+      const checkpointed = await inngestRuntime(inline, database, "checkpointed");
+      const asyncMode = await inngestRuntime(inline, database, "async");
+      results.inngestTurns = checkpointed.turns;
+      results.inngestAsyncTurns = asyncMode.turns;
+      results.inngestRuns = { checkpointed: checkpointed.runs, async: asyncMode.runs };
+      // Profiled apart: the profiler's own cost stays out of the figures above.
+      results.profiles = {
+        inline: await profiledTurns(inline, "inline"),
+        inngest: checkpointed.profile,
+        inngestAsync: asyncMode.profile,
+      };
     }
     results.soak = await soaks({ ...inline, databaseUrl: database.url });
   } finally {
@@ -98,6 +97,25 @@ async function main() {
   }
   if (soakOnly) writeSoakReport(results, { root: ROOT, outDir: OUT_DIR });
   else writeReport(results, { quick, root: ROOT, outDir: OUT_DIR });
+}
+
+/** Turns at 1 and the top concurrency on the Inngest runtime in one mode, what the stand-in did for them, and a profile. */
+async function inngestRuntime(inline, database, mode) {
+  const port = PORT + 1;
+  const standin = await startInngestStandin(port, { mode });
+  try {
+    const env = { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1", INNGEST_CHECKPOINTING: mode === "async" ? "0" : "1" };
+    const app = { ...inline, databaseUrl: database.url, port, env };
+    let turns;
+    await withApp(app, async (server) => {
+      turns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
+    });
+    const runs = await standin.runs();
+    log(`Inngest ${mode}: ${runs.runs} runs, ${runs.appRequests} requests to the app, ${runs.steps} steps, ${runs.checkpoints} checkpoints`);
+    return { turns, runs, profile: await profiledTurns(app, mode === "async" ? "inngest-async" : "inngest") };
+  } finally {
+    await standin.stop();
+  }
 }
 
 /** Each kind of soak on a server of its own (straight to the database: the round-trip counter's proxy is not under test). */

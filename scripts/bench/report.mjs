@@ -8,6 +8,20 @@ import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS } from "../mock-
 const log = (line) => console.log(`[bench] ${line}`);
 const round = (n, digits = 0) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
+/** Requests to the app, steps and checkpoints per chat turn run, by mode (what the stand-in saw over the turns above). */
+function inngestRunsSection(byMode) {
+  if (!byMode) return [];
+  const per = (n, runs) => (runs ? round(n / runs, 1) : "n/a");
+  return [
+    "| Inngest mode | runs | failed | requests to the app per run | steps per run | checkpoint calls per run |",
+    "|---|---|---|---|---|---|",
+    ...Object.entries(byMode).map(
+      ([mode, r]) => `| ${mode} | ${r.runs} | ${r.failed} | ${per(r.appRequests, r.runs)} | ${per(r.steps, r.runs)} | ${per(r.checkpoints, r.runs)} |`,
+    ),
+    "",
+  ];
+}
+
 export function writeReport(results, { quick, root, outDir }) {
   const top = results.turns.at(-1);
   const one = results.turns[0];
@@ -72,10 +86,14 @@ export function writeReport(results, { quick, root, outDir }) {
     ...turnTable(results.turns),
     "",
     ...perCoreSection,
-    "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only):",
+    "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only), checkpointed (the SDK's default):",
     "",
     ...turnTable(results.inngestTurns),
     "",
+    ...(results.inngestAsyncTurns
+      ? ["Inngest runtime with checkpointing off (INNGEST_CHECKPOINTING=0: one request per step):", "", ...turnTable(results.inngestAsyncTurns), ""]
+      : []),
+    ...inngestRunsSection(results.inngestRuns),
     `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}; besides, writes of the reply's progress for a resume (no turn waits for them): ${results.roundTrips.progressWrites ?? "n/a"} per turn.`,
     "",
     `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) |`,
@@ -98,10 +116,11 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...profileTable(results.profiles.inline),
     "",
-    "Inngest runtime:",
+    "Inngest runtime, checkpointed:",
     "",
     ...profileTable(results.profiles.inngest),
     "",
+    ...(results.profiles.inngestAsync ? ["Inngest runtime, checkpointing off:", "", ...profileTable(results.profiles.inngestAsync), ""] : []),
     ...soakSection(results.soak),
   ];
   mkdirSync(outDir, { recursive: true });

@@ -108,13 +108,17 @@ export function benchServers({ root, outDir, basePort }) {
   /**
    * The Inngest stand-in the end-to-end tests use (tests/support/inngest-standin),
    * in a process of its own so its work is neither the app's nor the client's;
-   * it runs functions at the app on `appPort`.
+   * it runs functions at the app on `appPort`, checkpointed (the SDK's default)
+   * or, with mode "async", one request per step. `runs()`: what it did per
+   * chat-turn run, summed.
    */
-  async function startInngestStandin(appPort) {
+  async function startInngestStandin(appPort, { mode = "checkpointed" } = {}) {
     const url = `http://127.0.0.1:${basePort + 100}`;
     const child = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
       cwd: root,
-      env: { ...process.env, INNGEST_STANDIN_PORT: String(basePort + 100), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${appPort}/api/inngest` },
+      env: { ...process.env, INNGEST_STANDIN_PORT: String(basePort + 100), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${appPort}/api/inngest`,
+        INNGEST_STANDIN_MODE: mode,
+      },
       stdio: ["ignore", "ignore", openSync(path.join(outDir, "inngest-standin.log"), "w")],
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -124,11 +128,25 @@ export function benchServers({ root, outDir, basePort }) {
     };
     for (let i = 0; i < 100; i++) {
       const ok = await fetch(`${url}/__standin/state`).then((r) => r.ok, () => false);
-      if (ok) return { url, stop };
+      if (ok) return { url, stop, runs };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await stop();
     throw new Error("the Inngest stand-in did not start");
+
+    async function runs() {
+      const state = await (await fetch(`${url}/__standin/state`)).json();
+      const turns = state.runs.filter((r) => r.fnId === "threadline-chat-turn");
+      const sum = (pick) => turns.reduce((total, r) => total + pick(r), 0);
+      return {
+        mode: state.mode,
+        runs: turns.length,
+        failed: turns.filter((r) => r.status !== "completed").length,
+        appRequests: sum((r) => r.requests.length),
+        steps: sum((r) => r.steps.length),
+        checkpoints: sum((r) => r.checkpoints.length),
+      };
+    }
   }
 
   /**
