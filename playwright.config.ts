@@ -11,7 +11,7 @@ import {
   MOCK_MODEL_URL,
   OPERATOR_APP_URL,
 } from "./scripts/e2e-env.mjs";
-import { systemChromium } from "./scripts/browser.mjs";
+import { CHROMIUM_ARGS, systemChromium } from "./scripts/browser.mjs";
 
 // Runs against a production build: scripts/test.mjs builds the app and resets
 // the e2e database before Playwright starts (a webServer cannot do either in
@@ -42,16 +42,7 @@ export default defineConfig({
     // A system Chromium when there is one: build machines cannot download Playwright's.
     launchOptions: {
       executablePath: systemChromium(),
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      args: CHROMIUM_ARGS,
     },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

@@ -14,25 +14,27 @@
 // embedded one keeps one worker), side by side. Last, a soak: many turns at 10 concurrent on one
 // server, its resident memory read every so many turns (--soak-only runs just
 // that and adds it to the results already written; --soak-turns=N sets its
-// length; --port=N moves its servers, default 3199 and up).
+// length; --port=N moves its servers, default 3199 and up). --js-only measures
+// just the JavaScript of a thread's page, printed and not written.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelServer } from "./mock-model-server.mjs";
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
-import { writeReport, writeSoakReport } from "./bench/report.mjs";
+import { chatPageJs } from "./bench/page-js.mjs";
+import { printPageJs, writeReport, writeSoakReport } from "./bench/report.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
+const jsOnly = process.argv.includes("--js-only");
 const soakTurnsFlag = process.argv.find((arg) => arg.startsWith("--soak-turns="));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
@@ -65,13 +67,17 @@ async function main() {
   const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS }, poolSize: Number(database.poolSize) };
   const inline = { databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url };
   try {
+    if (jsOnly) {
+      await withApp(inline, async (server) => printPageJs(await chatPageJs(server.url)));
+      return;
+    }
     if (!soakOnly) {
       await withApp(inline, async (server) => {
         results.turns = await concurrentTurns(server, LEVELS);
         results.roundTrips = await roundTrips(server, counter);
         results.threads = await threadCost(server, direct);
         results.threadList = await threadListCost(server, direct);
-        results.chatPageJs = await chatPageJs(server);
+        results.chatPageJs = await chatPageJs(server.url);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);
       // The Inngest runtime twice: checkpointed (the SDK's default: one request runs a turn's steps and
@@ -324,21 +330,6 @@ async function threadListCost({ url: app }, db) {
   const deepPage = await timeGet(`${app}/api/threads?limit=30&cursor=${cursor}`, cookie);
   log(`thread list of ${BIG}: first page ${first.ms} ms, a deep page ${deepPage.ms} ms`);
   return { threads: BIG, firstPage: first, deepPage };
-}
-
-async function chatPageJs({ url: app }) {
-  const cookie = await visitor(app);
-  const html = await (await fetch(`${app}/`, { headers: { cookie } })).text();
-  // A noModule script (the legacy polyfills) is fetched only by browsers without modules, none of which runs this page.
-  const tags = [...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"[^>]*>/g)].filter((m) => !/\snoModule\b/i.test(m[0]));
-  const sources = [...new Set(tags.map((m) => m[1]))];
-  let gzipped = 0;
-  for (const src of sources) {
-    const body = Buffer.from(await (await fetch(new URL(src, app))).arrayBuffer());
-    gzipped += gzipSync(body, { level: 9 }).byteLength;
-  }
-  log(`chat page JavaScript: ${round(gzipped / 1024, 1)} KB gzipped in ${sources.length} files`);
-  return { files: sources.length, gzippedKB: round(gzipped / 1024, 1) };
 }
 
 main().catch((error) => {

@@ -1,1 +1,2 @@
 export function systemChromium(): string | undefined;
+export const CHROMIUM_ARGS: string[];

@@ -34,7 +34,11 @@ export function writeReport(results, { quick, root, outDir }) {
     [`thread page, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.pageRatio <= 1.5, `${results.threads.pageRatio}×`],
     [`history page endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
     ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
-    ["chat page ≤ 250 KB gzipped JS", results.chatPageJs.gzippedKB <= 250, `${results.chatPageJs.gzippedKB} KB`],
+    [
+      "thread page with messages ≤ 250 KB gzipped JS fetched by the browser",
+      results.chatPageJs.thread.gzippedKB <= 250,
+      `${results.chatPageJs.thread.gzippedKB} KB`,
+    ],
     [
       `Inngest runtime, ${inngestTop.concurrency} concurrent: app CPU per turn ≤ 2× inline`,
       inngestTop.cpuMsPerTurn !== null && inngestTop.cpuMsPerTurn <= 2 * top.cpuMsPerTurn,
@@ -104,7 +108,7 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
     "",
-    `Chat page JavaScript: ${results.chatPageJs.gzippedKB} KB gzipped in ${results.chatPageJs.files} files.`,
+    pageJsLine(results.chatPageJs),
     "",
     "| target | met | measured |",
     "|---|---|---|",
@@ -128,6 +132,20 @@ export function writeReport(results, { quick, root, outDir }) {
   writeFileSync(path.join(outDir, "results.md"), lines.join("\n"));
   console.log(`\n${lines.join("\n")}`);
   log(`written to ${path.relative(root, outDir)}/results.md and results.json`);
+}
+
+/** What a thread's page makes the browser fetch, and what the HTML of `/` names. */
+function pageJsLine({ thread, html }) {
+  return (
+    `Chat page JavaScript: a thread's page with messages makes the browser fetch ${thread.gzippedKB} KB gzipped in ${thread.files} scripts ` +
+    `(the HTML of \`/\` names ${html.gzippedKB} KB in ${html.files}).`
+  );
+}
+
+/** The page's JavaScript alone (--js-only), script by script. */
+export function printPageJs(pageJs) {
+  const lines = [pageJsLine(pageJs), "", "| script | KB gzipped |", "|---|---|", ...pageJs.thread.scripts.map((s) => `| ${s.src} | ${s.gzippedKB} |`)];
+  console.log(`\n${lines.join("\n")}`);
 }
 
 const SOAK_HEADING = "## Memory over a soak";
