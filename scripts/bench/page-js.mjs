@@ -18,22 +18,31 @@ const gzippedBytes = (body) => gzipSync(body, { level: 9 }).byteLength;
 const kb = (bytes) => Number((bytes / 1024).toFixed(1));
 
 /**
- * A thread of a few messages (a plain reply and a markdown one) seeded over
- * HTTP, its page opened in Chromium: `{ thread: { files, gzippedKB, scripts },
- * html: { files, gzippedKB } }`; `scripts` lists each one's path and gzipped KB.
+ * Threads of a few messages seeded over HTTP, each page opened in Chromium:
+ * `thread` (a plain reply and a markdown one: the figure), `plainThread`
+ * (plain prose only), each `{ files, gzippedKB, scripts }` (`scripts`: each
+ * one's path and gzipped KB), and `html` `{ files, gzippedKB }`.
  */
 export async function chatPageJs(app) {
   const cookie = await visitor(app);
-  const threadId = await seedThread(app, cookie);
-  return { thread: await scriptsFetched(app, `/c/${threadId}`, cookie), html: await scriptsNamed(app, "/", cookie) };
+  const thread = await seedThread(app, cookie, ["[[bench]] a thread to read", "[[markdown]] and some formatting"]);
+  const plainThread = await seedThread(app, cookie, ["Hello, what can you do?", "Tell me more, please."]);
+  return {
+    thread: await scriptsFetched(app, `/c/${thread}`, cookie),
+    plainThread: await scriptsFetched(app, `/c/${plainThread}`, cookie),
+    html: await scriptsNamed(app, "/", cookie),
+  };
 }
 
-async function seedThread(app, cookie) {
-  const first = await timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] a thread to read" } });
-  if (first.error) throw new Error(`seeding the thread: ${first.error}`);
-  const second = await timedTurn(app, cookie, { threadId: first.threadId, message: { id: randomUUID(), content: "[[markdown]] and some formatting" } });
-  if (second.error) throw new Error(`seeding the thread: ${second.error}`);
-  return first.threadId;
+/** A thread of `messages`, each answered; its id. */
+async function seedThread(app, cookie, messages) {
+  let threadId;
+  for (const content of messages) {
+    const turn = await timedTurn(app, cookie, { ...(threadId ? { threadId } : {}), message: { id: randomUUID(), content } });
+    if (turn.error) throw new Error(`seeding a thread: ${turn.error}`);
+    threadId = turn.threadId;
+  }
+  return threadId;
 }
 
 /** Every script the page at `path` makes the browser fetch, each counted once. */

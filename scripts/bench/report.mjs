@@ -135,10 +135,10 @@ export function writeReport(results, { quick, root, outDir }) {
 }
 
 /** What a thread's page makes the browser fetch, and what the HTML of `/` names. */
-function pageJsLine({ thread, html }) {
+function pageJsLine({ thread, plainThread, html }) {
   return (
-    `Chat page JavaScript: a thread's page with messages makes the browser fetch ${thread.gzippedKB} KB gzipped in ${thread.files} scripts ` +
-    `(the HTML of \`/\` names ${html.gzippedKB} KB in ${html.files}).`
+    `Chat page JavaScript: a thread's page with messages (one of them formatted) makes the browser fetch ${thread.gzippedKB} KB gzipped in ${thread.files} scripts; ` +
+    `one of plain prose only, ${plainThread.gzippedKB} KB in ${plainThread.files} (the HTML of \`/\` names ${html.gzippedKB} KB in ${html.files}).`
   );
 }
 
