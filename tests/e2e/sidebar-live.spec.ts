@@ -103,3 +103,39 @@ test("a thread that gets a message in another tab moves to the top of this tab's
   await expect(links.first()).toContainText(older);
   await expect(links.nth(1)).toContainText(newer);
 });
+
+test("eight tabs of one visitor all load and follow the news over one stream, which passes to another tab when its tab closes", async ({ page, context }) => {
+  // Over HTTP/1.1 a browser opens six connections to a server across all its
+  // tabs: a news stream per tab would leave the seventh unable to load.
+  const streamsOpenedBy = new Map<Page, number>();
+  const tabs = [page, ...(await Promise.all(Array.from({ length: 7 }, () => context.newPage())))];
+  for (const tab of tabs) {
+    streamsOpenedBy.set(tab, 0);
+    tab.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/threads/events") streamsOpenedBy.set(tab, streamsOpenedBy.get(tab)! + 1);
+    });
+  }
+  for (const tab of tabs) {
+    await tab.goto("/");
+    await expect(threadsNav(tab)).toBeVisible();
+  }
+  const streaming = () => tabs.filter((tab) => !tab.isClosed() && streamsOpenedBy.get(tab)! > 0);
+  await expect.poll(() => streaming().length).toBe(1);
+  const leader = streaming()[0];
+
+  const first = uniqueToken();
+  const writer = tabs.at(-1)!;
+  await sendMessage(writer, `${first} said in the last tab`);
+  await expectReplyFinished(writer);
+  for (const tab of tabs) await expect(threadLink(tab, first)).toBeVisible();
+
+  // The tab holding the stream goes; another opens it and the rest keep following.
+  await leader.close();
+  const left = tabs.filter((tab) => tab !== leader);
+  await expect.poll(() => streaming().length).toBe(1);
+  const second = uniqueToken();
+  await writer.getByRole("button", { name: "New chat" }).click();
+  await sendMessage(writer, `${second} said after the first stream's tab closed`);
+  await expectReplyFinished(writer);
+  for (const tab of left) await expect(threadLink(tab, second)).toBeVisible();
+});
