@@ -38,13 +38,15 @@ export async function callModel(args: {
   messages: ModelMessage[];
   writer: ChunkWriter;
   newId: () => string;
+  /** The clock reasoning is timed by; Date.now unless given. */
+  now?: () => number;
   signal?: AbortSignal;
   maxRetries?: number;
   /** A stream silent this long is ended as broken off. */
   idleTimeoutMs?: number;
 }): Promise<ModelCallResult> {
   const { agent, writer } = args;
-  const context: StreamContext = { agent, newId: args.newId, now: Date.now };
+  const context: StreamContext = { agent, newId: args.newId, now: args.now ?? Date.now };
   const watchdog = watchModelCall(args.signal, args.idleTimeoutMs);
   let stream: ModelStream;
   try {

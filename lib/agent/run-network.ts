@@ -30,6 +30,8 @@ export interface RunNetworkArgs {
   publish: Publish;
   step: StepRunner;
   newId: () => string;
+  /** The clock reasoning is timed by; Date.now unless given. */
+  now?: () => number;
   /**
    * The runtime retries a failed step (durable): a model call that breaks off
    * fails its step, and the retry writes the whole answer. Otherwise what it
@@ -117,6 +119,7 @@ function modelStep(
         messages: [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts: replySoFar }], summaryForModel)],
         writer,
         newId: args.newId,
+        now: args.now,
         signal: context.signal,
         maxRetries: network.maxRetries,
         idleTimeoutMs: network.modelIdleTimeoutMs,

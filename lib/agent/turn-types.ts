@@ -25,6 +25,10 @@ export interface TurnDeps {
     replayed?: boolean;
   }) => void;
   generateId?: () => string;
+  /** The clock a reply's parts are timed by (how long reasoning took); Date.now unless a test fixes it. */
+  now?: () => number;
+  /** How long a token delta waits for company (lib/agent/coalesce.ts); a test may fix it. */
+  coalesceWindowMs?: number;
   /** Signs the messages this turn stores, so the client may send them back as trusted history. */
   signer?: HistorySigner;
   /** The runtime retries a failed step (durable): a model call that breaks off is retried, not kept as it was. */

@@ -41,7 +41,7 @@ export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
  */
 export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
   // Token deltas that arrive close together go out as one chunk (the first at once).
-  const publish = coalescing(given.publish);
+  const publish = coalescing(given.publish, given.coalesceWindowMs);
   const deps: TurnDeps = { ...given, publish };
   try {
     return await runTurnWith(input, deps);
@@ -332,6 +332,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       publish: deps.publish,
       step,
       newId,
+      now: deps.now,
       retriesSteps: deps.retriesSteps,
     });
     const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
 import { runNow } from "@/lib/agent/steps";
-import { runTurn, type TurnInput } from "@/lib/agent/turn";
+import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
@@ -44,6 +44,8 @@ export class InlineRuntime implements TurnRuntime {
       saveRetryMs?: number;
       /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
       turnProgress?: () => TurnProgress;
+      /** Ids, clock and delta window a test fixes, so a turn's bytes are the same every run. */
+      turnOptions?: Pick<TurnDeps, "generateId" | "now" | "coalesceWindowMs">;
     },
     private readonly active: ActiveTurns,
     private readonly stops: TurnStops,
@@ -77,6 +79,7 @@ export class InlineRuntime implements TurnRuntime {
             signer: historySigner(secret, input.owner),
             leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
             saveRetryMs: this.deps.saveRetryMs,
+            ...this.deps.turnOptions,
             onReady: ({ threadId, historySource, replayed }) => {
               // A replay runs nothing: there is nothing to hold or to stop.
               if (!asked && !replayed) {
