@@ -34,6 +34,8 @@
 //                 (more text than a full-text vector may hold)
 //   [[bench]]     the benchmark's model: BENCH_FIRST_TOKEN_MS to the first of
 //                 BENCH_TOKENS tokens, then BENCH_TOKEN_GAP_MS between tokens
+//   [[tokens:N]]  N tokens ("t0 t1 …"), MOCK_CHUNK_DELAY_MS apart: the token
+//                 path's CPU per token (scripts/bench/token-cpu.mjs)
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
@@ -254,6 +256,11 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
   if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY, ...reasoning };
   if (text.includes("[[bench]]")) {
     return { kind: "reply", reply: BENCH_PIECES.join(""), pieces: BENCH_PIECES, firstDelayMs: BENCH_FIRST_TOKEN_MS, delayMs: BENCH_TOKEN_GAP_MS };
+  }
+  const tokens = /\[\[tokens:(\d+)\]\]/.exec(text);
+  if (tokens) {
+    const pieces = Array.from({ length: Number(tokens[1]) }, (_, i) => `t${i} `);
+    return { kind: "reply", reply: pieces.join(""), pieces };
   }
   if (text.includes("[[long]]")) return { kind: "reply", reply: LONG_REPLY, pieces: LONG_REPLY.match(/[\s\S]{1,1000}/g), ...reasoning };
   if (text.includes("[[huge]]")) return { kind: "reply", reply: HUGE_REPLY, pieces: HUGE_REPLY.match(/[\s\S]{1,16000}/g) };

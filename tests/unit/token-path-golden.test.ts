@@ -52,6 +52,11 @@ async function mockModel(): Promise<LanguageModel> {
   return createOpenAICompatible({ name: "openai-compatible", baseURL: server.url, includeUsage: true })("mock-model");
 }
 
+/** The bodies the model was sent: how the turn's requests are shaped stays as recorded too. */
+function expectRequestsGolden(name: string) {
+  expectGolden(`${name}.requests`, `${JSON.stringify(servers.flatMap((s) => s.requests), null, 2)}\n`, "json");
+}
+
 function counter(prefix: string) {
   let n = 0;
   return () => `${prefix}-${++n}`;
@@ -99,8 +104,8 @@ async function turnBytes(
   return text + decoder.decode();
 }
 
-function expectGolden(name: string, bytes: string) {
-  const file = path.join(GOLDEN_DIR, `${name}.sse`);
+function expectGolden(name: string, bytes: string, ext = "sse") {
+  const file = path.join(GOLDEN_DIR, `${name}.${ext}`);
   if (UPDATE) {
     mkdirSync(GOLDEN_DIR, { recursive: true });
     writeFileSync(file, bytes);
@@ -114,27 +119,33 @@ describe("the bytes of a turn's stream stay as recorded", () => {
   for (const [mode, window] of Object.entries(WINDOWS)) {
     it(`text (${mode})`, async () => {
       expectGolden(`text-${mode}`, await turnBytes(await mockModel(), "hello golden stream", { window }));
+      expectRequestsGolden(`text-${mode}`);
     });
 
     it(`reasoning, then text (${mode})`, async () => {
       expectGolden(`reasoning-${mode}`, await turnBytes(await mockModel(), "[[reason]] think first", { window }));
+      expectRequestsGolden(`reasoning-${mode}`);
     });
 
     it(`tool calls: input deltas, a result, an input that does not fit, then the answer (${mode})`, async () => {
       const content = '[[call:lookup:{"key":"alpha"}]] [[call:lookup:{"nope":1}]]';
       expectGolden(`tools-${mode}`, await turnBytes(await mockModel(), content, { window, agent: { tools: [lookup], maxSteps: 2 } }));
+      expectRequestsGolden(`tools-${mode}`);
     });
 
     it(`a stream cut inside a surrogate pair (${mode})`, async () => {
       expectGolden(`split-emoji-${mode}`, await turnBytes(await mockModel(), "[[split-emoji]] faces", { window }));
+      expectRequestsGolden(`split-emoji-${mode}`);
     });
 
     it(`a connection dropped mid-answer (${mode})`, async () => {
       expectGolden(`fail-mid-${mode}`, await turnBytes(await mockModel(), "[[fail-mid]] go", { window }));
+      expectRequestsGolden(`fail-mid-${mode}`);
     });
 
     it(`a chunk of the wrong shape mid-answer (${mode})`, async () => {
       expectGolden(`bad-chunk-mid-${mode}`, await turnBytes(await mockModel(), "[[bad-chunk-mid]] go", { window }));
+      expectRequestsGolden(`bad-chunk-mid-${mode}`);
     });
 
     it(`Stop mid-answer (${mode})`, async () => {
