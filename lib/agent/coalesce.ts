@@ -22,71 +22,83 @@ const isDelta = (chunk: UIMessageChunk): chunk is Delta => chunk.type === "text-
  * still notices it.
  */
 export function coalescing(publish: Publish, windowMs = COALESCE_WINDOW_MS): Publish & { flush(): Promise<void> } {
-  let held: { chunk: Delta; origin?: { step: string } } | undefined;
+  /** The delta held back, and its text so far (the deltas joined into it). */
+  let held: { chunk: Delta; text: string; origin?: { step: string } } | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** When the last delta went out: a delta after a quiet spell goes out at once. */
   let lastSent = -Infinity;
   let failure: unknown;
-  let sending: Promise<void> = Promise.resolve();
+  /** A publish still under way (a runtime whose publish returns a promise): what follows goes out after it. */
+  let pending: Promise<void> | undefined;
 
-  const send = (chunk: UIMessageChunk, origin?: { step: string }) => {
-    sending = sending.then(() => publish(chunk, origin)).catch((error) => void (failure ??= error));
-    return sending;
+  const failed = (error: unknown) => void (failure ??= error);
+  const track = (sent: Promise<void>): Promise<void> => {
+    const tracked: Promise<void> = sent.then(() => {
+      if (pending === tracked) pending = undefined;
+    });
+    return (pending = tracked);
   };
-  const release = () => {
+  // A publish that takes the chunk at once costs no promise; one that returns a promise holds the next ones back until it settles.
+  const deliver = (chunk: UIMessageChunk, origin?: { step: string }): void | Promise<void> => {
+    if (pending) return track(pending.then(() => publish(chunk, origin)).catch(failed));
+    try {
+      const sent = publish(chunk, origin);
+      if (sent) return track(sent.catch(failed));
+    } catch (error) {
+      failed(error);
+    }
+  };
+  const release = (): void | Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
-    if (!held) return sending;
-    const { chunk, origin } = held;
+    if (!held) return pending;
+    const { chunk, text, origin } = held;
     held = undefined;
     lastSent = Date.now();
-    return send(chunk, origin);
+    return deliver(text === chunk.delta ? chunk : { ...chunk, delta: text }, origin);
   };
-  const rethrow = () => {
+  const rethrow = (): void | Promise<void> => {
     if (failure === undefined) return;
     const error = failure;
     failure = undefined;
-    throw error;
+    return Promise.reject(error);
   };
+  /** The send's outcome for the caller: nothing, or a promise that rejects with what failed. */
+  const settle = (sent: void | Promise<void>): void | Promise<void> => (sent ? sent.then(rethrow) : rethrow());
 
   const sameStream = (chunk: Delta, origin?: { step: string }) =>
     held !== undefined && held.chunk.type === chunk.type && held.chunk.id === chunk.id && held.origin?.step === origin?.step;
   const hold = (chunk: Delta, origin?: { step: string }) => {
-    held = { chunk, origin };
+    held = { chunk, text: chunk.delta, origin };
     timer = setTimeout(() => void release(), windowMs - (Date.now() - lastSent));
   };
 
-  const sendDelta = async (chunk: Delta, origin?: { step: string }) => {
-    await release();
-    if (Date.now() - lastSent >= windowMs) {
-      lastSent = Date.now();
-      await send(chunk, origin);
-      rethrow();
-      return;
-    }
-    hold(chunk, origin);
-  };
-  const sendOther = async (chunk: UIMessageChunk, origin?: { step: string }) => {
-    await release();
-    await send(chunk, origin);
-    rethrow();
+  const sendDelta = (chunk: Delta, origin?: { step: string }): void | Promise<void> => {
+    if (Date.now() - lastSent < windowMs) return hold(chunk, origin);
+    lastSent = Date.now();
+    return settle(deliver(chunk, origin));
   };
 
-  // Not async: a delta that joins the one held back (most of them, under load) costs no promise.
+  // Not async: a delta joined to the one held back (most of them, under load) or sent at once costs no promise.
   const coalesced = (chunk: UIMessageChunk, origin?: { step: string }): void | Promise<void> => {
-    if (failure !== undefined) return Promise.resolve().then(rethrow);
-    if (!isDelta(chunk)) return sendOther(chunk, origin);
+    if (failure !== undefined) return rethrow();
+    if (!isDelta(chunk)) {
+      const released = release();
+      return released ? released.then(() => settle(deliver(chunk, origin))) : settle(deliver(chunk, origin));
+    }
     if (held !== undefined && sameStream(chunk, origin)) {
-      held = { chunk: { ...held.chunk, delta: held.chunk.delta + chunk.delta }, origin };
+      held.text += chunk.delta;
+      held.origin = origin;
       return;
     }
-    if (!held && Date.now() - lastSent < windowMs) return hold(chunk, origin);
-    return sendDelta(chunk, origin);
+    if (!held) return sendDelta(chunk, origin);
+    const released = release();
+    return released ? released.then(() => sendDelta(chunk, origin)) : sendDelta(chunk, origin);
   };
   return Object.assign(coalesced, {
     async flush() {
       await release();
-      rethrow();
+      await rethrow();
     },
   });
 }

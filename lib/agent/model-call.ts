@@ -1,11 +1,13 @@
 import "server-only";
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
+import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from "ai";
 import { BROKE_OFF_TOOL_ERROR, STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { HandoffPart, Part } from "@/lib/protocol/parts";
 import { describeModelError } from "@/lib/model/provider-errors";
 import { brokeOff, emptyStream, endStream, reduceChunk, type ModelStream, type PendingToolCall, type StreamContext, type StreamWrite } from "./model-stream-reducer";
 import { modelTools } from "./model-tools";
 import { watchModelCall } from "./model-watchdog";
+import { openProviderStream, parseToolCall, type ProviderCall } from "./provider-stream";
 import type { Agent } from "./network";
 import type { ChunkWriter } from "./stream-chunks";
 
@@ -50,21 +52,15 @@ export async function callModel(args: {
   const watchdog = watchModelCall(args.signal, args.idleTimeoutMs);
   let stream: ModelStream;
   try {
-    const result = streamText({
+    const call: ProviderCall = {
       model: agent.model ?? args.model,
       system: agent.system,
       messages: args.messages,
-      // The one system message among them is a compaction summary the server
-      // wrote and read from its database (a client's copy never supplies one).
-      allowSystemInMessages: true,
       tools: modelTools(agent),
-      stopWhen: stepCountIs(1),
       abortSignal: watchdog.signal,
       maxRetries: args.maxRetries,
-      // Errors arrive as stream parts below; the default handler would only log them.
-      onError: () => {},
-    });
-    stream = await readStream(result.fullStream, writer, context, watchdog.heard);
+    };
+    stream = await readStream(call, writer, context, watchdog.heard);
   } finally {
     watchdog.dispose();
   }
@@ -93,26 +89,52 @@ function brokeOffMessage(silenceMs: number | undefined, error: unknown): string 
   return describeModelError(error);
 }
 
-/** The model's stream reduced to parts as it arrives, each change written as it comes; what broke it off is kept in the state. */
-async function readStream(
-  chunks: AsyncIterable<TextStreamPart<ToolSet>>,
-  writer: ChunkWriter,
-  context: StreamContext,
-  heard: () => void,
-): Promise<ModelStream> {
+/**
+ * The model's stream reduced to parts as it arrives, each change written as
+ * it comes; what broke it off (the request, or the stream) is kept in the
+ * state. The provider's stream is read directly, one read per part.
+ */
+async function readStream(call: ProviderCall, writer: ChunkWriter, context: StreamContext, heard: () => void): Promise<ModelStream> {
   let stream = emptyStream;
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
-    for await (const chunk of chunks) {
+    reader = (await openProviderStream(call)).getReader();
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return stream;
       heard();
-      const next = reduceChunk(stream, chunk, context);
-      stream = next.stream;
-      const sent = writeAll(writer, next.writes);
+      const chunk = next.value.type === "tool-call" ? await parseToolCall(next.value, call.tools) : asChunk(next.value);
+      if (chunk === undefined) continue;
+      const reduced = reduceChunk(stream, chunk as TextStreamPart<ToolSet>, context);
+      stream = reduced.stream;
+      if (reduced.writes.length === 0) continue;
+      const sent = writeAll(writer, reduced.writes);
       if (sent) await sent;
     }
   } catch (error) {
+    // The provider's request is given up (an abort, or a write that failed): its connection closes.
+    reader?.cancel(error).catch(() => {});
     return brokeOff(stream, error);
   }
-  return stream;
+}
+
+/** A provider's part as the reducer reads it (the AI SDK's names for it); undefined for what it ignores. */
+function asChunk(part: LanguageModelV3StreamPart): Partial<TextStreamPart<ToolSet>> | undefined {
+  switch (part.type) {
+    case "text-delta":
+    case "reasoning-delta":
+      return { type: part.type, id: part.id, text: part.delta };
+    case "text-start":
+    case "text-end":
+    case "reasoning-start":
+    case "reasoning-end":
+    case "tool-input-start":
+    case "tool-input-delta":
+    case "error":
+      return part as Partial<TextStreamPart<ToolSet>>;
+    default:
+      return undefined;
+  }
 }
 
 /**

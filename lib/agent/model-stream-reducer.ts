@@ -101,7 +101,8 @@ export function reduceChunk(stream: ModelStream, chunk: TextStreamPart<ToolSet>,
       const open = stream.open.get(k);
       if (!open) return unchanged(stream);
       const { text, held } = joinDelta(open.held, chunk.text);
-      return addText({ ...stream, open: withEntry(stream.open, k, { ...open, held }) }, open, text);
+      // Most deltas end on a whole character: the open part is then as it was, and no copy is made of it.
+      return addText(held === open.held ? stream : { ...stream, open: withEntry(stream.open, k, { ...open, held }) }, open, text);
     }
     case "text-end":
     case "reasoning-end": {

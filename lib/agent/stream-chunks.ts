@@ -12,14 +12,19 @@ export type Publish = (chunk: UIMessageChunk, origin?: { step: string }) => void
 
 /** The chunks of the UI message stream that a reply's parts stream as, published from one step. */
 export class ChunkWriter {
+  /** The same for every chunk of the step: one object, not one per token. */
+  private readonly origin: { step: string };
+
   constructor(
     private readonly publish: Publish,
-    private readonly step: string,
-  ) {}
+    step: string,
+  ) {
+    this.origin = { step };
+  }
 
   /** The publish's own result: nothing when it took the chunk at once, else the promise to wait for. */
   private send(chunk: UIMessageChunk): void | Promise<void> {
-    return this.publish(chunk, { step: this.step });
+    return this.publish(chunk, this.origin);
   }
 
   startStep = () => this.send({ type: "start-step" });

@@ -1,0 +1,117 @@
+import "server-only";
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { asSchema, InvalidToolInputError, JSONParseError, NoSuchToolError, TypeValidationError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from "ai/internal";
+
+// One model call, asked of the provider directly. The AI SDK's streamText
+// would pass every token through a dozen web streams of its own (steps,
+// tool execution, telemetry, a tee for its promises) on its way from the
+// provider's stream to ours; a turn needs none of that: it reads the
+// provider's stream once. The request is shaped with the SDK's own functions
+// (the prompt, the tools, the retries), as streamText shapes it, so the
+// model is asked exactly the same (tests/unit/__golden__/*.requests.json).
+
+export interface ProviderCall {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  abortSignal: AbortSignal;
+  /** The SDK's retries of a request that fails before it streams (the SDK's default when undefined). */
+  maxRetries?: number;
+}
+
+/** The provider's stream of the call's answer; a request that fails (after its retries) throws. */
+export async function openProviderStream(call: ProviderCall): Promise<ReadableStream<LanguageModelV3StreamPart>> {
+  const model = languageModelV3(call.model);
+  const { abortSignal } = call;
+  // The one system message among them is a compaction summary the server
+  // wrote and read from its database (a client's copy never supplies one).
+  const prompt = await standardizePrompt({ system: call.system, messages: call.messages, allowSystemInMessages: true });
+  const { retry } = prepareRetries({ maxRetries: call.maxRetries, abortSignal });
+  const messages = await convertToLanguageModelPrompt({ prompt, supportedUrls: await model.supportedUrls, download: undefined, abortSignal });
+  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: call.tools, toolChoice: undefined, activeTools: undefined });
+  const { stream } = await retry(() =>
+    model.doStream({
+      ...prepareCallSettings({}),
+      tools,
+      toolChoice,
+      responseFormat: { type: "text" },
+      prompt: messages,
+      abortSignal,
+      includeRawChunks: false,
+    }),
+  );
+  return stream;
+}
+
+function languageModelV3(model: LanguageModel): LanguageModelV3 {
+  if (typeof model === "string" || model.specificationVersion !== "v3") {
+    throw new Error(`The model must be a provider's language model object (specification v3), not ${typeof model === "string" ? `"${model}"` : model.specificationVersion}.`);
+  }
+  return model;
+}
+
+/** A call the model made in full, its input read and checked against the tool's schema. */
+export interface ParsedToolCall {
+  type: "tool-call";
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The call cannot run: no such tool, or an input that does not fit; `error` says why. */
+  invalid?: true;
+  error?: unknown;
+}
+
+/**
+ * The provider's tool call, its input parsed and checked as the SDK checks
+ * it (the same errors, so the model reads the same words about a bad call).
+ * An invalid call keeps its input as far as it parses (else the raw text).
+ */
+export async function parseToolCall(call: { toolCallId: string; toolName: string; input: string }, tools: ToolSet | undefined): Promise<ParsedToolCall> {
+  const { toolCallId, toolName, input: text } = call;
+  const tool = tools?.[toolName];
+  if (!tool) {
+    const error = tools ? new NoSuchToolError({ toolName, availableTools: Object.keys(tools) }) : new NoSuchToolError({ toolName });
+    return { type: "tool-call", toolCallId, toolName, input: parsedOrText(text), invalid: true, error };
+  }
+  const read = readJson(text.trim() === "" ? "{}" : text);
+  const checked = read.ok ? await validate(read.value, tool.inputSchema) : read;
+  if (checked.ok) return { type: "tool-call", toolCallId, toolName, input: checked.value };
+  const error = new InvalidToolInputError({ toolName, toolInput: text, cause: checked.error });
+  return { type: "tool-call", toolCallId, toolName, input: parsedOrText(text), invalid: true, error };
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false; error: Error };
+
+function readJson(text: string): Checked {
+  try {
+    return { ok: true, value: JSON.parse(text, refusePrototypeKeys) };
+  } catch (cause) {
+    return { ok: false, error: new JSONParseError({ text, cause }) };
+  }
+}
+
+/** A model's JSON never names an object's prototype: such a key is refused as the SDK's parser refuses it. */
+function refusePrototypeKeys(key: string, value: unknown): unknown {
+  if (key === "__proto__" || (key === "constructor" && value !== null && typeof value === "object" && "prototype" in value)) {
+    throw new SyntaxError("Object contains forbidden prototype property");
+  }
+  return value;
+}
+
+async function validate(value: unknown, inputSchema: ToolSet[string]["inputSchema"]): Promise<Checked> {
+  const schema = asSchema(inputSchema);
+  try {
+    if (!schema.validate) return { ok: true, value };
+    const result = await schema.validate(value);
+    return result.success ? { ok: true, value: result.value } : { ok: false, error: TypeValidationError.wrap({ value, cause: result.error }) };
+  } catch (cause) {
+    return { ok: false, error: TypeValidationError.wrap({ value, cause }) };
+  }
+}
+
+function parsedOrText(text: string): unknown {
+  const read = readJson(text);
+  return read.ok ? read.value : text;
+}
