@@ -15,23 +15,35 @@ function respond(body: ReadableStream<Uint8Array>, headers: Record<string, strin
 }
 
 /**
+ * The stream's items as bytes, ended by [DONE]: each read of the source is
+ * encoded and handed on as it comes. A pull of our own rather than
+ * pipeThrough: a TransformStream would add a writable side, its queue and its
+ * promises, per chunk, and every hop costs per chunk.
+ */
+function encodedBody<T>(stream: ReadableStream<T>, encode: (item: T) => Uint8Array): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) {
+        controller.enqueue(DONE);
+        controller.close();
+      } else {
+        controller.enqueue(encode(next.value));
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/**
  * A turn's chunks as the AI SDK's UI message stream (server-sent events,
  * `data: <chunk>` and a final `data: [DONE]`): the wire format of the SDK's
  * createUIMessageStreamResponse, encoded to bytes in one step instead of
  * its two (to SSE text, then to bytes), since every hop costs per chunk.
  */
 export function uiMessageStreamResponse(stream: ReadableStream<UIMessageChunk>, headers: Record<string, string>): Response {
-  const body = stream.pipeThrough(
-    new TransformStream<UIMessageChunk, Uint8Array>({
-      transform(chunk, controller) {
-        controller.enqueue(encodeEvent(chunk));
-      },
-      flush(controller) {
-        controller.enqueue(DONE);
-      },
-    }),
-  );
-  return respond(body, headers);
+  return respond(encodedBody(stream, (chunk) => encodeEvent(chunk)), headers);
 }
 
 /** What a live stream's response says besides its type: no-transform keeps Next's compression and proxies from buffering its events. */
@@ -45,15 +57,5 @@ export const LIVE_STREAM_HEADERS: Record<string, string> = {
  * the stream, which a client sends back as Last-Event-ID to go on after it).
  */
 export function uiMessageEventStreamResponse(stream: ReadableStream<{ id?: string; chunk: UIMessageChunk }>, headers: Record<string, string>): Response {
-  const body = stream.pipeThrough(
-    new TransformStream<{ id?: string; chunk: UIMessageChunk }, Uint8Array>({
-      transform({ id, chunk }, controller) {
-        controller.enqueue(encodeEvent(chunk, id));
-      },
-      flush(controller) {
-        controller.enqueue(DONE);
-      },
-    }),
-  );
-  return respond(body, headers);
+  return respond(encodedBody(stream, ({ id, chunk }) => encodeEvent(chunk, id)), headers);
 }
