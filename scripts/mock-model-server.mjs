@@ -36,6 +36,8 @@
 //                 BENCH_TOKENS tokens, then BENCH_TOKEN_GAP_MS between tokens
 //   [[tokens:N]]  N tokens ("t0 t1 …"), MOCK_CHUNK_DELAY_MS apart: the token
 //                 path's CPU per token (scripts/bench/token-cpu.mjs)
+//   [[one-token]] ONE_TOKEN_REPLY, one token, at once: a turn whose cost is all
+//                 the app's own setup (scripts/bench/one-token-turn.mjs)
 //   [[reason]]    REASONING_TEXT streams as reasoning_content before the reply
 //                 or the tool calls (also with [[slow]] or [[markdown]])
 //   otherwise     an echo that counts the roles it received (history checks)
@@ -85,6 +87,9 @@ export const BENCH_FIRST_TOKEN_MS = 100;
 export const BENCH_TOKENS = 100;
 export const BENCH_TOKEN_GAP_MS = 10;
 const BENCH_PIECES = Array.from({ length: BENCH_TOKENS }, (_, i) => `tok${i} `);
+
+/** What [[one-token]] streams: a single token, with no pause before it. */
+export const ONE_TOKEN_REPLY = "ok";
 
 /** What [[long]] streams: longer than any message a user may send. */
 export const LONG_REPLY = Array.from({ length: 4_000 }, (_, i) => `word${String(i).padStart(5, "0")} `).join("");
@@ -262,6 +267,7 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
     const pieces = Array.from({ length: Number(tokens[1]) }, (_, i) => `t${i} `);
     return { kind: "reply", reply: pieces.join(""), pieces };
   }
+  if (text.includes("[[one-token]]")) return { kind: "reply", reply: ONE_TOKEN_REPLY, pieces: [ONE_TOKEN_REPLY], firstDelayMs: 0 };
   if (text.includes("[[long]]")) return { kind: "reply", reply: LONG_REPLY, pieces: LONG_REPLY.match(/[\s\S]{1,1000}/g), ...reasoning };
   if (text.includes("[[huge]]")) return { kind: "reply", reply: HUGE_REPLY, pieces: HUGE_REPLY.match(/[\s\S]{1,16000}/g) };
   if (text.includes("[[split-emoji]]")) {

@@ -17,6 +17,28 @@ import { fileURLToPath } from "node:url";
  * without the server's start-up.
  */
 export function cpuByPackage(profileFile, root, window = {}) {
+  return selfTimeBy(profileFile, root, window, (frame, maps) => groupOf(frame, maps, root));
+}
+
+/**
+ * Self time by function, largest first: `{ name, ms, share }`, each named by
+ * its package (as cpuByPackage groups) and its original source's function
+ * and file:line where a source map knows them.
+ */
+export function cpuByFunction(profileFile, root, window = {}) {
+  return selfTimeBy(profileFile, root, window, (frame, maps) => {
+    const group = groupOf(frame, maps, root);
+    if (group === null || !frame.url) return group;
+    const file = frame.url.startsWith("file:") ? fileURLToPath(frame.url) : frame.url;
+    const entry = maps.entry(file, frame.lineNumber, frame.columnNumber);
+    const where = entry?.originalSource
+      ? `${entry.originalSource.replace(/^.*node_modules\//, "").replace(/^turbopack:\/\/\/\[project\]\//, "")}:${entry.originalLine + 1}`
+      : `${path.basename(file)}:${frame.lineNumber + 1}`;
+    return `${group} · ${entry?.name ?? frame.functionName ?? "(anonymous)"} · ${where}`;
+  }).map(({ group, ...rest }) => ({ name: group, ...rest }));
+}
+
+function selfTimeBy(profileFile, root, window, keyOf) {
   const profile = JSON.parse(readFileSync(profileFile, "utf8"));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const { from = -Infinity, to = Infinity } = window;
@@ -33,13 +55,13 @@ export function cpuByPackage(profileFile, root, window = {}) {
   const groups = new Map();
   let busyUs = 0;
   for (const [id, us] of selfUs) {
-    const group = groupOf(nodes.get(id).callFrame, maps, root);
+    const group = keyOf(nodes.get(id).callFrame, maps);
     if (group === null) continue;
     busyUs += us;
     groups.set(group, (groups.get(group) ?? 0) + us);
   }
   return [...groups]
-    .map(([group, us]) => ({ group, ms: Math.round(us / 1000), share: busyUs ? us / busyUs : 0 }))
+    .map(([group, us]) => ({ group, ms: us / 1000, share: busyUs ? us / busyUs : 0 }))
     .sort((a, b) => b.ms - a.ms);
 }
 
@@ -115,6 +137,11 @@ class SourceMaps {
 
   constructor(root) {
     this.#root = root;
+  }
+
+  /** The map's entry for a position of a bundled file (originalSource, originalLine, name), when the file has a map. */
+  entry(file, line, column) {
+    return this.#map(file)?.findEntry(line, column);
   }
 
   /** The absolute path of the source a position of a bundled file came from, when the file has a map. */
