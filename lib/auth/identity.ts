@@ -1,11 +1,14 @@
 // Anonymous identities: a random id, signed with HMAC-SHA-256 so that a client
-// cannot pick someone else's. Web Crypto keeps this usable in any runtime.
+// cannot pick someone else's. Checked twice per request (proxy.ts, then the
+// route), both on Node.js: node:crypto's HMAC is synchronous and costs a small
+// part of what a Web Crypto key import and verify cost. Same bytes either way
+// (the secret's UTF-8 as the key), so cookies signed before still verify.
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { isUuid } from "@/lib/protocol/uuid";
 
 export const IDENTITY_COOKIE = "threadline_id";
 export const IDENTITY_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
 
-const encoder = new TextEncoder();
 /**
  * Exactly what signIdentity writes: a lowercase UUID (the class keeps it
  * lowercase, isUuid checks its shape), a dot, and the 32-byte HMAC in unpadded
@@ -14,20 +17,10 @@ const encoder = new TextEncoder();
  */
 const COOKIE_PATTERN = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
 
-async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
-}
-
-function toBase64Url(bytes: ArrayBuffer): string {
-  return Buffer.from(bytes).toString("base64url");
-}
+const hmac = (secret: string, id: string): Buffer => createHmac("sha256", secret).update(id).digest();
 
 export async function signIdentity(id: string, secret: string): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(id));
-  return `${id}.${toBase64Url(signature)}`;
+  return `${id}.${hmac(secret, id).toString("base64url")}`;
 }
 
 /** The identity in a cookie value, or null when it is malformed or its signature does not match. */
@@ -37,8 +30,8 @@ export async function verifyIdentity(value: string | undefined, secret: string):
   const [, id, encoded] = match;
   const signature = Buffer.from(encoded, "base64url");
   if (signature.toString("base64url") !== encoded) return null; // the last character's spare bits must be zero
-  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(id));
-  return valid ? id : null;
+  // 43 base64url characters are always 32 bytes, the digest's length.
+  return timingSafeEqual(signature, hmac(secret, id)) ? id : null;
 }
 
 export function newIdentity(): string {
