@@ -189,10 +189,15 @@ function compactionFrom(settings: z.output<typeof schema>): Env["compaction"] {
 
 // Parsed on first use and kept while the variables stay as they are: a test
 // that sets one between turns gets it read again, with no reset to remember.
+// A production server's settings are the ones it started with (the start
+// script checked them): once they parse, they are kept without reading
+// process.env again, which every request would otherwise pay for several times.
 let cache: { key: string; env?: Env; error?: unknown } | undefined;
+let settled: Env | undefined;
 
 /** The app's configuration from process.env; throws the one-line error when a value is bad. */
 export function env(): Env {
+  if (settled && process.env.NODE_ENV === "production") return settled;
   const raw: RawEnv = {};
   for (const name of ENV_NAMES) raw[name] = process.env[name];
   const key = JSON.stringify(ENV_NAMES.map((name) => raw[name]));
@@ -203,6 +208,7 @@ export function env(): Env {
       cache = { key, error };
     }
   }
+  if (cache.env && process.env.NODE_ENV === "production") settled = cache.env;
   if (cache.error) throw cache.error;
   return cache.env!;
 }
