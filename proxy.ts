@@ -21,12 +21,15 @@ export async function proxy(request: NextRequest) {
   }
 
   const https = isHttps(request);
-  const requestHeaders = new Headers(headers);
   // API responses get their own fixed policy from next.config.ts.
   const csp = url.pathname.startsWith("/api/")
     ? undefined
     : pageContentSecurityPolicy(newNonce(), { dev: env().NODE_ENV === "development", https });
-  if (csp) requestHeaders.set("content-security-policy", csp); // Next.js reads the nonce from here
+  // Copied only to be changed: a request passed on with headers of the proxy's
+  // own has every header serialized and applied again by Next, on each API call.
+  let requestHeaders: Headers | undefined;
+  const changedHeaders = () => (requestHeaders ??= new Headers(headers));
+  if (csp) changedHeaders().set("content-security-policy", csp); // Next.js reads the nonce from here
 
   const secret = await app.sessionSecret();
   let minted: string | undefined;
@@ -38,10 +41,10 @@ export async function proxy(request: NextRequest) {
     }
     minted = await signIdentity(newIdentity(), secret);
     request.cookies.set(IDENTITY_COOKIE, minted);
-    requestHeaders.set("cookie", request.cookies.toString());
+    changedHeaders().set("cookie", request.cookies.toString());
   }
 
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response = requestHeaders ? NextResponse.next({ request: { headers: requestHeaders } }) : NextResponse.next();
   if (csp) response.headers.set("content-security-policy", csp);
   if (minted) response.cookies.set(identityCookie(minted, https));
   return response;
