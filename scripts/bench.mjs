@@ -27,6 +27,7 @@ import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelS
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
 import { chatPageJs } from "./bench/page-js.mjs";
+import { oneTokenTurns } from "./bench/one-token-turn.mjs";
 import { printPageJs, writeReport, writeSoakReport } from "./bench/report.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
@@ -74,6 +75,8 @@ async function main() {
     if (!soakOnly) {
       await withApp(inline, async (server) => {
         results.turns = await concurrentTurns(server, LEVELS);
+        results.oneTokenTurn = await oneTokenTurns(server, { cpuMs, turns: quick ? 10 : 200, warmUp: quick ? 2 : 20 });
+        log(`one-token turn: ${results.oneTokenTurn.followUp.cpuMsPerTurn} ms of app CPU (${results.oneTokenTurn.newThread.cpuMsPerTurn} ms for a new thread, titled)`);
         results.roundTrips = await roundTrips(server, counter);
         results.threads = await threadCost(server, direct);
         results.threadList = await threadListCost(server, direct);

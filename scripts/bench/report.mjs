@@ -31,6 +31,9 @@ export function writeReport(results, { quick, root, outDir }) {
     [`${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`, top.firstTokenOverheadMs.p99 <= 250, `${top.firstTokenOverheadMs.p99} ms`],
     [`${top.concurrency} concurrent: first-token overhead p50 ≤ 50 ms`, top.firstTokenOverheadMs.p50 <= 50, `${top.firstTokenOverheadMs.p50} ms`],
     ["1 at a time: first-token overhead p50 ≤ 15 ms", one.firstTokenOverheadMs.p50 <= 15, `${one.firstTokenOverheadMs.p50} ms`],
+    ...(results.oneTokenTurn
+      ? [["a one-token turn ≤ 5 ms of app CPU", results.oneTokenTurn.followUp.cpuMsPerTurn <= 5, `${results.oneTokenTurn.followUp.cpuMsPerTurn} ms`]]
+      : []),
     [`thread page, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.pageRatio <= 1.5, `${results.threads.pageRatio}×`],
     [`history page endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
     ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
@@ -106,6 +109,14 @@ export function writeReport(results, { quick, root, outDir }) {
       (n) => `| ${n} messages | ${results.threads[n].page.ms}, ${results.threads[n].page.bytes} | ${results.threads[n].history.ms}, ${results.threads[n].history.bytes} |`,
     ),
     "",
+    ...(results.oneTokenTurn
+      ? [
+          `A one-token turn (the model answers one token at once; ${results.oneTokenTurn.followUp.turns} sequential turns, scripts/bench/one-token-turn.mjs): ` +
+            `app CPU ${results.oneTokenTurn.followUp.cpuMsPerTurn} ms per turn as a thread's second message, ${results.oneTokenTurn.newThread.cpuMsPerTurn} ms as a new thread's first (which the model also titles); ` +
+            `first token p50 ${results.oneTokenTurn.followUp.firstTokenMs.p50} ms and ${results.oneTokenTurn.newThread.firstTokenMs.p50} ms.`,
+          "",
+        ]
+      : []),
     `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
     "",
     pageJsLine(results.chatPageJs),
