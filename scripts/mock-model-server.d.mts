@@ -23,6 +23,7 @@ export function messageText(content: unknown): string;
 export function chunksOf(reply: string): string[];
 /** What [[reason]] streams as reasoning_content before the reply or the tool calls. */
 export const REASONING_TEXT: string;
+export const ONE_TOKEN_REPLY: string;
 export const SPLIT_EMOJI_REPLY: string;
 export const LONG_REPLY: string;
 export const HUGE_REPLY: string;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requestKindHeaders, SUMMARY_REQUEST, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { titleRequestText } from "@/lib/model/title-request";
 import {
+  ONE_TOKEN_REPLY,
   REASONING_TEXT,
   echoReply,
   startMockModelServer,
@@ -62,6 +63,12 @@ async function run<TOOLS extends ToolSet>(options: { messages: ModelMessage[]; t
 const user = (content: string): ModelMessage => ({ role: "user", content });
 
 describe("the mock model server's reasoning and tool calls", () => {
+  it("[[one-token]] answers with ONE_TOKEN_REPLY as a single text delta", async () => {
+    const { parts, text } = await run({ messages: [user("[[one-token]] hello")] });
+    expect(parts.filter((p) => p.type === "text-delta").map((p) => (p as { text: string }).text)).toEqual([ONE_TOKEN_REPLY]);
+    expect(text).toBe(ONE_TOKEN_REPLY);
+  });
+
   it("[[reason]] streams REASONING_TEXT as reasoning, word by word, before the reply", async () => {
     const text = "Why is the sky blue? [[reason]]";
     const { parts, text: reply, finishReason } = await run({ messages: [user(text)] });
