@@ -1,6 +1,7 @@
 import "server-only";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { asSchema, InvalidToolInputError, JSONParseError, NoSuchToolError, TypeValidationError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { safeParseJSON } from "@ai-sdk/provider-utils";
+import { InvalidToolInputError, NoSuchToolError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from "ai/internal";
 
 // One model call, asked of the provider directly. The AI SDK's streamText
@@ -65,53 +66,24 @@ export interface ParsedToolCall {
 
 /**
  * The provider's tool call, its input parsed and checked as the SDK checks
- * it (the same errors, so the model reads the same words about a bad call).
- * An invalid call keeps its input as far as it parses (else the raw text).
+ * it, with the SDK's own parser (prototype keys refused) and the same errors,
+ * so the model reads the same words about a bad call. An invalid call keeps
+ * its input as far as it parses (else the raw text).
  */
 export async function parseToolCall(call: { toolCallId: string; toolName: string; input: string }, tools: ToolSet | undefined): Promise<ParsedToolCall> {
   const { toolCallId, toolName, input: text } = call;
   const tool = tools?.[toolName];
   if (!tool) {
     const error = tools ? new NoSuchToolError({ toolName, availableTools: Object.keys(tools) }) : new NoSuchToolError({ toolName });
-    return { type: "tool-call", toolCallId, toolName, input: parsedOrText(text), invalid: true, error };
+    return { type: "tool-call", toolCallId, toolName, input: await parsedOrText(text), invalid: true, error };
   }
-  const read = readJson(text.trim() === "" ? "{}" : text);
-  const checked = read.ok ? await validate(read.value, tool.inputSchema) : read;
-  if (checked.ok) return { type: "tool-call", toolCallId, toolName, input: checked.value };
+  const checked = await safeParseJSON({ text: text.trim() === "" ? "{}" : text, schema: tool.inputSchema });
+  if (checked.success) return { type: "tool-call", toolCallId, toolName, input: checked.value };
   const error = new InvalidToolInputError({ toolName, toolInput: text, cause: checked.error });
-  return { type: "tool-call", toolCallId, toolName, input: parsedOrText(text), invalid: true, error };
+  return { type: "tool-call", toolCallId, toolName, input: await parsedOrText(text), invalid: true, error };
 }
 
-type Checked = { ok: true; value: unknown } | { ok: false; error: Error };
-
-function readJson(text: string): Checked {
-  try {
-    return { ok: true, value: JSON.parse(text, refusePrototypeKeys) };
-  } catch (cause) {
-    return { ok: false, error: new JSONParseError({ text, cause }) };
-  }
-}
-
-/** A model's JSON never names an object's prototype: such a key is refused as the SDK's parser refuses it. */
-function refusePrototypeKeys(key: string, value: unknown): unknown {
-  if (key === "__proto__" || (key === "constructor" && value !== null && typeof value === "object" && "prototype" in value)) {
-    throw new SyntaxError("Object contains forbidden prototype property");
-  }
-  return value;
-}
-
-async function validate(value: unknown, inputSchema: ToolSet[string]["inputSchema"]): Promise<Checked> {
-  const schema = asSchema(inputSchema);
-  try {
-    if (!schema.validate) return { ok: true, value };
-    const result = await schema.validate(value);
-    return result.success ? { ok: true, value: result.value } : { ok: false, error: TypeValidationError.wrap({ value, cause: result.error }) };
-  } catch (cause) {
-    return { ok: false, error: TypeValidationError.wrap({ value, cause }) };
-  }
-}
-
-function parsedOrText(text: string): unknown {
-  const read = readJson(text);
-  return read.ok ? read.value : text;
+async function parsedOrText(text: string): Promise<unknown> {
+  const read = await safeParseJSON({ text });
+  return read.success ? read.value : text;
 }
