@@ -1,7 +1,7 @@
 // The stand-in speaks the execution and checkpoint protocol of one SDK
 // release, read from its source. Another release may change a shape without a
 // type error anywhere, so the stand-in refuses to start against it: update
-// the stand-in (executor.mjs, checkpoints.mjs) and this pin together.
+// the stand-in (executor.mjs, index.mjs) and this pin together.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
