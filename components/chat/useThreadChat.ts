@@ -1,17 +1,16 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore, type Dispatch } from "react";
 import { useRouter } from "next/navigation";
-import { Chat, useChat } from "@ai-sdk/react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
 import { catchUpWith } from "@/lib/client/catch-up";
+import { ChatEngine } from "@/lib/client/chat-engine";
 import { ChatSession } from "@/lib/client/chat-session";
-import { ChatStreamTransport } from "@/lib/client/chat-transport";
 import { errorMessage } from "@/lib/client/error-message";
-import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage } from "@/lib/client/messages";
+import { insertAtSeq, newMessageId, summaryMessage, toChatMessage } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import {
@@ -57,7 +56,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   const [state, dispatch] = useReducer(threadChatReducer, { olderCursor, interrupted: unanswered === "interrupted" }, initialThreadChatState);
   const endedHere = unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
   const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }, endedHere));
-  const { messages: chatMessages, status, error } = useChat({ chat: thread.chat });
+  const { messages: chatMessages, status, error } = useSyncExternalStore(thread.chat.subscribe, thread.chat.getSnapshot, thread.chat.getSnapshot);
 
   // The "2 / 3" of each message. Read again when a new version's reply ends,
   // and answered with a switch; only the latest read or switch may write.
@@ -306,20 +305,17 @@ function openThreadChat(
     endedHere,
   };
 
-  const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
-    id: threadId ?? newMessageId(),
+  const chat = new ChatEngine({
     messages: initialHistory.map(toChatMessage),
-    transport: new ChatStreamTransport<ChatMessage>({
-      api: "/api/chat",
-      prepareSendMessagesRequest: ({ messages }) => ({ body: session.requestBody(messages, window.location.search) }),
-      prepareReconnectToStreamRequest: () => ({ api: `/api/threads/${session.threadId}/stream` }),
-      // The reply ended between the page's rendering and the resume: the thread holds it now.
-      onNothingToResume: () => {
-        page.resumed = false;
-        if (page.mounted) void page.redrawThread();
-      },
-    }),
     generateId: newMessageId,
+    api: "/api/chat",
+    requestBody: (messages) => session.requestBody(messages, window.location.search),
+    resumeUrl: () => `/api/threads/${session.threadId}/stream`,
+    // The reply ended between the page's rendering and the resume: the thread holds it now.
+    onNothingToResume: () => {
+      page.resumed = false;
+      if (page.mounted) void page.redrawThread();
+    },
     // Data parts come from this app's server as lib/protocol/chat.ts describes them; the page does not re-check them (no zod here).
     onData: (part) => {
       const named = session.receive(part);

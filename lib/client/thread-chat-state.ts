@@ -1,7 +1,7 @@
 // What the chat page draws about its thread besides the messages, as one
 // reducer: every change is an event, so no handler depends on another being
 // declared first, and each rule can be tested without a browser.
-import type { ChatStatus } from "ai";
+import type { ChatStatus } from "@/lib/client/chat-engine";
 import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ChatDataParts, ChatMessage, HistorySource, PendingTurn } from "@/lib/protocol/chat";
 import { isUnanswered, messageText, toChatMessage, type DataPart } from "@/lib/client/messages";

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { Chat } from "@ai-sdk/react";
-import { ChatStreamTransport } from "@/lib/client/chat-transport";
+import { ChatEngine } from "@/lib/client/chat-engine";
 import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/db/notifications";
 import { writeProgress } from "@/lib/history/postgres-progress";
@@ -259,21 +258,22 @@ describe("resuming a running reply (inline runtime)", () => {
     expect(rows.map((r) => r.turn_id).sort()).toEqual([recent, recent, running, turnId].sort());
   });
 
-  it("the AI SDK's Chat, as the page builds it, resumes the reply with resumeStream(): the reply once, whole, in order", async () => {
+  it("the page's chat engine resumes the reply with resumeStream(): the reply once, whole, in order", async () => {
     const { threadId, posted } = await slowReply(8);
-    const errors: Error[] = [];
-    const chat = new Chat<ChatMessage>({
-      id: threadId,
+    const finishes: { isError: boolean; finishReason: string | undefined }[] = [];
+    const chat = new ChatEngine({
       messages: [{ id: randomUUID(), role: "user", parts: [{ type: "text", text: "[[slow]] follow me after a reload" }] }],
-      transport: new ChatStreamTransport<ChatMessage>({
-        prepareReconnectToStreamRequest: () => ({ api: `/api/threads/${threadId}/stream` }),
-        fetch: async (url) => streamRoute.GET(request(String(url), { cookie: me.cookie }), params(threadId)),
-      }),
-      onError: (error) => errors.push(error),
+      generateId: randomUUID,
+      api: "/api/chat",
+      requestBody: () => ({}),
+      resumeUrl: () => `/api/threads/${threadId}/stream`,
+      fetch: async (url) => streamRoute.GET(request(String(url), { cookie: me.cookie }), params(threadId)),
+      onFinish: ({ isError, finishReason }) => finishes.push({ isError, finishReason }),
     });
     await chat.resumeStream();
     await posted;
-    expect(errors).toEqual([]);
+    expect(chat.error).toBeUndefined();
+    expect(finishes).toEqual([{ isError: false, finishReason: "stop" }]);
     expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     const text = chat.messages[1].parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
     expect(text).toEqual([SLOW_REPLY]);
