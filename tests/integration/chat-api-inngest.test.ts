@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@/lib/protocol/parts";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // POST /api/chat with the Inngest runtime selected, end to end on loopback:
 // the route subscribes over a websocket and sends the event to the stand-in,
@@ -18,30 +18,22 @@ let chat: typeof import("@/app/api/chat/route");
 let history: typeof import("@/app/api/threads/[id]/history/route");
 let health: typeof import("@/app/api/health/route");
 let stop: typeof import("@/app/api/threads/[id]/stop/route");
-let serve: typeof import("@/app/api/inngest/route");
+let inProcess: InProcessInngest;
 const pool = testPool();
 let me: { id: string; cookie: string };
 /** Runs between two of a run's steps (before a checkpoint is answered, or the next request reaches the app). */
 let betweenSteps: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  standin = await startInngestStandin({
-    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
-    betweenSteps: async () => betweenSteps?.(),
-    retryDelayMs: 10,
-  });
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
-  serve = await import("@/app/api/inngest/route");
+  inProcess = await startInProcessInngest({ betweenSteps: async () => betweenSteps?.() });
+  ({ mock, standin } = inProcess);
   chat = await import("@/app/api/chat/route");
   history = await import("@/app/api/threads/[id]/history/route");
   health = await import("@/app/api/health/route");
   stop = await import("@/app/api/threads/[id]/stop/route");
 });
 afterAll(async () => {
-  await standin.idle();
-  await standin.close();
-  await mock.close();
+  await inProcess.close();
   await pool.end();
 });
 beforeEach(async () => {

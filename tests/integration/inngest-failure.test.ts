@@ -2,28 +2,31 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import type { HistoryConfig } from "@/lib/history/types";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { setAppEnv } from "../support/app-env";
+import type { MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest, type ServeHandlers } from "../support/in-process-inngest";
+import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 import { turnEventData } from "../support/turn-events";
 
 // A run that fails for good outside the model step must still end the
 // client's stream. The stand-in's executor plays Inngest's part: retries, then
 // one last request that throws the step's error into the function.
-type Handlers = { GET: Function; POST: Function; PUT: Function };
-let handlers: Handlers;
+let inProcess: InProcessInngest;
 let mock: MockModelServer;
 let standin: InngestStandin;
 const pool = testPool();
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  standin = await startInngestStandin({
-    appFetch: (req) => (handlers[req.method as keyof Handlers] as (r: Request, c: unknown) => Promise<Response>)(req, undefined),
-    retryDelayMs: 5,
-  });
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
+  inProcess = await startInProcessInngest({ retryDelayMs: 5, handlers: brokenReadsServe });
+  ({ mock, standin } = inProcess);
+});
+afterAll(async () => {
+  await inProcess.close();
+  await pool.end();
+});
+
+/** The chat function served with a history whose reads always fail. */
+async function brokenReadsServe(): Promise<ServeHandlers> {
   const { serve } = await import("inngest/next");
   const { inngest } = await import("@/lib/inngest/client");
   const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
@@ -39,17 +42,11 @@ beforeAll(async () => {
     },
     appendResults: (ctx) => real.appendResults(ctx),
   };
-  handlers = serve({
+  return serve({
     client: inngest,
     functions: [createChatTurnFunction({ ...app, publisher: realtimePublisher, history: () => brokenReads })],
-  }) as unknown as Handlers;
-});
-afterAll(async () => {
-  await standin.idle();
-  await standin.close();
-  await mock.close();
-  await pool.end();
-});
+  }) as unknown as ServeHandlers;
+}
 
 describe("a run that fails for good", () => {
   it("publishes an error chunk as its last message, so the stream ends instead of timing out", async () => {

@@ -1,35 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { setAppEnv } from "../support/app-env";
+import { SLOW_REPLY, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 import { turnEventData } from "../support/turn-events";
 
 // A serverless host's INNGEST_MAX_RUNTIME_SECONDS: once a checkpointed request
 // has run that long, the SDK reports what it has and answers with the next step
 // planned instead of running it; Inngest runs that step in a request of its own,
 // then the run goes on checkpointed. The turn still ends with one reply.
-let route: typeof import("@/app/api/inngest/route");
+let inProcess: InProcessInngest;
 let mock: MockModelServer;
 let standin: InngestStandin;
 const pool = testPool();
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  standin = await startInngestStandin({
-    appFetch: (request) => route[request.method as "GET" | "POST" | "PUT"](request as never, undefined as never),
-    retryDelayMs: 10,
-  });
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
-  process.env.INNGEST_MAX_RUNTIME_SECONDS = "1"; // read when the client is built: before the first import
-  route = await import("@/app/api/inngest/route");
+  // Read when the client is built, so set with the rest of the environment before the first import.
+  inProcess = await startInProcessInngest({ env: { INNGEST_MAX_RUNTIME_SECONDS: "1" } });
+  ({ mock, standin } = inProcess);
 });
 afterAll(async () => {
-  delete process.env.INNGEST_MAX_RUNTIME_SECONDS;
-  await standin.idle();
-  await standin.close();
-  await mock.close();
+  await inProcess.close();
   await pool.end();
 });
 

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TurnChunkBatch, TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { setAppEnv } from "../support/app-env";
+import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { turnEventData } from "../support/turn-events";
-import { startInngestStandin, type InngestStandin, type StandinRun } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import type { InngestStandin, StandinRun } from "../support/inngest-standin/index.mjs";
 
 // The real serve route (app/api/inngest/route.ts) imported in-process and
 // driven by the stand-in's executor with the SDK's execution protocol, in its
@@ -14,8 +14,8 @@ import { startInngestStandin, type InngestStandin, type StandinRun } from "../su
 // reported to the checkpoint API, and the request ends with RunComplete. (One
 // request per step, checkpointing off: inngest-async-mode.test.ts.)
 // Events go in through the app's own Inngest client, as the chat route sends them.
-type Route = typeof import("@/app/api/inngest/route");
-let route: Route;
+let inProcess: InProcessInngest;
+let route: typeof import("@/app/api/inngest/route");
 let client: typeof import("@/lib/inngest/client").inngest;
 let CHAT_TURN_EVENT: string;
 let mock: MockModelServer;
@@ -24,21 +24,14 @@ const pool = testPool();
 let owner: string;
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  standin = await startInngestStandin({
-    appFetch: (request) => route[request.method as "GET" | "POST" | "PUT"](request as never, undefined as never),
-    retryDelayMs: 10,
-  });
-  // The SDK reads its mode and URLs when the client is built: set them first.
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
+  inProcess = await startInProcessInngest();
+  ({ mock, standin } = inProcess);
   route = await import("@/app/api/inngest/route");
   client = (await import("@/lib/inngest/client")).inngest;
   CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
 afterAll(async () => {
-  await standin.idle();
-  await standin.close();
-  await mock.close();
+  await inProcess.close();
   await pool.end();
 });
 beforeEach(() => {

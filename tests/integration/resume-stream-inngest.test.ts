@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { SLOW_REPLY, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { progressIdsCrossADigit } from "../support/progress";
 import { testPool } from "../support/db";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // A durable reply in progress, joined late: the chat-turn function runs on the
 // Inngest stand-in (through the real serve handler, in this process), each
@@ -16,25 +16,18 @@ describe("resuming a running reply (Inngest runtime)", () => {
   let standin: InngestStandin;
   let chat: typeof import("@/app/api/chat/route");
   let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
-  let serve: typeof import("@/app/api/inngest/route");
+  let inProcess: InProcessInngest;
   const pool = testPool();
   let me: { id: string; cookie: string };
 
   beforeAll(async () => {
-    mock = await startMockModelServer();
-    standin = await startInngestStandin({
-      appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
-      retryDelayMs: 10,
-    });
-    setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
-    serve = await import("@/app/api/inngest/route");
+    inProcess = await startInProcessInngest();
+    ({ mock, standin } = inProcess);
     chat = await import("@/app/api/chat/route");
     streamRoute = await import("@/app/api/threads/[id]/stream/route");
   });
   afterAll(async () => {
-    await standin.idle();
-    await standin.close();
-    await mock.close();
+    await inProcess.close();
     await pool.end();
   });
   beforeEach(async () => {

@@ -3,11 +3,11 @@ import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { titleFromMessage } from "@/lib/history/title";
 import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // Titles by the model on the Inngest runtime: the title call is a durable step
 // of the chat-turn function, run by the stand-in through the real serve
@@ -16,27 +16,19 @@ let mock: MockModelServer;
 let standin: InngestStandin;
 let chat: typeof import("@/app/api/chat/route");
 let thread: typeof import("@/app/api/threads/[id]/route");
-let serve: typeof import("@/app/api/inngest/route");
+let inProcess: InProcessInngest;
 let me: { id: string; cookie: string };
 const pool = testPool();
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  standin = await startInngestStandin({
-    appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
-    retryDelayMs: 10,
-  });
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url, titles: true });
   // Long enough that a title held while the test renames the thread is still awaited.
-  process.env.TITLE_TIMEOUT_SECONDS = "60";
-  serve = await import("@/app/api/inngest/route");
+  inProcess = await startInProcessInngest({ titles: true, env: { TITLE_TIMEOUT_SECONDS: "60" } });
+  ({ mock, standin } = inProcess);
   chat = await import("@/app/api/chat/route");
   thread = await import("@/app/api/threads/[id]/route");
 });
 afterAll(async () => {
-  await standin.idle();
-  await standin.close();
-  await mock.close();
+  await inProcess.close();
   await pool.end();
 });
 beforeEach(async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, replyText, request, visitor } from "./api";
-import { setAppEnv } from "./app-env";
 import { testPool } from "./db";
-import { startInngestStandin, type InngestStandin, type StandinMode, type StandinRun } from "./inngest-standin/index.mjs";
+import { startInProcessInngest, type InProcessInngest } from "./in-process-inngest";
+import type { InngestStandin, StandinMode, StandinRun } from "./inngest-standin/index.mjs";
 
 // What must hold whichever way Inngest runs a function: checkpointed (the
 // SDK's default: one request runs the steps and reports each one) or in plain
@@ -22,30 +22,19 @@ export function inngestEssentials(mode: StandinMode): void {
   let standin: InngestStandin;
   let chat: typeof import("@/app/api/chat/route");
   let stop: typeof import("@/app/api/threads/[id]/stop/route");
-  let serve: typeof import("@/app/api/inngest/route");
+  let inProcess: InProcessInngest;
   let me: { id: string; cookie: string };
   const pool = testPool();
 
   beforeAll(async () => {
-    mock = await startMockModelServer();
-    standin = await startInngestStandin({
-      mode,
-      appFetch: (req) => serve[req.method as "GET" | "POST" | "PUT"](req as never, undefined as never),
-      retryDelayMs: 10,
-    });
-    setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url });
-    // The app turns checkpointing off as a self-hoster would; the stand-in then runs it one request per step either way.
-    process.env.INNGEST_CHECKPOINTING = mode === "async" ? "0" : "1";
-    serve = await import("@/app/api/inngest/route");
+    inProcess = await startInProcessInngest({ mode });
+    ({ mock, standin } = inProcess);
     chat = await import("@/app/api/chat/route");
     stop = await import("@/app/api/threads/[id]/stop/route");
   });
   afterAll(async () => {
-    delete process.env.INNGEST_CHECKPOINTING;
     for (const name of Object.keys(COMPACTION)) delete process.env[name];
-    await standin.idle();
-    await standin.close();
-    await mock.close();
+    await inProcess.close();
     await pool.end();
   });
   beforeEach(async () => {
