@@ -33,6 +33,8 @@ test("a message sent in one tab shows in the other with its reply as it streams,
   await sendMessage(page, message);
 
   await expect(userMessages(other).last()).toHaveText(message);
+  // The reply joins the other tab once its stream is open: until then the last reply there is the thread's first.
+  await expect(assistantMessages(other)).toHaveCount(2);
   // Part of the reply, while it is still being written in both tabs.
   await expect.poll(async () => (await replyText(other)).split(" ").length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
   const partial = await replyText(other);
