@@ -29,7 +29,7 @@ interface MessageBubbleProps {
   actions: MessageActions;
 }
 
-// Memoised: useChat keeps earlier message objects as they were, so while a
+// Memoised: the chat engine keeps earlier message objects as they were, so while a
 // reply streams only its own bubble re-renders.
 export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, actions }: MessageBubbleProps) {
   const text = messageText(message);

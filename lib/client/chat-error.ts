@@ -1,10 +1,10 @@
-// Turns whatever useChat reports as an error into a sentence for the user.
+// Turns whatever the chat engine reports as an error into a sentence for the user.
 import { fromErrorBody, isErrorBody } from "@/lib/errors";
 
 const GENERIC = "Something went wrong. Please try again.";
 
 export function describeChatError(error: Error): string {
-  // DefaultChatTransport throws the raw response text of a non-2xx answer; ours is a JSON error body.
+  // The engine (lib/client/chat-engine.ts) throws the raw text of a non-2xx answer; ours is a JSON error body.
   const body = parseJson(error.message);
   if (isErrorBody(body)) return fromErrorBody(body).message;
   if (body !== undefined) return GENERIC;

@@ -15,7 +15,7 @@ export interface SignedPlace {
   parentId?: string | null;
 }
 
-/** A data part as useChat's onData hands it over, already checked against the protocol's schemas. */
+/** A data part as the chat engine's onData hands it over, as this app's server wrote it (lib/protocol/chat.ts). */
 export type DataPart = DataUIPart<ChatDataParts>;
 
 /** The visible text of a message: its text parts in order. */

@@ -94,7 +94,7 @@ export type ChatRequest = Omit<z.input<typeof chatRequestSchema>, "history"> & {
 export type ValidChatRequest = z.output<typeof chatRequestSchema>;
 export type HistoryItem = z.input<typeof historyItem>;
 
-/** The stream's data parts by name (`data-<name>`), each with its schema; useChat checks them with these. */
+/** The stream's data parts by name (`data-<name>`), each with its schema: the types the page reads them as; the server checks what it relays. */
 export const dataPartSchemas = {
   /** First chunk of every turn: the thread, and where its history came from. */
   thread: z.object({ threadId, historySource: z.enum(HISTORY_SOURCES) }),
