@@ -77,3 +77,5 @@ export function* causeChain(error: unknown, depth = 5): Generator<Error> {
 export const notFoundThread = () => new AppError("not_found:thread", "Thread not found.");
 /** Another message's reply is being written in the thread: one turn per thread at a time. */
 export const threadBusy = () => new AppError("conflict:turn_in_progress", "A reply is still being written in this thread. Wait for it or press Stop.");
+/** A user's message id already stored in the thread: stored once, answered once. */
+export const duplicateMessage = () => new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, UIMessageChunk } from "ai";
-import { AppError } from "@/lib/errors";
+import { AppError, duplicateMessage } from "@/lib/errors";
 import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
 import { userMessage, type UserMessage } from "@/lib/protocol/parts";
@@ -206,7 +206,7 @@ async function storeUserMessage({ input, deps, thread, step }: Turn): Promise<nu
   );
   // With turns, the claim already decided who answers a message sent twice.
   if (duplicate && !history.turns) {
-    throw new AppError("conflict:duplicate_message", "This message was already sent; its reply is in the thread.");
+    throw duplicateMessage();
   }
   return seq;
 }

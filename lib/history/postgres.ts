@@ -4,6 +4,7 @@ import type pg from "pg";
 import { notFoundThread, threadBusy } from "@/lib/errors";
 import { titleFromMessage } from "./title";
 import { toColumns } from "@/lib/protocol/parts-codec";
+import { isUuid } from "@/lib/protocol/uuid";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
 import { openVersionTurn } from "./postgres-version-turn";
@@ -60,6 +61,10 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
 
   async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
     const id = threadId ?? randomUUID();
+    // Threadline's ids are UUIDs, but a caller of another library (an AgentKit
+    // app) may pass any string: one that cannot be a thread is not found, and
+    // never reaches Postgres as a uuid it cannot parse (22P02).
+    if (!isUuid(id)) throw notFoundThread();
     // No row for another owner's thread. The thread's latest summary comes along in the same round trip.
     const { rows } = await this.pool.query<{ created: boolean; message_count: number } & Nullable<PartRow>>(
       `SELECT t.created, t.message_count, ${PART_COLUMNS}
@@ -82,6 +87,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     /** The thread page shows system messages (summaries) too; the model's history leaves them out. */
     { systemMessages = false }: { systemMessages?: boolean } = {},
   ): Promise<StoredMessage[]> {
+    if (!isUuid(threadId)) return [];
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM messages m JOIN threads t ON t.id = m.thread_id
@@ -106,6 +112,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
    * of any thread costs the same.
    */
   async page({ owner, threadId, before, limit }: ThreadScope & { threadId: string; before?: number; limit: number }) {
+    if (!isUuid(threadId)) return { messages: [], olderBefore: null };
     const { rows } = await this.pool.query<PartRow & { older: boolean }>(
       `WITH first AS (
          SELECT coalesce((
@@ -125,6 +132,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   }
 
   async appendUserMessage({ owner, threadId, turnId, message }: Args<"appendUserMessage">) {
+    if (!isUuid(threadId)) throw notFoundThread();
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
     const { rows } = await this.pool.query<{ seq: string; turn_id: string | null }>(
       "SELECT seq, turn_id FROM threadline_append_user_message($1, $2, $3, $4, $5, $6, $7)",
@@ -137,6 +145,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
 
   async appendResults({ owner, threadId, reply, turn, replaces }: Args<"appendResults">): Promise<{ seq: number; parentId: string | null }> {
     if (reply.parts.length === 0) throw new Error("A reply without parts is not stored.");
+    if (!isUuid(threadId)) throw notFoundThread();
     const columns = reply.parts.map((part) => toColumns("assistant", part));
     // One call of threadline_append_reply: its own transaction and one round
     // trip. Parts already stored (a retried step whose first try committed)
@@ -307,6 +316,7 @@ function claimFrom(row: { thread_id: string; claimed: boolean; running: boolean 
 class PostgresSummaryStore implements SummaryStore {
   constructor(private readonly pool: pg.Pool) {}
   async latest({ owner, threadId }: SummaryArgs<"latest">): Promise<SummaryMessage | null> {
+    if (!isUuid(threadId)) return null;
     const { rows } = await this.pool.query<PartRow>(
       `SELECT ${PART_COLUMNS}
          FROM threads t JOIN messages m ON m.thread_id = t.id AND m.seq = t.summary_seq
