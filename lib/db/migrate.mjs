@@ -92,25 +92,34 @@ async function waitForLock(client, waitMs) {
  * another run migrates the same database (two servers starting at once), this
  * one waits for it, up to `lockWaitMs`, then finds nothing left to do.
  */
-export async function migrate(databaseUrl, { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
+export async function migrate(databaseUrl, options = {}) {
   // Named, so that a run waiting (or stuck) can be found in pg_stat_activity.
   const client = new pg.Client({ connectionString: databaseUrl, application_name: "threadline-migrate" });
   await client.connect();
   try {
-    await waitForLock(client, lockWaitMs);
-    const applied = await runner({
-      dbClient: client,
-      dir: MIGRATIONS_DIR,
-      direction: "up",
-      migrationsTable: "pgmigrations",
-      count: Infinity,
-      checkOrder: true,
-      log,
-      verbose: false,
-    });
-    return applied.map((m) => m.name);
+    return await migrateOn(client, options);
   } finally {
     // Ending the session releases the lock.
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * migrate() on a connection the caller holds and ends (the session's end
+ * releases the lock). `dir`: where the migrations are, when this file was
+ * bundled away from them (packages/agentkit-history copies them beside it).
+ */
+export async function migrateOn(client, { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS, dir = MIGRATIONS_DIR } = {}) {
+  await waitForLock(client, lockWaitMs);
+  const applied = await runner({
+    dbClient: client,
+    dir,
+    direction: "up",
+    migrationsTable: "pgmigrations",
+    count: Infinity,
+    checkOrder: true,
+    log,
+    verbose: false,
+  });
+  return applied.map((m) => m.name);
 }
