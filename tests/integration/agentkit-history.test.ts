@@ -1,0 +1,279 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createAgent, createNetwork, createState, createTool, openai, type HistoryConfig } from "@inngest/agent-kit";
+import { InngestTestEngine } from "@inngest/test";
+import { Inngest, type Context } from "inngest";
+import type pg from "pg";
+import ts from "typescript";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { startMockModelServer, toolResultsReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import type { TimelineEntry } from "@/lib/protocol/threads";
+import { params, request, visitor } from "../support/api";
+import { setAppEnv } from "../support/app-env";
+import { testPool } from "../support/db";
+
+// The package an AgentKit app installs (packages/agentkit-history), built as
+// it is published and imported from its dist, driving the real
+// @inngest/agent-kit against the mock model server and the real database; the
+// threads it writes are then read back through the app's own route.
+type Package = typeof import("../../packages/agentkit-history/src/index");
+const PACKAGE_DIR = path.resolve(__dirname, "../../packages/agentkit-history");
+const DIST = path.join(PACKAGE_DIR, "dist");
+
+let pkg: Package;
+let mock: MockModelServer;
+let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
+const pool = testPool();
+let owner: string;
+let cookie: string;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [path.join(PACKAGE_DIR, "build.mjs")], { stdio: "inherit" });
+  pkg = (await import(pathToFileURL(path.join(DIST, "index.js")).href)) as Package;
+  mock = await startMockModelServer();
+  setAppEnv({ modelUrl: mock.url });
+  timeline = await import("@/app/api/threads/[id]/timeline/route");
+});
+afterAll(async () => {
+  await mock?.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  ({ id: owner, cookie } = await visitor());
+  mock.requests.length = 0;
+});
+
+const add = createTool({
+  name: "add",
+  description: "Adds two numbers.",
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  handler: ({ a, b }) => a + b,
+});
+const calculator = createAgent({ name: "Calculator", system: "You add numbers with the add tool.", tools: [add] });
+
+/** A network with one agent that answers, calling tools until the model gives text. */
+function network(history: HistoryConfig<Record<string, unknown>>) {
+  return createNetwork({
+    name: "Sums",
+    agents: [calculator],
+    defaultModel: openai({ model: "mock-model", apiKey: "test-key", baseUrl: mock.url }),
+    history,
+    router: ({ callCount, lastResult }) => (callCount === 0 || (lastResult?.toolCalls.length ?? 0) > 0 ? calculator : undefined),
+  });
+}
+const inThread = (threadId: string) => ({ state: createState<Record<string, unknown>>({}, { threadId }) });
+const message = (content: string, id = randomUUID()) => ({ id, role: "user" as const, content });
+
+type OpenAIMessage = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
+const requestMessages = (i: number) => (mock.requests[i] as { messages: OpenAIMessage[] }).messages;
+
+async function rows(threadId: string) {
+  const { rows } = await pool.query<{ message_id: string; kind: string; agent_name: string | null; content: string }>(
+    "SELECT message_id, kind, agent_name, content FROM messages WHERE thread_id = $1 ORDER BY seq",
+    [threadId],
+  );
+  return rows;
+}
+
+async function timelineOf(threadId: string): Promise<TimelineEntry[]> {
+  const response = await timeline.GET(request(`/api/threads/${threadId}/timeline`, { cookie }), params(threadId));
+  expect(response.status).toBe(200);
+  return (await response.json()).parts;
+}
+
+const ADD = 'Add one and two [[call:add:{"a":1,"b":2}]]';
+
+describe("the built package", () => {
+  it("holds no Next.js, no server-only guard and no app alias, and declares only its own and its peers' types", async () => {
+    const js = await readFile(path.join(DIST, "index.js"), "utf8");
+    expect(js).not.toMatch(/server-only/);
+    expect(js).not.toMatch(/from "next|require\("next/);
+    expect(js).not.toMatch(/from "@\//);
+    const imports = new Set([...js.matchAll(/ from "([^"]+)";$/gm)].map((m) => m[1]));
+    expect([...imports].filter((name) => !name.startsWith("node:") && name !== "fs").sort()).toEqual(["@inngest/agent-kit", "inngest", "pg", "zod"]);
+    const declared = await readFile(path.join(DIST, "index.d.ts"), "utf8");
+    expect([...declared.matchAll(/from "([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(["./types.js", "./types.js", "@inngest/agent-kit", "pg"]);
+  });
+
+  it("declares agentKitHistory() as AgentKit's HistoryConfig: a program using the declarations compiles, a wrong use does not", () => {
+    const check = (body: string) => {
+      const file = path.join(PACKAGE_DIR, "dist", "__check__.ts");
+      const source = `import { agentKitHistory, type ThreadlineError } from "./index.js";
+import { createNetwork, type HistoryConfig } from "@inngest/agent-kit";
+import pg from "pg";
+const pool = new pg.Pool();
+${body}`;
+      const host = ts.createCompilerHost({});
+      const read = host.readFile;
+      host.readFile = (name) => (path.resolve(name) === file ? source : read(name));
+      host.fileExists = ((exists) => (name: string) => path.resolve(name) === file || exists(name))(host.fileExists);
+      // AgentKit's own declarations do not pass a strict check against inngest v4 (AsyncContext["ctx"]): libraries are not checked.
+      const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 }, host);
+      return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    };
+    expect(
+      check(`const history: HistoryConfig<{ userId: string }> = agentKitHistory<{ userId: string }>(pool, { owner: ({ state }) => state.data.userId });
+createNetwork({ name: "n", agents: [], history: agentKitHistory(pool, { owner: "user-1" }) });
+const refused = (e: ThreadlineError) => e.code;
+void history; void refused;`),
+    ).toEqual([]);
+    expect(check(`const history: HistoryConfig<{}> = agentKitHistory(pool, { owner: 42 }); void history;`).length).toBeGreaterThan(0);
+  });
+
+  it("migrate() runs the migrations copied beside it: on the suite's migrated database it finds nothing left to do", async () => {
+    expect(await pkg.migrate(pool)).toEqual([]);
+    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgmigrations");
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+});
+
+describe("a network with Threadline's history", () => {
+  it("stores turn 1 as parts in order, and gives turn 2's model the new message once and each call followed by its result", async () => {
+    const history = pkg.agentKitHistory(pool, { owner });
+    const first = await network(history).run(message(ADD));
+    const threadId = first.state.threadId!;
+    expect(mock.requests).toHaveLength(2);
+    const call = first.state.results[0].output[0];
+    expect(call.type).toBe("tool_call");
+    const callId = call.type === "tool_call" ? call.tools[0].id : "";
+    const answer = toolResultsReply([{ name: "add", content: '{"data":3}' }]);
+    expect((await rows(threadId)).map((r) => [r.kind, r.agent_name, r.content])).toEqual([
+      ["user", null, ADD],
+      ["tool_call", "Calculator", JSON.stringify({ toolCallId: callId, toolName: "add", input: { a: 1, b: 2 } })],
+      ["tool_result", "Calculator", JSON.stringify({ toolCallId: callId, toolName: "add", output: 3 })],
+      ["assistant", "Calculator", answer],
+    ]);
+
+    mock.requests.length = 0;
+    const second = await network(history).run(message("And what was the answer?"), inThread(threadId));
+    expect(second.state.threadId).toBe(threadId);
+    expect(mock.requests).toHaveLength(1);
+    const sent = requestMessages(0);
+    expect(sent.filter((m) => m.content === "And what was the answer?")).toHaveLength(1);
+    expect(sent.filter((m) => m.content === ADD)).toHaveLength(1);
+    const calls = sent.flatMap((m, i) => (m.tool_calls ?? []).map((c) => ({ id: c.id, next: sent[i + 1] })));
+    expect(calls).toEqual([{ id: callId, next: { role: "tool", tool_call_id: callId, content: '{"data":3}' } }]);
+    expect(sent.some((m) => m.role === "assistant" && m.content === answer)).toBe(true);
+    expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "tool_call", "tool_result", "assistant", "user", "assistant"]);
+  });
+
+  it("refuses another owner's thread as not found, and stores nothing for it", async () => {
+    const first = await network(pkg.agentKitHistory(pool, { owner })).run(message("mine"));
+    const threadId = first.state.threadId!;
+    mock.requests.length = 0;
+    const intruder = network(pkg.agentKitHistory(pool, { owner: "intruder" }));
+    const refusal = await intruder.run(message("let me in"), inThread(threadId)).catch((e: unknown) => e);
+    expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("not_found:thread");
+    expect(mock.requests).toHaveLength(0);
+    expect((await rows(threadId)).map((r) => r.content)).not.toContain("let me in");
+  });
+
+  it("takes a thread id that is not a UUID for a thread not found, not a database error", async () => {
+    const refusal = await network(pkg.agentKitHistory(pool, { owner })).run(message("hello"), inThread("thread-42")).catch((e: unknown) => e);
+    expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("not_found:thread");
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("keeps the user's message when the model fails, unanswered", async () => {
+    const threadId = randomUUID();
+    const failed = await network(pkg.agentKitHistory(pool, { owner })).run(message("[[error]] please"), inThread(threadId)).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(pkg.isThreadlineError(failed)).toBe(false);
+    expect((await rows(threadId)).map((r) => [r.kind, r.content])).toEqual([["user", "[[error]] please"]]);
+  });
+
+  it("refuses a message id the thread already holds: stored once, answered once", async () => {
+    const history = pkg.agentKitHistory(pool, { owner });
+    const sent = message("only once");
+    const first = await network(history).run(sent);
+    const threadId = first.state.threadId!;
+    const refusal = await network(history).run(sent, inThread(threadId)).catch((e: unknown) => e);
+    expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("conflict:duplicate_message");
+    expect(mock.requests).toHaveLength(1);
+    expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "assistant"]);
+  });
+
+  it("writes a thread that the app's timeline serves with the same parts", async () => {
+    const run = await network(pkg.agentKitHistory(pool, { owner })).run(message(ADD));
+    const threadId = run.state.threadId!;
+    const [called, answered] = run.state.results;
+    const call = called.output[0];
+    const tool = call.type === "tool_call" ? call.tools[0] : undefined;
+    const text = answered.output[0];
+    const parts = (await timelineOf(threadId)).map(({ role, type, ...rest }) => {
+      const { id, messageId, createdAt, ...part } = rest as Record<string, unknown>;
+      return { role, type, ...part };
+    });
+    expect(parts).toEqual([
+      { role: "user", type: "text", text: ADD },
+      { role: "assistant", type: "tool-call", toolCallId: tool?.id, toolName: "add", input: { a: 1, b: 2 }, agentName: "Calculator" },
+      { role: "assistant", type: "tool-result", toolCallId: tool?.id, toolName: "add", output: 3, agentName: "Calculator" },
+      { role: "assistant", type: "text", text: text.type === "text" ? text.content : undefined, agentName: "Calculator" },
+    ]);
+  });
+});
+
+/**
+ * AgentKit asks for its model calls with step.ai.infer, which the Inngest
+ * server performs (the test engine cannot): here it is a step that makes the
+ * same request to the mock model server, memoized like any other step.
+ */
+function inferAsStep(step: Context.Any["step"]): Context.Any["step"]["ai"]["infer"] {
+  const infer = (id: Parameters<typeof step.run>[0], { model, body }: { model: { url?: string; authKey?: string }; body: unknown }) =>
+    step.run(id, async () => {
+      const response = await fetch(model.url!, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${model.authKey}` },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    });
+  return infer as unknown as Context.Any["step"]["ai"]["infer"];
+}
+
+describe("under Inngest", () => {
+  it("runs each hook's side effect once across every replay of the function", async () => {
+    const counted = new Map<string, number>();
+    const spy = new Proxy(pool, {
+      get(target, key, receiver) {
+        if (key !== "query") return Reflect.get(target, key, receiver);
+        return (text: string | { text: string }, ...rest: unknown[]) => {
+          const sql = typeof text === "string" ? text : text.text;
+          for (const fn of ["threadline_upsert_thread", "threadline_append_user_message", "threadline_append_reply", "FROM messages m JOIN threads t"]) {
+            if (sql.includes(fn)) counted.set(fn, (counted.get(fn) ?? 0) + 1);
+          }
+          return (target.query as (...args: unknown[]) => unknown).call(target, text, ...rest);
+        };
+      },
+    }) as pg.Pool;
+    const threadId = randomUUID();
+    const history = pkg.agentKitHistory(spy, { owner });
+    let executions = 0;
+    const inngest = new Inngest({ id: "agentkit-history-test" });
+    const fn = inngest.createFunction({ id: "sums", triggers: [{ event: "sums/asked" }] }, async ({ event }) => {
+      executions++;
+      const run = await network(history).run(event.data.message, inThread(event.data.threadId));
+      return { results: run.state.results.length };
+    });
+    const engine = new InngestTestEngine({
+      function: fn,
+      events: [{ name: "sums/asked", data: { threadId, message: message(ADD) } }],
+      transformCtx: (ctx) => ({ ...ctx, step: { ...ctx.step, ai: { ...ctx.step.ai, infer: inferAsStep(ctx.step) } } }),
+    });
+    const { result, error } = await engine.execute();
+    expect(error).toBeUndefined();
+    expect(result).toEqual({ results: 2 });
+    expect(executions).toBeGreaterThan(4);
+    expect(Object.fromEntries(counted)).toEqual({
+      threadline_upsert_thread: 1,
+      threadline_append_user_message: 1,
+      "FROM messages m JOIN threads t": 1,
+      threadline_append_reply: 1,
+    });
+    expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "tool_call", "tool_result", "assistant"]);
+  });
+});
