@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createAgent, createNetwork, createState, createTool, openai, type HistoryConfig } from "@inngest/agent-kit";
@@ -15,6 +15,8 @@ import type { TimelineEntry } from "@/lib/protocol/threads";
 import { params, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { executeWithRetries } from "../support/inngest-engine";
+import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 
 // The package an AgentKit app installs (packages/agentkit-history), built as
 // it is published and imported from its dist, driving the real
@@ -122,12 +124,29 @@ const refused = (e: ThreadlineError) => e.code;
 void history; void refused;`),
     ).toEqual([]);
     expect(check(`const history: HistoryConfig<{}> = agentKitHistory(pool, { owner: 42 }); void history;`).length).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
-  it("migrate() runs the migrations copied beside it: on the suite's migrated database it finds nothing left to do", async () => {
+  it("migrate() builds Threadline's schema in an empty database from the migrations copied beside it", async () => {
+    const embedded = await startEmbeddedPostgres();
+    const { default: pg } = await import("pg");
+    const fresh = new pg.Pool({ connectionString: embedded.url, max: 1 });
+    try {
+      const copied = (await readdir(path.join(DIST, "migrations"))).map((name) => name.replace(/\.sql$/, "")).sort();
+      expect(copied).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../../migrations"))).map((name) => name.replace(/\.sql$/, "")).sort());
+      expect(await pkg.migrate(embedded.url)).toEqual(copied);
+      expect(await pkg.migrate(fresh)).toEqual([]);
+      const history = pkg.agentKitHistory(fresh, { owner });
+      const state = createState<Record<string, unknown>>({});
+      const { threadId } = await history.createThread({ state, input: "hi" });
+      expect((await fresh.query("SELECT owner FROM threads WHERE id = $1", [threadId])).rows).toEqual([{ owner }]);
+    } finally {
+      await fresh.end();
+      await embedded.stop();
+    }
+  }, 60_000);
+
+  it("migrate() on the suite's migrated database finds nothing left to do", async () => {
     expect(await pkg.migrate(pool)).toEqual([]);
-    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgmigrations");
-    expect(rows[0].n).toBeGreaterThan(0);
   });
 });
 
@@ -275,5 +294,28 @@ describe("under Inngest", () => {
       threadline_append_reply: 1,
     });
     expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "tool_call", "tool_result", "assistant"]);
+  });
+
+  it("ends a run refused (a resent message) at once, without retries and without asking the model", async () => {
+    const history = pkg.agentKitHistory(pool, { owner });
+    const sent = message("once, durably");
+    const threadId = (await network(history).run(sent)).state.threadId!;
+    mock.requests.length = 0;
+    const inngest = new Inngest({ id: "agentkit-history-test" });
+    const fn = inngest.createFunction({ id: "sums", triggers: [{ event: "sums/asked" }] }, async ({ event }) => {
+      await network(history).run(event.data.message, inThread(event.data.threadId));
+    });
+    const at = (attempt: number) =>
+      new InngestTestEngine({
+        function: fn,
+        events: [{ name: "sums/asked", data: { threadId, message: sent } }],
+        transformCtx: (ctx) => ({ ...ctx, attempt, step: { ...ctx.step, ai: { ...ctx.step.ai, infer: inferAsStep(ctx.step) } } }),
+      });
+    const out = await executeWithRetries(at);
+    expect(out.attempts).toBe(1);
+    expect(out.error).toMatchObject({ name: "NonRetriableError" });
+    expect(JSON.stringify(out.error)).toContain("conflict:duplicate_message");
+    expect(mock.requests).toHaveLength(0);
+    expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "assistant"]);
   });
 });
