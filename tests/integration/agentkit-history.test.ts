@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startMockModelServer, toolResultsReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/protocol/threads";
-import { params, request, visitor } from "../support/api";
+import { chatTurn, params, request, visitor } from "../support/api";
+import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { executeWithRetries } from "../support/inngest-engine";
@@ -29,6 +30,7 @@ const DIST = path.join(PACKAGE_DIR, "dist");
 let pkg: Package;
 let mock: MockModelServer;
 let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
+let chat: typeof import("@/app/api/chat/route");
 const pool = testPool();
 let owner: string;
 let cookie: string;
@@ -39,6 +41,7 @@ beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
   timeline = await import("@/app/api/threads/[id]/timeline/route");
+  chat = await import("@/app/api/chat/route");
 });
 afterAll(async () => {
   await mock?.close();
@@ -253,6 +256,44 @@ function inferAsStep(step: Context.Any["step"]): Context.Any["step"]["ai"]["infe
     });
   return infer as unknown as Context.Any["step"]["ai"]["infer"];
 }
+
+describe("one thread, two faces", () => {
+  it("goes on in Threadline's chat, whose model reads the AgentKit turn, and back in AgentKit, whose model reads Threadline's", async () => {
+    const history = pkg.agentKitHistory(pool, { owner });
+    const run = await network(history).run(message(ADD));
+    const threadId = run.state.threadId!;
+    const call = run.state.results[0].output[0];
+    const callId = call.type === "tool_call" ? call.tools[0].id : "";
+
+    mock.requests.length = 0;
+    const app = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Thanks from Threadline" } }, cookie);
+    expect(app.response.status).toBe(200);
+    const appSent = requestMessages(0);
+    expect(appSent.filter((m) => m.content === ADD)).toHaveLength(1);
+    const i = appSent.findIndex((m) => m.tool_calls?.[0]?.id === callId);
+    expect(appSent[i + 1]).toMatchObject({ role: "tool", tool_call_id: callId });
+
+    mock.requests.length = 0;
+    await network(history).run(message("And back in AgentKit"), inThread(threadId));
+    const sent = requestMessages(0);
+    expect(sent.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["And back in AgentKit", ADD, "Thanks from Threadline"]);
+    expect(sent.some((m) => m.role === "assistant" && m.content === app.text)).toBe(true);
+  });
+
+  it("reads a thread Threadline compacted as its summary, a system message, and only the messages after it", async () => {
+    const history = pkg.agentKitHistory(pool, { owner });
+    const threadId = (await network(history).run(message(ADD))).state.threadId!;
+    const summary = { id: randomUUID(), text: "Summary: said add one and two", throughSeq: 4, summarizedMessages: 2 };
+    expect(await new PostgresHistoryAdapter(pool).summaries.append({ owner, threadId, summary, after: null })).not.toBeNull();
+
+    mock.requests.length = 0;
+    await network(history).run(message("What next?"), inThread(threadId));
+    const sent = requestMessages(0);
+    expect(sent.map((m) => m.role)).toEqual(["system", "user", "system"]);
+    expect(sent[2].content).toContain("Summary: said add one and two");
+    expect(sent.some((m) => m.content === ADD || m.tool_calls)).toBe(false);
+  });
+});
 
 describe("under Inngest", () => {
   it("runs each hook's side effect once across every replay of the function", async () => {
