@@ -3,22 +3,20 @@ import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/li
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { app } from "@/lib/app";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
-import { hasAcceptableBody, isSafeMethod, isSameOrigin, mayMintIdentity } from "@/lib/http/request-origin";
+import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 // Runs before every page and API route (not static assets, the icons and the
-// web app manifest, the health check or /api/inngest): refuses state-changing requests from other origins, gives a
+// web app manifest, the health check, /api/inngest or POST /api/chat: see
+// config below): refuses state-changing requests from other origins, gives a
 // visitor an anonymous identity on a safe request, and sets the page's
 // Content-Security-Policy with a fresh nonce.
 export async function proxy(request: NextRequest) {
   const { headers, nextUrl: url, method } = request;
-  if (!isSafeMethod(method)) {
-    if (!isSameOrigin(headers, url)) return refuse("forbidden:origin", "This request came from another site and was refused.");
-    if (!hasAcceptableBody(headers)) return refuse("unsupported_media_type:body", "Send a state-changing request's body as application/json.");
-  }
+  const refusal = stateChangeRefusal(method, headers, url);
+  if (refusal) return errorResponse(refusal);
 
   const https = isHttps(request);
   // API responses get their own fixed policy from next.config.ts.
@@ -50,13 +48,14 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-function refuse(code: "forbidden:origin" | "unsupported_media_type:body", message: string) {
-  return errorResponse(new AppError(code, message));
-}
-
 // The icons and the manifest are the same for everyone and need no identity: a
 // browser fetches the manifest without cookies, which would otherwise mint (and
 // count against the address's limit) a new identity on every page load.
+// /api/chat is every turn's request, and the proxy would do nothing for it but
+// its origin and body checks (no page, so no nonce; a POST, so no new
+// identity; the route checks the cookie itself): the route makes those checks,
+// and the proxy's run through Next, a copy of the request among it, is spared
+// on every turn.
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest).*)"],
+  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest|api/chat$).*)"],
 };

@@ -2,14 +2,15 @@
 // another site from acting with a visitor's cookie. Browsers send Sec-Fetch-*
 // (all current ones) and Origin (on unsafe requests); a client that sends
 // neither is not a browser and carries no ambient cookie to abuse.
+import { AppError } from "@/lib/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const isSafeMethod = (method: string) => SAFE_METHODS.has(method.toUpperCase());
 
 /** The host this request was addressed to, as the browser saw it (a TLS proxy passes it on). */
-function ownHost(headers: Headers, url: URL): string {
-  return headers.get("x-forwarded-host")?.split(",")[0].trim() || headers.get("host") || url.host;
+function ownHost(headers: Headers, url: URL | string): string {
+  return headers.get("x-forwarded-host")?.split(",")[0].trim() || headers.get("host") || new URL(url).host;
 }
 
 /**
@@ -17,7 +18,7 @@ function ownHost(headers: Headers, url: URL): string {
  * browser sent it. Another port of the same host is another origin ("same-site"
  * to the browser): refused, like any other site.
  */
-export function isSameOrigin(headers: Headers, url: URL): boolean {
+export function isSameOrigin(headers: Headers, url: URL | string): boolean {
   const site = headers.get("sec-fetch-site");
   if (site) return site === "same-origin" || site === "none";
   const origin = headers.get("origin");
@@ -67,4 +68,17 @@ export function announcesBody(headers: Headers): boolean {
 export function hasAcceptableBody(headers: Headers): boolean {
   if (!headers.has("content-type") && !announcesBody(headers)) return true;
   return hasJsonContentType(headers);
+}
+
+/**
+ * Why a state-changing request is refused before it does anything (it came
+ * from another origin, or its body is not JSON), or undefined: proxy.ts asks
+ * this of every route it runs before, and POST /api/chat, which it skips,
+ * asks it itself.
+ */
+export function stateChangeRefusal(method: string, headers: Headers, url: URL | string): AppError | undefined {
+  if (isSafeMethod(method)) return undefined;
+  if (!isSameOrigin(headers, url)) return new AppError("forbidden:origin", "This request came from another site and was refused.");
+  if (!hasAcceptableBody(headers)) return new AppError("unsupported_media_type:body", "Send a state-changing request's body as application/json.");
+  return undefined;
 }

@@ -223,6 +223,38 @@ describe("POST /api/chat", () => {
   });
 });
 
+describe("a turn asked from another site (CSRF): refused by the route itself, which proxy.ts does not run before", () => {
+  it("refuses another port of the same host, a foreign or null Origin, and answers this origin and a client that is not a browser", async () => {
+    const cases: [Record<string, string>, number][] = [
+      [{ "sec-fetch-site": "same-site", origin: "http://localhost:4000" }, 403],
+      [{ "sec-fetch-site": "cross-site", origin: "http://evil.example" }, 403],
+      [{ origin: "http://localhost:4000" }, 403], // a browser without Sec-Fetch-*
+      [{ origin: "null" }, 403],
+      [{ "sec-fetch-site": "same-origin", origin: "http://localhost" }, 200],
+      [{ origin: "http://localhost" }, 200],
+      [{}, 200], // not a browser: no ambient cookie to abuse
+    ];
+    for (const [headers, expected] of cases) {
+      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, headers, json: { message: msg("hello") } }), undefined);
+      expect(response.status, JSON.stringify(headers)).toBe(expected);
+      if (expected === 403) expect((await response.json()).error.code).toBe("forbidden:origin");
+      else await response.text();
+    }
+    // Only the three answered turns started a thread.
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [me.id]);
+    expect(rows[0].n).toBe(3);
+  });
+
+  it("refuses a same-origin turn whose body is not JSON (what a cross-site form or a no-cors fetch sends)", async () => {
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const headers = { "sec-fetch-site": "same-origin", "content-type": type, "content-length": "38" };
+      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, headers, body: '{"message":{"id":"a","content":"hi"}}' }), undefined);
+      expect(response.status, type).toBe(415);
+      expect((await response.json()).error.code).toBe("unsupported_media_type:body");
+    }
+  });
+});
+
 describe("bad input is refused with a clear error and leaves no row behind", () => {
   const cases: [string, () => Request, number, string][] = [
     ["malformed JSON", () => request("/api/chat", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }), 400, "bad_request:json"],

@@ -1,4 +1,5 @@
 import { NextRequest } from "next/server";
+import * as pageStaticInfo from "next/dist/build/analysis/get-page-static-info";
 import { beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
@@ -105,5 +106,23 @@ describe("Content-Security-Policy", () => {
       expect(policy).not.toContain("unsafe-inline");
     }
     expect(policies[0]).not.toBe(policies[1]);
+  });
+});
+
+describe("where the proxy runs", () => {
+  // The matcher as Next's build compiles it (no basePath, no i18n): its own function, which its types leave out.
+  const { getMiddlewareMatchers } = pageStaticInfo as unknown as { getMiddlewareMatchers: (matcher: unknown, config: object) => { regexp: string }[] };
+  const runsFor = async (path: string) => {
+    const { config } = await import("@/proxy");
+    return getMiddlewareMatchers(config.matcher, {}).some((m) => new RegExp(m.regexp).test(path));
+  };
+
+  it("runs before pages and every API route but a turn's, which checks the origin and the body itself (chat-api.test.ts)", async () => {
+    for (const path of ["/", "/c/0b9e6a53-8a0f-4c4e-9a43-4a0d2f1f7a11", "/api/threads", "/api/threads/x/stop", "/api/search", "/api/device-links", "/api/chats", "/api/chat/x"]) {
+      expect(await runsFor(path), path).toBe(true);
+    }
+    for (const path of ["/api/chat", "/api/health", "/api/inngest", "/_next/static/x.js", "/favicon.ico", "/manifest.webmanifest"]) {
+      expect(await runsFor(path), path).toBe(false);
+    }
   });
 });

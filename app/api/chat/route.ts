@@ -1,6 +1,7 @@
 import { trustedClientHistory } from "@/lib/auth/history-signature";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
+import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { LIVE_STREAM_HEADERS, uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { app } from "@/lib/app";
@@ -9,6 +10,9 @@ import { chatRequestSchema } from "@/lib/protocol/chat";
 export const dynamic = "force-dynamic";
 
 export const POST = route(async (request) => {
+  // proxy.ts skips this route, the busiest: the origin and body checks it would make are made here.
+  const refusal = stateChangeRefusal(request.method, request.headers, request.url);
+  if (refusal) throw refusal;
   const body = await readJson(request, chatRequestSchema);
   const owner = await app.requireOwner(request);
   await app.rateLimits().limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
