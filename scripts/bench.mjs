@@ -6,7 +6,9 @@
 // the embedded Postgres in a temporary folder), on the inline runtime and on
 // the Inngest runtime (the e2e tests' stand-in of the Inngest server),
 // checkpointed and with checkpointing off side by side, with a
-// CPU profile of each by package. Prints the figures and writes
+// CPU profile of each by package; a one-token turn's CPU and its profile; the
+// CPU of each further token (scripts/bench/token-cpu.mjs, run first, in this
+// process, while nothing else of the bench runs). Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not. The inline turns run twice, on one server process
@@ -27,8 +29,9 @@ import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS, startMockModelS
 import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
 import { chatPageJs } from "./bench/page-js.mjs";
-import { oneTokenTurns } from "./bench/one-token-turn.mjs";
+import { oneTokenTurns, profiledOneTokenTurns } from "./bench/one-token-turn.mjs";
 import { printPageJs, writeReport, writeSoakReport } from "./bench/report.mjs";
+import { tokenCpu } from "./bench/token-cpu.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
@@ -60,12 +63,14 @@ async function main() {
     const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (built.status !== 0) throw new Error("npm run build failed");
   }
+  const tokenPath = soakOnly || jsOnly ? undefined : await tokenCost();
   const database = await throwawayDatabase();
   const counter = await startRoundTripCounter(database.url);
   const mock = await startMockModelServer();
   const direct = new pg.Client({ connectionString: database.url });
   await direct.connect();
   const results = { when: new Date().toISOString(), quick, node: process.version, database: database.kind, model: { firstTokenMs: BENCH_FIRST_TOKEN_MS, tokens: BENCH_TOKENS, gapMs: BENCH_TOKEN_GAP_MS }, poolSize: Number(database.poolSize) };
+  if (tokenPath) results.tokenPath = tokenPath;
   const inline = { databaseUrl: counter.url, poolSize: database.poolSize, modelUrl: mock.url };
   try {
     if (jsOnly) {
@@ -95,6 +100,7 @@ async function main() {
         inline: await profiledTurns(inline, "inline"),
         inngest: checkpointed.profile,
         inngestAsync: asyncMode.profile,
+        oneTokenTurn: await profiledOneTokenTurn(inline),
       };
     }
     results.soak = await soaks({ ...inline, databaseUrl: database.url });
@@ -125,6 +131,27 @@ async function inngestRuntime(inline, database, mode) {
   } finally {
     await standin.stop();
   }
+}
+
+/**
+ * What each further token of a reply costs (scripts/bench/token-cpu.mjs): in
+ * this process, its CPU read with nothing else of the bench running.
+ */
+async function tokenCost() {
+  const cost = await tokenCpu(quick ? { tokens: 200, turns: 4, rounds: 1 } : { tokens: 1000, turns: 10, rounds: 3 });
+  log(`each further token: ${cost.perTokenMs} ms of app CPU (turns of ${cost.tokens} tokens, ${cost.turnsAtOnce} at once)`);
+  return cost;
+}
+
+/** Where a one-token turn's CPU goes: the follow-up turns again, on a server run under the profiler. */
+async function profiledOneTokenTurn(options) {
+  const turns = quick ? 10 : 200;
+  const profiled = await profiledOneTokenTurns(withApp, options, { root: ROOT, dir: path.join(OUT_DIR, "profiles", "one-token-turn"), cpuMs, turns, warmUp: quick ? 2 : 20 });
+  const all = profiled.where.followUp.byPackage;
+  const rest = all.slice(12).reduce((sum, r) => ({ msPerTurn: sum.msPerTurn + r.msPerTurn, percent: sum.percent + r.percent }), { msPerTurn: 0, percent: 0 });
+  const byPackage = [...all.slice(0, 12), ...(all.length > 12 ? [{ group: `${all.length - 12} others`, msPerTurn: round(rest.msPerTurn, 2), percent: round(rest.percent, 1) }] : [])];
+  log(`one-token turn CPU by package: ${byPackage.slice(0, 4).map((r) => `${r.group} ${r.percent}%`).join(", ")}`);
+  return { turns, profile: profiled.profile, byPackage, byFunction: profiled.where.followUp.byFunction };
 }
 
 /** Each kind of soak on a server of its own (straight to the database: the round-trip counter's proxy is not under test). */

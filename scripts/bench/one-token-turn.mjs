@@ -10,7 +10,8 @@
 // a throwaway database (BENCH_DATABASE_URL or DATABASE_URL's server, else the
 // embedded Postgres); --profile also runs the server under --cpu-prof and
 // prints where its CPU went, by package and by function. npm run bench calls
-// oneTokenTurns() on its own server and reports it as `oneTokenTurn`.
+// oneTokenTurns() on its own server and reports it as `oneTokenTurn`, and
+// profiledOneTokenTurns() on another for what bounds it.
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -78,6 +79,32 @@ export async function oneTokenTurns({ url: app, pid }, { cpuMs, turns = 200, war
   return { newThread, followUp };
 }
 
+/**
+ * oneTokenTurns on a server of its own run under the profiler (`withApp` and
+ * `options` as benchServers takes them), its profile written to `dir`: the
+ * figures, and where the follow-up turns' CPU went (self time per turn, only
+ * the samples taken while they ran), by package and by function. The
+ * profiler costs CPU of its own: the figures to quote come from an
+ * unprofiled run.
+ */
+export async function profiledOneTokenTurns(withApp, options, { root, dir, cpuMs, turns = 200, warmUp = 20 }) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const windows = {};
+  const result = await withApp({ ...options, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] }, (server) =>
+    oneTokenTurns(server, { cpuMs, turns, warmUp, onWindow: (label, w) => (windows[label] = w) }),
+  );
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error("the one-token turns' server wrote no CPU profile");
+  writeFileSync(path.join(dir, "windows.json"), JSON.stringify(windows));
+  const perTurn = (rows, key) => rows.map((row) => ({ [key]: row[key], msPerTurn: round(row.ms / turns, 2), percent: round(row.share * 100, 1) }));
+  const where = (label) => ({
+    byPackage: perTurn(cpuByPackage(path.join(dir, file), root, windows[label]), "group"),
+    byFunction: perTurn(cpuByFunction(path.join(dir, file), root, windows[label]).slice(0, 30), "name"),
+  });
+  return { ...result, profile: path.relative(root, path.join(dir, file)), where: { newThread: where("newThread"), followUp: where("followUp") } };
+}
+
 async function main() {
   const flag = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
   const profile = process.argv.includes("--profile");
@@ -89,29 +116,22 @@ async function main() {
   const { throwawayDatabase, withApp, cpuMs } = benchServers({ root, outDir, basePort: port });
   const database = await throwawayDatabase();
   const mock = await startMockModelServer();
-  const profileDir = path.join(outDir, "profile");
-  rmSync(profileDir, { recursive: true, force: true });
-  const windows = {};
   try {
-    const options = {
-      databaseUrl: database.url,
-      poolSize: database.poolSize,
-      modelUrl: mock.url,
-      nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
-    };
-    const result = await withApp(options, (server) => oneTokenTurns(server, { cpuMs, turns, onWindow: (label, w) => (windows[label] = w) }));
-    console.log(JSON.stringify({ database: database.kind, node: process.version, profiled: profile, ...result }, null, 2));
-    if (profile) {
-      const file = path.join(profileDir, readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile")));
-      for (const [label, window] of Object.entries(windows)) {
-        console.log(`\n${label}: self time per turn by package (ms)`);
-        for (const g of cpuByPackage(file, root, window).slice(0, 15)) console.log(`  ${(g.ms / turns).toFixed(2).padStart(6)}  ${g.group}`);
-        console.log(`${label}: self time per turn by function (ms)`);
-        for (const f of cpuByFunction(file, root, window).slice(0, 30)) console.log(`  ${(f.ms / turns).toFixed(2).padStart(6)}  ${f.name}`);
-      }
-      writeFileSync(path.join(profileDir, "windows.json"), JSON.stringify(windows));
-      console.log(`\nprofile: ${path.relative(root, file)} (each kind's window of samples: windows.json beside it)`);
+    const options = { databaseUrl: database.url, poolSize: database.poolSize, modelUrl: mock.url };
+    if (!profile) {
+      const result = await withApp(options, (server) => oneTokenTurns(server, { cpuMs, turns }));
+      console.log(JSON.stringify({ database: database.kind, node: process.version, profiled: false, ...result }, null, 2));
+      return;
     }
+    const { where, profile: file, ...result } = await profiledOneTokenTurns(withApp, options, { root, dir: path.join(outDir, "profile"), cpuMs, turns });
+    console.log(JSON.stringify({ database: database.kind, node: process.version, profiled: true, ...result }, null, 2));
+    for (const [label, { byPackage, byFunction }] of Object.entries(where)) {
+      console.log(`\n${label}: self time per turn by package (ms)`);
+      for (const g of byPackage.slice(0, 15)) console.log(`  ${g.msPerTurn.toFixed(2).padStart(6)}  ${g.group}`);
+      console.log(`${label}: self time per turn by function (ms)`);
+      for (const f of byFunction) console.log(`  ${f.msPerTurn.toFixed(2).padStart(6)}  ${f.name}`);
+    }
+    console.log(`\nprofile: ${file} (each kind's window of samples: windows.json beside it)`);
   } finally {
     await mock.close();
     await database.drop();

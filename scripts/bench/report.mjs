@@ -26,6 +26,9 @@ export function writeReport(results, { quick, root, outDir }) {
   const top = results.turns.at(-1);
   const one = results.turns[0];
   const inngestTop = results.inngestTurns.at(-1);
+  // The server runs on the bench's own node; Node 24's cheaper streams and promises make its bound the tighter.
+  const nodeMajor = Number(results.node.slice(1).split(".")[0]);
+  const inlineCpuLimit = nodeMajor >= 24 ? 12 : 25;
   const targets = [
     [`${top.concurrency} concurrent turns: 0 errors`, top.errors === 0, `${top.errors} errors`],
     [`${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`, top.firstTokenOverheadMs.p99 <= 250, `${top.firstTokenOverheadMs.p99} ms`],
@@ -43,10 +46,18 @@ export function writeReport(results, { quick, root, outDir }) {
       `${results.chatPageJs.thread.gzippedKB} KB`,
     ],
     [
-      `Inngest runtime, ${inngestTop.concurrency} concurrent: app CPU per turn ≤ 2× inline`,
-      inngestTop.cpuMsPerTurn !== null && inngestTop.cpuMsPerTurn <= 2 * top.cpuMsPerTurn,
-      `${inngestTop.cpuMsPerTurn} vs ${top.cpuMsPerTurn} ms (${round(inngestTop.cpuMsPerTurn / top.cpuMsPerTurn, 1)}×)`,
+      `Inngest runtime (checkpointed), ${inngestTop.concurrency} concurrent: app CPU per turn ≤ 1.5× inline`,
+      inngestTop.cpuMsPerTurn !== null && top.cpuMsPerTurn !== null && inngestTop.cpuMsPerTurn <= 1.5 * top.cpuMsPerTurn,
+      `${inngestTop.cpuMsPerTurn} vs ${top.cpuMsPerTurn} ms (${round(inngestTop.cpuMsPerTurn / top.cpuMsPerTurn, 2)}×)`,
     ],
+    [
+      `inline runtime, ${top.concurrency} concurrent: ≤ ${inlineCpuLimit} ms of app CPU per turn (${nodeMajor >= 24 ? "Node 24" : "Node 20"}'s target)`,
+      top.cpuMsPerTurn !== null && top.cpuMsPerTurn <= inlineCpuLimit,
+      `${top.cpuMsPerTurn ?? "n/a"} ms`,
+    ],
+    ...(results.tokenPath
+      ? [["each further token ≤ 0.1 ms of app CPU", results.tokenPath.perTokenMs <= 0.1, `${results.tokenPath.perTokenMs} ms`]]
+      : []),
   ];
   results.targets = targets.map(([target, met, measured]) => ({ target, met, measured }));
 
@@ -117,6 +128,13 @@ export function writeReport(results, { quick, root, outDir }) {
           "",
         ]
       : []),
+    ...(results.tokenPath
+      ? [
+          `Each further token (scripts/bench/token-cpu.mjs: turns of 1 and of ${results.tokenPath.tokens} tokens, ${results.tokenPath.turnsAtOnce} at once, the inline runtime in the bench's own process): ` +
+            `${results.tokenPath.perTokenMs} ms of app CPU per token; a one-token turn there, without Next or a database, ${results.tokenPath.oneTokenTurnMs} ms.`,
+          "",
+        ]
+      : []),
     `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
     "",
     pageJsLine(results.chatPageJs),
@@ -136,6 +154,14 @@ export function writeReport(results, { quick, root, outDir }) {
     ...profileTable(results.profiles.inngest),
     "",
     ...(results.profiles.inngestAsync ? ["Inngest runtime, checkpointing off:", "", ...profileTable(results.profiles.inngestAsync), ""] : []),
+    ...(results.profiles.oneTokenTurn
+      ? [
+          `What bounds a one-token turn (a thread's second message; a profiled run of ${results.profiles.oneTokenTurn.turns} sequential turns, self time by package; the profiler's own cost makes these a little higher than the figure above):`,
+          "",
+          ...profileTable(results.profiles.oneTokenTurn),
+          "",
+        ]
+      : []),
     ...soakSection(results.soak),
   ];
   mkdirSync(outDir, { recursive: true });
