@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import * as pageStaticInfo from "next/dist/build/analysis/get-page-static-info";
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
@@ -110,11 +110,10 @@ describe("Content-Security-Policy", () => {
 });
 
 describe("where the proxy runs", () => {
-  // The matcher as Next's build compiles it (no basePath, no i18n): its own function, which its types leave out.
-  const { getMiddlewareMatchers } = pageStaticInfo as unknown as { getMiddlewareMatchers: (matcher: unknown, config: object) => { regexp: string }[] };
-  const runsFor = async (path: string) => {
+  // The matcher as Next reads it (its own testing helper).
+  const runsFor = async (url: string) => {
     const { config } = await import("@/proxy");
-    return getMiddlewareMatchers(config.matcher, {}).some((m) => new RegExp(m.regexp).test(path));
+    return unstable_doesMiddlewareMatch({ config, url });
   };
 
   it("runs before pages and every API route but a turn's, which checks the origin and the body itself (chat-api.test.ts)", async () => {

@@ -62,6 +62,6 @@ describe("serving them", () => {
   it("the proxy leaves the icons and the manifest alone (no identity minted, no limit counted), and still runs for pages and the API", () => {
     const runs = (path: string) => unstable_doesMiddlewareMatch({ config: proxyConfig, url: path });
     for (const path of ["/favicon.ico", "/icon/32", "/icon/512", "/apple-icon", "/manifest.webmanifest"]) expect(runs(path), path).toBe(false);
-    for (const path of ["/", "/c/123", "/link", "/api/threads", "/api/chat"]) expect(runs(path), path).toBe(true);
+    for (const path of ["/", "/c/123", "/link", "/api/threads"]) expect(runs(path), path).toBe(true);
   });
 });
