@@ -34,7 +34,8 @@ async function databaseForImage(): Promise<string> {
     await recreateDatabase(url.toString());
     return url.toString();
   }
-  const embedded = await startEmbeddedPostgres();
+  // It stands in for a Postgres server: the image's two workers, each with its pool, connect at once.
+  const embedded = await startEmbeddedPostgres({ maxConnections: 32 });
   stopDatabases.push(embedded.stop);
   return embedded.url;
 }
