@@ -110,7 +110,7 @@ export function benchServers({ root, outDir, basePort }) {
    * in a process of its own so its work is neither the app's nor the client's;
    * it runs functions at the app on `appPort`, checkpointed (the SDK's default)
    * or, with mode "async", one request per step. `runs()`: what it did per
-   * chat-turn run, summed.
+   * chat-turn run, summed; `traffic()`: the requests the app made to it.
    */
   async function startInngestStandin(appPort, { mode = "checkpointed" } = {}) {
     const url = `http://127.0.0.1:${basePort + 100}`;
@@ -128,11 +128,16 @@ export function benchServers({ root, outDir, basePort }) {
     };
     for (let i = 0; i < 100; i++) {
       const ok = await fetch(`${url}/__standin/state`).then((r) => r.ok, () => false);
-      if (ok) return { url, stop, runs };
+      if (ok) return { url, stop, runs, traffic };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await stop();
     throw new Error("the Inngest stand-in did not start");
+
+    /** The requests the app made to it so far, by kind, and the TCP connections they came on. */
+    async function traffic() {
+      return (await (await fetch(`${url}/__standin/state`)).json()).traffic;
+    }
 
     async function runs() {
       const state = await (await fetch(`${url}/__standin/state`)).json();

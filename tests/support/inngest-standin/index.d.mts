@@ -69,6 +69,8 @@ export interface InngestStandin {
   published: StandinPublished[];
   /** Requests for endpoints the stand-in does not implement. */
   unhandled: string[];
+  /** Requests to it by kind ("POST /v1/realtime/publish", "UPGRADE /v1/realtime/connect"…), and the TCP connections they came on. */
+  traffic: { requests: Record<string, number>; connections: number };
   /** The app's config from an in-band sync (cached once it succeeds). */
   sync(): Promise<{ app_id: string; functions: Array<Record<string, unknown> & { id: string }> }>;
   /** Settles when every run the event triggered has ended. */

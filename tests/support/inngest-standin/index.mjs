@@ -40,12 +40,16 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
   const realtime = new Realtime();
   const events = [];
   const unhandled = [];
+  // What the app asked of it, by kind ("POST /v1/realtime/publish"…), and the TCP connections it opened for that.
+  const traffic = { requests: {}, connections: 0 };
+  const count = (kind) => (traffic.requests[kind] = (traffic.requests[kind] ?? 0) + 1);
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://standin");
     try {
       const body = req.method === "POST" ? await readBody(req) : "";
       const route = `${req.method} ${url.pathname}`;
+      count(`${req.method} ${url.pathname.replace(/^\/e\/.*/, "/e/:key").replace(CHECKPOINT_PATH, "/v1/checkpoint/:runId/async")}`);
       if (req.method === "POST" && url.pathname.startsWith("/e/")) return send(res, acceptEvents(body));
       if (route === "POST /v1/realtime/token") return send(res, realtime.issueToken(parseJson(body)));
       if (route === "POST /v1/realtime/publish") {
@@ -54,7 +58,7 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
       const checkpoint = req.method === "POST" && CHECKPOINT_PATH.exec(url.pathname);
       if (checkpoint) return send(res, await executor.checkpoint(decodeURIComponent(checkpoint[1]), parseJson(body)));
       if (route === "GET /__standin/state") {
-        const state = { mode: executor.mode, events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled };
+        const state = { mode: executor.mode, events, runs: executor.runs, published: realtime.published, connections: realtime.connections(), unhandled, traffic };
         return send(res, { status: 200, body: state });
       }
       unhandled.push(route);
@@ -64,8 +68,10 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
     }
   });
 
+  server.on("connection", () => (traffic.connections += 1));
   server.on("upgrade", (req, socket, head) => {
     const url = new URL(req.url ?? "/", "http://standin");
+    count(`UPGRADE ${url.pathname}`);
     if (url.pathname === "/v1/realtime/connect") return realtime.connect(req, socket, head, url);
     unhandled.push(`UPGRADE ${url.pathname}`);
     socket.destroy();
@@ -95,6 +101,7 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
         runs: executor.runs,
         published: realtime.published,
         unhandled,
+        traffic,
         sync: () => executor.sync(),
         waitForRuns: (eventId) => executor.waitForRuns(eventId),
         idle: () => executor.idle(),
