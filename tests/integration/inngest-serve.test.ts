@@ -137,6 +137,21 @@ describe("the Inngest serve route", () => {
     expect(standin.unhandled).toEqual([]);
   });
 
+  it("sends a turn's requests to Inngest on connections it keeps open, with the SDK's own headers", async () => {
+    const requests = () => Object.values(standin.traffic.requests).reduce((sum, n) => sum + n, 0);
+    const [requestsBefore, connectionsBefore] = [requests(), standin.traffic.connections];
+    const { run } = await runTurn("kept open");
+    expect(run.status).toBe("completed");
+    // The event, a checkpoint per step, a publish per batch of chunks: a dozen requests or more, over one or two connections.
+    expect(requests() - requestsBefore).toBeGreaterThan(10);
+    expect(standin.traffic.connections - connectionsBefore).toBeLessThanOrEqual(2);
+    // Read once and kept, but the same as the SDK works out for itself, and a caller's change to them stays its own.
+    const { Inngest } = await import("inngest");
+    expect(client.headers).toEqual(new Inngest({ id: "threadline" }).headers);
+    client.headers["x-changed"] = "1";
+    expect(client.headers).not.toHaveProperty("x-changed");
+  });
+
   it("retries a model step that breaks off: one user row, one reply, the retry's chunks tagged", async () => {
     const { run, turnId } = await runTurn("[[flaky-mid]] once more");
     expect(run.status).toBe("completed");
