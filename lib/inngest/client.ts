@@ -1,7 +1,7 @@
 import { Inngest } from "inngest";
 import { env } from "@/lib/env";
 import { checkpointingFrom } from "./checkpointing";
-import { httpFetch } from "./http-fetch";
+import { inngestFetch } from "./inngest-fetch";
 
 /**
  * The SDK works out its headers (which Inngest environment, which platform)
@@ -24,4 +24,4 @@ const fixedHeaders = new WeakMap<Inngest, Record<string, string>>();
 // INNGEST_SIGNING_KEY itself; lib/inngest/settings.ts decides whether to use
 // it at all. Built in lib/, because the runtime sends events with it; the
 // functions (inngest/functions/) and the serve route import it from here.
-export const inngest = new ThreadlineInngest({ id: "threadline", checkpointing: checkpointingFrom(env()), fetch: httpFetch });
+export const inngest = new ThreadlineInngest({ id: "threadline", checkpointing: checkpointingFrom(env()), fetch: inngestFetch });

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { httpFetch } from "@/lib/inngest/http-fetch";
+import { inngestFetch } from "@/lib/inngest/inngest-fetch";
 
 /** A loopback server that records what it got and on which connection; `answer` decides the reply. */
 async function server(answer: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void) {
@@ -33,7 +33,7 @@ describe("the Inngest SDK's fetch", () => {
       res.writeHead(201, "Made", { "content-type": "application/json", "x-answer": "yes" });
       res.end(JSON.stringify({ got: body ? JSON.parse(body) : null }));
     });
-    const response = await httpFetch(new URL("/v1/realtime/publish?channel=turn%3Aa&topic=chunks", url), {
+    const response = await inngestFetch(new URL("/v1/realtime/publish?channel=turn%3Aa&topic=chunks", url), {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Inngest-SDK": "inngest-js:v4" },
       body: JSON.stringify({ messages: ["héllo"] }),
@@ -46,56 +46,60 @@ describe("the Inngest SDK's fetch", () => {
     });
     expect(response.ok).toBe(true);
     expect(response.status).toBe(201);
-    expect(response.statusText).toBe("Made");
     expect(response.headers.get("x-answer")).toBe("yes");
     expect(await response.json()).toEqual({ got: { messages: ["héllo"] } });
 
-    const empty = await httpFetch(url, { method: "POST", body: "" });
+    const empty = await inngestFetch(url, { method: "POST", body: "" });
     expect(empty.status).toBe(201);
     const noContent = await (await server((_req, _body, res) => res.writeHead(204).end())).url;
-    expect((await httpFetch(noContent)).status).toBe(204);
+    expect((await inngestFetch(noContent)).status).toBe(204);
   });
 
-  it("keeps the connection open for the next request", async () => {
+  it("keeps its connections open for the next requests", async () => {
     const { url, seen, connections } = await server((_req, _body, res) => res.end("{}"));
-    for (let i = 0; i < 5; i++) await (await httpFetch(url, { method: "POST", body: `{"i":${i}}` })).text();
-    expect(seen.map((s) => s.body)).toEqual([0, 1, 2, 3, 4].map((i) => `{"i":${i}}`));
-    expect(connections()).toBe(1);
+    for (let i = 0; i < 8; i++) await (await inngestFetch(url, { method: "POST", body: `{"i":${i}}` })).text();
+    expect(seen.map((s) => s.body)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((i) => `{"i":${i}}`));
+    // undici takes turns between two sockets for requests one after another; none is opened per request.
+    expect(connections()).toBeLessThanOrEqual(2);
   });
 
-  it("sends a request once more, on a new connection, when the server dropped the idle one it went out on", async () => {
+  it("never sends a request again by itself: the server that dropped it may have acted on it", async () => {
     let drop = false;
-    const { url, seen, sockets } = await server((req, _body, res) => {
+    const { url, seen } = await server((req, _body, res) => {
       if (drop) {
         drop = false;
         return req.socket.destroy();
       }
       res.end("{}");
     });
-    await (await httpFetch(url, { method: "POST", body: "first" })).text();
+    await (await inngestFetch(url, { method: "POST", body: "first" })).text();
     drop = true;
-    const again = await httpFetch(url, { method: "POST", body: "second" });
-    expect(await again.text()).toBe("{}");
-    expect(seen.map((s) => [s.body, s.connection])).toEqual([
-      ["first", 1],
-      ["second", 1],
-      ["second", 2],
-    ]);
-    expect(sockets.size).toBe(2);
+    const failed = await inngestFetch(url, { method: "POST", body: "second" }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(TypeError);
+    expect(seen.map((s) => s.body)).toEqual(["first", "second"]);
   });
 
   it("fails as fetch fails: a TypeError with the cause, not sent again on a new connection", async () => {
     const { url, seen } = await server((req) => req.socket.destroy());
-    const failed = await httpFetch(url, { method: "POST", body: "x" }).catch((error: unknown) => error);
+    const failed = await inngestFetch(url, { method: "POST", body: "x" }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(TypeError);
     expect((failed as TypeError).message).toBe("fetch failed");
-    expect((failed as TypeError & { cause: NodeJS.ErrnoException }).cause.code).toBe("ECONNRESET");
+    expect((failed as TypeError & { cause: Error & { code?: string } }).cause.code).toMatch(/SOCKET|ECONNRESET/);
     expect(seen).toHaveLength(1);
 
     const closed = await server(() => {});
     await closers.pop()!();
-    const refused = await httpFetch(closed.url).catch((error: unknown) => error);
+    const refused = await inngestFetch(closed.url).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TypeError);
     expect((refused as TypeError & { cause: NodeJS.ErrnoException }).cause.code).toBe("ECONNREFUSED");
+  });
+
+  it("gives up a request whose signal aborts, as fetch does", async () => {
+    const { url } = await server(() => {});
+    const controller = new AbortController();
+    const pending = inngestFetch(url, { method: "POST", body: "{}", signal: controller.signal }).catch((error: unknown) => error);
+    controller.abort();
+    expect((await pending) as Error).toMatchObject({ name: "AbortError" });
   });
 
   it("leaves what it does not handle to the global fetch: a streamed body", async () => {
@@ -106,7 +110,7 @@ describe("the Inngest SDK's fetch", () => {
         controller.close();
       },
     });
-    const response = await httpFetch(url, { method: "POST", body, duplex: "half" } as RequestInit);
+    const response = await inngestFetch(url, { method: "POST", body, duplex: "half" } as RequestInit);
     expect(await response.text()).toBe("ok");
     expect(seen[0].body).toBe("streamed");
     // The global fetch's own headers say it was the one that sent it.
