@@ -5,7 +5,7 @@ import { inngestFetch } from "./inngest-fetch";
 
 /**
  * The SDK works out its headers (which Inngest environment, which platform)
- * from the whole of process.env again for every request it sends and every
+ * from all the environment variables again for every request it sends and every
  * request it serves, which costs more than the rest of building the request.
  * Those variables are read once here, at the first request, like every other
  * setting of this app.
