@@ -63,20 +63,19 @@ export class ReplyMessage {
         this.reasoning.clear();
         return "none";
       case "text-start":
-        this.text.set(chunk.id, this.message.parts.length);
-        this.setParts([...this.message.parts, { type: "text", text: "", providerMetadata: chunk.providerMetadata, state: "streaming" }]);
-        return "changed";
+        return this.startText(this.text, chunk.id, { type: "text", text: "", providerMetadata: chunk.providerMetadata, state: "streaming" });
       case "text-delta":
         return this.growText(this.text, chunk.type, chunk.id, chunk.delta, chunk.providerMetadata);
       case "text-end":
         return this.endText(this.text, chunk.type, chunk.id, chunk.providerMetadata);
       case "reasoning-start":
-        this.reasoning.set(chunk.id, this.message.parts.length);
-        this.setParts([
-          ...this.message.parts,
-          { type: "reasoning", id: chunk.id, text: "", providerMetadata: chunk.providerMetadata, state: "streaming" } as UIPart,
-        ]);
-        return "changed";
+        return this.startText(this.reasoning, chunk.id, {
+          type: "reasoning",
+          id: chunk.id,
+          text: "",
+          providerMetadata: chunk.providerMetadata,
+          state: "streaming",
+        } as UIPart);
       case "reasoning-delta":
         return this.growText(this.reasoning, chunk.type, chunk.id, chunk.delta, chunk.providerMetadata);
       case "reasoning-end":
@@ -162,6 +161,13 @@ export class ReplyMessage {
     if (messageId != null) this.message = { ...this.message, id: messageId };
     const merged = this.mergeMetadata(metadata);
     return reset || messageId != null || merged ? "named" : "none";
+  }
+
+  /** A text or reasoning part opened: later deltas of `id` grow it. */
+  private startText(open: Map<string, number>, id: string, part: UIPart): ReplyChange {
+    open.set(id, this.message.parts.length);
+    this.setParts([...this.message.parts, part]);
+    return "changed";
   }
 
   private growText(open: Map<string, number>, type: string, id: string, delta: string, metadata: ProviderMetadata | undefined): ReplyChange {
