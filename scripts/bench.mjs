@@ -8,7 +8,8 @@
 // checkpointed and with checkpointing off side by side, with a
 // CPU profile of each by package; a one-token turn's CPU and its profile; the
 // CPU of each further token (scripts/bench/token-cpu.mjs, run first, in this
-// process, while nothing else of the bench runs). Prints the figures and writes
+// process, while nothing else of the bench runs); how long a reply's finish
+// comes after its last token, new threads (titled) and later turns apart. Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not. The inline turns run twice, on one server process
@@ -35,6 +36,7 @@ import { tokenCpu } from "./bench/token-cpu.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
+import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -80,6 +82,10 @@ async function main() {
     if (!soakOnly) {
       await withApp(inline, async (server) => {
         results.turns = await concurrentTurns(server, LEVELS);
+        results.finishAfterLastToken = await finishAfterLastToken(server.url, mock, LEVELS, TURNS_AT);
+        for (const l of results.finishAfterLastToken) {
+          log(`${l.concurrency} at a time: finish after the last token p99 ${l.newThreads.p99} ms (new threads), ${l.laterTurns.p99} ms (later turns); ${l.modelCalls.title} title calls, ${l.modelCalls.answer} answers`);
+        }
         results.oneTokenTurn = await oneTokenTurns(server, { cpuMs, turns: quick ? 10 : 200, warmUp: quick ? 2 : 20 });
         log(`one-token turn: ${results.oneTokenTurn.followUp.cpuMsPerTurn} ms of app CPU (${results.oneTokenTurn.newThread.cpuMsPerTurn} ms for a new thread, titled)`);
         results.roundTrips = await roundTrips(server, counter);

@@ -4,6 +4,8 @@ export interface MockModelServer {
   port: number;
   /** Every chat-completion request body received, oldest first. */
   requests: unknown[];
+  /** Requests so far by kind: an answer in a turn, a thread's title, a compaction's summary. */
+  calls: { answer: number; title: number; summary: number };
   /** Answers the [[title-held]] title requests waiting so far. */
   releaseTitles(): void;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ export function planReply(
   | { kind: "auth-error" }
   | { kind: "hang" }
   | { kind: "fail-mid"; reply: string }
-  | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string; held?: boolean }
+  | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string; held?: boolean; waitMs?: number }
   | { kind: "tool-calls"; calls: MarkedCall[]; delayMs?: number; reasoning?: string };
 export const BENCH_FIRST_TOKEN_MS: number;
 export const BENCH_TOKENS: number;

@@ -52,6 +52,8 @@
 //   [[title-slow]]  no answer until the client hangs up (its timeout)
 //   [[title-held]]  the title, once the test calls releaseTitles() or POSTs to
 //                   /__titles/release (a test can act while the title is on its way)
+//   [[bench]]       the message's first four words, BENCH_FIRST_TOKEN_MS after the request
+// `calls` counts the requests by kind (answer, title, summary).
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
@@ -229,12 +231,17 @@ export function titleReply(requestText) {
   return /\[\[title:([^\]]*)\]\]/.exec(message)?.[1] ?? message;
 }
 
+/** The benchmark's title: the message's first words, without its markers. */
+const benchTitle = (message) => message.replace(/\[\[[^\]]*\]\]/g, "").trim().split(/\s+/).slice(0, 4).join(" ") || "Bench thread";
+
 /** What a title request gets: its markers, read in the user's message it quotes. */
 function planTitle(text) {
   const message = /^User: ([\s\S]*?)(?:\n\nAssistant: |$)/.exec(text)?.[1] ?? text;
   if (message.includes("[[title-error]]")) return { kind: "error" };
   if (message.includes("[[title-slow]]")) return { kind: "hang" };
   if (message.includes("[[title-empty]]")) return { kind: "reply", reply: "" };
+  // A hosted model's title call: a few words, after as long as its first token takes.
+  if (message.includes("[[bench]]")) return { kind: "reply", reply: benchTitle(message), waitMs: BENCH_FIRST_TOKEN_MS };
   return { kind: "reply", reply: titleReply(text), ...(message.includes("[[title-held]]") ? { held: true } : {}) };
 }
 
@@ -466,6 +473,8 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   const requests = [];
   const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
   let completions = 0;
+  // Requests by kind (a title, a summary, or an answer in a turn), for the benchmark.
+  const calls = { answer: 0, title: 0, summary: 0 };
   // [[title-held]] requests waiting for releaseTitles().
   const held = new Set();
   const releaseTitles = () => {
@@ -506,11 +515,14 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
           return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         }
         requests.push(body);
+        const kind = isTitleRequest(req.headers) ? "title" : isSummaryRequest(req.headers) ? "summary" : "answer";
+        calls[kind] += 1;
         const plan = planReply(body, { brokenBefore, answerNumber, headers: req.headers });
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
         if (plan.kind === "hang") return await hangUntilClosed(res);
         if (plan.held) await new Promise((resolve) => held.add(resolve));
+        if (plan.waitMs) await new Promise((resolve) => setTimeout(resolve, plan.waitMs));
         const n = ++completions;
         const id = `chatcmpl-mock-${n}`;
         if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs });
@@ -533,6 +545,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         url: `http://${host}:${actualPort}/v1`,
         port: actualPort,
         requests,
+        calls,
         releaseTitles,
         close: () =>
           new Promise((done) => {

@@ -49,13 +49,13 @@ export type VersionControl = "previous" | "next";
  * only draws what this returns.
  */
 export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null, versions: initialVersions = [] }: ThreadChatOptions) {
-  const { refresh: refreshThreads, retitle } = useThreads();
+  const { refresh: refreshThreads } = useThreads();
   const router = useRouter();
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
   const [state, dispatch] = useReducer(threadChatReducer, { olderCursor, interrupted: unanswered === "interrupted" }, initialThreadChatState);
   const endedHere = unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
-  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads, retitle }, endedHere));
+  const [thread] = useState(() => openThreadChat(threadId, initialHistory, dispatch, { refreshThreads }, endedHere));
   const { messages: chatMessages, status, error } = useSyncExternalStore(thread.chat.subscribe, thread.chat.getSnapshot, thread.chat.getSnapshot);
 
   // The "2 / 3" of each message. Read again when a new version's reply ends,
@@ -133,10 +133,9 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
 
   useEffect(() => {
     thread.page.refreshThreads = refreshThreads;
-    thread.page.retitle = retitle;
     thread.page.refreshVersions = refreshVersions;
     thread.page.redrawThread = redrawThread;
-  }, [thread, refreshThreads, retitle, refreshVersions, redrawThread]);
+  }, [thread, refreshThreads, refreshVersions, redrawThread]);
   useEffect(() => thread.attach(), [thread]);
   useEffect(() => {
     // A reload while a reply was being written: that reply, resumed where it is, with Stop meanwhile.
@@ -285,7 +284,7 @@ function openThreadChat(
   threadId: string | null,
   initialHistory: HistoryMessage[],
   dispatch: Dispatch<ThreadChatEvent>,
-  sidebar: { refreshThreads: () => Promise<void>; retitle: (id: string, title: string) => void },
+  sidebar: { refreshThreads: () => Promise<void> },
   endedHere: string | null,
 ) {
   const session = new ChatSession(threadId, initialHistory);
@@ -320,8 +319,6 @@ function openThreadChat(
     onData: (part) => {
       const named = session.receive(part);
       if (named && page.mounted) followThread(named, page.refreshThreads);
-      // The model's title for the thread, stored: the sidebar shows it now, not at the next refresh.
-      if (part.type === "data-title") page.retitle(part.data.threadId, part.data.title);
       dispatch({ type: "data", part });
     },
     onFinish: ({ message, isAbort, isError, isDisconnect, finishReason }) => {

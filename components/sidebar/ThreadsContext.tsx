@@ -24,8 +24,6 @@ interface ThreadsValue {
   refresh: () => Promise<void>;
   loadMore: () => Promise<void>;
   rename: (id: string, title: string) => Promise<void>;
-  /** Shows a title the server already stored (the model's, streamed after a first reply). */
-  retitle: (id: string, title: string) => void;
   remove: (id: string) => Promise<void>;
   /**
    * Calls `listener` on news of the thread, as it arrives (before the list is
@@ -79,15 +77,6 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
     setList((current) => withSummary(current, updated));
   }, []);
 
-  // No request: the server stored it before it streamed it. A thread not yet
-  // listed gets it from the refresh that lists it, which reads it stored.
-  const retitle = useCallback((id: string, title: string) => {
-    setList((current) => ({
-      ...current,
-      threads: current.threads.map((thread) => (thread.id === id ? { ...thread, title } : thread)),
-    }));
-  }, []);
-
   const remove = useCallback(async (id: string) => {
     await deleteThread(id);
     setList((current) => ({ ...current, threads: current.threads.filter((thread) => thread.id !== id) }));
@@ -132,11 +121,10 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
       refresh,
       loadMore,
       rename,
-      retitle,
       remove,
       onThreadNews,
     }),
-    [list, loadState, loadingMore, activeId, refresh, loadMore, rename, retitle, remove, onThreadNews],
+    [list, loadState, loadingMore, activeId, refresh, loadMore, rename, remove, onThreadNews],
   );
   return <ThreadsContext.Provider value={value}>{children}</ThreadsContext.Provider>;
 }

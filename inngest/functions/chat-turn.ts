@@ -25,6 +25,8 @@ export function createChatTurnFunction(deps: DurableTurnDeps) {
       if (!turn) throw new NonRetriableError("Refused a turn event that this app did not sign.");
       try {
         const outcome = await turn.answer();
+        // The client's stream has its finish by now: the title waits for nothing and nothing waits for it.
+        await turn.nameThread(outcome);
         if (outcome.compact) {
           const compaction: ThreadCompactEventData = { owner: turn.owner, threadId: outcome.threadId };
           await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });

@@ -6,6 +6,7 @@ import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { HistorySource } from "./lifecycle";
 import type { Network } from "./network";
 import type { StepRunner } from "./steps";
+import type { ThreadToName } from "./title";
 import type { Publish } from "./stream-chunks";
 
 // The input is part of the protocol: the chat-turn event carries it.
@@ -53,4 +54,6 @@ export interface TurnOutcome {
   error?: Error;
   /** The thread has grown past the network's compaction threshold: compact it before the next turn. */
   compact: boolean;
+  /** The thread is named by the model now that the turn is over (lib/agent/title.ts). */
+  title?: ThreadToName;
 }

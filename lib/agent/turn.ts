@@ -23,7 +23,7 @@ import { canCompact, compactThread, historyCount, messageChars, needsCompaction,
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
-import { nameThread, namesThread } from "./title";
+import { namesThread, type ThreadToName } from "./title";
 import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";
@@ -36,8 +36,8 @@ export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
  * One turn, in steps: open it (the thread; with turns, the claim on the
  * message and the message too), store the user's message, read the history,
  * compact it first if it is too big, tell the client what the model is given,
- * run the network, store the reply, title a new thread, end the stream, and
- * say whether to compact the thread before the next turn.
+ * run the network, store the reply, end the stream, and say whether to
+ * compact the thread before the next turn and whether to name it.
  */
 export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
   // Token deltas that arrive close together go out as one chunk (the first at once).
@@ -184,8 +184,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const inputSize = await announceInput(turn, reading, userSeq);
   const ran = await runModel(turn, reading, inputSize, compactionFailure);
   const ending = await storeReply(turn, ran);
-  const title = await titleThread(turn, userSeq, ending);
-  await announceEnd(turn, ending, title);
+  await announceEnd(turn, ending);
   return {
     threadId: thread.threadId,
     historySource: reading.source,
@@ -193,6 +192,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     reply: ending.status === "failed" ? undefined : ending.reply,
     error: ending.status === "failed" || ending.status === "incomplete" ? ending.failure : undefined,
     compact: compactAfter(turn, reading, inputSize, ending),
+    title: threadToName(turn, userSeq, ending),
   };
 }
 
@@ -376,28 +376,29 @@ async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Pro
 }
 
 /**
- * 6b. After a thread's first reply, the model's title for it, stored unless
- * the user renamed the thread: between the stored reply and the stream's end,
- * bounded, never failing the turn (lib/agent/title.ts says why there).
+ * 6b. Whether the runtime names the thread once the turn is over: after the
+ * thread's first complete reply, or after an edit of its first message. The
+ * title is asked for after the stream's finish (lib/agent/title.ts says why).
  */
-async function titleThread({ input, deps, thread, step }: Turn, userSeq: number | undefined, ending: Ending): Promise<string | null> {
+function threadToName({ input, thread }: Turn, userSeq: number | undefined, ending: Ending): ThreadToName | undefined {
   // A stopped reply was ended by the user, who asked for nothing more; a broken-off one has no model to ask.
-  if (ending.status !== "complete" || !ending.reply || !namesThread({ userSeq, replySeq: ending.replySeq })) return null;
-  // A new version of a message comes after the thread's first reply, which named it.
-  if (input.replaces !== undefined) return null;
-  const target = { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply };
-  return nameThread(target, { history: deps.history, network: deps.network, step, signal: deps.signal });
+  if (ending.status !== "complete" || !ending.reply || ending.replySeq === undefined) return undefined;
+  // A regenerate keeps its message, and the thread the name that message gave it.
+  const edit = input.replaces !== undefined && thread.message === undefined;
+  if (input.replaces !== undefined && !edit) return undefined;
+  const first = edit ? thread.userParentId === null : namesThread({ userSeq, replySeq: ending.replySeq });
+  if (!first) return undefined;
+  return { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply, renaming: edit };
 }
 
-/** 7. The end of the stream: the stored reply signed, the thread's new title, then the error shown beside what was written, or the finish. */
-async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, title: string | null): Promise<void> {
+/** 7. The end of the stream: the stored reply signed, then the error shown beside what was written, or the finish. */
+async function announceEnd({ deps, thread, announce }: Turn, ending: Ending): Promise<void> {
   const ahead: UIMessageChunk[] = [];
   if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
     const place = { seq: ending.replySeq, parentId: ending.replyParentId };
     const signature = deps.signer(thread.threadId, { ...ending.reply, ...place });
     ahead.push(signaturesChunk([{ id: ending.reply.id, signature, ...place }]));
   }
-  if (title !== null) ahead.push(dataChunk("title", { threadId: thread.threadId, title }));
   if (ending.status === "failed" || ending.status === "incomplete") {
     // What was written stays in view (kept, when the reply is incomplete).
     await announce("announce-end", ...ahead, { type: "error", errorText: ending.failure.message });

@@ -13,13 +13,13 @@ export class PostgresTitleStore implements TitleStore {
     private readonly changed: ThreadsChanged = () => {},
   ) {}
 
-  async storeModelTitle({ owner, threadId, title }: ThreadScope & { threadId: string; title: string }): Promise<boolean> {
+  async storeModelTitle({ owner, threadId, title, overModel = false }: ThreadScope & { threadId: string; title: string; overModel?: boolean }): Promise<boolean> {
     // One statement: a rename that committed first has made the row 'user' and
     // this matches nothing; a rename that comes after overwrites it. Neither the
     // activity time nor the order of the sidebar moves: nobody said anything.
     const { rowCount } = await this.pool.query(
-      "UPDATE threads SET title = $3, title_source = 'model' WHERE id = $1 AND owner = $2 AND title_source = 'message'",
-      [threadId, owner, title],
+      "UPDATE threads SET title = $3, title_source = 'model' WHERE id = $1 AND owner = $2 AND (title_source = 'message' OR ($4 AND title_source = 'model'))",
+      [threadId, owner, title, overModel],
     );
     const stored = (rowCount ?? 0) > 0;
     if (stored) this.changed(owner, threadId);

@@ -232,9 +232,10 @@ export interface TitleStore {
   /**
    * Store the model's title for the thread, only over the title its first
    * message gave it: never over a rename (one that races it wins), never a
-   * second time. False when it stored nothing.
+   * second time unless `overModel` (an edit of the first message) lets it
+   * replace the model's earlier title. False when it stored nothing.
    */
-  storeModelTitle(ctx: ThreadScope & { threadId: string; title: string }): Promise<boolean>;
+  storeModelTitle(ctx: ThreadScope & { threadId: string; title: string; overModel?: boolean }): Promise<boolean>;
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { StepError } from "inngest";
 import type { Network } from "@/lib/agent/network";
 import type { StepRunner } from "@/lib/agent/steps";
+import { nameThread } from "@/lib/agent/title";
 import { runTurn, type TurnOutcome } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
@@ -116,6 +117,11 @@ export class DurableTurn {
     await this.output.flush();
     await this.progress?.end();
     return outcome;
+  }
+
+  /** Names a new thread, in a memoized step after the one that published the finish. */
+  async nameThread(outcome: TurnOutcome): Promise<void> {
+    if (outcome.title) await nameThread(outcome.title, { history: this.deps.history(), network: this.deps.network(), step: this.step });
   }
 
   /**

@@ -100,8 +100,6 @@ export const dataPartSchemas = {
   thread: z.object({ threadId, historySource: z.enum(HISTORY_SOURCES) }),
   /** What the turn is doing before its reply starts, in a few words (e.g. summarizing earlier messages first). */
   notice: z.object({ text: z.string() }),
-  /** After a thread's first reply: the title the model gave it, stored (the sidebar shows it at once). */
-  title: z.object({ threadId, title: z.string() }),
   /** The user's Stop ended the reply; what was written is kept. */
   status: z.object({ status: z.literal("stopped") }),
   /** A durable run retried a step: the parts an earlier attempt of it wrote (tagged with the step and attempt) are withdrawn. */

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
 import { runNow } from "@/lib/agent/steps";
+import { nameThread, type ThreadToName } from "@/lib/agent/title";
 import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
@@ -21,8 +22,9 @@ export const DEFAULT_TURN_LEASE_MS = 30_000;
  * does not stop it, Stop does (from any process: ./turn-stops.ts). One turn
  * per thread at a time: this process's ActiveTurns refuses a second at once,
  * the database refuses it whatever process runs the first.
- * A thread that needs compacting is compacted after its turn has ended and
- * released the thread, so neither this reply nor the next message waits.
+ * A thread that needs compacting is compacted, and a new thread named, after
+ * its turn has ended and released the thread, so neither this reply nor the
+ * next message waits.
  */
 export class InlineRuntime implements TurnRuntime {
   readonly name = "inline";
@@ -94,7 +96,7 @@ export class InlineRuntime implements TurnRuntime {
         )
         .then((outcome) => {
           if (outcome.error) console.error(`[turn ${outcome.threadId}] failed:`, outcome.error);
-          if (outcome.compact) this.compactLater(input.owner, outcome.threadId);
+          return outcome;
         })
         .catch((error) => {
           if (!ready) return reject(error);
@@ -105,8 +107,17 @@ export class InlineRuntime implements TurnRuntime {
           channel.close();
           void progress?.end();
           if (claimed) this.active.release(claimed, controller);
+        })
+        .then((outcome) => {
+          // Once the stream has ended and the thread is free: neither waits on these model calls.
+          if (outcome?.title) this.nameLater(outcome.title);
+          if (outcome?.compact) this.compactLater(input.owner, outcome.threadId);
         });
     });
+  }
+
+  private nameLater(thread: ThreadToName): void {
+    void nameThread(thread, { history: this.deps.history(), network: this.deps.network(), step: runNow });
   }
 
   private compactLater(owner: string, threadId: string): void {

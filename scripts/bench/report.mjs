@@ -22,6 +22,22 @@ function inngestRunsSection(byMode) {
   ];
 }
 
+/** How long each reply's finish came after its last token, new threads (which the model titles) and later turns apart. */
+function finishSection(levels) {
+  if (!levels) return [];
+  return [
+    "The finish after the last token (inline; a new thread's first message, which the model titles after the finish with a call of its own, and each thread's next message; the model's calls as the mock counted them):",
+    "",
+    "| concurrent turns | turns of each | errors | new threads p50 / p99 (ms) | later turns p50 / p99 (ms) | answer calls | title calls |",
+    "|---|---|---|---|---|---|---|",
+    ...levels.map(
+      (l) =>
+        `| ${l.concurrency} | ${l.turns} | ${l.errors} | ${l.newThreads.p50} / ${l.newThreads.p99} | ${l.laterTurns.p50} / ${l.laterTurns.p99} | ${l.modelCalls.answer} | ${l.modelCalls.title} |`,
+    ),
+    "",
+  ];
+}
+
 export function writeReport(results, { quick, root, outDir }) {
   const top = results.turns.at(-1);
   const one = results.turns[0];
@@ -103,6 +119,7 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...turnTable(results.turns),
     "",
+    ...finishSection(results.finishAfterLastToken),
     ...perCoreSection,
     "Inngest runtime (against the loopback stand-in of the Inngest server the end-to-end tests use; CPU is the app's only), checkpointed (the SDK's default):",
     "",

@@ -13,7 +13,8 @@ export async function visitor(baseUrl) {
 
 /**
  * One POST /api/chat, read to the end. `firstTokenMs`: until the first text
- * delta; `totalMs`: until the stream ended.
+ * delta; `finishAfterLastTokenMs`: from the last text delta to the finish;
+ * `totalMs`: until the stream ended.
  */
 export async function timedTurn(baseUrl, cookie, body) {
   const started = performance.now();
@@ -25,6 +26,8 @@ export async function timedTurn(baseUrl, cookie, body) {
   if (!response.ok) return { error: `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}` };
   const chunks = [];
   let firstTokenMs;
+  let lastTokenMs;
+  let finishMs;
   let buffered = "";
   const decoder = new TextDecoder();
   for await (const bytes of response.body) {
@@ -35,14 +38,18 @@ export async function timedTurn(baseUrl, cookie, body) {
       buffered = buffered.slice(end + 2);
       if (!event.startsWith("data: {")) continue;
       const chunk = JSON.parse(event.slice(6));
-      if (chunk.type === "text-delta" && firstTokenMs === undefined) firstTokenMs = performance.now() - started;
+      if (chunk.type === "text-delta") {
+        lastTokenMs = performance.now() - started;
+        firstTokenMs ??= lastTokenMs;
+      }
+      if (chunk.type === "finish") finishMs = performance.now() - started;
       chunks.push(chunk);
     }
   }
   const totalMs = performance.now() - started;
   const last = chunks.at(-1);
   if (last?.type !== "finish") return { error: `the stream ended with ${JSON.stringify(last)?.slice(0, 200)}` };
-  return { firstTokenMs, totalMs, chunks, threadId: response.headers.get("x-thread-id") };
+  return { firstTokenMs, finishAfterLastTokenMs: finishMs - lastTokenMs, totalMs, chunks, threadId: response.headers.get("x-thread-id") };
 }
 
 /** The page's signed copy of a finished turn: what it sends back as `history` next time. */

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import type { ThreadListItem, ThreadNews, ThreadPage } from "@/lib/protocol/threads";
+import type { ThreadListItem, ThreadPage } from "@/lib/protocol/threads";
 import { params, parseChunks, replyText, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { followNews } from "../support/thread-news";
 
 // The sidebar's live parts: the list says which threads are generating and
 // which hold a reply the owner has not seen, the read route marks one seen,
@@ -121,46 +122,7 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     }
   });
 
-  /**
-   * The events stream of a visitor, read one ThreadNews at a time, from the
-   * moment it is settled: news of what happened before it opened, still on
-   * its way through the database's listener, is dropped.
-   */
-  async function follow(cookie: string, owner: string) {
-    const abort = new AbortController();
-    const response = await eventsRoute.GET(request("/api/threads/events", { cookie, signal: abort.signal }), undefined);
-    expect(response.status).toBe(200);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    const comments: string[] = [];
-    const next = async (): Promise<ThreadNews> => {
-      for (;;) {
-        const end = buffer.indexOf("\n\n");
-        if (end >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (frame.startsWith(":")) comments.push(frame);
-          else return JSON.parse(frame.replace(/^data: /, "")) as ThreadNews;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the stream ended");
-        buffer += value;
-      }
-    };
-    // A probe sent after everything before: once it is heard, what follows is new.
-    const probe = randomUUID();
-    if (inject("embeddedDatabase")) app.liveBus().emit("threads", owner, probe);
-    else {
-      await processListener()?.ready();
-      await pool.query("SELECT pg_notify('threadline_threads', $1)", [JSON.stringify({ owner, threadId: probe })]);
-    }
-    while ((await next()).threadId !== probe);
-    return { response, abort: () => abort.abort(), comments, reader, next };
-  }
-
-  /** The process's database listener (lib/app.ts), opened with its news. */
-  const processListener = () => (globalThis as { threadlineListener?: { ready(): Promise<void> } }).threadlineListener;
+  const follow = (cookie: string, owner: string) => followNews(eventsRoute, () => app.liveBus(), pool, cookie, owner);
 
   it("streams an event to the owner when their thread's turn starts and when it ends, with the headers of a live stream", async () => {
     const threadId = await answeredThread(me.cookie);

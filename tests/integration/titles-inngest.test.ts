@@ -11,7 +11,7 @@ import type { InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // Titles by the model on the Inngest runtime: the title call is a durable step
 // of the chat-turn function, run by the stand-in through the real serve
-// handler, and its data part reaches the route over the realtime channel.
+// handler, after the step that published the reply's finish.
 let mock: MockModelServer;
 let standin: InngestStandin;
 let chat: typeof import("@/app/api/chat/route");
@@ -48,36 +48,38 @@ async function storedTitle(threadId: string) {
 }
 
 describe("the model's title on the Inngest runtime", () => {
-  it("is streamed after the first reply and stored, once", async () => {
-    const content = "Durable naming [[title:Durable thread]]";
+  it("is asked for in a step after the finish is published, stored, and asked for once", async () => {
+    const content = "Durable naming [[title-held]] [[title:Durable thread]]";
     const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+    // The model holds the title: the client's stream has its finish, and the run goes on.
     expect(response.status).toBe(200);
     expect(text).toBe(echoReply(content, 1, 0));
-    expect(titleChunks(chunks)).toEqual([{ type: "data-title", data: { threadId, title: "Durable thread" }, transient: true }]);
     expect(chunks.at(-1)).toMatchObject({ type: "finish" });
+    expect(titleChunks(chunks)).toEqual([]);
+    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    expect(standin.runs.filter((run) => run.status === "running")).toHaveLength(1);
+    expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+    mock.releaseTitles();
     await standin.idle();
     expect(await storedTitle(threadId!)).toEqual({ title: "Durable thread", title_source: "model" });
     expect(standin.runs.filter((run) => run.status === "failed")).toEqual([]);
 
     const next = await turn({ threadId, message: msg("second [[title:Not again]]") });
-    expect(titleChunks(next.chunks)).toEqual([]);
+    expect(next.response.status).toBe(200);
+    await standin.idle();
     expect(titleRequests()).toHaveLength(1);
   });
 
   it("never replaces a rename made while it was on its way", async () => {
     const content = "Durable rename [[title-held]] [[title:Model's idea]]";
-    const pending = turn({ message: msg(content) });
+    const { response, threadId } = await turn({ message: msg(content) });
+    expect(response.status).toBe(200);
     await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    const { rows } = await pool.query<{ id: string }>("SELECT id FROM threads WHERE owner = $1", [me.id]);
-    const threadId = rows[0].id;
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Kept name" } }), params(threadId));
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Kept name" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     mock.releaseTitles();
-    const { response, chunks } = await pending;
-    expect(response.status).toBe(200);
-    expect(titleChunks(chunks)).toEqual([]);
     await standin.idle();
-    expect(await storedTitle(threadId)).toEqual({ title: "Kept name", title_source: "user" });
+    expect(await storedTitle(threadId!)).toEqual({ title: "Kept name", title_source: "user" });
   });
 
   it("a failing title call fails neither the step nor the turn, and the first words stay", async () => {

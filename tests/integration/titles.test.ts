@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { runNow } from "@/lib/agent/steps";
+import { nameThread } from "@/lib/agent/title";
 import { runTurn } from "@/lib/agent/turn";
 import { createNetwork } from "@/lib/agent/network";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
@@ -11,6 +13,7 @@ import { echoReply, startMockModelServer, type MockModelServer } from "../../scr
 import { chatTurn, params, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { followNews } from "../support/thread-news";
 
 // Titles by the model, through the chat route on the inline runtime, with the
 // real provider code talking to the mock model server: its title is the
@@ -20,6 +23,8 @@ let mock: MockModelServer;
 let chat: typeof import("@/app/api/chat/route");
 let thread: typeof import("@/app/api/threads/[id]/route");
 let list: typeof import("@/app/api/threads/route");
+let events: typeof import("@/app/api/threads/events/route");
+let app: typeof import("@/lib/app").app;
 let me: { id: string; cookie: string };
 const pool = testPool();
 
@@ -31,14 +36,23 @@ beforeAll(async () => {
   chat = await import("@/app/api/chat/route");
   thread = await import("@/app/api/threads/[id]/route");
   list = await import("@/app/api/threads/route");
+  events = await import("@/app/api/threads/events/route");
+  app = (await import("@/lib/app")).app;
 });
 afterAll(async () => {
   await mock.close();
   await pool.end();
 });
+let warn: MockInstance<typeof console.warn>;
+let info: MockInstance<typeof console.info>;
 beforeEach(async () => {
   me = await visitor();
   mock.requests.length = 0;
+  warn = vi.spyOn(console, "warn");
+  info = vi.spyOn(console, "info");
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 type Body = { messages: { role: string; content: unknown }[] };
@@ -46,6 +60,16 @@ const titleRequests = () => (mock.requests as Body[]).filter((body) => body.mess
 const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
 const msg = (content: string) => ({ id: randomUUID(), content });
 const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
+
+/**
+ * Once the title of the thread has been asked for and dealt with, whatever
+ * came of it: stored, or a line in the log saying why not (it is asked for
+ * after the reply's stream has ended, so the turn's end says nothing of it).
+ */
+async function namingEnded(threadId: string) {
+  const said = () => [...warn.mock.calls, ...info.mock.calls].some((call) => String(call[0]).includes(threadId));
+  await vi.waitFor(async () => expect(said() || (await storedTitle(threadId)).title_source !== "message").toBe(true), { timeout: 10_000, interval: 20 });
+}
 
 async function storedTitle(threadId: string) {
   const { rows } = await pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
@@ -59,61 +83,98 @@ async function listedTitle(threadId: string) {
 }
 
 describe("the model's title", () => {
-  it("is streamed after the first reply, before the finish, and stored", async () => {
-    const content = "Plan a trip to Porto [[title:Porto weekend plans]]";
+  it("is asked for after the first reply's finish, stored, and told to the owner's pages as news", async () => {
+    const content = "Plan a trip to Porto [[title-held]] [[title:Porto weekend plans]]";
     const { response, chunks, text, threadId } = await turn({ message: msg(content) });
+    // The model holds its title: the reply's stream has finished all the same.
     expect(response.status).toBe(200);
     expect(text).toBe(echoReply(content, 1, 0));
-    const types = chunks.map((chunk) => chunk.type);
-    const at = types.indexOf("data-title");
-    expect(at).toBeGreaterThan(types.lastIndexOf("text-delta"));
-    expect(at).toBeLessThan(types.indexOf("finish"));
-    expect(chunks[at]).toMatchObject({ data: { threadId, title: "Porto weekend plans" }, transient: true });
+    expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+    expect(titleChunks(chunks)).toEqual([]);
+    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+    // The thread is free while the title is on its way: a next message is answered.
+    const next = await turn({ threadId, message: msg("Meanwhile, a second question") });
+    expect(next.response.status).toBe(200);
+    expect(next.chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+
+    const news = await followNews(events, () => app.liveBus(), pool, me.cookie, me.id);
+    try {
+      mock.releaseTitles();
+      // Each round waits for news of the thread: the sidebar reads the list when it hears it.
+      while ((await listedTitle(threadId!)) !== "Porto weekend plans") {
+        while ((await news.next()).threadId !== threadId);
+      }
+    } finally {
+      news.abort();
+    }
     // The model read the exchange: the message and the reply.
-    expect(titleRequests()).toHaveLength(1);
     const asked = String(titleRequests()[0].messages.at(-1)?.content);
     expect(asked).toContain(content);
     expect(asked).toContain(text);
     expect(await storedTitle(threadId!)).toEqual({ title: "Porto weekend plans", title_source: "model" });
-    expect(await listedTitle(threadId!)).toBe("Porto weekend plans");
   });
 
   it("is asked for once: not after a later reply, nor for the first message sent again", async () => {
     const first = msg("Name this once [[title:Named once]]");
     const { threadId } = await turn({ message: first });
+    await namingEnded(threadId!);
     expect(titleRequests()).toHaveLength(1);
     const again = await turn({ message: first });
     const next = await turn({ threadId, message: msg("And a follow-up [[title:Renamed later]]") });
     expect(again.response.status).toBe(200);
     expect(next.response.status).toBe(200);
-    expect(titleChunks([...again.chunks, ...next.chunks])).toEqual([]);
     expect(titleRequests()).toHaveLength(1);
     expect(await storedTitle(threadId!)).toEqual({ title: "Named once", title_source: "model" });
   });
 
   it("never replaces a rename made while it was on its way", async () => {
     const content = "Rename me first [[title-held]] [[title:Model's idea]]";
-    const pending = turn({ message: msg(content) });
-    // The title request has reached the model, which holds its answer: the user renames the thread now.
-    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    const { rows } = await pool.query<{ id: string }>("SELECT id FROM threads WHERE owner = $1", [me.id]);
-    const threadId = rows[0].id;
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "My own name" } }), params(threadId));
-    expect(renamed.status).toBe(200);
-    mock.releaseTitles();
-    const { response, chunks, text } = await pending;
+    const { response, text, threadId } = await turn({ message: msg(content) });
     expect(response.status).toBe(200);
     expect(text).toBe(echoReply(content, 1, 0));
-    expect(titleChunks(chunks)).toEqual([]);
-    expect(await storedTitle(threadId)).toEqual({ title: "My own name", title_source: "user" });
+    // The title request has reached the model, which holds its answer: the user renames the thread now.
+    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "My own name" } }), params(threadId!));
+    expect(renamed.status).toBe(200);
+    mock.releaseTitles();
+    await namingEnded(threadId!);
+    expect(await storedTitle(threadId!)).toEqual({ title: "My own name", title_source: "user" });
   });
 
   it("comes after a rename only as the rename", async () => {
     const { threadId } = await turn({ message: msg("Titled then renamed [[title:Model title]]") });
+    await namingEnded(threadId!);
     const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Mine" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     await turn({ threadId, message: msg("More") });
     expect(await storedTitle(threadId!)).toEqual({ title: "Mine", title_source: "user" });
+  });
+
+  it("is asked for again after an edit of the first message, not after a regenerate, and never over a rename", async () => {
+    const first = msg("About cats [[title:Cats]]");
+    const { threadId, chunks } = await turn({ message: first });
+    await namingEnded(threadId!);
+    expect(await storedTitle(threadId!)).toEqual({ title: "Cats", title_source: "model" });
+    const replyId = chunks.find((chunk) => chunk.type === "start")!.messageId!;
+
+    const regenerated = await turn({ threadId, message: first, replaces: replyId });
+    expect(regenerated.response.status).toBe(200);
+    const dogs = msg("About dogs instead [[title:Dogs]]");
+    const edited = await turn({ threadId, message: dogs, replaces: first.id });
+    expect(edited.response.status).toBe(200);
+    await vi.waitFor(async () => expect(await storedTitle(threadId!)).toEqual({ title: "Dogs", title_source: "model" }), { timeout: 10_000, interval: 20 });
+    // The first reply's title and the edit's: the regenerate asked for none.
+    expect(titleRequests()).toHaveLength(2);
+
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Pets" } }), params(threadId!));
+    expect(renamed.status).toBe(200);
+    const again = await turn({ threadId, message: msg("About birds [[title:Birds]]"), replaces: dogs.id });
+    expect(again.response.status).toBe(200);
+    await namingEnded(threadId!);
+    await vi.waitFor(() => expect(info.mock.calls.some((call) => String(call[0]).includes(threadId!))).toBe(true), { timeout: 10_000, interval: 20 });
+    expect(titleRequests()).toHaveLength(3);
+    expect(await storedTitle(threadId!)).toEqual({ title: "Pets", title_source: "user" });
   });
 
   for (const [marker, what] of [
@@ -127,7 +188,7 @@ describe("the model's title", () => {
       expect(text).toBe(echoReply(content, 1, 0));
       expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
       expect(chunks.some((chunk) => chunk.type === "error")).toBe(false);
-      expect(titleChunks(chunks)).toEqual([]);
+      await namingEnded(threadId!);
       expect(titleRequests()).toHaveLength(1);
       expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
     });
@@ -149,9 +210,10 @@ describe("a title call slower than its cap", () => {
       { history, network, publish: async (chunk) => void chunks.push(chunk) },
     );
     expect(outcome.status).toBe("complete");
-    expect(titleRequests()).toHaveLength(1);
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
-    expect(titleChunks(chunks)).toEqual([]);
+    expect(outcome.title).toMatchObject({ threadId: outcome.threadId, message: content });
+    expect(await nameThread(outcome.title!, { history, network, step: runNow })).toBeNull();
+    expect(titleRequests()).toHaveLength(1);
     expect(await storedTitle(outcome.threadId)).toEqual({ title: titleFromMessage(content), title_source: "message" });
   });
 });
