@@ -16,7 +16,7 @@ import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
-import { writeProgress } from "@/lib/history/postgres-progress";
+import { runningTurnOf, writeProgress } from "@/lib/history/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/runtime/live-bus";
 import { TurnProgress } from "@/lib/runtime/progress-writer";
 import { TurnResume } from "@/lib/runtime/turn-resume";
@@ -150,7 +150,7 @@ export const app = {
       throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
     }
     return (processWide.threadlineRuntime ??= inngestConfigured()
-      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret)
+      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret, undefined, (owner, threadId) => runningTurnOf(pool(), owner, threadId))
       : new InlineRuntime(
           {
             history: app.history,

@@ -27,11 +27,15 @@ export async function claimOrWait(input: TurnInput, deps: TurnDeps, turns: TurnS
   const ask = () => turns.claimTurn({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
   let claim = opened;
   const waitUntil = Date.now() + (deps.network.turnTimeoutMs ?? DEFAULT_WAIT_MS);
+  let told = false;
   while (!claim.claimed && claim.running) {
     // A durable run does not wait outside its steps; Inngest runs one turn per thread at a time anyway.
     if (deps.retriesSteps || Date.now() > waitUntil || deps.signal?.aborted) {
       throw new AppError("conflict:turn_in_progress", "This message is still being answered. Wait for the reply, or press Stop.");
     }
+    // The client hears at once that its message waits, rather than nothing until the wait is over.
+    if (!told) deps.onWaiting?.({ threadId });
+    told = true;
     await sleep(WAIT_STEP_MS);
     // Granted if the other turn's lease ran out meanwhile.
     claim = await ask();

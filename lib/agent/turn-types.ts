@@ -25,6 +25,8 @@ export interface TurnDeps {
     /** Answered from what another turn stored: nothing runs. */
     replayed?: boolean;
   }) => void;
+  /** Called when the turn waits for another turn answering its message, before it is ready (a runtime may answer the client meanwhile). */
+  onWaiting?: (waiting: { threadId: string }) => void;
   generateId?: () => string;
   /** The clock a reply's parts are timed by (how long reasoning took); Date.now unless a test fixes it. */
   now?: () => number;

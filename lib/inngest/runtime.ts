@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
-import { dataPartSchemas } from "@/lib/protocol/chat";
+import { dataChunk, dataPartSchemas, WAITING_NOTICE } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
@@ -16,11 +16,22 @@ import { turnChannel } from "./channels";
 import { ensureWebSocket } from "./websocket";
 
 export interface InngestRuntimeOptions {
-  /** How long to wait for the run to announce its thread (queued behind another turn counts). */
+  /** How long to wait for the run to announce its thread, unless it waits for another turn of the thread. */
   startTimeoutMs: number;
   /** How long the run may stay silent once it has started streaming. */
   idleTimeoutMs: number;
+  /** How long a run may take to start before the route asks whether it waits behind another turn. */
+  queueCheckMs?: number;
 }
+
+/** The turn running in an owner's thread now, or null (lib/history/postgres-progress.ts). */
+export type RunningTurnOf = (owner: string, threadId: string) => Promise<string | null>;
+
+const DEFAULT_OPTIONS: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 };
+const DEFAULT_QUEUE_CHECK_MS = 300;
+/** Within a proxy's idle timeout (commonly 30–60 s): a waiting message's notice is sent again this often. */
+const WAITING_NOTICE_MS = 20_000;
+
 
 /**
  * Inngest caps an event's size (256 KiB on its smaller plans). A client copy
@@ -49,7 +60,9 @@ export class InngestRuntime implements TurnRuntime {
     private readonly stops: TurnStops,
     /** Signs the event, so the function runs only turns this app sent. */
     private readonly sessionSecret: SessionSecret,
-    private readonly options: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 },
+    private readonly options: InngestRuntimeOptions = DEFAULT_OPTIONS,
+    /** Tells a message that waits for another turn of its thread (Inngest runs one at a time) from a run slow to start. */
+    private readonly runningTurnOf?: RunningTurnOf,
   ) {}
 
   async start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {
@@ -79,10 +92,18 @@ export class InngestRuntime implements TurnRuntime {
       await this.client.send({ name: CHAT_TURN_EVENT, data }).catch((error) => {
         throw new AppError("unavailable:inngest", "Inngest is not reachable. Please try again.", { cause: error });
       });
-      const first = await feed.first(this.options.startTimeoutMs);
+      const { startTimeoutMs, idleTimeoutMs, queueCheckMs = DEFAULT_QUEUE_CHECK_MS } = this.options;
+      // A message that waits for the thread's running turn is answered at once, and says that it waits.
+      const waitsBehind = this.waitsBehind(request.owner, request.threadId, turnId);
+      const early = waitsBehind ? await feed.first(Math.min(queueCheckMs, startTimeoutMs), { quiet: true }) : undefined;
+      if (early === undefined && waitsBehind && request.threadId && (await waitsBehind())) {
+        const notice = dataChunk("notice", { text: WAITING_NOTICE });
+        return { threadId: request.threadId, stream: feed.stream(notice, idleTimeoutMs, { notice, waitsBehind, everyMs: WAITING_NOTICE_MS }) };
+      }
+      const first = early ?? (await feed.first(startTimeoutMs));
       if (first.type !== "data-thread") throw new AppError("internal:inngest", "The turn did not announce its thread.");
       const { threadId, historySource } = dataPartSchemas.thread.parse(first.data);
-      return { threadId, historySource, stream: feed.stream(first, this.options.idleTimeoutMs) };
+      return { threadId, historySource, stream: feed.stream(first, idleTimeoutMs) };
     } catch (error) {
       feed.close();
       throw error;
@@ -92,6 +113,23 @@ export class InngestRuntime implements TurnRuntime {
   stop(owner: string, threadId: string): Promise<boolean> {
     return this.stops.stop(owner, threadId);
   }
+
+  /** Whether another turn than this one runs in the thread now; undefined when that cannot be asked (a new thread). */
+  private waitsBehind(owner: string, threadId: string | undefined, turnId: string): (() => Promise<boolean>) | undefined {
+    const runningTurnOf = this.runningTurnOf;
+    if (!runningTurnOf || !threadId) return undefined;
+    return async () => {
+      const running = await runningTurnOf(owner, threadId).catch(() => null);
+      return running !== null && running !== turnId;
+    };
+  }
+}
+
+/** While the run has not started: the notice sent again every `everyMs`, as long as another turn of the thread runs. */
+interface Waiting {
+  notice: UIMessageChunk;
+  waitsBehind: () => Promise<boolean>;
+  everyMs: number;
 }
 
 /** One run's realtime messages, read in order, with timeouts and the attempt filter. */
@@ -104,12 +142,20 @@ class RunFeed {
     private readonly unsubscribe: () => void,
   ) {}
 
-  /** The next UI chunks (possibly none), null at the end; a refusal or silence throws. */
-  private async next(timeoutMs: number): Promise<UIMessageChunk[] | null> {
+  /** The read in flight: one that outlasted a wait is taken up by the next. */
+  private reading?: Promise<ReadableStreamReadResult<Message>>;
+
+  private read(): Promise<ReadableStreamReadResult<Message>> {
+    return (this.reading ??= this.reader.read().finally(() => (this.reading = undefined)));
+  }
+
+  /** The next UI chunks (possibly none), null at the end, "silent" when `quiet` and nothing came in time; a refusal, or silence unless `quiet`, throws. */
+  private async next(timeoutMs: number, { quiet = false } = {}): Promise<UIMessageChunk[] | null | "silent"> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
     try {
-      const next = await Promise.race([this.reader.read(), timeout]);
+      const next = await Promise.race([this.read(), timeout]);
+      if (next === "timeout" && quiet) return "silent";
       if (next === "timeout") throw new AppError("unavailable:turn_timeout", "The reply stopped arriving. Please try again.");
       if (next.done) return null;
       if (next.value.topic === "refused") throw new AppError(next.value.data.code as ErrorCode, next.value.data.message);
@@ -119,23 +165,46 @@ class RunFeed {
     }
   }
 
-  async first(timeoutMs: number): Promise<UIMessageChunk> {
+  /** The run's first chunk; with `quiet`, undefined when none came within `timeoutMs`. */
+  async first(timeoutMs: number, options?: { quiet?: false }): Promise<UIMessageChunk>;
+  async first(timeoutMs: number, options: { quiet: true }): Promise<UIMessageChunk | undefined>;
+  async first(timeoutMs: number, { quiet = false } = {}): Promise<UIMessageChunk | undefined> {
     for (;;) {
-      const chunks = await this.next(timeoutMs);
+      const chunks = await this.next(timeoutMs, { quiet });
+      if (chunks === "silent") return undefined;
       if (chunks === null) throw new AppError("internal:inngest", "The realtime stream ended before the turn started.");
       if (chunks.length > 0) return chunks[0];
     }
   }
 
-  stream(first: UIMessageChunk, idleTimeoutMs: number): ReadableStream<UIMessageChunk> {
+  /**
+   * The run's chunks from `first` on. While `waiting` (the run waits for
+   * another turn of its thread), silence is no failure: its notice goes out
+   * again every so often as long as that turn runs.
+   */
+  stream(first: UIMessageChunk, idleTimeoutMs: number, waiting?: Waiting): ReadableStream<UIMessageChunk> {
+    let queued = waiting;
     return new ReadableStream<UIMessageChunk>({
       start: (controller) => controller.enqueue(first),
       pull: async (controller) => {
         try {
           // A pull that enqueues nothing is not called again: read until there is something to pass on.
           let chunks: UIMessageChunk[] | null;
-          do chunks = await this.next(idleTimeoutMs);
-          while (chunks !== null && chunks.length === 0);
+          for (;;) {
+            const got = await this.next(queued ? Math.min(queued.everyMs, idleTimeoutMs) : idleTimeoutMs, { quiet: queued !== undefined });
+            if (got === "silent") {
+              if (await queued!.waitsBehind()) {
+                chunks = [queued!.notice];
+                break;
+              }
+              // The turn ahead has ended: from now on this run has the usual time to start.
+              queued = undefined;
+              continue;
+            }
+            chunks = got;
+            if (chunks === null || chunks.length > 0) break;
+          }
+          if (chunks !== null && chunks[0] !== queued?.notice) queued = undefined;
           for (const chunk of chunks ?? []) controller.enqueue(chunk);
           if (chunks === null || chunks.some(isTerminal)) {
             this.close();

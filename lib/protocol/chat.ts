@@ -13,6 +13,9 @@ import { UUID } from "./uuid";
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
 
+/** The notice of a message that waits for the thread's running turn (on either runtime) until its own starts. */
+export const WAITING_NOTICE = "Waiting for the previous reply to finish…";
+
 /** A history policy's name, as a URL, a request or the environment gives it. */
 export const historyPolicyNameSchema = z.enum(HISTORY_POLICIES, { message: 'must be "all", "none" or "lastN"' });
 
@@ -98,7 +101,7 @@ export type HistoryItem = z.input<typeof historyItem>;
 export const dataPartSchemas = {
   /** First chunk of every turn: the thread, and where its history came from. */
   thread: z.object({ threadId, historySource: z.enum(HISTORY_SOURCES) }),
-  /** What the turn is doing before its reply starts, in a few words (e.g. summarizing earlier messages first). */
+  /** What the turn is doing before its reply starts, in a few words: waiting for the thread's running turn, summarizing earlier messages first. */
   notice: z.object({ text: z.string() }),
   /** The user's Stop ended the reply; what was written is kept. */
   status: z.object({ status: z.literal("stopped") }),

@@ -9,6 +9,8 @@ import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { UIMessageChunk } from "ai";
+import { AppError } from "@/lib/errors";
+import { dataChunk, WAITING_NOTICE } from "@/lib/protocol/chat";
 import type { ProgressWriter, TurnProgress } from "./progress-writer";
 import type { ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
@@ -82,6 +84,12 @@ export class InlineRuntime implements TurnRuntime {
             leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
             saveRetryMs: this.deps.saveRetryMs,
             ...this.deps.turnOptions,
+            onWaiting: ({ threadId }) => {
+              if (ready) return;
+              ready = true;
+              channel.publish(dataChunk("notice", { text: WAITING_NOTICE }));
+              resolve({ threadId, stream: channel.readable() });
+            },
             onReady: ({ threadId, historySource, replayed }) => {
               // A replay runs nothing: there is nothing to hold or to stop.
               if (!asked && !replayed) {
@@ -89,6 +97,7 @@ export class InlineRuntime implements TurnRuntime {
                 asked = true;
               }
               if (!replayed) progress = this.deps.turnProgress?.().writer(input.turnId);
+              if (ready) return;
               ready = true;
               resolve({ threadId, historySource, stream: channel.readable() });
             },
@@ -100,6 +109,8 @@ export class InlineRuntime implements TurnRuntime {
         })
         .catch((error) => {
           if (!ready) return reject(error);
+          // A refusal after the client was told its message waits (it waited too long) is told as it is.
+          if (error instanceof AppError) return publish({ type: "error", errorText: error.message });
           console.error("[turn] failed after the stream started:", error);
           publish({ type: "error", errorText: "The server failed while answering. Please try again." });
         })

@@ -4,7 +4,8 @@ import type { TurnInput } from "@/lib/agent/turn";
 
 export interface StartedTurn {
   threadId: string;
-  historySource: HistorySource;
+  /** Unknown while the turn waits for another turn of its thread; its stream's data-thread says it once it starts. */
+  historySource?: HistorySource;
   stream: ReadableStream<UIMessageChunk>;
 }
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@/lib/protocol/parts";
 import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
+import { params, parseChunks, readUntil, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
+import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { testPool } from "../support/db";
 import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import type { InngestStandin } from "../support/inngest-standin/index.mjs";
@@ -136,6 +137,31 @@ describe("POST /api/chat on the Inngest runtime", () => {
     await standin.idle();
     expect(await storedKinds([...threadIds][0]!)).toEqual(["user", "assistant"]);
     expect(mock.requests).toHaveLength(1);
+  });
+
+  it("answers a second message sent while a reply runs at once, with a notice that it waits, then streams its own reply", async () => {
+    const first = await send({ message: msg("[[slow]] the first question") });
+    const threadId = first.headers.get("x-thread-id")!;
+    const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
+    const second = msg("a second question meanwhile");
+    const queued = await send({ threadId, message: second });
+    expect(queued.status).toBe(200);
+    expect(queued.headers.get("x-thread-id")).toBe(threadId);
+    const waiting = await readUntil(queued, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
+    expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
+    // Its first bytes came while the first reply is still being written.
+    expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
+
+    const rest = async ({ text, reader }: { text: string; reader: ReadableStreamDefaultReader<string> }) => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+      return parseChunks(text);
+    };
+    const [firstChunks, queuedChunks] = await Promise.all([rest(firstRead), rest(waiting)]);
+    expect(firstChunks.at(-1)).toMatchObject({ type: "finish" });
+    expect(queuedChunks).toContainEqual({ type: "data-thread", data: { threadId, historySource: "database" }, transient: true });
+    expect(replyText(queuedChunks)).toBe(echoReply(second.content, 2, 1));
+    expect(queuedChunks.at(-1)).toMatchObject({ type: "finish" });
+    expect(await storedKinds(threadId)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
   it("tells the client to drop a retried step's partial text, and stores one reply", async () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { inspect } from "node:util";
 import { LEAKED_KEY_HINT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { Part } from "@/lib/protocol/parts";
-import { params, parseChunks, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
+import { params, parseChunks, readUntil, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
+import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
@@ -155,6 +156,29 @@ describe("POST /api/chat", () => {
     expect(responses[0].text).toBe(responses[1].text);
     const rows = await storedRows(me.id);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("answers the same message sent again while its reply runs at once, with a notice that it waits, then the reply", async () => {
+    const message = msg("[[slow]] answer me once");
+    const first = await send({ message });
+    const threadId = first.headers.get("x-thread-id")!;
+    const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
+    const again = await send({ threadId, message });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("x-thread-id")).toBe(threadId);
+    const waiting = await readUntil(again, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
+    expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
+    // The first reply is still being written.
+    expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
+
+    const rest = async ({ text, reader }: { text: string; reader: ReadableStreamDefaultReader<string> }) => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+      return parseChunks(text);
+    };
+    const [firstChunks, againChunks] = await Promise.all([rest(firstRead), rest(waiting)]);
+    expect(replyText(againChunks)).toBe(replyText(firstChunks));
+    expect(againChunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
     expect(mock.requests).toHaveLength(1);
   });
 

@@ -91,7 +91,7 @@ async function turnBytes(
     new TurnStops(active, () => undefined),
   );
   const turn = await runtime.start({ owner: "owner-1", threadId: history.nextThreadId, message: { id: "msg-1", role: "user", content } });
-  const response = uiMessageStreamResponse(turn.stream, { "X-Thread-Id": turn.threadId, "X-History-Source": turn.historySource, ...LIVE_STREAM_HEADERS });
+  const response = uiMessageStreamResponse(turn.stream, { "X-Thread-Id": turn.threadId, "X-History-Source": turn.historySource!, ...LIVE_STREAM_HEADERS });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";

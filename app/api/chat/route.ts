@@ -27,7 +27,8 @@ export const POST = route(async (request) => {
   });
   return uiMessageStreamResponse(turn.stream, {
     "X-Thread-Id": turn.threadId,
-    "X-History-Source": turn.historySource,
+    // Unknown while the message waits for the thread's running turn: the stream's data-thread says it then.
+    ...(turn.historySource ? { "X-History-Source": turn.historySource } : {}),
     ...LIVE_STREAM_HEADERS,
   });
 });
