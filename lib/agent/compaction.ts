@@ -4,7 +4,7 @@ import { seqAfter } from "@/lib/auth/history-signature";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import { modelInputChars } from "./input-budget";
-import type { HistoryConfig, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import type { HistoryConfig, NewSummary, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
@@ -131,6 +131,13 @@ const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts
 /** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
 export const canCompact = (history: HistoryConfig, network: Network) => network.compaction !== undefined && history.summaries !== undefined;
 
+/** A summary written and not stored yet: what it stands for, and the thread's latest summary it was written after. */
+export interface SummaryDraft {
+  summary: Omit<NewSummary, "id">;
+  /** The seq of the summary it was written after (null: none). */
+  after: number | null;
+}
+
 /**
  * Compacts the thread if it needs it, and stores one summary. Returns the
  * stored summary's seq, or null when there was nothing to do or another
@@ -142,6 +149,33 @@ export async function compactThread(
   target: { owner: string; threadId: string; beforeSeq?: number },
   deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
+  const draft = await summarizeThread(target, deps);
+  return draft ? storeSummary(target, draft, deps) : null;
+}
+
+/**
+ * Stores a summary as the thread's latest, after whatever the thread's path
+ * ends with now; null when another compaction stored first or the path no
+ * longer holds what it stands for.
+ */
+export async function storeSummary(
+  scope: { owner: string; threadId: string },
+  { summary, after }: SummaryDraft,
+  { history, step, newId }: { history: HistoryConfig; step: StepRunner; newId: () => string },
+): Promise<{ seq: number } | null> {
+  const summaries = history.summaries;
+  if (!summaries) return null;
+  return step("compaction:store", () => summaries.append({ owner: scope.owner, threadId: scope.threadId, summary: { id: newId(), ...summary }, after }));
+}
+
+/**
+ * The summary the thread needs now (see compactThread), written by the model
+ * and not stored: null when there is nothing to summarize.
+ */
+export async function summarizeThread(
+  target: { owner: string; threadId: string; beforeSeq?: number },
+  deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
+): Promise<SummaryDraft | null> {
   const { network, step } = deps;
   const settings = network.compaction;
   const { history } = deps;
@@ -189,13 +223,6 @@ export async function compactThread(
   }
 
   // A plan always has a round: there was something to summarize.
-  const summary = text;
-  if (summary === undefined) return null;
-  return step("compaction:store", () =>
-    summaries.append({
-      ...scope,
-      summary: { id: deps.newId(), text: summary, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages },
-      after: plan.after,
-    }),
-  );
+  if (text === undefined) return null;
+  return { summary: { text, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after };
 }

@@ -19,7 +19,17 @@ import { agentHistoryPolicy, type Agent } from "./network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "./coalesce";
-import { canCompact, compactThread, historyCount, messageChars, needsCompaction, sizeLimits } from "./compaction";
+import {
+  canCompact,
+  compactThread,
+  historyCount,
+  messageChars,
+  needsCompaction,
+  sizeLimits,
+  storeSummary,
+  summarizeThread,
+  type SummaryDraft,
+} from "./compaction";
 import { runNetwork } from "./run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
@@ -149,6 +159,8 @@ interface Turn {
 interface Reading {
   source: HistorySource;
   summary?: SummaryMessage;
+  /** A summary the model reads in this turn that is stored once the reply is (a regenerate's: see compactIfTooBig). */
+  unstored?: SummaryDraft;
   /** The thread's messages before the new one, from the first the model reads on. */
   earlier: (ThreadMessage & { seq: number })[];
   /** The entry agent's input. */
@@ -184,7 +196,8 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const inputSize = await announceInput(turn, reading, userSeq);
   const ran = await runModel(turn, reading, inputSize, compactionFailure);
   const ending = await storeReply(turn, ran);
-  await announceEnd(turn, ending);
+  const summaryAfterReply = await storeSummaryAfterReply(turn, reading);
+  await announceEnd(turn, ending, summaryAfterReply);
   return {
     threadId: thread.threadId,
     historySource: reading.source,
@@ -247,15 +260,28 @@ async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | u
   if (userSeq === undefined || !canCompact(history, network) || !overBudget) return undefined;
   await turn.announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
   const scope = { owner: input.owner, threadId: thread.threadId };
+  const readSummary = (summary: SummaryMessage) => {
+    const fromSeq = readFrom(summary);
+    reading.summary = summary;
+    reading.earlier = reading.earlier.filter((m) => m.seq >= fromSeq);
+    reading.messages = messagesFor(turn, reading)(entryAgent(turn));
+  };
   try {
+    if (thread.message !== undefined) {
+      // A regenerate: the thread's path still ends with the reply it replaces
+      // (it branches when the new reply is stored), so a summary stored now
+      // would follow that reply off the path and the next turn would summarize
+      // again. The model reads it now; it is stored after the new reply.
+      const draft = await summarizeThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
+      if (draft) {
+        reading.unstored = draft;
+        readSummary(unstoredSummary(draft));
+      }
+      return undefined;
+    }
     await compactThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
     const latest = await step("read-summary", async () => (await history.summaries?.latest(scope)) ?? null);
-    if (latest && latest.seq !== reading.summary?.seq) {
-      const fromSeq = readFrom(latest);
-      reading.summary = latest;
-      reading.earlier = reading.earlier.filter((m) => m.seq >= fromSeq);
-      reading.messages = messagesFor(turn, reading)(entryAgent(turn));
-    }
+    if (latest && latest.seq !== reading.summary?.seq) readSummary(latest);
     return undefined;
   } catch (error) {
     return new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
@@ -276,11 +302,9 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   const { summary } = reading;
   // The latest summary, signed, for a client whose copy lacks it (it was
   // written after that client's last turn): its next copy then fits together.
-  if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
-    const { id, seq, parentId, createdAt, parts } = summary;
-    const { text, throughSeq, summarizedMessages } = parts[0];
-    const signature = deps.signer(threadId, summary);
-    await announce("announce-summary", dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages }));
+  // One stored after the reply is announced with the reply's end.
+  if (summary && !reading.unstored && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
+    await announce("announce-summary", compactedChunk(deps.signer, threadId, summary));
   }
   // What the entry agent is given, for the debug panel and the budget.
   const entry = turn.policyFor(entryAgent(turn));
@@ -391,9 +415,22 @@ function threadToName({ input, thread }: Turn, userSeq: number | undefined, endi
   return { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply, renaming: edit };
 }
 
-/** 7. The end of the stream: the stored reply signed, then the error shown beside what was written, or the finish. */
-async function announceEnd({ deps, thread, announce }: Turn, ending: Ending): Promise<void> {
-  const ahead: UIMessageChunk[] = [];
+/** 6b. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
+async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn, reading: Reading): Promise<UIMessageChunk | undefined> {
+  if (!reading.unstored) return undefined;
+  const scope = { owner: input.owner, threadId: thread.threadId };
+  const stored = await storeSummary(scope, reading.unstored, { history: deps.history, step, newId }).catch((error) => {
+    console.error(`[thread ${thread.threadId}] the summary could not be stored; the next turn summarizes again:`, errorText(error));
+    return null;
+  });
+  if (!stored || !deps.signer) return undefined;
+  const latest = await step("read-summary", async () => (await deps.history.summaries?.latest(scope)) ?? null);
+  return latest && latest.seq === stored.seq ? compactedChunk(deps.signer, thread.threadId, latest) : undefined;
+}
+
+/** 7. The end of the stream: the stored reply signed (and a summary stored after it), then the error shown beside what was written, or the finish. */
+async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, summary?: UIMessageChunk): Promise<void> {
+  const ahead: UIMessageChunk[] = summary ? [summary] : [];
   if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
     const place = { seq: ending.replySeq, parentId: ending.replyParentId };
     const signature = deps.signer(thread.threadId, { ...ending.reply, ...place });
@@ -426,6 +463,18 @@ const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Ag
 const conversationOf = ({ input }: Turn, reading: Reading) => conversationWith(reading.earlier, input.message, reading.summary);
 
 const entryAgent = ({ deps }: Turn): Agent => deps.network.agents[0];
+
+/** A stored summary, signed, as the client adds it to its copy. */
+function compactedChunk(signer: NonNullable<TurnDeps["signer"]>, threadId: string, summary: SummaryMessage): UIMessageChunk {
+  const { id, seq, parentId, createdAt, parts } = summary;
+  const { text, throughSeq, summarizedMessages } = parts[0];
+  return dataChunk("compacted", { id, seq, parentId, signature: signer(threadId, summary), createdAt, text, throughSeq, summarizedMessages });
+}
+
+/** A summary the model reads before it is stored: it has no place in the thread yet. */
+function unstoredSummary({ summary }: SummaryDraft): SummaryMessage {
+  return { id: "", seq: 0, role: "system", createdAt: "", status: "complete", parts: [{ type: "system-event", event: "compaction", ...summary }] };
+}
 
 /** The first seq the model reads of a compacted thread: the one after what its latest summary stands for. */
 const readFrom = (summary: SummaryMessage) => summary.parts[0].throughSeq + 1;

@@ -100,6 +100,42 @@ describe("a thread over the model's input budget", () => {
     expect(parts.filter((part) => part.type === "text")).toHaveLength(10); // every message kept: 4 turns, the new one and its reply
   });
 
+  it("compacted inside a regenerate, keeps its summary where the next turn reads it: no second summary, the input under the budget", async () => {
+    const threadId = await seededThread(me.id, 4, 2_000);
+    const { rows } = await pool.query<{ message_id: string; kind: string; content: string }>(
+      "SELECT message_id, kind, content FROM messages WHERE thread_id = $1 ORDER BY seq",
+      [threadId],
+    );
+    const lastUser = rows.findLast((row) => row.kind === "user")!;
+    const lastReply = rows.at(-1)!;
+    const regenerated = await chatTurn(chat, { threadId, message: { id: lastUser.message_id, content: lastUser.content }, replaces: lastReply.message_id }, me.cookie);
+    expect(regenerated.response.status).toBe(200);
+    expect(regenerated.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
+    expect(chunkTypes(regenerated.chunks)).toContain("data-compacted");
+    expect(summaryRequests()).toHaveLength(1);
+
+    // The summary is on the new reply's path, after it; the replaced reply is still its sibling's version.
+    const { rows: after } = await pool.query<{ kind: string; active: boolean; parent_message_id: string | null; message_id: string }>(
+      "SELECT kind, active, parent_message_id, message_id FROM messages WHERE thread_id = $1 ORDER BY seq",
+      [threadId],
+    );
+    const newReply = after.findLast((row) => row.kind === "assistant")!;
+    expect(newReply).toMatchObject({ active: true, parent_message_id: lastUser.message_id });
+    expect(after.find((row) => row.message_id === lastReply.message_id)).toMatchObject({ active: false, parent_message_id: lastUser.message_id });
+    expect(after.find((row) => row.kind === "system_event")).toMatchObject({ active: true, parent_message_id: newReply.message_id });
+    mock.requests.length = 0;
+    const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "and after that?" } }, me.cookie);
+    expect(next.response.status).toBe(200);
+    expect(next.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
+    // The regenerate's summary stands for the earlier messages: nothing is summarized again.
+    expect(summaryRequests()).toHaveLength(0);
+    const [asked] = agentRequests();
+    expect(JSON.stringify(asked.messages)).toContain("Summary: said topic 0");
+    expect(conversationChars(asked)).toBeLessThanOrEqual(BUDGET);
+    const parts = (await (await timeline.GET(request_(threadId), params(threadId))).json()).parts as { type: string }[];
+    expect(parts.filter((part) => part.type === "system-event")).toHaveLength(1);
+  });
+
   it("still refuses, clearly, a single new message over the budget, and summarizes nothing for it", async () => {
     const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "long ".repeat(1_400) } }, me.cookie);
     expect(turn.response.status).toBe(200);
