@@ -278,9 +278,12 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   // written after that client's last turn): its next copy then fits together.
   if (summary && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
     const { id, seq, parentId, createdAt, parts } = summary;
-    const { text, throughSeq, summarizedMessages } = parts[0];
+    const { text, throughSeq, summarizedMessages, imported } = parts[0];
     const signature = deps.signer(threadId, summary);
-    await announce("announce-summary", dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages }));
+    await announce(
+      "announce-summary",
+      dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) }),
+    );
   }
   // What the entry agent is given, for the debug panel and the budget.
   const entry = turn.policyFor(entryAgent(turn));
