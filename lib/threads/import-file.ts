@@ -141,13 +141,14 @@ export async function readThreadFile(
   if (!started) throw new AppError("bad_request:body", "The file is empty: send an exported thread file.");
   if (!parser.isEnded) parser.end();
   if (failure) throw asAppError(failure);
-  const last = check.finish();
-  if (last) throw refused(last);
+  // A field the file lacks first (a file of another kind lacks `format`), then what its messages lack.
   const parsedHeader = exportHeaderSchema.safeParse(header);
   if (!parsedHeader.success) {
     const first = parsedHeader.error.issues[0];
     throw refused({ path: pathOf(first.path), message: first.message });
   }
+  const last = check.finish();
+  if (last) throw refused(last);
   return { header: parsedHeader.data, messages: check.messages, parts: check.parts };
 }
 

@@ -215,6 +215,10 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
     const cases: [string, { json?: unknown; body?: string }, string | RegExp][] = [
       ["not JSON", { body: "{ this is not json" }, "not valid JSON"],
       ["not an object", { json: [1, 2] }, "must be a JSON object"],
+      ["another kind of file", { json: { hello: "world" } }, 'format: must be "threadline.thread": this is not a Threadline thread export'],
+      ["an empty body", { body: "" }, "The file is empty"],
+      ["two documents", { body: `${JSON.stringify(good)} {}` }, "not valid JSON"],
+      ["messages that are not a list", edited((f) => void ((f as { messages: unknown }).messages = { 0: f.messages[0] })), "messages: must be an array of messages"],
       ["another format", edited((f) => void ((f as { format: string }).format = "chatgpt.conversation")), 'format: must be "threadline.thread"'],
       ["another version", edited((f) => void ((f as { version: number }).version = 2)), "version: must be 1"],
       ["a parent that is not an earlier message", edited((f) => void (f.messages[1].parentId = "a3")), 'messages.1.parentId: "a3" is not the id of an earlier message'],
@@ -240,8 +244,10 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
       else expect(error.message, what).toMatch(message);
     }
     expect(await holdings(importer.id)).toEqual({ threads: 0, rows: 0 });
-    // The same file, whole, goes in.
+    // The same file, whole, goes in, and so does one whose keys come in another order.
     expect((await importAs(importer.cookie, { json: good })).status).toBe(201);
+    const { messages, ...header } = good;
+    expect((await importAs(importer.cookie, { json: { messages, ...header } })).status).toBe(201);
   });
 
   it("refuses a file larger than the import limit with 413, storing nothing", async () => {
