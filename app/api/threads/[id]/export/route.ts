@@ -10,12 +10,12 @@ export const dynamic = "force-dynamic";
 
 const isFormat = (value: string | null): value is ExportFormat => EXPORT_FORMATS.includes(value as ExportFormat);
 
-/** Pieces of a body, sent one after the other. */
+/** Pieces of a body, sent one after the other, each let go once sent. */
 function streamOf(pieces: Buffer[]): ReadableStream<Uint8Array> {
-  let next = 0;
   return new ReadableStream({
     pull(controller) {
-      if (next < pieces.length) controller.enqueue(new Uint8Array(pieces[next++]));
+      const piece = pieces.shift();
+      if (piece) controller.enqueue(piece);
       else controller.close();
     },
   });
