@@ -240,6 +240,7 @@ export class ThreadRepository {
     const id = randomUUID();
     const batches = new ImportBatches();
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     const write = async () => {
       const r = batches.take();
       if (!r) return;
@@ -259,13 +260,14 @@ export class ThreadRepository {
       await client.query("SELECT threadline_import_finish($1)", [id]);
       await client.query("COMMIT");
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
+      // A connection that cannot even roll back is not given back to the pool.
+      await client.query("ROLLBACK").catch((rollback: Error) => void (broken = rollback));
       // A value of the file the database cannot hold (a date before year 1, say) is the file's fault, not the server's.
       const refusal = databaseRefusal(error);
       if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
     this.changed(owner, id);
     return this.get(owner, id);
