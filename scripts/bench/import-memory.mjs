@@ -9,8 +9,9 @@
 //   DATABASE_URL=postgres://... node --expose-gc scripts/bench/import-memory.mjs [--messages 20000]
 //
 // Prints one JSON line: the peak above the starting point of the heap
-// (JavaScript objects, strings), of external memory (buffers) and of RSS,
-// in MiB, sampled every millisecond and after each step of the import.
+// (JavaScript objects, strings, garbage not yet collected included), of the
+// live heap (after a full collection, once a megabyte of the file), of
+// external memory (buffers) and of RSS, in MiB, sampled every millisecond.
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
@@ -43,14 +44,20 @@ async function writeThreadFile(file, count) {
   await once(out, "finish");
 }
 
-/** Runs `work` while sampling memory; the peak of each figure above where it started, in MiB. */
+/**
+ * Runs `work` while sampling memory; the peak of each figure above where it
+ * started, in MiB. `liveHeapMiB` is the heap after a full collection, taken
+ * each time `work` asks (garbage left out: what the work holds).
+ */
 async function peakOf(work) {
   global.gc();
   const start = process.memoryUsage();
-  const peak = { ...start };
-  const sample = () => {
+  const peak = { ...start, live: start.heapUsed };
+  const sample = (collect = false) => {
+    if (collect) global.gc();
     const now = process.memoryUsage();
     for (const key of ["heapUsed", "external", "rss"]) peak[key] = Math.max(peak[key], now[key]);
+    if (collect) peak.live = Math.max(peak.live, now.heapUsed);
   };
   const timer = setInterval(sample, 1);
   try {
@@ -59,7 +66,12 @@ async function peakOf(work) {
     clearInterval(timer);
     sample();
   }
-  return { heapMiB: MiB(peak.heapUsed - start.heapUsed), externalMiB: MiB(peak.external - start.external), rssMiB: MiB(peak.rss - start.rss) };
+  return {
+    heapMiB: MiB(peak.heapUsed - start.heapUsed),
+    liveHeapMiB: MiB(peak.live - start.heapUsed),
+    externalMiB: MiB(peak.external - start.external),
+    rssMiB: MiB(peak.rss - start.rss),
+  };
 }
 
 export async function importMemory({ messages = 20_000, databaseUrl = process.env.DATABASE_URL } = {}) {
@@ -82,15 +94,18 @@ export async function importMemory({ messages = 20_000, databaseUrl = process.en
     let imported;
     const streamed = await peakOf(async (sample) => {
       async function* sampled() {
+        let chunks = 0;
         for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
-          sample();
+          sample(++chunks % 16 === 0); // the live heap once a megabyte
           yield chunk;
         }
       }
       imported = await importThreadFile(threads, owner, sampled());
     });
-    const whole = await peakOf(async () => {
-      threadExportSchema.parse(JSON.parse(await readFile(file, "utf8")));
+    const whole = await peakOf(async (sample) => {
+      const parsed = threadExportSchema.parse(JSON.parse(await readFile(file, "utf8")));
+      sample(true);
+      return parsed;
     });
     await pool.query("DELETE FROM threads WHERE owner = $1", [owner]);
     return { messages: imported.messageCount, fileMiB: MiB((await stat(file)).size), streamedImport: streamed, wholeFileParse: whole };
