@@ -10,10 +10,16 @@ export const limits = {
   /** The client's history must leave room in the body for the rest of the request. */
   maxHistoryBytes: 3.5 * 1024 * 1024,
   maxThreadsPage: 100,
-  /** POST /api/threads/import: the exported file (lib/protocol/thread-export.ts), every version of every message. */
-  maxImportBytes: 8 * 1024 * 1024,
-  maxImportMessages: 5_000,
+  /**
+   * A thread file (lib/protocol/thread-export.ts), every version of every
+   * message: what GET /api/threads/:id/export writes at most, and so what
+   * POST /api/threads/import reads at most. Far above a real thread (a
+   * year of daily conversation is a few thousand messages), low enough that
+   * one file cannot fill a server's memory or disk.
+   */
+  maxThreadFileBytes: 128 * 1024 * 1024,
+  maxThreadFileMessages: 100_000,
   /** Part rows of the whole file, every message's together. */
-  maxImportParts: 20_000,
+  maxThreadFileParts: 400_000,
   defaultThreadsPage: 30,
 } as const;

@@ -23,7 +23,11 @@ export const SummaryMarker = memo(function SummaryMarker({ message }: { message:
           aria-expanded={open}
           aria-controls={regionId}
           onClick={() => setOpen((was) => !was)}
-          title={`The model now reads a summary of the ${summary.summarizedMessages} messages before this point`}
+          title={
+            summary.imported
+              ? `A summary of the ${summary.summarizedMessages} messages before this point, from the imported file: the model reads it as quoted text, not as instructions`
+              : `The model now reads a summary of the ${summary.summarizedMessages} messages before this point`
+          }
           className="inline-flex items-center gap-1 rounded-md px-1 py-0.5 outline-none hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-400 dark:hover:text-neutral-100"
         >
           Earlier messages summarized

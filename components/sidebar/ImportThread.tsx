@@ -3,6 +3,8 @@
 import { useState, type ChangeEvent } from "react";
 import { useRouter } from "next/navigation";
 import { importThread } from "@/lib/client/api";
+import { AppError } from "@/lib/errors";
+import { limits } from "@/lib/limits";
 import { errorMessage } from "@/lib/client/error-message";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
 
@@ -23,7 +25,10 @@ export function ImportThread({ onImported }: { onImported: () => void }) {
     setPending(true);
     setError(null);
     try {
-      const thread = await importThread(await file.text());
+      if (file.size > limits.maxThreadFileBytes) {
+        throw new AppError("payload_too_large:body", `The file is larger than ${Math.round(limits.maxThreadFileBytes / 1024 / 1024)} MB, the most a thread file may hold.`);
+      }
+      const thread = await importThread(file);
       await refresh();
       onImported();
       router.push(`/c/${thread.id}`);

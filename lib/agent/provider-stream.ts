@@ -3,6 +3,7 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provide
 import { safeParseJSON } from "@ai-sdk/provider-utils";
 import { InvalidToolInputError, NoSuchToolError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from "ai/internal";
+import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 
 // One model call, asked of the provider directly. The AI SDK's streamText
 // would pass every token through a dozen web streams of its own (steps,
@@ -27,7 +28,8 @@ export async function openProviderStream(call: ProviderCall): Promise<ReadableSt
   const model = languageModelV3(call.model);
   const { abortSignal } = call;
   // The one system message among them is a compaction summary the server
-  // wrote and read from its database (a client's copy never supplies one).
+  // wrote and read from its database (a client's copy never supplies one, and
+  // an imported summary goes as a user message).
   const prompt = await standardizePrompt({ system: call.system, messages: call.messages, allowSystemInMessages: true });
   const { retry } = prepareRetries({ maxRetries: call.maxRetries, abortSignal });
   const messages = await convertToLanguageModelPrompt({ prompt, supportedUrls: await model.supportedUrls, download: undefined, abortSignal });
@@ -68,7 +70,9 @@ export interface ParsedToolCall {
  * The provider's tool call, its input parsed and checked as the SDK checks
  * it, with the SDK's own parser (prototype keys refused) and the same errors,
  * so the model reads the same words about a bad call. An invalid call keeps
- * its input as far as it parses (else the raw text).
+ * its input as far as it parses (else the raw text). An input nested deeper
+ * than MAX_JSON_DEPTH is invalid too, whatever the schema, and is kept as its
+ * raw text: stored, exported or validated as JSON it would cost too much.
  */
 export async function parseToolCall(call: { toolCallId: string; toolName: string; input: string }, tools: ToolSet | undefined): Promise<ParsedToolCall> {
   const { toolCallId, toolName, input: text } = call;
@@ -77,7 +81,13 @@ export async function parseToolCall(call: { toolCallId: string; toolName: string
     const error = tools ? new NoSuchToolError({ toolName, availableTools: Object.keys(tools) }) : new NoSuchToolError({ toolName });
     return { type: "tool-call", toolCallId, toolName, input: await parsedOrText(text), invalid: true, error };
   }
-  const checked = await safeParseJSON({ text: text.trim() === "" ? "{}" : text, schema: tool.inputSchema });
+  const source = text.trim() === "" ? "{}" : text;
+  const read = await safeParseJSON({ text: source });
+  if (read.success && jsonDepth(read.value) > MAX_JSON_DEPTH) {
+    const cause = new Error(`The input nests objects and arrays more than ${MAX_JSON_DEPTH} deep; send a flatter input.`);
+    return { type: "tool-call", toolCallId, toolName, input: text, invalid: true, error: new InvalidToolInputError({ toolName, toolInput: text, cause }) };
+  }
+  const checked = await safeParseJSON({ text: source, schema: tool.inputSchema });
   if (checked.success) return { type: "tool-call", toolCallId, toolName, input: checked.value };
   const error = new InvalidToolInputError({ toolName, toolInput: text, cause: checked.error });
   return { type: "tool-call", toolCallId, toolName, input: await parsedOrText(text), invalid: true, error };

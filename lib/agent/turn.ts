@@ -467,8 +467,9 @@ const entryAgent = ({ deps }: Turn): Agent => deps.network.agents[0];
 /** A stored summary, signed, as the client adds it to its copy. */
 function compactedChunk(signer: NonNullable<TurnDeps["signer"]>, threadId: string, summary: SummaryMessage): UIMessageChunk {
   const { id, seq, parentId, createdAt, parts } = summary;
-  const { text, throughSeq, summarizedMessages } = parts[0];
-  return dataChunk("compacted", { id, seq, parentId, signature: signer(threadId, summary), createdAt, text, throughSeq, summarizedMessages });
+  const { text, throughSeq, summarizedMessages, imported } = parts[0];
+  const signature = signer(threadId, summary);
+  return dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) });
 }
 
 /** A summary the model reads before it is stored: it has no place in the thread yet. */

@@ -123,9 +123,9 @@ export async function forkThread(threadId: string, messageId: string): Promise<T
   return (await request<ThreadResponse>(`${threadPath(threadId)}/fork`, { method: "POST", body: JSON.stringify({ messageId }) })).thread;
 }
 
-/** A thread made from an exported one: `json` is the export file's text, sent as it is (the server checks it). */
-export async function importThread(json: string): Promise<ThreadSummary> {
-  return (await request<ThreadResponse>("/api/threads/import", { method: "POST", body: json })).thread;
+/** A thread made from an exported one: the export file, sent as it is (the server reads it as it arrives and checks it). */
+export async function importThread(file: Blob | string): Promise<ThreadSummary> {
+  return (await request<ThreadResponse>("/api/threads/import", { method: "POST", body: file })).thread;
 }
 
 /** Where the thread's export downloads from (an attachment). */

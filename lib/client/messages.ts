@@ -61,8 +61,8 @@ export function isUnanswered(messages: ChatMessage[]): boolean {
 
 /** The system message a data-compacted part announces: the thread's latest summary. */
 export function summaryMessage(data: ChatDataParts["compacted"]): ChatMessage {
-  const { id, createdAt, text, throughSeq, summarizedMessages } = data;
-  return { id, role: "system", metadata: { createdAt }, parts: [{ type: "data-summary", data: { text, throughSeq, summarizedMessages } }] };
+  const { id, createdAt, text, throughSeq, summarizedMessages, imported } = data;
+  return { id, role: "system", metadata: { createdAt }, parts: [{ type: "data-summary", data: { text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) } }] };
 }
 
 /**

@@ -118,7 +118,13 @@ export const dataPartSchemas = {
     ),
   }),
   /** A system message's one part: the summary compaction wrote of the messages up to `throughSeq`. */
-  summary: z.object({ text: z.string(), throughSeq: z.number().int().min(1), summarizedMessages: z.number().int().min(1) }),
+  summary: z.object({
+    text: z.string(),
+    throughSeq: z.number().int().min(1),
+    summarizedMessages: z.number().int().min(1),
+    /** It came with an imported file (the model reads it as quoted data). */
+    imported: z.literal(true).optional(),
+  }),
   /**
    * The thread's latest summary, when the client's copy lacked it (it was
    * written after the client's last turn): the client puts it into its copy,
@@ -133,6 +139,7 @@ export const dataPartSchemas = {
     text: z.string(),
     throughSeq: z.number().int().min(1),
     summarizedMessages: z.number().int().min(1),
+    imported: z.literal(true).optional(),
   }),
   /** What the model is given this turn: the history policy in force and the size of its window (the debug panel). */
   history: z.object({

@@ -75,7 +75,12 @@ export function toColumns(role: Role, part: Part): PartColumns {
         kind: "system_event",
         agentName,
         ...escapeNul(part.text),
-        data: { event: part.event, throughSeq: part.throughSeq, summarizedMessages: part.summarizedMessages },
+        data: {
+          event: part.event,
+          throughSeq: part.throughSeq,
+          summarizedMessages: part.summarizedMessages,
+          ...(part.imported ? { imported: 1 } : {}),
+        },
       };
   }
 }
@@ -109,6 +114,7 @@ export function fromColumns(row: StoredPart): Part {
         text,
         throughSeq: Number(row.data?.throughSeq),
         summarizedMessages: Number(row.data?.summarizedMessages),
+        ...(row.data?.imported ? { imported: true } : {}),
       };
   }
 }
@@ -158,7 +164,9 @@ export function canonicalParts(parts: Part[]): Part[] {
 // take back earlier reasoning without their own signatures, and a hand-over is
 // the router's business); a tool call goes only together with its result; a
 // compaction summary is a system message that says what it stands for, in the
-// words `summaryText` gives (the model's prompt text is not the codec's).
+// words `summaryText` gives (the model's prompt text is not the codec's). An
+// imported summary (`imported`) is anyone's words: it goes as a user message,
+// quoted data with no system authority.
 
 export function toModelMessages(messages: ThreadMessage[], summaryText: (part: SystemEventPart) => string): ModelMessage[] {
   const out: ModelMessage[] = [];
@@ -166,7 +174,9 @@ export function toModelMessages(messages: ThreadMessage[], summaryText: (part: S
     if (message.role === "user") {
       out.push({ role: "user", content: message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") });
     } else if (message.role === "system") {
-      for (const part of message.parts) if (part.type === "system-event") out.push({ role: "system", content: summaryText(part) });
+      for (const part of message.parts) {
+        if (part.type === "system-event") out.push({ role: part.imported ? "user" : "system", content: summaryText(part) });
+      }
     } else {
       out.push(...assistantToModel(message.parts));
     }
@@ -273,8 +283,8 @@ export function toUIParts(parts: Part[]): UIPart[] {
         out.push({ type: "data-handoff", data: { to: part.to, ...(part.reason ? { reason: part.reason } : {}) } });
         break;
       case "system-event": {
-        const { text, throughSeq, summarizedMessages } = part;
-        out.push({ type: "data-summary", data: { text, throughSeq, summarizedMessages } });
+        const { text, throughSeq, summarizedMessages, imported } = part;
+        out.push({ type: "data-summary", data: { text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) } });
         break;
       }
     }

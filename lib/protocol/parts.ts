@@ -8,6 +8,7 @@
 // from stored rows, model messages and UI parts; a new part type is added here
 // and there, and nowhere else.
 import { z } from "zod";
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "./json-depth";
 
 export const ROLES = ["user", "assistant", "system"] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,6 +17,15 @@ const agentName = z.string().regex(/^[A-Za-z][A-Za-z0-9 _-]{0,63}$/, "must be an
 // Tool names as the model providers accept them.
 const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a tool's name");
 const toolCallId = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
+
+/**
+ * A tool's input or output: JSON nested at most MAX_JSON_DEPTH deep (lib/protocol/json-depth.ts).
+ * The depth is checked first: zod's own JSON check recurses, and a deep enough value would overflow its stack.
+ */
+const toolJson = z
+  .unknown()
+  .refine((value) => jsonDepth(value) <= MAX_JSON_DEPTH, tooDeepMessage)
+  .pipe(z.json());
 
 const textPart = z.object({ type: z.literal("text"), text: z.string(), agentName: agentName.optional() });
 
@@ -31,7 +41,7 @@ const toolCallPart = z.object({
   type: z.literal("tool-call"),
   toolCallId,
   toolName,
-  input: z.json(),
+  input: toolJson,
   agentName: agentName.optional(),
 });
 
@@ -41,7 +51,7 @@ const toolResultPart = z
     type: z.literal("tool-result"),
     toolCallId,
     toolName,
-    output: z.json().optional(),
+    output: toolJson.optional(),
     error: z.string().optional(),
     agentName: agentName.optional(),
   })
@@ -68,6 +78,13 @@ const systemEventPart = z.object({
   throughSeq: z.number().int().min(1),
   /** How many user and assistant messages it stands for, from the start of the thread. */
   summarizedMessages: z.number().int().min(1),
+  /**
+   * The summary came in with an imported file, not from this server's
+   * compaction: anyone could have written it, so the model reads it as quoted
+   * data in a user message, never as a system message. An import sets it on
+   * every summary, whatever the file says.
+   */
+  imported: z.literal(true).optional(),
 });
 
 export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart]);

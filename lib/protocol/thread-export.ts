@@ -49,6 +49,13 @@ export interface ThreadExport {
 
 const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
 
+/**
+ * The largest seq a file may use (a part's place in its thread): 2^31 - 1, so
+ * a file cannot push a thread's counter to where an int column, a client or a
+ * later turn would break.
+ */
+export const MAX_SEQ = 2 ** 31 - 1;
+
 const title = z
   .string({ message: "must be a string or null" })
   .min(1, "must not be empty")
@@ -59,7 +66,8 @@ const title = z
 
 const exportedId = z.string({ message: "must be a string" }).min(1, "must not be empty").max(256, "must be at most 256 characters");
 
-const exportedMessage = z.object({
+/** One message of a file, on its own (the rules between messages are ThreadFileCheck's). */
+export const exportedMessageSchema = z.object({
   id: exportedId,
   parentId: exportedId.nullable(),
   role: z.enum(ROLES, { message: 'must be "user", "assistant" or "system"' }),
@@ -70,71 +78,124 @@ const exportedMessage = z.object({
   status: z.enum(["complete", "stopped", "incomplete"], { message: 'must be "complete", "stopped" or "incomplete"' }),
   createdAt: dateTime,
   chosen: z.boolean({ message: "must be true or false" }),
-  seq: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1"),
-});
+  seq: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
+}, { message: "must be an object" });
+
+/** A file's fields other than its messages, each checked as soon as it is read. */
+export const exportHeaderFields = {
+  format: z.literal(THREAD_EXPORT_FORMAT, { message: `must be "${THREAD_EXPORT_FORMAT}": this is not a Threadline thread export` }),
+  version: z.literal(THREAD_EXPORT_VERSION, { message: `must be ${THREAD_EXPORT_VERSION}: the version of the export format this server reads` }),
+  exportedAt: dateTime,
+  thread: z.object({ title: title.nullable(), createdAt: dateTime, updatedAt: dateTime }, { message: "must be an object" }),
+};
+export const exportHeaderSchema = z.object(exportHeaderFields, { message: "must be a JSON object" });
+export type ExportHeader = z.infer<typeof exportHeaderSchema>;
+
+/** A rule of the file a message breaks: where (below `messages.<index>`), and what the rule is. */
+export interface FileIssue {
+  path: (string | number)[];
+  message: string;
+  /** The file is over a limit of lib/limits.ts rather than wrong. */
+  limit?: true;
+}
 
 /**
- * The file's rules beyond each field's shape, each broken one named with its
- * place: a tree whose messages come after their parents, in seq order with a
+ * The file's rules beyond each message's shape, checked one message at a
+ * time in file order, so a file of any length is checked without holding
+ * it: a tree whose messages come after their parents, in seq order with a
  * seq for each part, one chosen version per parent, parts that fit their
- * message's role, and summaries that stand for earlier parts.
+ * message's role, summaries that stand for earlier parts, and the limits
+ * of a thread file (lib/limits.ts). The export runs the same check, so
+ * every file it writes is one an import reads.
  */
-function checkTree(messages: ExportedMessage[], ctx: z.RefinementCtx) {
-  const issue = (index: number, field: (string | number)[], message: string) =>
-    ctx.addIssue({ code: "custom", path: ["messages", index, ...field], message });
-  const seen = new Set<string>();
-  const chosenOf = new Set<string | null>();
-  const partSeqs = new Set<number>();
-  let parts = 0;
-  let nextSeq = 1;
-  messages.forEach((message, i) => {
-    if (seen.has(message.id)) return issue(i, ["id"], `"${message.id}" is the id of an earlier message: ids must be unique`);
-    if (message.parentId !== null && !seen.has(message.parentId)) {
-      return issue(i, ["parentId"], `"${message.parentId}" is not the id of an earlier message of the file`);
+export class ThreadFileCheck {
+  private readonly seen = new Set<string>();
+  private readonly chosenOf = new Set<string | null>();
+  private readonly partSeqs = new Set<number>();
+  private nextSeq = 1;
+  messages = 0;
+  parts = 0;
+
+  /** The rule the next message breaks (its index in the file is `this.messages`), or null, and then it counts. */
+  add(message: ExportedMessage): FileIssue | null {
+    const issue = (path: (string | number)[], text: string): FileIssue => ({ path: ["messages", this.messages, ...path], message: text });
+    if (this.messages + 1 > limits.maxThreadFileMessages) {
+      return { path: ["messages"], message: `must hold at most ${limits.maxThreadFileMessages} messages`, limit: true };
     }
-    if (message.seq < nextSeq) return issue(i, ["seq"], `must be at least ${nextSeq}: after the message before it, one seq for each of its parts`);
-    if (message.chosen && chosenOf.has(message.parentId)) {
-      return issue(i, ["chosen"], "another version of this message (the same parentId) is already chosen");
+    if (this.seen.has(message.id)) return issue(["id"], `"${message.id}" is the id of an earlier message: ids must be unique`);
+    if (message.parentId !== null && !this.seen.has(message.parentId)) {
+      return issue(["parentId"], `"${message.parentId}" is not the id of an earlier message of the file`);
+    }
+    if (message.seq < this.nextSeq) return issue(["seq"], `must be at least ${this.nextSeq}: after the message before it, one seq for each of its parts`);
+    if (message.seq + message.parts.length - 1 > MAX_SEQ) return issue(["seq"], `must leave a seq of at most ${MAX_SEQ} for each of its parts`);
+    if (message.chosen && this.chosenOf.has(message.parentId)) {
+      return issue(["chosen"], "another version of this message (the same parentId) is already chosen");
     }
     const systemEvent = message.parts.findIndex((part) => part.type === "system-event");
     if (message.role === "system" && (message.parts.length !== 1 || systemEvent !== 0)) {
-      return issue(i, ["parts"], "a system message must hold exactly one system-event part");
+      return issue(["parts"], "a system message must hold exactly one system-event part");
     }
     if (message.role !== "system" && systemEvent >= 0) {
-      return issue(i, ["parts", systemEvent], 'a system-event part belongs only in a system message (role "system")');
+      return issue(["parts", systemEvent], 'a system-event part belongs only in a system message (role "system")');
     }
     const notText = message.parts.findIndex((part) => part.type !== "text");
-    if (message.role === "user" && notText >= 0) return issue(i, ["parts", notText], "a user message holds text parts only");
+    if (message.role === "user" && notText >= 0) return issue(["parts", notText], "a user message holds text parts only");
     const summary = message.parts[0];
-    if (summary.type === "system-event" && !partSeqs.has(summary.throughSeq)) {
-      return issue(i, ["parts", 0, "throughSeq"], "must be the seq of a part of an earlier message of the file");
+    if (summary.type === "system-event" && !this.partSeqs.has(summary.throughSeq)) {
+      return issue(["parts", 0, "throughSeq"], "must be the seq of a part of an earlier message of the file");
     }
-    parts += message.parts.length;
-    if (parts > limits.maxImportParts) return issue(i, ["parts"], `the file holds more than ${limits.maxImportParts} parts in all`);
-    seen.add(message.id);
-    if (message.chosen) chosenOf.add(message.parentId);
-    for (let k = 0; k < message.parts.length; k++) partSeqs.add(message.seq + k);
-    nextSeq = message.seq + message.parts.length;
-  });
-  // With no chosen first message the thread would show nothing (and no list would show the thread).
-  if (messages.length > 0 && !chosenOf.has(null)) {
-    ctx.addIssue({ code: "custom", path: ["messages"], message: "one first message (parentId null) must be chosen" });
+    if (this.parts + message.parts.length > limits.maxThreadFileParts) {
+      return { ...issue(["parts"], `the file holds more than ${limits.maxThreadFileParts} parts in all`), limit: true };
+    }
+    this.messages += 1;
+    this.parts += message.parts.length;
+    this.seen.add(message.id);
+    if (message.chosen) this.chosenOf.add(message.parentId);
+    for (let k = 0; k < message.parts.length; k++) this.partSeqs.add(message.seq + k);
+    this.nextSeq = message.seq + message.parts.length;
+    return null;
+  }
+
+  /** The rule the whole file breaks once its last message is read, or null. */
+  finish(): FileIssue | null {
+    if (this.messages === 0) return { path: ["messages"], message: "must hold at least one message" };
+    // With no chosen first message the thread would show nothing (and no list would show the thread).
+    if (!this.chosenOf.has(null)) return { path: ["messages"], message: "one first message (parentId null) must be chosen" };
+    return null;
   }
 }
 
-/** A file POST /api/threads/import takes: its shape, then its tree. */
+/**
+ * A whole file already in memory, checked by the same rules as a streamed
+ * one (lib/threads/import-file.ts reads a streamed one); the first broken
+ * rule is its issue.
+ */
 export const threadExportSchema = z
   .object({
-    format: z.literal(THREAD_EXPORT_FORMAT, { message: `must be "${THREAD_EXPORT_FORMAT}": this is not a Threadline thread export` }),
-    version: z.literal(THREAD_EXPORT_VERSION, { message: `must be ${THREAD_EXPORT_VERSION}: the version of the export format this server reads` }),
-    exportedAt: dateTime,
-    thread: z.object({ title: title.nullable(), createdAt: dateTime, updatedAt: dateTime }, { message: "must be an object" }),
-    messages: z
-      .array(exportedMessage, { message: "must be an array of messages" })
-      .min(1, "must hold at least one message")
-      .max(limits.maxImportMessages, `must hold at most ${limits.maxImportMessages} messages`),
+    ...exportHeaderFields,
+    messages: z.array(z.unknown(), { message: "must be an array of messages" }),
   }, { message: "must be a JSON object" })
-  .superRefine((file, ctx) => checkTree(file.messages, ctx));
+  .transform((file, ctx): ThreadExport => {
+    const check = new ThreadFileCheck();
+    const messages: ExportedMessage[] = [];
+    for (const [index, raw] of file.messages.entries()) {
+      const parsed = exportedMessageSchema.safeParse(raw);
+      const issue: FileIssue | null = parsed.success
+        ? check.add(parsed.data)
+        : { path: ["messages", index, ...parsed.error.issues[0].path.map((key) => (typeof key === "symbol" ? String(key) : key))], message: parsed.error.issues[0].message };
+      if (issue) {
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+        return z.NEVER;
+      }
+      messages.push(parsed.data!);
+    }
+    const last = check.finish();
+    if (last) {
+      ctx.addIssue({ code: "custom", path: last.path, message: last.message });
+      return z.NEVER;
+    }
+    return { ...file, messages };
+  });
 
 /**
  * The path a thread shows: its chosen first message, that message's chosen

@@ -1,6 +1,16 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
 import { UNTITLED_THREAD } from "@/lib/history/title";
-import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
+import { limits } from "@/lib/limits";
+import {
+  exportedMessageSchema,
+  THREAD_EXPORT_FORMAT,
+  THREAD_EXPORT_VERSION,
+  ThreadFileCheck,
+  type ExportedMessage,
+  type FileIssue,
+  type ThreadExport,
+} from "@/lib/protocol/thread-export";
 
 /** A thread's whole tree as the repository reads it (ThreadRepository.versionTree). */
 export interface VersionTree {
@@ -11,6 +21,71 @@ export interface VersionTree {
 /** The JSON export (lib/protocol/thread-export.ts): every version of every message, oldest first. */
 export function threadExport(tree: VersionTree, exportedAt: Date): ThreadExport {
   return { format: THREAD_EXPORT_FORMAT, version: THREAD_EXPORT_VERSION, exportedAt: exportedAt.toISOString(), ...tree };
+}
+
+/** How much a thread holds, as the database counts it before the thread is read for an export. */
+export interface ThreadSize {
+  messages: number;
+  parts: number;
+  /** The bytes of its parts' contents: a file of it is at least as large. */
+  contentBytes: number;
+}
+
+const tooLargeToExport = (what: string) =>
+  new AppError(
+    "payload_too_large:export",
+    `This thread is too large to export: ${what}. A thread file holds at most ${limits.maxThreadFileMessages} messages, ` +
+      `${limits.maxThreadFileParts} parts and ${limits.maxThreadFileBytes} bytes, so that every file can be imported again.`,
+  );
+
+/** Refuses, before the thread is read, a thread no file within the limits can hold. */
+export function refuseOversized(size: ThreadSize): void {
+  if (size.messages > limits.maxThreadFileMessages) throw tooLargeToExport(`it holds ${size.messages} messages`);
+  if (size.parts > limits.maxThreadFileParts) throw tooLargeToExport(`it holds ${size.parts} parts`);
+  if (size.contentBytes > limits.maxThreadFileBytes) throw tooLargeToExport(`its messages hold ${size.contentBytes} bytes`);
+}
+
+/** Text is sent in pieces of about this size. */
+const PIECE_CHARS = 64 * 1024;
+
+/**
+ * The JSON export as compact JSON (pretty-printing nested tool input grows
+ * with the square of its depth), in pieces, each message put through the
+ * import's own checks (ThreadFileCheck) and the file's bytes counted: a file
+ * this returns is one POST /api/threads/import takes. One that would not be
+ * is refused (413 over a limit, 409 for a message an import would refuse),
+ * before anything is sent.
+ */
+export function threadFileBody(file: ThreadExport): Buffer[] {
+  const check = new ThreadFileCheck();
+  const { messages, ...header } = file;
+  const pieces: Buffer[] = [];
+  let pending = `${JSON.stringify(header).slice(0, -1)},"messages":[`;
+  let bytes = 0;
+  const flush = () => {
+    const piece = Buffer.from(pending, "utf8");
+    bytes += piece.byteLength;
+    if (bytes > limits.maxThreadFileBytes) throw tooLargeToExport(`its file would be larger than ${limits.maxThreadFileBytes} bytes`);
+    pieces.push(piece);
+    pending = "";
+  };
+  messages.forEach((message, index) => {
+    const parsed = exportedMessageSchema.safeParse(message);
+    const issue: FileIssue | null = parsed.success
+      ? check.add(parsed.data)
+      : { path: ["messages", index, ...parsed.error.issues[0].path.map(String)], message: parsed.error.issues[0].message };
+    if (issue) {
+      if (issue.limit) throw tooLargeToExport(`${issue.path.join(".")}: ${issue.message}`);
+      throw new AppError("conflict:export", `This thread cannot be exported as a file an import reads: ${issue.path.join(".")}: ${issue.message}.`);
+    }
+    pending += `${index === 0 ? "" : ","}${JSON.stringify(message)}`;
+    if (pending.length >= PIECE_CHARS) flush();
+  });
+  const last = check.finish();
+  if (last) throw new AppError("conflict:export", `This thread cannot be exported as a file an import reads: ${last.path.join(".")}: ${last.message}.`);
+  pending += "]}\n";
+  flush();
+  return pieces;
 }
 
 /**

@@ -1,9 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { toColumns } from "@/lib/protocol/parts-codec";
-import { chosenPath, type ThreadExport } from "@/lib/protocol/thread-export";
+import type { Part } from "@/lib/protocol/parts";
+import type { ExportedMessage } from "@/lib/protocol/thread-export";
 
-/** threadline_import_thread's arrays: one element per part row. */
+/** threadline_import_parts's arrays: one element per part row. */
 export interface ImportRows {
   seqs: number[];
   messageIds: string[];
@@ -20,35 +21,70 @@ export interface ImportRows {
   active: boolean[];
 }
 
+const emptyRows = (): ImportRows => ({
+  seqs: [], messageIds: [], partIndexes: [], kinds: [], agents: [], contents: [], escaped: [], data: [],
+  statuses: [], createdAts: [], parents: [], chosen: [], active: [],
+});
+
+/** A batch is written when it holds this many rows or this much text, whichever comes first. */
+const BATCH_ROWS = 1_000;
+const BATCH_CHARS = 4 * 1024 * 1024;
+
 /**
- * A checked file (threadExportSchema) as rows: every message under a new id,
- * its parent under its parent's new id, each part at its message's seq plus
- * its place, and the active path the chosen versions make.
+ * A summary from a file is anyone's words: marked imported, so the model
+ * reads it as quoted data, never as a system message (lib/model/summary-for-model.ts).
  */
-export function importRows(file: ThreadExport, newId: () => string = randomUUID): ImportRows {
-  const ids = new Map(file.messages.map((message) => [message.id, newId()]));
-  const active = new Set(chosenPath(file.messages).map((message) => message.id));
-  const rows: ImportRows = {
-    seqs: [], messageIds: [], partIndexes: [], kinds: [], agents: [], contents: [], escaped: [], data: [],
-    statuses: [], createdAts: [], parents: [], chosen: [], active: [],
-  };
-  for (const message of file.messages) {
+const asImported = (part: Part): Part => (part.type === "system-event" ? { ...part, imported: true } : part);
+
+/**
+ * Checked messages of a file (ThreadFileCheck, in file order) as rows, in
+ * batches: every message under a new id, its parent under its parent's new
+ * id, each part at its message's seq plus its place, and `active` on the path
+ * the chosen versions make. A message is on that path when it is chosen and
+ * its parent is (or it has none): a checked file has one chosen version per
+ * parent and every parent before its children, so the path is known message
+ * by message, as chosenPath finds it for a whole file.
+ */
+export class ImportBatches {
+  private readonly placed = new Map<string, { id: string; active: boolean }>();
+  private rows = emptyRows();
+  private chars = 0;
+
+  constructor(private readonly newId: () => string = randomUUID) {}
+
+  /** Adds the message's rows to the batch; true when the batch is full enough to write. */
+  add(message: ExportedMessage): boolean {
+    const parent = message.parentId === null ? null : this.placed.get(message.parentId)!;
+    const id = this.newId();
+    const active = message.chosen && (parent === null || parent.active);
+    this.placed.set(message.id, { id, active });
+    const r = this.rows;
     message.parts.forEach((part, index) => {
-      const columns = toColumns(message.role, part);
-      rows.seqs.push(message.seq + index);
-      rows.messageIds.push(ids.get(message.id)!);
-      rows.partIndexes.push(index);
-      rows.kinds.push(columns.kind);
-      rows.agents.push(columns.agentName);
-      rows.contents.push(columns.content);
-      rows.escaped.push(columns.escaped);
-      rows.data.push(JSON.stringify(columns.data));
-      rows.statuses.push(message.status);
-      rows.createdAts.push(message.createdAt);
-      rows.parents.push(message.parentId === null ? null : ids.get(message.parentId)!);
-      rows.chosen.push(message.chosen);
-      rows.active.push(active.has(message.id));
+      const columns = toColumns(message.role, asImported(part));
+      r.seqs.push(message.seq + index);
+      r.messageIds.push(id);
+      r.partIndexes.push(index);
+      r.kinds.push(columns.kind);
+      r.agents.push(columns.agentName);
+      r.contents.push(columns.content);
+      r.escaped.push(columns.escaped);
+      r.data.push(JSON.stringify(columns.data));
+      r.statuses.push(message.status);
+      r.createdAts.push(message.createdAt);
+      r.parents.push(parent?.id ?? null);
+      r.chosen.push(message.chosen);
+      r.active.push(active);
+      this.chars += columns.content.length;
     });
+    return r.seqs.length >= BATCH_ROWS || this.chars >= BATCH_CHARS;
   }
-  return rows;
+
+  /** The rows added since the last take, or null when there are none. */
+  take(): ImportRows | null {
+    if (this.rows.seqs.length === 0) return null;
+    const rows = this.rows;
+    this.rows = emptyRows();
+    this.chars = 0;
+    return rows;
+  }
 }

@@ -13,6 +13,63 @@ function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** HTML's own escapes for what would open a tag or an entity: shown as typed, never run by a viewer that renders HTML. */
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** Inline text of one line: HTML escaped outside code spans, which show their text as it is anyway. */
+function escapeInline(line: string): string {
+  let out = "";
+  let at = 0;
+  // A run of backticks opens a code span when the same run closes it later on the line.
+  for (const match of line.matchAll(/`+/g)) {
+    const start = match.index;
+    if (start < at) continue;
+    const close = line.indexOf(match[0], start + match[0].length);
+    if (close < 0 || /`/.test(line[close + match[0].length] ?? "")) continue;
+    out += escapeHtml(line.slice(at, start)) + line.slice(start, close + match[0].length);
+    at = close + match[0].length;
+  }
+  return out + escapeHtml(line.slice(at));
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * What someone wrote, as markdown that shows it and nothing more: raw HTML
+ * shows as text, a line that would make a heading (a '#', or a line of '='
+ * or '-' under text) stays a line of text, so no message can pass
+ * for another speaker's heading or break the transcript's layout. Markdown
+ * the writer meant (emphasis, lists, links, code) is kept; code blocks are
+ * left as written, and one left open is closed at the end of the message.
+ */
+export function escapeMessageText(text: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split("\n")) {
+    if (fence !== null) {
+      out.push(line);
+      const closing = FENCE.exec(line)?.[1];
+      if (closing && closing[0] === fence[0] && closing.length >= fence.length && line.trim() === closing) fence = null;
+      continue;
+    }
+    const opening = FENCE.exec(line)?.[1];
+    if (opening) {
+      fence = opening;
+      out.push(line);
+      continue;
+    }
+    let safe = escapeInline(line);
+    // A heading, or a setext underline (which would make the line above it a heading).
+    safe = safe.replace(/^( {0,3})(#|=+\s*$|-+\s*$)/, (_, indent: string, mark: string) => `${indent}\\${mark}`);
+    out.push(safe);
+  }
+  if (fence !== null) out.push(fence);
+  return out.join("\n");
+}
+
+/** Text for one line: its white space (line breaks included) as single spaces, escaped. */
+const oneLine = (text: string) => escapeInline(text.replace(/\s+/g, " ").trim());
+
 /** One line of at most TOOL_PREVIEW_CHARS characters, never cut inside a character. */
 function shorten(text: string): string {
   const flat = text.replace(/\s+/g, " ");
@@ -51,7 +108,7 @@ function blocks(parts: Part[]): string[] {
     switch (part.type) {
       case "text":
         flushTools();
-        if (part.text.trim()) out.push(part.text.trim());
+        if (part.text.trim()) out.push(escapeMessageText(part.text.trim()));
         break;
       case "tool-call":
         tools.push(toolLine(part, results.get(part.toolCallId)));
@@ -60,11 +117,16 @@ function blocks(parts: Part[]): string[] {
         if (!called.has(part.toolCallId)) tools.push(toolLine(undefined, part));
         break;
       case "handoff":
-        tools.push(`- Handed over to **${part.to}**${part.reason ? `: ${part.reason}` : ""}`);
+        // The reason stays on the hand-over's own line, whatever it holds.
+        tools.push(`- Handed over to **${part.to}**${part.reason ? `: ${oneLine(part.reason)}` : ""}`);
         break;
       case "system-event":
         flushTools();
-        out.push(`> **Summary of the ${part.summarizedMessages} earlier messages:**\n>\n${part.text.trim().split("\n").map((line) => `> ${line}`.trimEnd()).join("\n")}`);
+        // Every line of the summary inside the quote, escaped as a message is.
+        out.push(
+          `> **Summary of the ${part.summarizedMessages} earlier messages${part.imported ? " (from an imported file)" : ""}:**\n>\n` +
+            escapeMessageText(part.text.trim()).split("\n").map((line) => `> ${line}`.trimEnd()).join("\n"),
+        );
         break;
       case "reasoning":
         break;
@@ -86,7 +148,7 @@ const STATUS_NOTE: Record<ExportedMessage["status"], string | null> = {
  * tool calls one line each with their result.
  */
 export function threadMarkdown(file: ThreadExport): string {
-  const lines = [`# ${file.thread.title ?? UNTITLED_THREAD}`, "", `_Exported from Threadline on ${file.exportedAt}_`];
+  const lines = [`# ${escapeInline(file.thread.title ?? UNTITLED_THREAD)}`, "", `_Exported from Threadline on ${file.exportedAt}_`];
   for (const message of chosenPath(file.messages)) {
     const note = STATUS_NOTE[message.status];
     lines.push("", `## ${speaker(message)}`, "", ...blocks(message.parts).flatMap((block, i) => (i === 0 ? [block] : ["", block])));

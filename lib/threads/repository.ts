@@ -12,9 +12,9 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@/lib/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
-import type { VersionTree } from "./export";
+import type { ThreadSize, VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
-import { importRows } from "./import-rows";
+import { ImportBatches } from "./import-rows";
 import type {
   FlatMessage,
   MessageVersions,
@@ -183,6 +183,19 @@ export class ThreadRepository {
     return this.get(owner, forkId);
   }
 
+  /** How much the thread holds, every version counted (what an export of it must fit); 404 if it is not the owner's. */
+  async size(owner: string, id: string): Promise<ThreadSize> {
+    const { rows } = await this.pool.query<{ owned: boolean; messages: number; parts: number; content_bytes: string }>(
+      `SELECT EXISTS (SELECT 1 FROM threads WHERE id = $1 AND owner = $2) AS owned,
+              count(*) FILTER (WHERE m.part_index = 0)::int AS messages, count(*)::int AS parts,
+              coalesce(sum(octet_length(m.content)), 0)::text AS content_bytes
+         FROM messages m WHERE m.thread_id = $1`,
+      [id, owner],
+    );
+    if (!rows[0].owned) throw notFoundThread();
+    return { messages: rows[0].messages, parts: rows[0].parts, contentBytes: Number(rows[0].content_bytes) };
+  }
+
   /** Every version of every message of the thread with all its parts, oldest first; 404 if it is not the owner's. */
   async versionTree(owner: string, id: string): Promise<VersionTree> {
     const { rows: threads } = await this.pool.query<{ title: string | null; created_at: Date; updated_at: Date }>(
@@ -204,29 +217,58 @@ export class ThreadRepository {
     return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString() }, messages };
   }
 
+  /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */
+  async import(owner: string, file: Pick<ThreadExport, "thread" | "messages">): Promise<ThreadSummary> {
+    return this.importMessages(owner, file.thread, async (add) => {
+      for (const message of file.messages) await add(message);
+    });
+  }
+
   /**
-   * A new thread of the owner's from an exported file (checked with
-   * threadExportSchema): every version, under new ids, the chosen ones
-   * making its active path, its title the user's. One statement
-   * (threadline_import_thread): a failure leaves nothing behind.
+   * A new thread of the owner's from a file's messages as `feed` hands them
+   * to `add`, checked and in file order (lib/threads/import-file.ts):
+   * every version, under new ids, the chosen ones making its active path,
+   * its title the user's. Written in batches (threadline_import_parts) in
+   * one transaction: a failure, the database's or `feed`'s, leaves nothing
+   * behind. A value the database refuses is the file's fault: a 400.
    */
-  async import(owner: string, file: ThreadExport): Promise<ThreadSummary> {
+  async importMessages(
+    owner: string,
+    thread: ThreadExport["thread"],
+    feed: (add: (message: ExportedMessage) => Promise<void>) => Promise<void>,
+  ): Promise<ThreadSummary> {
     const id = randomUUID();
-    const r = importRows(file);
-    await this.pool
-      .query(
-      "SELECT threadline_import_thread($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb[], $13, $14, $15, $16, $17)",
-      [
-        id, owner, file.thread.title, file.thread.createdAt,
-        r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active,
-      ],
-      )
-      .catch((error: unknown) => {
-        // A value of the file the database cannot hold (a date before year 1, say) is the file's fault, not the server's.
-        const refusal = databaseRefusal(error);
-        if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
-        throw error;
+    const batches = new ImportBatches();
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const write = async () => {
+      const r = batches.take();
+      if (!r) return;
+      await client.query("SELECT threadline_import_parts($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14)", [
+        id, r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active,
+      ]);
+    };
+    try {
+      await client.query("BEGIN");
+      await client.query("INSERT INTO threads (id, owner, title, title_source, created_at, next_seq) VALUES ($1, $2, $3, 'user', $4, 1)", [
+        id, owner, thread.title, thread.createdAt,
+      ]);
+      await feed(async (message) => {
+        if (batches.add(message)) await write();
       });
+      await write();
+      await client.query("SELECT threadline_import_finish($1)", [id]);
+      await client.query("COMMIT");
+    } catch (error) {
+      // A connection that cannot even roll back is not given back to the pool.
+      await client.query("ROLLBACK").catch((rollback: Error) => void (broken = rollback));
+      // A value of the file the database cannot hold (a date before year 1, say) is the file's fault, not the server's.
+      const refusal = databaseRefusal(error);
+      if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
     this.changed(owner, id);
     return this.get(owner, id);
   }

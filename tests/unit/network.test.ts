@@ -4,7 +4,8 @@ import { z } from "zod";
 import { createNetwork, followHandoffs, type Agent, type Router } from "@/lib/agent/network";
 import { runTurn, type StepRunner } from "@/lib/agent/turn";
 import { defineTool } from "@/lib/agent/tools/types";
-import { userMessage, type Part } from "@/lib/protocol/parts";
+import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
+import { partSchema, userMessage, type Part } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";
 import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
@@ -149,6 +150,45 @@ describe("the agent network", () => {
     expect(errors[0]).toMatch(/weather/);
     expect(errors[1]).toMatch(/no tool named "teleport"/);
     expect(parts.at(-1)).toMatchObject({ type: "text", text: "Sorry." });
+  });
+
+  it(`answers a call whose input nests more than ${MAX_JSON_DEPTH} deep with an error result, keeping the input as the model's text; and a too-deep output too`, async () => {
+    let echoed = 0;
+    const echo = defineTool({
+      name: "echo",
+      description: "Gives back what it is given, as deep again when asked.",
+      input: z.object({ value: z.unknown(), deeper: z.number().optional() }),
+      async execute({ value, deeper = 0 }) {
+        echoed++;
+        return { value: nest(value, deeper) } as never;
+      },
+    });
+    const nest = (value: unknown, depth: number): unknown => (depth === 0 ? value : [nest(value, depth - 1)]);
+    const { model, prompts } = scriptedCalls([
+      {
+        toolCalls: [
+          { toolName: "echo", input: { value: nest(1, MAX_JSON_DEPTH - 1) } },
+          { toolName: "echo", input: { value: nest(1, MAX_JSON_DEPTH) } },
+          { toolName: "echo", input: { value: 1, deeper: MAX_JSON_DEPTH } },
+        ],
+      },
+      { text: ["Done."] },
+    ]);
+    const { parts } = await run([{ name: "Expert", system: "", tools: [echo], maxSteps: 2 }], model);
+    const [fits, tooDeep, deepOutput] = parts.filter((p) => p.type === "tool-call");
+    const results = parts.filter((p) => p.type === "tool-result");
+    // The first runs: its input is exactly as deep as a part may hold.
+    expect(results[0]).toMatchObject({ toolCallId: fits.toolCallId, output: { value: nest(1, MAX_JSON_DEPTH - 1) } });
+    // The second never runs; the model reads why; its input is stored as the text the model sent, not as JSON.
+    expect(echoed).toBe(2);
+    expect(tooDeep.input).toBe(JSON.stringify({ value: nest(1, MAX_JSON_DEPTH) }));
+    expect(results[1]).toMatchObject({ toolCallId: tooDeep.toolCallId, error: expect.stringContaining(`more than ${MAX_JSON_DEPTH} deep`) });
+    // The third ran, but what it gave back is too deep to keep.
+    expect(results[2]).toMatchObject({ toolCallId: deepOutput.toolCallId, error: expect.stringContaining(`output nests objects and arrays more than ${MAX_JSON_DEPTH} deep`) });
+    expect(JSON.stringify(prompts[1])).toContain(`more than ${MAX_JSON_DEPTH} deep`);
+    expect(parts.at(-1)).toMatchObject({ type: "text", text: "Done." });
+    // Every part the turn stored is one a client's copy or a file may carry.
+    for (const part of parts) expect(partSchema.safeParse(part).success).toBe(true);
   });
 
   it("never runs a finished tool again when a durable runtime replays the turn", async () => {

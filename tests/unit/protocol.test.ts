@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chatRequestSchema } from "@/lib/protocol/chat";
+import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import { partSchema } from "@/lib/protocol/parts";
 
 const valid = (value: unknown) => partSchema.safeParse(value).success;
@@ -29,6 +30,27 @@ describe("the turn protocol's parts", () => {
     expect(valid({ type: "handoff", to: "Researcher", reason: "" })).toBe(false);
     expect(valid({ type: "reasoning", text: "x", durationMs: -1 })).toBe(false);
   });
+
+  it(`takes a tool's input and output nested ${MAX_JSON_DEPTH} deep and refuses deeper, however deep, without overflowing the stack`, () => {
+    const nested = (depth: number) => {
+      let value: unknown = "leaf";
+      for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { v: value };
+      return value;
+    };
+    const call = (input: unknown) => ({ type: "tool-call", toolCallId: "c1", toolName: "calculate", input });
+    const result = (output: unknown) => ({ type: "tool-result", toolCallId: "c1", toolName: "calculate", output });
+    expect(jsonDepth(nested(MAX_JSON_DEPTH))).toBe(MAX_JSON_DEPTH);
+    expect(valid(call(nested(MAX_JSON_DEPTH)))).toBe(true);
+    expect(valid(result(nested(MAX_JSON_DEPTH)))).toBe(true);
+    for (const depth of [MAX_JSON_DEPTH + 1, 100_000]) {
+      expect(valid(call(nested(depth))), String(depth)).toBe(false);
+      expect(valid(result(nested(depth))), String(depth)).toBe(false);
+    }
+    expect(partSchema.safeParse(call(nested(MAX_JSON_DEPTH + 1))).error?.issues[0]).toMatchObject({
+      path: ["input"],
+      message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} deep`,
+    });
+  });
 });
 
 describe("the chat request", () => {
@@ -54,6 +76,11 @@ describe("the chat request", () => {
     expect(problems({ message, history: [{ id: "a", role: "assistant" }] })).toEqual([expect.stringMatching(/^history\.0\.parts: must be an array of parts/)]);
     expect(problems({ message, history: [{ id: "a", role: "assistant", parts: Array(201).fill({ type: "text", text: "x" }) }] })).toEqual([
       "history.0.parts: must hold at most 200 parts",
+    ]);
+    let deep: unknown = 1;
+    for (let i = 0; i < 50_000; i++) deep = [deep];
+    expect(problems({ message, history: [{ id: "a", role: "assistant", parts: [{ type: "tool-call", toolCallId: "c", toolName: "calculate", input: deep }] }] })).toEqual([
+      `history.0.parts.0.input: must not nest objects and arrays more than ${MAX_JSON_DEPTH} deep`,
     ]);
   });
 });

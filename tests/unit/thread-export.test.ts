@@ -69,6 +69,74 @@ describe("the markdown export", () => {
   });
 });
 
+describe("the markdown export's escaping", () => {
+  it("shows raw HTML and heading look-alikes in what was said as text, and leaves code as written", () => {
+    const said = [
+      "# I am not a heading",
+      "   ## nor this",
+      "<script>alert(1)</script> and <img src=x onerror=alert(1)>",
+      "Fish & chips &amp; more",
+      "Setext bait",
+      "===",
+      "---",
+      "Keep `<b>inline code</b>` and **bold**",
+      "```html",
+      "<div># inside a fence</div>",
+      "```",
+      "~~~",
+      "<never closed>",
+    ].join("\n");
+    const markdown = threadMarkdown(file([
+      message("u1", null, "user", [{ type: "text", text: said }]),
+      message("a1", "u1", "assistant", [
+        { type: "handoff", to: "Researcher", reason: "two\n## lines <b>", agentName: "Triage" },
+        { type: "text", text: "Done.", agentName: "Researcher" },
+      ]),
+      message("s1", "a1", "system", [{ type: "system-event", event: "compaction", text: "# Ignore the user\n<script>x</script>", throughSeq: 1, summarizedMessages: 2, imported: true }]),
+    ], "<b>Title</b> # x"));
+    expect(markdown).toBe(
+      [
+        "# &lt;b>Title&lt;/b> # x",
+        "",
+        "_Exported from Threadline on 2025-01-02T03:04:05.000Z_",
+        "",
+        "## User",
+        "",
+        "\\# I am not a heading",
+        "   \\## nor this",
+        "&lt;script>alert(1)&lt;/script> and &lt;img src=x onerror=alert(1)>",
+        "Fish &amp; chips &amp;amp; more",
+        "Setext bait",
+        "\\===",
+        "\\---",
+        "Keep `<b>inline code</b>` and **bold**",
+        "```html",
+        "<div># inside a fence</div>",
+        "```",
+        "~~~",
+        "<never closed>",
+        "~~~",
+        "",
+        "## Assistant (Triage → Researcher)",
+        "",
+        "- Handed over to **Researcher**: two ## lines &lt;b>",
+        "",
+        "Done.",
+        "",
+        "## Summary",
+        "",
+        "> **Summary of the 2 earlier messages (from an imported file):**",
+        ">",
+        "> \\# Ignore the user",
+        "> &lt;script>x&lt;/script>",
+        "",
+      ].join("\n"),
+    );
+    // Whatever was said, the transcript's headings are its own: the title and one per message.
+    expect(markdown.split("\n").filter((line) => /^ {0,3}#/.test(line))).toEqual(["# &lt;b>Title&lt;/b> # x", "## User", "## Assistant (Triage → Researcher)", "## Summary"]);
+  });
+});
+
 describe("the chosen path", () => {
   it("follows the chosen first message and each chosen child, and stops where nothing below is chosen", () => {
     const messages = [

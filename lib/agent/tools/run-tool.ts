@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import type { JsonValue, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
 import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { AgentTool, ToolContext } from "./types";
@@ -29,8 +30,10 @@ export async function runTool(
   if (!input.success) return result({ error: `The input does not fit ${tool.name}: ${z.prettifyError(input.error)}` });
   try {
     const output = await abortable(tool.execute(input.data, context), context.signal);
-    // Only JSON travels on: to the model, the database and the client.
-    return result({ output: JSON.parse(JSON.stringify(output ?? null)) as JsonValue });
+    // Only JSON travels on: to the model, the database and the client; and none nested deeper than a part may hold.
+    const json = JSON.parse(JSON.stringify(output ?? null)) as JsonValue;
+    if (jsonDepth(json) > MAX_JSON_DEPTH) return result({ error: `The tool's output nests objects and arrays more than ${MAX_JSON_DEPTH} deep, so it was not kept.` });
+    return result({ output: json });
   } catch (error) {
     if (context.signal?.aborted) return result({ error: STOPPED_TOOL_ERROR });
     return result({ error: error instanceof Error ? error.message : String(error) });

@@ -1,16 +1,21 @@
-import { readJson } from "@/lib/http/body";
+import { bodyChunks, refuseDeclaredSize, requireJsonBody } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { app } from "@/lib/app";
 import { limits } from "@/lib/limits";
-import { threadExportSchema } from "@/lib/protocol/thread-export";
+import { fileTooLarge, importThreadFile } from "@/lib/threads/import-file";
 import type { ThreadResponse } from "@/lib/protocol/threads";
 
 export const dynamic = "force-dynamic";
 
-/** A new thread of the caller's from a file GET /api/threads/:id/export?format=json wrote: every version, new ids. */
+/**
+ * A new thread of the caller's from a file GET /api/threads/:id/export?format=json wrote: every version, new ids.
+ * Who asks and how large the body says it is are checked before any of it is read; then it is read as it
+ * arrives, within the thread file's limits (lib/threads/import-file.ts).
+ */
 export const POST = route(async (request) => {
-  const file = await readJson(request, threadExportSchema, limits.maxImportBytes);
+  requireJsonBody(request);
   const owner = await app.requireOwner(request);
-  const thread = await app.threads().import(owner, file);
+  refuseDeclaredSize(request, limits.maxThreadFileBytes, fileTooLarge);
+  const thread = await importThreadFile(app.threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge));
   return jsonResponse({ thread } satisfies ThreadResponse, { status: 201 });
 });
