@@ -7,11 +7,12 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
 import { catchUpWith } from "@/lib/client/catch-up";
-import { ChatEngine } from "@/lib/client/chat-engine";
+import { ChatEngine, openBody } from "@/lib/client/chat-engine";
 import { ChatSession } from "@/lib/client/chat-session";
 import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
+import { followSharedResume } from "@/lib/client/shared-resume";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import {
   initialThreadChatState,
@@ -310,6 +311,13 @@ function openThreadChat(
     api: "/api/chat",
     requestBody: (messages) => session.requestBody(messages, window.location.search),
     resumeUrl: () => `/api/threads/${session.threadId}/stream`,
+    // One request for every tab that shows the thread (lib/client/shared-resume.ts).
+    openResume: (signal) => {
+      const url = `/api/threads/${session.threadId}/stream`;
+      return followSharedResume(String(session.threadId), signal, ({ signal, lastEventId }) =>
+        openBody(url, { method: "GET", signal, headers: lastEventId ? { "last-event-id": lastEventId } : {} }),
+      );
+    },
     // The reply ended between the page's rendering and the resume: the thread holds it now.
     onNothingToResume: () => {
       page.resumed = false;

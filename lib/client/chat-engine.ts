@@ -40,6 +40,8 @@ export interface ChatEngineOptions {
   requestBody: (messages: ChatMessage[]) => unknown;
   /** Where the reply being written is read from again (GET: 204 when there is none). */
   resumeUrl: () => string;
+  /** Opens that stream another way (shared with other tabs); null when there is nothing to resume. Unset: a GET of resumeUrl. */
+  openResume?: (signal: AbortSignal) => Promise<ReadableStream<Uint8Array> | null>;
   /** The reply had ended before it was asked for: nothing to resume. */
   onNothingToResume?: () => void;
   onData?: (part: DataPart) => void;
@@ -146,7 +148,7 @@ export class ChatEngine {
       this.activeResume?.controller.abort();
       this.activeResume = request;
       try {
-        body = await this.open(this.options.resumeUrl(), { method: "GET", signal });
+        body = this.options.openResume ? await this.options.openResume(signal) : await this.open(this.options.resumeUrl(), { method: "GET", signal });
         if (signal.aborted || !current() || body === null) {
           await body?.cancel().catch(() => {});
           if (current()) this.update({ status: "ready" });
@@ -213,14 +215,18 @@ export class ChatEngine {
     if (this.activeResume === request) this.activeResume = undefined;
   }
 
-  /** The response's body; null for 204 (nothing to read); a refused request throws the server's answer as the error's message. */
-  private async open(url: string, init: RequestInit): Promise<ReadableStream<Uint8Array> | null> {
-    const response = await (this.options.fetch ?? globalThis.fetch)(url, { ...init, credentials: "same-origin" });
-    if (response.status === 204) return null;
-    if (!response.ok) throw new Error(await response.text());
-    if (!response.body) throw new Error("The response body is empty.");
-    return response.body;
+  private open(url: string, init: RequestInit): Promise<ReadableStream<Uint8Array> | null> {
+    return openBody(url, init, this.options.fetch);
   }
+}
+
+/** The response's body; null for 204 (nothing to read); a refused request throws the server's answer as the error's message. */
+export async function openBody(url: string, init: RequestInit, fetch = globalThis.fetch): Promise<ReadableStream<Uint8Array> | null> {
+  const response = await fetch(url, { ...init, credentials: "same-origin" });
+  if (response.status === 204) return null;
+  if (!response.ok) throw new Error(await response.text());
+  if (!response.body) throw new Error("The response body is empty.");
+  return response.body;
 }
 
 /**
