@@ -86,6 +86,14 @@ const schema = z.object({
   RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(120).describe("chat turns per address per minute"),
   /** New anonymous identities per client address per hour; 0: off. */
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("new identities per address per hour"),
+  /** Forks per identity per minute; 0: off. */
+  RATE_LIMIT_FORKS_PER_MINUTE: wholeNumber(0, 999_999_999).default(10).describe("forks per identity per minute"),
+  /** Forks per client address per minute, across identities; 0: off. */
+  RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("forks per address per minute"),
+  /** Imports per identity per hour; 0: off. */
+  RATE_LIMIT_IMPORTS_PER_HOUR: wholeNumber(0, 999_999_999).default(20).describe("imports per identity per hour"),
+  /** Imports per client address per hour, across identities; 0: off. */
+  RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("imports per address per hour"),
 
   // History and compaction
   /** The operator's history policy, over any URL's; unset: each agent's own. Read on the server only. */

@@ -3,7 +3,7 @@ import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
 import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { LIVE_STREAM_HEADERS, uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
+import { requestAddress } from "@/lib/http/client-address.mjs";
 import { app } from "@/lib/app";
 import { chatRequestSchema } from "@/lib/protocol/chat";
 
@@ -13,9 +13,10 @@ export const POST = route(async (request) => {
   // proxy.ts skips this route, the busiest: the origin and body checks it would make are made here.
   const refusal = stateChangeRefusal(request.method, request.headers, request.url);
   if (refusal) throw refusal;
-  const body = await readJson(request, chatRequestSchema);
+  // Who asks, and whether they may, before up to 4 MB of body is read and parsed.
   const owner = await app.requireOwner(request);
-  await app.rateLimits().limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+  await app.rateLimits().limitChatTurn(owner, requestAddress(request));
+  const body = await readJson(request, chatRequestSchema);
   const turn = await app.runtime().start({
     owner,
     threadId: body.threadId,
