@@ -73,6 +73,13 @@ const schema = z.object({
   WEB_CONCURRENCY: wholeNumber(1, MAX_WORKERS).optional().describe("server workers"),
   /** Reverse proxies in front of the app that append to X-Forwarded-For (read by the start script's preload). */
   TRUSTED_PROXY_HOPS: wholeNumber(0, 99).default(0).describe("trusted reverse proxies"),
+  /** 1: every response names the server worker that sent it (X-Worker: its pid), for telling workers apart; read by the workers' preload too. */
+  WORKER_HEADER: z
+    .string()
+    .regex(/^(0|1|true|false)$/i, "must be 1 or 0")
+    .transform((value) => /^(1|true)$/i.test(value))
+    .default(false)
+    .describe("X-Worker header"),
   /** Set by Next.js: development, production or test. */
   NODE_ENV: z
     .enum(["development", "production", "test"], { error: "must be development, production or test" })
