@@ -17,15 +17,19 @@ export const POST = route(async (request) => {
   const owner = await app.requireOwner(request);
   await app.rateLimits().limitChatTurn(owner, requestAddress(request));
   const body = await readJson(request, chatRequestSchema);
-  const turn = await app.runtime().start({
-    owner,
-    threadId: body.threadId,
-    message: { id: body.message.id, role: "user", content: body.message.content },
-    // Used only when the server signed every message of it; otherwise the database is read.
-    clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
-    historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
-    replaces: body.replaces,
-  });
+  const turn = await app.runtime().start(
+    {
+      owner,
+      threadId: body.threadId,
+      message: { id: body.message.id, role: "user", content: body.message.content },
+      // Used only when the server signed every message of it; otherwise the database is read.
+      clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
+      historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
+      replaces: body.replaces,
+    },
+    // A resend waiting for its running turn stops waiting when this request's client hangs up.
+    { signal: request.signal },
+  );
   return uiMessageStreamResponse(turn.stream, {
     "X-Thread-Id": turn.threadId,
     "X-History-Source": turn.historySource,
