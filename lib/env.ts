@@ -102,6 +102,9 @@ const schema = z.object({
   /** Imports per client address per hour, across identities; 0: off. */
   RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("imports per address per hour"),
 
+  /** Live streams (a running reply followed, the threads' news) one identity may hold open, across servers; 0: no cap. */
+  MAX_LIVE_STREAMS_PER_IDENTITY: wholeNumber(0, 999_999).default(20).describe("live streams per identity"),
+
   // History and compaction
   /** The operator's history policy, over any URL's; unset: each agent's own. Read on the server only. */
   NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: historyPolicyNameSchema.optional().describe("history policy"),

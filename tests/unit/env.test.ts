@@ -45,6 +45,8 @@ const good: [string, string, unknown][] = [
   ["COMPACTION_TARGET_MESSAGES", "20", 20],
   ["COMPACTION_KEEP_TURNS", "", 10],
   ["TURN_LEASE_SECONDS", "", 30],
+  ["MAX_LIVE_STREAMS_PER_IDENTITY", "", 20],
+  ["MAX_LIVE_STREAMS_PER_IDENTITY", "0", 0],
   ["SAVE_RETRY_SECONDS", "5", 5],
   ["STREAM_PROGRESS_MS", "", 200],
   ["STREAM_PROGRESS_MS", "50", 50],
