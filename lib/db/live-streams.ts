@@ -74,7 +74,17 @@ export class LiveStreamSlots {
         return;
       }
       this.pool()
-        .query("UPDATE live_streams SET expires_at = clock_timestamp() + make_interval(secs => $2) WHERE id = ANY($1::uuid[])", [[...this.held], this.leaseSeconds])
+        .query(
+          // Rows a dead server left for owners who never came back are swept along (never waiting for a row another statement holds).
+          `WITH renewed AS (
+             UPDATE live_streams SET expires_at = clock_timestamp() + make_interval(secs => $2) WHERE id = ANY($1::uuid[]) RETURNING id
+           ), swept AS (
+             DELETE FROM live_streams WHERE id IN (
+               SELECT id FROM live_streams WHERE expires_at < clock_timestamp() - interval '1 hour' LIMIT 100 FOR UPDATE SKIP LOCKED)
+           )
+           SELECT count(*) FROM renewed`,
+          [[...this.held], this.leaseSeconds],
+        )
         .catch((error: Error) => console.error("[live streams] could not renew:", error.message));
     }, (this.leaseSeconds * 1000) / 3);
     this.timer.unref();

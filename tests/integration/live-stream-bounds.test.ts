@@ -88,6 +88,20 @@ describe("an identity's live streams", () => {
     await pool.query("UPDATE live_streams SET expires_at = now() - interval '1 second' WHERE owner = $1", [me.id]);
     expect((await eventsRoute.GET(request("/api/threads/events", { cookie: me.cookie }), undefined)).status).toBe(200);
   });
+  it("are renewed while open by one statement per interval, which also sweeps rows a dead server left long ago", async () => {
+    const me = await visitor();
+    const gone = `owner-${randomUUID()}`;
+    await pool.query("INSERT INTO live_streams (id, owner, expires_at) VALUES ($1, $2, now() - interval '2 hours')", [randomUUID(), gone]);
+    const slots = new LiveStreamSlots(() => pool, () => CAP, 1); // a one-second lease, renewed every third of it
+    const release = await slots.open(me.id);
+    const expiry = async () => (await pool.query<{ at: Date }>("SELECT expires_at AS at FROM live_streams WHERE owner = $1", [me.id])).rows[0]?.at.getTime();
+    const first = await expiry();
+    await expect.poll(expiry, { timeout: 5_000 }).toBeGreaterThan(first);
+    await expect.poll(() => heldBy(gone), { timeout: 5_000 }).toBe(0);
+    release();
+    await expect.poll(() => heldBy(me.id)).toBe(0);
+    expect(slots.size).toBe(0);
+  });
 });
 
 /** A running turn of the owner's, as a turn opens it, whose progress the test writes itself. */
