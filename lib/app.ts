@@ -5,6 +5,7 @@ import type { Network } from "@/lib/agent/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
+import { LiveStreamSlots } from "@/lib/db/live-streams";
 import { NotificationListener } from "@/lib/db/notifications";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
@@ -37,8 +38,9 @@ import { ThreadRepository } from "@/lib/threads/repository";
  * What must be one per process lives on globalThis: the pool (a dev reload
  * must not leak a new one per edit), the rate limits (their limiters clear
  * expired counts on a timer), running turns (Stop must find them whichever
- * route handles it) and the runtime holding them survive Next's dev reloads
- * and its separate bundles. The stateless parts are rebuilt with the module,
+ * route handles it) and the runtime holding them, and the live streams'
+ * places (renewed on a timer) survive Next's dev reloads and its separate
+ * bundles. The stateless parts are rebuilt with the module,
  * so an edit to them takes effect.
  */
 const processWide = globalThis as unknown as {
@@ -48,6 +50,7 @@ const processWide = globalThis as unknown as {
   threadlineLiveBus?: LiveBus;
   threadlineListener?: NotificationListener;
   threadlineRuntime?: TurnRuntime;
+  threadlineLiveStreams?: LiveStreamSlots;
 };
 
 const once = <T>(build: () => T): (() => T) => {
@@ -136,6 +139,9 @@ export const app = {
       intervalMs: env().STREAM_PROGRESS_MS,
     });
   }),
+  /** The cap on the live streams one identity holds open, on every server (MAX_LIVE_STREAMS_PER_IDENTITY). */
+  liveStreams: (): LiveStreamSlots =>
+    (processWide.threadlineLiveStreams ??= new LiveStreamSlots(pool, () => env().MAX_LIVE_STREAMS_PER_IDENTITY)),
   /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
   turnResume: once((): TurnResume => new TurnResume(pool, app.liveBus)),
   /** Stop from any process: this one's turn at once, any other's through the database. */

@@ -73,6 +73,13 @@ const schema = z.object({
   WEB_CONCURRENCY: wholeNumber(1, MAX_WORKERS).optional().describe("server workers"),
   /** Reverse proxies in front of the app that append to X-Forwarded-For (read by the start script's preload). */
   TRUSTED_PROXY_HOPS: wholeNumber(0, 99).default(0).describe("trusted reverse proxies"),
+  /** 1: every response names the server worker that sent it (X-Worker: its pid), for telling workers apart; read by the workers' preload too. */
+  WORKER_HEADER: z
+    .string()
+    .regex(/^(0|1|true|false)$/i, "must be 1 or 0")
+    .transform((value) => /^(1|true)$/i.test(value))
+    .default(false)
+    .describe("X-Worker header"),
   /** Set by Next.js: development, production or test. */
   NODE_ENV: z
     .enum(["development", "production", "test"], { error: "must be development, production or test" })
@@ -86,6 +93,17 @@ const schema = z.object({
   RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(120).describe("chat turns per address per minute"),
   /** New anonymous identities per client address per hour; 0: off. */
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("new identities per address per hour"),
+  /** Forks per identity per minute; 0: off. */
+  RATE_LIMIT_FORKS_PER_MINUTE: wholeNumber(0, 999_999_999).default(10).describe("forks per identity per minute"),
+  /** Forks per client address per minute, across identities; 0: off. */
+  RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("forks per address per minute"),
+  /** Imports per identity per hour; 0: off. */
+  RATE_LIMIT_IMPORTS_PER_HOUR: wholeNumber(0, 999_999_999).default(20).describe("imports per identity per hour"),
+  /** Imports per client address per hour, across identities; 0: off. */
+  RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("imports per address per hour"),
+
+  /** Live streams (a running reply followed, the threads' news) one identity may hold open, across servers; 0: no cap. */
+  MAX_LIVE_STREAMS_PER_IDENTITY: wholeNumber(0, 999_999).default(20).describe("live streams per identity"),
 
   // History and compaction
   /** The operator's history policy, over any URL's; unset: each agent's own. Read on the server only. */

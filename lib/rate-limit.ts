@@ -4,9 +4,10 @@ import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { env, parseEnv, type RawEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
-// Limits on what costs the operator: chat turns (model calls) per identity and
-// per address, and new identities per address (dropping the cookie must not
-// reset an identity's count forever). Counted in Postgres with
+// Limits on what costs the operator: chat turns (model calls), forks (a copy
+// of a thread's path) and imports (up to 8 MB parsed and written) per
+// identity and per address, and new identities per address (dropping the
+// cookie must not reset an identity's count forever). Counted in Postgres with
 // rate-limiter-flexible, so several app servers share one count; the defaults
 // are far above what a person types and far below what a script sends.
 
@@ -21,6 +22,10 @@ const LIMITS = {
   chatPerIdentity: { variable: "RATE_LIMIT_CHAT_PER_MINUTE", windowSeconds: 60 },
   chatPerAddress: { variable: "RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   identitiesPerAddress: { variable: "RATE_LIMIT_NEW_IDENTITIES_PER_HOUR", windowSeconds: 3600 },
+  forkPerIdentity: { variable: "RATE_LIMIT_FORKS_PER_MINUTE", windowSeconds: 60 },
+  forkPerAddress: { variable: "RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
+  importPerIdentity: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR", windowSeconds: 3600 },
+  importPerAddress: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
 } as const;
 
 type LimitName = keyof typeof LIMITS;
@@ -70,17 +75,38 @@ export class RateLimits {
   ) {}
 
   /** Counts one chat turn; throws a 429 AppError once the identity or its address is over its limit. */
-  async limitChatTurn(owner: string, address: string | undefined): Promise<void> {
-    // Side by side: the turn waits for one round trip, not two.
-    await Promise.all([
-      this.consume("chatPerIdentity", owner, "You are sending messages faster than this server allows."),
-      address ? this.consume("chatPerAddress", address, "Too many messages are coming from your network.") : undefined,
-    ]);
+  limitChatTurn(owner: string, address: string | undefined): Promise<void> {
+    return this.consumeBoth(
+      ["chatPerIdentity", owner, "You are sending messages faster than this server allows."],
+      ["chatPerAddress", address, "Too many messages are coming from your network."],
+    );
+  }
+
+  /** Counts one fork; throws a 429 AppError once the identity or its address is over its limit. */
+  limitFork(owner: string, address: string | undefined): Promise<void> {
+    return this.consumeBoth(
+      ["forkPerIdentity", owner, "You are forking threads faster than this server allows."],
+      ["forkPerAddress", address, "Too many forks are coming from your network."],
+    );
+  }
+
+  /** Counts one import; throws a 429 AppError once the identity or its address is over its limit. */
+  limitImport(owner: string, address: string | undefined): Promise<void> {
+    return this.consumeBoth(
+      ["importPerIdentity", owner, "You are importing threads faster than this server allows."],
+      ["importPerAddress", address, "Too many imports are coming from your network."],
+    );
   }
 
   /** Counts one new identity for an address; throws a 429 AppError over the limit. */
   async limitNewIdentity(address: string | undefined): Promise<void> {
     if (address) await this.consume("identitiesPerAddress", address, "Too many new visitors are coming from your network.");
+  }
+
+  private async consumeBoth(identity: [LimitName, string, string], address: [LimitName, string | undefined, string]): Promise<void> {
+    const [addressLimit, key, message] = address;
+    // Side by side: the request waits for one round trip, not two.
+    await Promise.all([this.consume(...identity), key ? this.consume(addressLimit, key, message) : undefined]);
   }
 
   private async consume(name: LimitName, key: string, message: string): Promise<void> {

@@ -3,7 +3,7 @@
 // hands them the connections of the one listening port in turn. A worker that
 // dies is replaced, after a pause that grows while they keep dying young, so a
 // crash loop does not spin; SIGTERM or SIGINT stops them all gracefully.
-// Every response a worker sends names it (X-Worker: scripts/worker-header.mjs).
+// With WORKER_HEADER=1 every response a worker sends names it (X-Worker: scripts/worker-header.mjs).
 import cluster from "node:cluster";
 import { constants } from "node:os";
 

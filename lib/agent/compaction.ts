@@ -4,9 +4,9 @@ import { seqAfter } from "@/lib/auth/history-signature";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import { modelInputChars } from "./input-budget";
-import type { HistoryConfig, NewSummary, StoredMessage, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import type { HistoryConfig, NewSummary, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
-import { SUMMARY_INSTRUCTIONS, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
+import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { Network } from "./network";
@@ -25,6 +25,11 @@ import type { StepRunner } from "./steps";
 // is kept holds a quarter of it, however few turns that leaves. A few huge
 // messages, an imported thread or one written before compaction was on can
 // then always be continued.
+//
+// However much there is to summarize, it makes one model call: the request
+// holds a bounded transcript (lib/model/summary-request.ts: the most recent
+// messages whole, an evenly spread sample of the earlier ones cut short), at
+// most SUMMARY_TRANSCRIPT_CHARS, or the input budget when that is less.
 //
 // It runs after a turn, for the next one, in steps of its own (read, summarize,
 // store), so a durable runtime runs each once and a reply rarely waits for it;
@@ -104,28 +109,6 @@ function sizeCut<M>(messages: M[], userAt: number[], size: { limits: SizeLimits;
   return messages.length;
 }
 
-/** One summarize call is given at most about this much transcript; a longer stretch is summarized in rounds. */
-const ROUND_CHARS = 60_000;
-
-/** The messages to summarize in rounds of at most ROUND_CHARS of transcript (a message is never split). */
-export function summaryRounds<M extends StoredMessage>(messages: M[], roundChars = ROUND_CHARS): M[][] {
-  const rounds: M[][] = [];
-  let round: M[] = [];
-  let chars = 0;
-  for (const message of messages) {
-    const size = transcriptOf([message]).length;
-    if (round.length > 0 && chars + size > roundChars) {
-      rounds.push(round);
-      round = [];
-      chars = 0;
-    }
-    round.push(message);
-    chars += size;
-  }
-  if (round.length > 0) rounds.push(round);
-  return rounds;
-}
-
 const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts[0];
 
 /** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
@@ -184,6 +167,8 @@ export async function summarizeThread(
   const scope = { owner: target.owner, threadId: target.threadId };
   const { beforeSeq } = target;
   const limits = sizeLimits(network.maxInputChars);
+  // The summary request is one model call too: its transcript stays within the input budget.
+  const transcriptChars = Math.min(SUMMARY_TRANSCRIPT_CHARS, network.maxInputChars ?? Infinity);
 
   // What to summarize is decided from the database, not from the request that
   // asked for it: a compaction asked for twice, or late, finds nothing to do.
@@ -197,8 +182,8 @@ export async function summarizeThread(
     if (!cut || !lastSummarized) return null;
     return {
       after: latest?.seq ?? null,
-      previous: previous?.text,
-      rounds: summaryRounds(cut.summarize),
+      // The request itself, bounded, rather than the messages: a durable runtime keeps a step's result.
+      request: summaryRequestText(previous?.text, cut.summarize, transcriptChars),
       // The seq of the last part of the last message summarized: the next message starts right after it.
       throughSeq: seqAfter(lastSummarized) - 1,
       summarizedMessages: (previous?.summarizedMessages ?? 0) + cut.summarize.length,
@@ -206,23 +191,18 @@ export async function summarizeThread(
   });
   if (!plan) return null;
 
-  let text = plan.previous;
-  for (const [round, messages] of plan.rounds.entries()) {
-    text = await step(`compaction:summarize:${round}`, async () => {
-      const { text: summary } = await generateText({
-        model: network.model,
-        system: SUMMARY_INSTRUCTIONS,
-        prompt: summaryRequestText(text, messages),
-        headers: requestKindHeaders(SUMMARY_REQUEST),
-        maxOutputTokens: 1_500,
-        maxRetries: network.maxRetries,
-      });
-      if (!summary.trim()) throw new Error("The model wrote an empty summary.");
-      return summary.trim();
+  const summary = await step("compaction:summarize", async () => {
+    const { text } = await generateText({
+      model: network.model,
+      system: SUMMARY_INSTRUCTIONS,
+      prompt: plan.request,
+      headers: requestKindHeaders(SUMMARY_REQUEST),
+      maxOutputTokens: 1_500,
+      maxRetries: network.maxRetries,
     });
-  }
+    if (!text.trim()) throw new Error("The model wrote an empty summary.");
+    return text.trim();
+  });
 
-  // A plan always has a round: there was something to summarize.
-  if (text === undefined) return null;
-  return { summary: { text, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after };
+  return { summary: { text: summary, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after };
 }

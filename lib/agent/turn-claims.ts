@@ -17,26 +17,41 @@ const WAIT_STEP_MS = 250;
 /** How long a duplicate waits for the turn answering its message, when the network sets no turn bound. */
 const DEFAULT_WAIT_MS = 10 * 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 
 /**
  * The claim opening the turn got, or, while another turn answers the
- * message, the one it gets once that turn has finished or died.
+ * message, the one it gets once that turn has finished or died. The wait
+ * ends early (a 409) when the client that asked hangs up: nobody would read
+ * the answer, and a resend held open for minutes would hold a connection and
+ * a claim query every quarter second.
  */
 export async function claimOrWait(input: TurnInput, deps: TurnDeps, turns: TurnStore, threadId: string, opened: TurnClaim): Promise<TurnClaim> {
   const ask = () => turns.claimTurn({ owner: input.owner, threadId, messageId: input.message.id, turnId: input.turnId, leaseMs: deps.leaseMs ?? null });
   let claim = opened;
   const waitUntil = Date.now() + (deps.network.turnTimeoutMs ?? DEFAULT_WAIT_MS);
   let told = false;
+  const gone = deps.requestSignal && deps.signal ? AbortSignal.any([deps.requestSignal, deps.signal]) : (deps.requestSignal ?? deps.signal);
   while (!claim.claimed && claim.running) {
     // A durable run does not wait outside its steps; Inngest runs one turn per thread at a time anyway.
-    if (deps.retriesSteps || Date.now() > waitUntil || deps.signal?.aborted) {
+    if (deps.retriesSteps || Date.now() > waitUntil || gone?.aborted) {
       throw new AppError("conflict:turn_in_progress", "This message is still being answered. Wait for the reply, or press Stop.");
     }
     // The client hears at once that its message waits, rather than nothing until the wait is over.
     if (!told) deps.onWaiting?.({ threadId });
     told = true;
-    await sleep(WAIT_STEP_MS);
+    await sleep(WAIT_STEP_MS, gone);
+    if (gone?.aborted) continue; // refused above, without asking again
     // Granted if the other turn's lease ran out meanwhile.
     claim = await ask();
   }

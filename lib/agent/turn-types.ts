@@ -17,6 +17,12 @@ export interface TurnDeps {
   network: Network;
   publish: Publish;
   signal?: AbortSignal;
+  /**
+   * The request that asked for the turn: a turn that waits for another one
+   * answering its message (a resend) stops waiting when its client hangs up.
+   * The turn itself is not tied to it (closing the tab does not stop a reply).
+   */
+  requestSignal?: AbortSignal;
   step?: StepRunner;
   /** Called once the thread is known and the user's message is stored, before any model call. */
   onReady?: (ready: {

@@ -21,6 +21,8 @@ export interface StoredProgress {
   id: string;
   chunks: TurnChunkMessage[];
   final: boolean;
+  /** The row's characters as stored: what a reader that has not read it yet is behind by. */
+  size: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function readProgress(pool: pg.Pool, turnId: string, afterId: strin
     "SELECT p.id::text AS id, p.chunks, p.final FROM turn_progress p WHERE p.turn_id = $1 AND p.id > $2::bigint ORDER BY p.id",
     [turnId, afterId],
   );
-  return rows.map((row) => ({ id: row.id, chunks: JSON.parse(row.chunks) as TurnChunkMessage[], final: row.final }));
+  return rows.map((row) => ({ id: row.id, chunks: JSON.parse(row.chunks) as TurnChunkMessage[], final: row.final, size: row.chunks.length }));
 }
 
 /**

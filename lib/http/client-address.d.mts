@@ -1,2 +1,3 @@
 export const CLIENT_ADDRESS_HEADER: string;
 export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedHops: number): string | undefined;
+export function requestAddress(request: Request): string | undefined;

@@ -16,3 +16,8 @@ export function clientAddressFrom(socketAddress, forwardedFor, trustedHops) {
   const chain = [...String(forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean), socketAddress];
   return chain[Math.max(0, chain.length - 1 - trustedHops)];
 }
+
+/** The address the start script stamped on a request (undefined when it runs without the preload, as tests do). */
+export function requestAddress(request) {
+  return request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined;
+}

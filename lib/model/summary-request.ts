@@ -23,29 +23,72 @@ const TEXT_CHARS = 20_000;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** The messages as a plain transcript, one line block per part that a summary could use. */
-export function transcriptOf(messages: ThreadMessage[]): string {
+/** One message as transcript blocks: a line block per part a summary could use ("" when none). */
+function messageTranscript(message: ThreadMessage): string {
   const lines: string[] = [];
-  for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type === "text" && part.text.trim()) {
-        const text = clip(part.text, TEXT_CHARS);
-        lines.push(message.role === "user" ? `User: ${text}` : `Assistant: ${text}`);
-      } else if (part.type === "tool-result") {
-        const outcome = part.error !== undefined ? `error: ${part.error}` : JSON.stringify(part.output);
-        lines.push(`Tool ${part.toolName}: ${clip(outcome, TOOL_PAYLOAD_CHARS)}`);
-      }
+  for (const part of message.parts) {
+    if (part.type === "text" && part.text.trim()) {
+      const text = clip(part.text, TEXT_CHARS);
+      lines.push(message.role === "user" ? `User: ${text}` : `Assistant: ${text}`);
+    } else if (part.type === "tool-result") {
+      const outcome = part.error !== undefined ? `error: ${part.error}` : JSON.stringify(part.output);
+      lines.push(`Tool ${part.toolName}: ${clip(outcome, TOOL_PAYLOAD_CHARS)}`);
     }
   }
   return lines.join("\n\n");
 }
 
+/** The messages as a plain transcript, one line block per part that a summary could use. */
+export function transcriptOf(messages: ThreadMessage[]): string {
+  return messages.map(messageTranscript).filter(Boolean).join("\n\n");
+}
+
+/**
+ * The most transcript one summary request carries (about 15,000 tokens),
+ * however much there is to summarize: compaction makes one summary call
+ * whatever the thread's size (an imported 8 MB thread included).
+ */
+export const SUMMARY_TRANSCRIPT_CHARS = 60_000;
+/** Of a transcript too long for one request, the share given to the most recent messages, whole. */
+const RECENT_SHARE = 2 / 3;
+/** An earlier message sampled into a too-long transcript is cut to this many characters. */
+const SAMPLE_CHARS = 400;
+
+/**
+ * The messages' transcript within `maxChars`. One that fits is the whole
+ * transcript. A longer one keeps the most recent messages whole (two thirds
+ * of the room: what the conversation is about now), and from the earlier ones
+ * an evenly spread sample, each cut short, with a line that says how many
+ * were left out: the summary still sees how the conversation began and went,
+ * at a fixed cost.
+ */
+export function boundedTranscript(messages: ThreadMessage[], maxChars = SUMMARY_TRANSCRIPT_CHARS): string {
+  const blocks = messages.map(messageTranscript).filter(Boolean);
+  const total = blocks.reduce((sum, block) => sum + block.length + 2, 0);
+  if (total <= maxChars) return blocks.join("\n\n");
+
+  const recentRoom = Math.floor(maxChars * RECENT_SHARE);
+  let from = blocks.length;
+  let used = 0;
+  while (from > 0 && used + blocks[from - 1].length + 2 <= recentRoom) used += blocks[--from].length + 2;
+  // The last message alone is bigger than the room: its beginning.
+  const recent = from === blocks.length ? [clip(blocks[--from], recentRoom)] : blocks.slice(from);
+  const earlier = blocks.slice(0, from);
+  const heading = (shown: number) =>
+    `[${earlier.length} earlier messages; ${shown === earlier.length ? "each" : `${shown} of them, evenly spread,`} shown cut short:]`;
+  const sampleRoom = maxChars - recent.reduce((sum, block) => sum + block.length + 2, 0) - heading(0).length - 80;
+  const shown = Math.max(0, Math.min(earlier.length, Math.floor(sampleRoom / (SAMPLE_CHARS + 3))));
+  const sample = Array.from({ length: shown }, (_, i) => clip(earlier[Math.floor((i * earlier.length) / shown)], SAMPLE_CHARS));
+  const parts = earlier.length === 0 ? [] : [heading(shown), ...sample, `[The ${recent.length} most recent messages:]`];
+  return [...parts, ...recent].join("\n\n");
+}
+
 const PREVIOUS_HEADING = "Summary of the messages before these:";
 const TRANSCRIPT_HEADING = "Messages to summarize:";
 
-/** The user message of a summary request: the summary so far, if any, then the transcript. */
-export function summaryRequestText(previous: string | undefined, messages: ThreadMessage[]): string {
-  const transcript = `${TRANSCRIPT_HEADING}\n\n${transcriptOf(messages)}`;
+/** The user message of a summary request: the summary so far, if any, then the transcript, within `maxChars` of transcript. */
+export function summaryRequestText(previous: string | undefined, messages: ThreadMessage[], maxChars = SUMMARY_TRANSCRIPT_CHARS): string {
+  const transcript = `${TRANSCRIPT_HEADING}\n\n${boundedTranscript(messages, maxChars)}`;
   return previous ? `${PREVIOUS_HEADING}\n\n${previous}\n\n${transcript}` : transcript;
 }
 

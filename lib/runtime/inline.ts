@@ -55,7 +55,7 @@ export class InlineRuntime implements TurnRuntime {
     private readonly stops: TurnStops,
   ) {}
 
-  start(request: Omit<TurnInput, "turnId">): Promise<StartedTurn> {
+  start(request: Omit<TurnInput, "turnId">, options: { signal?: AbortSignal } = {}): Promise<StartedTurn> {
     const input: TurnInput = { ...request, turnId: randomUUID() };
     const controller = new AbortController();
     const channel = new TurnChannel();
@@ -80,6 +80,7 @@ export class InlineRuntime implements TurnRuntime {
             network: this.deps.network(),
             publish,
             signal: controller.signal,
+            requestSignal: options.signal,
             signer: historySigner(secret, input.owner),
             leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
             saveRetryMs: this.deps.saveRetryMs,

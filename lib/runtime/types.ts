@@ -12,8 +12,11 @@ export interface StartedTurn {
 /** Runs turns somewhere (in this process, or on Inngest) and streams them back. */
 export interface TurnRuntime {
   readonly name: "inline" | "inngest";
-  /** Resolves once the thread exists and the user's message is stored; rejects with an AppError before that. */
-  start(input: Omit<TurnInput, "turnId">): Promise<StartedTurn>;
+  /**
+   * Resolves once the thread exists and the user's message is stored; rejects with an AppError before that.
+   * `signal`: the request's; a resend waiting for the turn that answers its message stops waiting when it aborts.
+   */
+  start(input: Omit<TurnInput, "turnId">, options?: { signal?: AbortSignal }): Promise<StartedTurn>;
   /** Ends the thread's running generation, keeping what it wrote. False when nothing was running. */
   stop(owner: string, threadId: string): Promise<boolean>;
 }

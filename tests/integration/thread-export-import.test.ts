@@ -110,6 +110,8 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
 
   beforeAll(async () => {
     setAppEnv({});
+    // The malformed files below are more imports than one identity may make in an hour (rate limits have their own tests).
+    process.env.RATE_LIMIT_IMPORTS_PER_HOUR = "0";
     exportRoute = await import("@/app/api/threads/[id]/export/route");
     importRoute = await import("@/app/api/threads/import/route");
   });

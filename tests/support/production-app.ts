@@ -91,7 +91,7 @@ const started = new Set<StartedApp>();
 /**
  * Starts `npm start` on the production build, on `env.PORT` (when given) and
  * 127.0.0.1, with the rate limits off (other test files count turns from this
- * address in the same database). Call stopApps() in afterAll.
+ * address in the same database) and X-Worker on. Call stopApps() in afterAll.
  */
 export function startApp(env: Record<string, string>): StartedApp {
   const child = spawn(process.execPath, ["scripts/run-app.mjs", "start"], {
@@ -103,6 +103,10 @@ export function startApp(env: Record<string, string>): StartedApp {
       RATE_LIMIT_CHAT_PER_MINUTE: "0",
       RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
       RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
+      RATE_LIMIT_FORKS_PER_MINUTE: "0",
+      RATE_LIMIT_IMPORTS_PER_HOUR: "0",
+      // The tests tell workers apart by it (off in production unless asked for).
+      WORKER_HEADER: "1",
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

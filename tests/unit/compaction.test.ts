@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { historyCount, needsCompaction, planCompaction, sizeLimits, summaryRounds } from "@/lib/agent/compaction";
+import { historyCount, needsCompaction, planCompaction, sizeLimits } from "@/lib/agent/compaction";
 import { DEFAULT_COMPACTION } from "@/lib/compaction-settings";
 import { environmentCompaction } from "@/lib/agent/history-settings";
 import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/lifecycle";
@@ -7,7 +7,7 @@ import { seqAfter } from "@/lib/auth/history-signature";
 import { sinceLatestSummary, windowOf } from "@/lib/client/history-mode";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import type { HistoryItem } from "@/lib/protocol/chat";
-import { offlineSummary, summaryRequestText } from "@/lib/model/summary-request";
+import { offlineSummary, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
 /** `turns` user turns of one user message and one one-part reply each, with seqs from `firstSeq`. */
@@ -101,12 +101,23 @@ describe("when a thread is compacted, and where it is cut", () => {
     expect(sizeLimits(undefined)).toBeUndefined();
   });
 
-  it("summarizes a long stretch in rounds of bounded size, never splitting a message", () => {
-    const long = turns(10).map((m) => ({ ...m, parts: [{ type: "text" as const, text: "x".repeat(1_000) }] }));
-    const rounds = summaryRounds(long, 3_000);
-    expect(rounds.flat()).toEqual(long);
-    expect(rounds.length).toBeGreaterThan(3);
-    expect(summaryRounds(long, 1)).toHaveLength(long.length); // one message over the bound still goes, alone
+  it("summarizes any stretch in one request of bounded size: the latest messages whole, the earlier ones sampled and cut short", () => {
+    // About 8 MB: 2,000 turns of a short question and a 4,000-character answer.
+    const long = turns(2_000).map((m, i) =>
+      m.role === "user" ? m : { ...m, parts: [{ type: "text" as const, text: `answer ${i} ${"x".repeat(4_000)}` }] },
+    );
+    const request = summaryRequestText(undefined, long, 60_000);
+    expect(request.length).toBeLessThanOrEqual(60_000 + 100);
+    expect(request).toContain("User: question 0"); // how it began
+    expect(request).toContain("User: question 1999"); // where it is now
+    expect(request).toContain(`Assistant: answer 3999 ${"x".repeat(4_000)}`); // the last reply whole
+    expect(request).toMatch(/\[3\d{3} earlier messages; \d+ of them, evenly spread, shown cut short:\]/);
+    const sampled = [...request.matchAll(/User: question (\d+)/g)].map(([, n]) => Number(n));
+    expect(sampled.length).toBeGreaterThan(20);
+    expect(sampled.some((n) => n > 500 && n < 1500)).toBe(true); // from the middle too
+    // What fits is sent whole, as before.
+    const short = turns(4);
+    expect(summaryRequestText(undefined, short, 60_000)).toBe(`Messages to summarize:\n\n${transcriptOf(short)}`);
   });
 });
 

@@ -37,4 +37,29 @@ describe("the owner's news stream", () => {
     expect(await reader.read()).toEqual({ value: undefined, done: true });
     expect(bus.size).toBe(0);
   });
+
+  it("is closed, and lets go of the bus, once its client leaves more than its buffer untaken; a client that reads keeps it", async () => {
+    const bus = new LiveBus();
+    let ended = 0;
+    const stalled = threadNewsStream(bus, "owner-a", new AbortController().signal, { maxBufferBytes: 4_096, onEnd: () => ended++ });
+    const reading = threadNewsStream(bus, "owner-a", new AbortController().signal, { maxBufferBytes: 4_096 });
+    const reader = reading.pipeThrough(new TextDecoderStream()).getReader();
+    let got = "";
+    for (let i = 0; i < 500; i++) {
+      bus.emit("threads", "owner-a", `thread-${i}`);
+      got = await readUntil(reader, `"thread-${i}"`, got); // this client keeps up
+    }
+    expect(ended).toBe(1);
+    expect(bus.size).toBe(1); // the reading one
+    // What the stalled client finds when it reads at last: an error, not a stream that goes on.
+    const late = stalled.getReader();
+    await expect(
+      (async () => {
+        for (;;) if ((await late.read()).done) return;
+      })(),
+    ).rejects.toThrow("The client stopped reading its news.");
+    await reader.cancel();
+    expect(bus.size).toBe(0);
+    expect(ended).toBe(1);
+  });
 });

@@ -3,7 +3,7 @@ import { readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/handler";
 import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { LIVE_STREAM_HEADERS, uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
+import { requestAddress } from "@/lib/http/client-address.mjs";
 import { app } from "@/lib/app";
 import { chatRequestSchema } from "@/lib/protocol/chat";
 
@@ -13,18 +13,23 @@ export const POST = route(async (request) => {
   // proxy.ts skips this route, the busiest: the origin and body checks it would make are made here.
   const refusal = stateChangeRefusal(request.method, request.headers, request.url);
   if (refusal) throw refusal;
-  const body = await readJson(request, chatRequestSchema);
+  // Who asks, and whether they may, before up to 4 MB of body is read and parsed.
   const owner = await app.requireOwner(request);
-  await app.rateLimits().limitChatTurn(owner, request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
-  const turn = await app.runtime().start({
-    owner,
-    threadId: body.threadId,
-    message: { id: body.message.id, role: "user", content: body.message.content },
-    // Used only when the server signed every message of it; otherwise the database is read.
-    clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
-    historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
-    replaces: body.replaces,
-  });
+  await app.rateLimits().limitChatTurn(owner, requestAddress(request));
+  const body = await readJson(request, chatRequestSchema);
+  const turn = await app.runtime().start(
+    {
+      owner,
+      threadId: body.threadId,
+      message: { id: body.message.id, role: "user", content: body.message.content },
+      // Used only when the server signed every message of it; otherwise the database is read.
+      clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
+      historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
+      replaces: body.replaces,
+    },
+    // A resend waiting for its running turn stops waiting when this request's client hangs up.
+    { signal: request.signal },
+  );
   return uiMessageStreamResponse(turn.stream, {
     "X-Thread-Id": turn.threadId,
     // Unknown while the message waits for the thread's running turn: the stream's data-thread says it then.

@@ -1,8 +1,10 @@
 import { app } from "@/lib/app";
+import { env } from "@/lib/env";
 import { jsonResponse } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 
+/** What a load balancer needs: whether this server can serve (its database answers), and which runtime runs its turns. Nothing more. */
 export async function GET() {
   let database: "ok" | "unavailable" = "ok";
   try {
@@ -12,7 +14,7 @@ export async function GET() {
     database = "unavailable";
   }
   const ok = database === "ok";
-  // Which server worker answered (npm start runs one per core): how a test, or an operator, sees them all serve.
-  const headers = { "x-worker": String(process.pid) };
+  // Which server worker answered, only when the operator asks (WORKER_HEADER): how a test, or an operator, sees them all serve.
+  const headers = env().WORKER_HEADER ? { "x-worker": String(process.pid) } : undefined;
   return jsonResponse({ status: ok ? "ok" : "degraded", runtime: app.runtime().name, database }, { status: ok ? 200 : 503, headers });
 }

@@ -1,4 +1,5 @@
 import { bodyChunks, refuseDeclaredSize, requireJsonBody } from "@/lib/http/body";
+import { requestAddress } from "@/lib/http/client-address.mjs";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { app } from "@/lib/app";
 import { limits } from "@/lib/limits";
@@ -14,7 +15,9 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request) => {
   requireJsonBody(request);
+  // Who asks, and whether they may, before the body is read.
   const owner = await app.requireOwner(request);
+  await app.rateLimits().limitImport(owner, requestAddress(request));
   refuseDeclaredSize(request, limits.maxThreadFileBytes, fileTooLarge);
   const thread = await importThreadFile(app.threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge));
   return jsonResponse({ thread } satisfies ThreadResponse, { status: 201 });

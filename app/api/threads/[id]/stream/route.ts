@@ -3,7 +3,7 @@ import { LIVE_STREAM_HEADERS, uiMessageEventStreamResponse } from "@/lib/http/ui
 import { app } from "@/lib/app";
 import { notFoundThread } from "@/lib/errors";
 import { isUuid } from "@/lib/protocol/uuid";
-import { parsePosition } from "@/lib/runtime/turn-resume";
+import { parsePosition, type PlacedChunk } from "@/lib/runtime/turn-resume";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +19,18 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { 
   const threadId = id.toLowerCase();
   const position = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after");
   const after = position ? parsePosition(position) : undefined;
-  const stream = await app.turnResume().open(owner, threadId, { after, signal: request.signal });
-  if (!stream) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+  // One of the identity's live streams: a 429 past MAX_LIVE_STREAMS_PER_IDENTITY.
+  const release = await app.liveStreams().open(owner);
+  let stream: ReadableStream<PlacedChunk> | null;
+  try {
+    stream = await app.turnResume().open(owner, threadId, { after, signal: request.signal, onEnd: release });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (!stream) {
+    release();
+    return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+  }
   return uiMessageEventStreamResponse(stream, { "X-Thread-Id": threadId, ...LIVE_STREAM_HEADERS });
 });

@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setAppEnv } from "../support/app-env";
+
+// GET /api/health says what a load balancer needs, and no response names its
+// worker unless the operator asks (WORKER_HEADER).
+let health: typeof import("@/app/api/health/route");
+
+beforeAll(async () => {
+  setAppEnv({});
+  health = await import("@/app/api/health/route");
+});
+afterEach(() => {
+  delete process.env.WORKER_HEADER;
+});
+
+describe("GET /api/health", () => {
+  it("answers status, runtime and whether the database answers, and nothing else", async () => {
+    const response = await health.GET();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", runtime: "inline", database: "ok" });
+    expect(response.headers.get("x-worker")).toBeNull();
+  });
+
+  it("names its process only with WORKER_HEADER=1", async () => {
+    process.env.WORKER_HEADER = "1";
+    expect((await health.GET()).headers.get("x-worker")).toBe(String(process.pid));
+  });
+});
+
+describe("the server workers' preload", () => {
+  /** What X-Worker a plain Node server with the preload sends, under `env`. */
+  async function workerHeader(env: Record<string, string | undefined>): Promise<string | null> {
+    const server = spawn(
+      process.execPath,
+      ["--import", "./scripts/worker-header.mjs", "-e", `require("node:http").createServer((q, s) => s.end("ok")).listen(0, "127.0.0.1", function () { console.log(this.address().port) })`],
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, WORKER_HEADER: undefined, ...env } },
+    );
+    try {
+      const port = await new Promise<string>((resolve) => server.stdout!.once("data", (d) => resolve(String(d).trim())));
+      const answer = await fetch(`http://127.0.0.1:${port}/`);
+      await answer.text();
+      return answer.headers.get("x-worker");
+    } finally {
+      server.kill();
+    }
+  }
+
+  it("adds no X-Worker by default, and the worker's pid with WORKER_HEADER=1", async () => {
+    expect(await workerHeader({})).toBeNull();
+    expect(await workerHeader({ WORKER_HEADER: "0" })).toBeNull();
+    expect(await workerHeader({ WORKER_HEADER: "1" })).toMatch(/^\d+$/);
+  });
+});
