@@ -9,7 +9,7 @@ import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 // Runs before every page and API route (not static assets, the icons and the
-// web app manifest, the health check, /api/inngest or POST /api/chat: see
+// web app manifest, the health check, /api/inngest, POST /api/chat or the import: see
 // config below): refuses state-changing requests from other origins, gives a
 // visitor an anonymous identity on a safe request, and sets the page's
 // Content-Security-Policy with a fresh nonce.
@@ -55,7 +55,10 @@ export async function proxy(request: NextRequest) {
 // its origin and body checks (no page, so no nonce; a POST, so no new
 // identity; the route checks the cookie itself): the route makes those checks,
 // and the proxy's run through Next, a copy of the request among it, is spared
-// on every turn.
+// on every turn. /api/threads/import makes them itself too: for a route the
+// proxy runs before, Next buffers the body for both, and cuts it off at 10 MB
+// (experimental.proxyClientMaxBodySize), while a thread's file may be 128 MB
+// and is read as it arrives.
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest|api/chat$).*)"],
+  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest|api/chat$|api/threads/import$).*)"],
 };

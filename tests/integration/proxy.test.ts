@@ -116,11 +116,11 @@ describe("where the proxy runs", () => {
     return unstable_doesMiddlewareMatch({ config, url });
   };
 
-  it("runs before pages and every API route but a turn's, which checks the origin and the body itself (chat-api.test.ts)", async () => {
-    for (const path of ["/", "/c/0b9e6a53-8a0f-4c4e-9a43-4a0d2f1f7a11", "/api/threads", "/api/threads/x/stop", "/api/search", "/api/device-links", "/api/chats", "/api/chat/x"]) {
+  it("runs before pages and every API route but a turn's and an import's, which check the origin and the body themselves (chat-api.test.ts, costly-routes.test.ts)", async () => {
+    for (const path of ["/", "/c/0b9e6a53-8a0f-4c4e-9a43-4a0d2f1f7a11", "/api/threads", "/api/threads/x/stop", "/api/search", "/api/device-links", "/api/chats", "/api/chat/x", "/api/threads/imports"]) {
       expect(await runsFor(path), path).toBe(true);
     }
-    for (const path of ["/api/chat", "/api/health", "/api/inngest", "/_next/static/x.js", "/favicon.ico", "/manifest.webmanifest"]) {
+    for (const path of ["/api/chat", "/api/threads/import", "/api/health", "/api/inngest", "/_next/static/x.js", "/favicon.ico", "/manifest.webmanifest"]) {
       expect(await runsFor(path), path).toBe(false);
     }
   });

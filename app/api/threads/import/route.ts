@@ -1,6 +1,7 @@
 import { bodyChunks, refuseDeclaredSize, requireJsonBody } from "@/lib/http/body";
 import { requestAddress } from "@/lib/http/client-address.mjs";
 import { jsonResponse, route } from "@/lib/http/handler";
+import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { app } from "@/lib/app";
 import { limits } from "@/lib/limits";
 import { fileTooLarge, importThreadFile } from "@/lib/threads/import-file";
@@ -14,6 +15,9 @@ export const dynamic = "force-dynamic";
  * arrives, within the thread file's limits (lib/threads/import-file.ts).
  */
 export const POST = route(async (request) => {
+  // proxy.ts skips this route (it would buffer and cut a big file): the origin and body checks it would make are made here.
+  const refusal = stateChangeRefusal(request.method, request.headers, request.url);
+  if (refusal) throw refusal;
   requireJsonBody(request);
   // Who asks, and whether they may, before the body is read.
   const owner = await app.requireOwner(request);
