@@ -129,7 +129,7 @@ export class TurnResume {
               // The turn stores its reply (and stops running) just before its last row is written: one more poll waits for that row.
               quietPolls = (await turnStillRunning(pool, threadId, turnId)) ? 0 : quietPolls + 1;
               if (quietPolls >= 2) {
-                // Its runner went away mid-reply (its lease ran out): the client must not take what it got for the whole reply.
+                // Its runner went away mid-reply (its process died, or its lease ran out): the client must not take what it got for the whole reply.
                 controller.enqueue({ chunk: { type: "error", errorText: INTERRUPTED } });
                 break;
               }
