@@ -79,7 +79,7 @@ function processNews(): { active: ActiveTurns; bus: LiveBus; runner?: RunnerLock
     const bus = (processWide.threadlineLiveBus ??= new LiveBus());
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
     if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !processWide.threadlineListener) {
-      const session = (processWide.threadlineRunnerLock ??= new RunnerLock());
+      const session = (processWide.threadlineRunnerLock ??= new RunnerLock(pool));
       processWide.threadlineListener = new NotificationListener(
         DATABASE_URL,
         {

@@ -24,10 +24,11 @@ import type pg from "pg";
 //
 // What it cannot tell, the lease still does: a process alive but cut off from
 // the database stops renewing, and its turns die when their leases run out.
-// When the connection drops and the process lives on, its turns look dead
-// until it has connected again and taken its key back (a second, about);
-// each renewal of a turn's lease records the key held then, or none (the
-// lease alone) while it holds none. The connection must reach a Postgres
+// When the connection drops and the process lives on, its turns would look
+// dead: the process at once puts them under their lease alone (runner NULL,
+// through the pool), and each renewal of a turn's lease records the key held
+// then, or none while it holds none; it takes its key back as it connects
+// again (a second, about). The connection must reach a Postgres
 // session of its own, as LISTEN's must (no transaction pooler in between).
 // The embedded database has no such connection (one backend serves every
 // connection, and a lock there would outlive the process that took it): its
@@ -48,7 +49,10 @@ export class RunnerLock {
   private readonly firstTry: Promise<void>;
   private tried!: () => void;
 
-  constructor() {
+  constructor(
+    /** Where this process's turns are put under their lease alone when the lock is lost; none: they wait for the next renewal. */
+    private readonly pool?: () => pg.Pool,
+  ) {
     this.firstTry = new Promise((resolve) => (this.tried = resolve));
   }
 
@@ -65,10 +69,15 @@ export class RunnerLock {
     }
   }
 
-  /** The connection is gone, and the lock with it. */
+  /** The connection is gone, and the lock with it: this process's running turns keep their threads by their leases. */
   lost(): void {
+    const was = this.held ? this.key : undefined;
     this.held = false;
     this.tried();
+    if (was === undefined || !this.pool) return;
+    this.pool()
+      .query("UPDATE turns SET runner = NULL WHERE runner = $1::bigint AND status = 'running'", [was])
+      .catch((error: Error) => console.error("[db] could not put this process's turns under their leases:", error.message));
   }
 
   /** The key while this process's session holds it; null otherwise, and a turn claimed with none is told by its lease alone. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { NotificationListener } from "@/lib/db/notifications";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { TurnStore } from "@/lib/history/types";
@@ -191,10 +192,10 @@ describe.skipIf(inject("embeddedDatabase"))("a turn's runner, on the Postgres se
     (await pool.query<{ message_id: string }>("SELECT message_id FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns) ORDER BY message_id", [threadId])).rows.map(
       (row) => row.message_id,
     );
-  /** Postgres ends a backend whose client has gone soon after, not at once: polled for, within a bound. */
+  /** What follows a session's end comes soon after it, not at once: polled for, within a bound. */
   async function eventually(condition: () => Promise<boolean>) {
     for (const until = Date.now() + 10_000; !(await condition()); ) {
-      if (Date.now() > until) throw new Error("the runner's session did not end");
+      if (Date.now() > until) throw new Error("what a session's end brings did not happen");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -227,6 +228,35 @@ describe.skipIf(inject("embeddedDatabase"))("a turn's runner, on the Postgres se
     expect((await open(elsewhere, threadId, "m1", "turn-2")).claim).toEqual({ claimed: true });
     await elsewhere.turns.finishTurn({ owner, messageId: "m1", turnId: "turn-2", status: "failed" });
     expect((await open(elsewhere, threadId, "m2", "turn-3")).claim).toEqual({ claimed: true });
+  });
+
+  it("a process whose connection drops while it lives keeps its turns by their leases, and takes its key back as it connects again", async () => {
+    const lock = new RunnerLock(() => pool);
+    const listener = new NotificationListener(TEST_DATABASE_URL, { threadline_test_nothing: () => {} }, { session: lock, retryMs: 200 });
+    try {
+      await listener.ready();
+      const key = await lock.current();
+      expect(key).not.toBeNull();
+      const adapter = new PostgresHistoryAdapter(pool, () => {}, () => lock.current());
+      const threadId = randomUUID();
+      await open(adapter, threadId, "m1", "turn-1");
+      // The connection is cut from the database's side (a restart, a proxy), while the process goes on.
+      await pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND classid = ($1::bigint >> 32)::oid AND objid = ($1::bigint & 4294967295)::oid",
+        [key],
+      );
+      await eventually(async () => (await pool.query("SELECT 1 FROM turns WHERE owner = $1 AND message_id = 'm1' AND runner IS NULL", [owner])).rowCount === 1);
+      expect(await running(threadId)).toEqual(["m1"]);
+      await expect(open(new PostgresHistoryAdapter(pool), threadId, "m2", "turn-2")).rejects.toMatchObject({ code: "conflict:turn_in_progress" });
+      // Connected again, under the same key: the turn's next renewal records it.
+      await eventually(async () => (await lock.current()) === key);
+      await adapter.turns.renewTurn({ owner, messageId: "m1", turnId: "turn-1", leaseMs: LEASE_MS });
+      const { rows } = await pool.query("SELECT runner::text FROM turns WHERE owner = $1 AND message_id = 'm1'", [owner]);
+      expect(rows).toEqual([{ runner: key }]);
+      expect(await running(threadId)).toEqual(["m1"]);
+    } finally {
+      await listener.close();
+    }
   });
 
   it("a durable run records no runner: it holds its turn whatever happens to the process that opened it", async () => {
