@@ -46,6 +46,7 @@ function randomKey(): string {
 export class RunnerLock {
   private key = randomKey();
   private held = false;
+  private settled = false;
   private readonly firstTry: Promise<void>;
   private tried!: () => void;
 
@@ -53,7 +54,7 @@ export class RunnerLock {
     /** Where this process's turns are put under their lease alone when the lock is lost; none: they wait for the next renewal. */
     private readonly pool?: () => pg.Pool,
   ) {
-    this.firstTry = new Promise((resolve) => (this.tried = resolve));
+    this.firstTry = new Promise<void>((resolve) => (this.tried = resolve)).then(() => void (this.settled = true));
   }
 
   /** Takes the key on `client`, each time the connection is opened again; another key if some other session holds this one. */
@@ -82,7 +83,7 @@ export class RunnerLock {
 
   /** The key while this process's session holds it; null otherwise, and a turn claimed with none is told by its lease alone. */
   async current(): Promise<string | null> {
-    await Promise.race([this.firstTry, new Promise((resolve) => setTimeout(resolve, FIRST_TRY_MS).unref())]);
+    if (!this.settled) await Promise.race([this.firstTry, new Promise((resolve) => setTimeout(resolve, FIRST_TRY_MS).unref())]);
     return this.held ? this.key : null;
   }
 }

@@ -56,8 +56,8 @@ export async function readProgress(pool: pg.Pool, turnId: string, afterId: strin
 
 /**
  * The turn running in the owner's thread now (its runner is alive and its
- * lease live, or a durable run holds it), or null; a 404 AppError when the thread is not the
- * owner's or does not exist.
+ * lease live, or a durable run holds it), or null; a 404 AppError when the
+ * thread is not the owner's or does not exist.
  */
 export async function runningTurnOf(pool: pg.Pool, owner: string, threadId: string): Promise<string | null> {
   const { rows } = await pool.query<{ turn_id: string | null }>(

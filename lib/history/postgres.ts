@@ -34,8 +34,8 @@ type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
 // (migrations/1733356800000_turn-rules.sql; the claim and whether a turn is
-// running as migrations/1734048000000_turn-runners.sql restates them), and so are those of the versions
-// tree (migrations/1733529600000_versions.sql): every read follows the
+// running as migrations/1734048000000_turn-runners.sql restates them), and so
+// are those of the versions tree (migrations/1733529600000_versions.sql): every read follows the
 // thread's active path (`m.active`), every write follows its end. The hooks
 // here call them and repeat none of their conditions.
 /**
