@@ -12,7 +12,8 @@
 -- lease alone: a durable run (Inngest: the run outlives any one process, and
 -- holds its turn until it finishes it), the embedded database (one backend
 -- for every connection: a lock there outlives the process that took it), or
--- a process whose own connection was down when it claimed or renewed.
+-- a process whose own connection was down when it claimed or renewed, or
+-- dropped while the turn ran (the process puts its turns under their leases).
 ALTER TABLE turns ADD COLUMN runner bigint;
 
 -- Whether the session that took the advisory lock p_runner (a bigint key:
