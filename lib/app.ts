@@ -7,6 +7,7 @@ import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
 import { LiveStreamSlots } from "@/lib/db/live-streams";
 import { NotificationListener } from "@/lib/db/notifications";
+import { RunnerLock } from "@/lib/db/runner-lock";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -49,6 +50,7 @@ const processWide = globalThis as unknown as {
   threadlineActiveTurns?: ActiveTurns;
   threadlineLiveBus?: LiveBus;
   threadlineListener?: NotificationListener;
+  threadlineRunnerLock?: RunnerLock;
   threadlineRuntime?: TurnRuntime;
   threadlineLiveStreams?: LiveStreamSlots;
 };
@@ -67,27 +69,37 @@ const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
 /**
  * What other processes tell this one, on one connection of its own (NOTIFY):
  * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
- * owner's changed threads (lib/runtime/live-bus.ts). Opened with the process's
- * running turns. Not on a database that serves one connection at a time (the
- * embedded one, which one process holds by its data folder's lock): there,
- * every turn and every stream is this process's own.
+ * owner's changed threads (lib/runtime/live-bus.ts); on the same connection,
+ * the lock that tells them this process is alive (lib/db/runner-lock.ts).
+ * Opened with the process's running turns. Not on a database that serves one
+ * connection at a time (the embedded one, which one process holds by its data
+ * folder's lock): there, every turn and every stream is this process's own,
+ * and a dead turn is told by its lease.
  */
-function processNews(): { active: ActiveTurns; bus: LiveBus } {
+function processNews(): { active: ActiveTurns; bus: LiveBus; runner?: RunnerLock } {
   if (!processWide.threadlineActiveTurns || !processWide.threadlineLiveBus) {
     const active = (processWide.threadlineActiveTurns ??= new ActiveTurns());
     const bus = (processWide.threadlineLiveBus ??= new LiveBus());
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
     if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !processWide.threadlineListener) {
-      processWide.threadlineListener = new NotificationListener(DATABASE_URL, {
-        [STOP_CHANNEL]: (payload) => hearStop(active, payload),
-        [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
-        [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
-      });
+      const session = (processWide.threadlineRunnerLock ??= new RunnerLock(pool));
+      processWide.threadlineListener = new NotificationListener(
+        DATABASE_URL,
+        {
+          [STOP_CHANNEL]: (payload) => hearStop(active, payload),
+          [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
+          [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
+        },
+        { session },
+      );
       bus.crossProcess = true;
     }
   }
-  return { active: processWide.threadlineActiveTurns, bus: processWide.threadlineLiveBus };
+  return { active: processWide.threadlineActiveTurns, bus: processWide.threadlineLiveBus, runner: processWide.threadlineRunnerLock };
 }
+
+/** This process's runner key, recorded with each turn it runs under a lease; null where there is none (the embedded database). */
+const runnerKey = (): Promise<string | null> => processNews().runner?.current() ?? Promise.resolve(null);
 
 /**
  * This process's own change to an owner's threads, told to its own streams
@@ -106,7 +118,7 @@ export const app = {
   sessionSecret: sessionSecret(pool),
   rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
   threads: once(() => new ThreadRepository(pool(), threadsChangedHere)),
-  history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere)),
+  history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
   deviceLinks: once(() => new DeviceLinks(pool())),
 
   /** The identity of a route handler's request; a 401 AppError without a valid cookie. */

@@ -11,7 +11,9 @@ import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 // click, a second tab, a resend after a crash) never starts a second answer:
 // while the first runs, the second waits for it; once it has finished, the
 // second is answered with what it stored; if its runner died, the second
-// takes over and answers the same stored message.
+// takes over and answers the same stored message, unless another message's
+// turn has taken the thread meanwhile (then it is refused, as that message
+// would refuse it: one turn per thread).
 
 const WAIT_STEP_MS = 250;
 /** How long a duplicate waits for the turn answering its message, when the network sets no turn bound. */
@@ -52,7 +54,7 @@ export async function claimOrWait(input: TurnInput, deps: TurnDeps, turns: TurnS
     told = true;
     await sleep(WAIT_STEP_MS, gone);
     if (gone?.aborted) continue; // refused above, without asking again
-    // Granted if the other turn's lease ran out meanwhile.
+    // Granted if the other turn's runner died meanwhile (its process, or its lease).
     claim = await ask();
   }
   return claim;

@@ -71,7 +71,8 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
     const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
     if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
   }
-  // A runner that dies stops renewing its lease, and the message may be answered again.
+  // A runner that dies takes its session's lock with it (lib/db/runner-lock.ts), or stops
+  // renewing its lease, and the message may be answered again.
   // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
   const stopped = new AbortController();
   const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;

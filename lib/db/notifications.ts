@@ -1,13 +1,21 @@
 import "server-only";
 import pg from "pg";
 
+/** What else lives on the listener's connection: told each time it is opened again, and when it is lost. */
+export interface ConnectionSession {
+  take(client: pg.Client): Promise<void>;
+  lost(): void;
+}
+
 /**
  * LISTENs on Postgres channels, on one connection of its own: a LISTEN lives
  * as long as its connection, and a pool's connections come and go. A dropped
  * connection (a restarted database, a network blip) is opened again after
  * `retryMs`; what was sent meanwhile is missed, so a listener is never the
  * only way a message arrives (a Stop is also found when the turn renews its
- * lease).
+ * lease). The same connection carries the process's runner lock
+ * (lib/db/runner-lock.ts), given as `session`: one connection per process for
+ * both.
  */
 export class NotificationListener {
   private client?: pg.Client;
@@ -21,7 +29,7 @@ export class NotificationListener {
     private readonly connectionString: string,
     /** What to do with a notification's payload, by channel. */
     private readonly channels: Record<string, (payload: string) => void>,
-    private readonly retryMs = 1_000,
+    private readonly options: { retryMs?: number; session?: ConnectionSession } = {},
   ) {
     this.listening = new Promise((resolve) => (this.heard = resolve));
     void this.connect();
@@ -37,6 +45,7 @@ export class NotificationListener {
     clearTimeout(this.timer);
     const client = this.client;
     this.client = undefined;
+    this.options.session?.lost();
     await client?.end().catch(() => {});
   }
 
@@ -58,6 +67,7 @@ export class NotificationListener {
     try {
       await client.connect();
       await client.query(Object.keys(this.channels).map((channel) => `LISTEN ${pg.escapeIdentifier(channel)};`).join(" "));
+      await this.options.session?.take(client);
       if (this.failing) console.error(`[db] listening on ${this.names()} again`);
       this.failing = false;
       this.heard();
@@ -73,11 +83,12 @@ export class NotificationListener {
   private lost(client: pg.Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
+    this.options.session?.lost();
     void client.end().catch(() => {});
     // Said once per outage, not once per attempt.
     if (!this.failing) console.error(`[db] not listening on ${this.names()}; trying again:`, error?.message ?? "the connection ended");
     this.failing = true;
-    this.timer = setTimeout(() => void this.connect(), this.retryMs);
+    this.timer = setTimeout(() => void this.connect(), this.options.retryMs ?? 1_000);
     this.timer.unref();
   }
 }

@@ -57,9 +57,9 @@ export async function readProgress(pool: pg.Pool, turnId: string, afterId: strin
 }
 
 /**
- * The turn running in the owner's thread now (its runner's lease is live, or
- * a durable run holds it), or null; a 404 AppError when the thread is not the
- * owner's or does not exist.
+ * The turn running in the owner's thread now (its runner is alive and its
+ * lease live, or a durable run holds it), or null; a 404 AppError when the
+ * thread is not the owner's or does not exist.
  */
 export async function runningTurnOf(pool: pg.Pool, owner: string, threadId: string): Promise<string | null> {
   const { rows } = await pool.query<{ turn_id: string | null }>(
@@ -67,7 +67,7 @@ export async function runningTurnOf(pool: pg.Pool, owner: string, threadId: stri
        FROM threads t
        LEFT JOIN LATERAL (
          SELECT turn_id FROM turns
-          WHERE thread_id = t.id AND status <> 'done' AND threadline_turn_running(status, lease_until)
+          WHERE thread_id = t.id AND status <> 'done' AND threadline_turn_running(turns)
           ORDER BY updated_at DESC LIMIT 1
        ) tu ON true
       WHERE t.id = $1 AND t.owner = $2`,
@@ -80,7 +80,7 @@ export async function runningTurnOf(pool: pg.Pool, owner: string, threadId: stri
 /** Whether that turn still runs in the thread. */
 export async function turnStillRunning(pool: pg.Pool, threadId: string, turnId: string): Promise<boolean> {
   const { rows } = await pool.query<{ live: boolean }>(
-    `SELECT threadline_turn_running(status, lease_until) AS live
+    `SELECT threadline_turn_running(turns) AS live
        FROM turns WHERE thread_id = $1 AND turn_id = $2 AND status <> 'done'`,
     [threadId, turnId],
   );

@@ -32,16 +32,22 @@ const REFUSALS: Record<NonNullable<OpenedVersionRow["refused"]>, () => AppError>
 /**
  * Opens a regenerate or an edit in one round trip (the database function
  * threadline_open_version, migrations/1733700000000_version-turns.sql keeps
- * the rules): the claim, and for an edit the cut path and the new message.
- * The latest summary the turn reads comes along.
+ * the rules; migrations/1734048000000_turn-runners.sql restates it): the
+ * claim, and for an edit the cut path and the new message. The latest summary
+ * the turn reads comes along.
  */
-export async function openVersionTurn(pool: pg.Pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces }: OpenArgs): Promise<OpenedTurn> {
+export async function openVersionTurn(
+  pool: pg.Pool,
+  { owner, threadId, messageId, turnId, message, leaseMs, replaces }: OpenArgs,
+  /** The runner key the turn records (see lib/db/runner-lock.ts); null: its lease alone tells whether it runs. */
+  runner: string | null,
+): Promise<OpenedTurn> {
   const { content, escaped } = toColumns("user", { type: "text", text: message.content });
   const { rows } = await pool.query<OpenedVersionRow & Nullable<PartRow>>(
     `SELECT o.refused, o.thread_id, o.claimed, o.running, o.message_count, o.user_seq, o.user_content, o.user_escaped, o.user_parent, ${PART_COLUMNS}
-       FROM threadline_open_version($1, $2, $3, $4, $5, $6, $7, $8) o
+       FROM threadline_open_version($1, $2, $3, $4, $5, $6, $7, $8, $9) o
        LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-    [threadId, owner, messageId, turnId, content, escaped, leaseMs, replaces],
+    [threadId, owner, messageId, turnId, content, escaped, leaseMs, replaces, runner],
   );
   if (rows.length === 0) throw notFoundThread();
   const [row] = rows;

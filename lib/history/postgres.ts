@@ -33,8 +33,9 @@ type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
-// (migrations/1733356800000_turn-rules.sql), and so are those of the versions
-// tree (migrations/1733529600000_versions.sql): every read follows the
+// (migrations/1733356800000_turn-rules.sql; the claim and whether a turn is
+// running as migrations/1734048000000_turn-runners.sql restates them), and so
+// are those of the versions tree (migrations/1733529600000_versions.sql): every read follows the
 // thread's active path (`m.active`), every write follows its end. The hooks
 // here call them and repeat none of their conditions.
 /**
@@ -52,8 +53,10 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly changed: ThreadsChanged = () => {},
+    /** This process's runner key (lib/db/runner-lock.ts), recorded with each turn it runs under a lease; none: the lease alone tells. */
+    runner: RunnerKey = async () => null,
   ) {
-    this.turns = new PostgresTurnStore(pool, changed);
+    this.turns = new PostgresTurnStore(pool, changed, runner);
     this.summaries = new PostgresSummaryStore(pool);
     this.versions = new PostgresVersionStore(pool);
     this.titles = new PostgresTitleStore(pool, changed);
@@ -173,12 +176,26 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
   }
 }
 
-/** The adapter's turns (see TurnStore): one turn per client message id, per owner. */
+/** The session key of the process that runs a turn, or null when it has none. */
+export type RunnerKey = () => Promise<string | null>;
+
+/**
+ * The adapter's turns (see TurnStore): one turn per client message id, per
+ * owner. A turn that holds a lease runs in this process: it records the
+ * process's runner key, and dies with the process's session as well as with
+ * its lease. A turn without a lease (a durable run) records none: its run
+ * outlives any one process.
+ */
 class PostgresTurnStore implements TurnStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly changed: ThreadsChanged,
+    private readonly runner: RunnerKey,
   ) {}
+
+  private runnerFor(leaseMs: number | null): Promise<string | null> {
+    return leaseMs === null ? Promise.resolve(null) : this.runner();
+  }
 
   /**
    * createThread, claimTurn and appendUserMessage in one round trip (the
@@ -186,11 +203,13 @@ class PostgresTurnStore implements TurnStore {
    */
   async openTurn({ owner, threadId, messageId, turnId, message, leaseMs, replaces }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
     if (replaces !== undefined) {
-      const opened = await openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces });
+      const runner = await this.runnerFor(leaseMs);
+      const opened = await openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces }, runner);
       if (opened.claim.claimed) this.changed(owner, threadId);
       return opened;
     }
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
+    const runner = await this.runnerFor(leaseMs);
     const { rows } = await this.pool.query<
       {
         thread_id: string;
@@ -204,9 +223,9 @@ class PostgresTurnStore implements TurnStore {
       } & Nullable<PartRow>
     >(
       `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, ${PART_COLUMNS}
-         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8) o
+         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs],
+      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner],
     );
     if (rows.length === 0) throw notFoundThread();
     const [row] = rows;
@@ -225,22 +244,27 @@ class PostgresTurnStore implements TurnStore {
   }
 
   async claimTurn({ owner, threadId, messageId, turnId, leaseMs }: TurnArgs<"claimTurn">): Promise<TurnClaim> {
-    const { rows } = await this.pool.query<{ thread_id: string; claimed: boolean; running: boolean }>(
-      "SELECT thread_id, claimed, running FROM threadline_claim_turn($1, $2, $3, $4, $5)",
-      [owner, messageId, threadId, turnId, leaseMs],
+    const runner = await this.runnerFor(leaseMs);
+    const { rows } = await this.pool.query<{ thread_id: string; claimed: boolean; running: boolean; busy: boolean }>(
+      "SELECT thread_id, claimed, running, busy FROM threadline_claim_turn($1, $2, $3, $4, $5, $6)",
+      [owner, messageId, threadId, turnId, leaseMs, runner],
     );
     // No row: the message's turn went with its thread (deleted) between the claim's two statements.
     if (rows.length === 0) throw new Error(`The turn for message ${messageId} could not be claimed or found.`);
+    // Its own turn died, and meanwhile another message's turn took the thread: one turn per thread holds for a duplicate too.
+    if (rows[0].busy) throw threadBusy();
     if (rows[0].claimed) this.changed(owner, threadId);
     return claimFrom(rows[0]);
   }
 
+  /** The lease, and the runner key held now: one taken again under a new key, or none while the process's connection is down (the lease alone). */
   async renewTurn({ owner, messageId, turnId, leaseMs }: TurnArgs<"renewTurn">): Promise<LeaseRenewal> {
+    const runner = await this.runner();
     const { rows } = await this.pool.query<{ stop_requested: boolean }>(
-      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
+      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), runner = $5, updated_at = now()
         WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'
         RETURNING coalesce(stop_requested_turn = turn_id, false) AS stop_requested`,
-      [owner, messageId, turnId, leaseMs],
+      [owner, messageId, turnId, leaseMs, runner],
     );
     return { held: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
   }

@@ -15,10 +15,12 @@
 // for it); `finishTurn` records the outcome; `replyTo` gives back a message and
 // its stored reply, for a duplicate; `requestStop` records a Stop and tells the
 // process running the turn. A thread runs one turn at a time: `openTurn`
-// refuses another message while one runs. The Postgres adapter keeps the rules
-// (claim, liveness, storing the message once, one turn per thread, Stop) in
-// database functions (migrations/1733356800000_turn-rules.sql,
-// migrations/1733880000000_thread-turn-and-stop.sql).
+// refuses another message while one runs, and `claimTurn` a duplicate whose
+// turn died meanwhile. The Postgres adapter keeps the rules (claim, liveness,
+// storing the message once, one turn per thread, Stop) in database functions
+// (migrations/1733356800000_turn-rules.sql,
+// migrations/1733880000000_thread-turn-and-stop.sql,
+// migrations/1734048000000_turn-runners.sql).
 //
 // Versions (`versions`, optional): a thread's messages form a tree (a
 // regenerated reply or an edited message is a sibling of the one it
@@ -157,8 +159,11 @@ export interface TurnStore {
    * Claims the answering of the user's message for this turn, asked again
    * while another turn answers it. Granted when no turn has it, when it is
    * this turn's already (a retried step), when the last one failed, or when
-   * the last one's lease ran out (its runner died). `leaseMs` null: held until
-   * finished (a durable run finishes what it starts).
+   * the last one's runner died (its process is gone, or its lease ran out).
+   * Refused (AppError "conflict:turn_in_progress") when it would start
+   * answering the message while another message's turn of the thread runs.
+   * `leaseMs` null: held until finished (a durable run finishes what it
+   * starts).
    */
   claimTurn(ctx: ThreadScope & TurnRef & { threadId: string; leaseMs: number | null }): Promise<TurnClaim>;
   /** Extends a running turn's lease; `held` false when the turn is no longer this one's. */

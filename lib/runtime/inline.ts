@@ -41,7 +41,8 @@ export class InlineRuntime implements TurnRuntime {
       /**
        * How long a turn's claim on its message lasts unless renewed (it is
        * renewed a third of the way): if this process dies, the message may be
-       * answered again once the claim has run out.
+       * answered again once the claim has run out, or at once where the
+       * database sees the process's session end (lib/db/runner-lock.ts).
        */
       leaseMs?: number;
       /** How long a finished reply keeps trying to be stored while the database is away. */

@@ -184,7 +184,7 @@ class TurnFeed {
           if (done) break;
           if (events.length > 0) return;
           if (this.ended === "interrupted") {
-            // Its runner went away mid-reply (its lease ran out): the client must not take what it got for the whole reply.
+            // Its runner went away mid-reply (its process died, or its lease ran out): the client must not take what it got for the whole reply.
             controller.enqueue({ chunk: { type: "error", errorText: INTERRUPTED } });
             break;
           }

@@ -61,7 +61,7 @@ interface ListedRow extends ThreadRow {
 // backwards. A summary (system_event) is no message of the conversation.
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
   EXISTS (SELECT 1 FROM turns tu
-           WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu.status, tu.lease_until)) AS generating,
+           WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
   latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen`;
 const LATEST_REPLY = `LEFT JOIN LATERAL (
@@ -281,13 +281,13 @@ export class ThreadRepository {
 
   /**
    * The thread's latest turn that has not finished well: still running (its
-   * runner's lease is live, or a durable run holds it) or not answered (it
+   * runner is alive and its lease live, or a durable run holds it) or not answered (it
    * failed, or its runner died), of a message on the active path. Null when
    * every such turn is done.
    */
   async pendingTurn(owner: string, id: string): Promise<PendingTurn | null> {
     const { rows } = await this.pool.query<{ message_id: string; live: boolean }>(
-      `SELECT tu.message_id, threadline_turn_running(tu.status, tu.lease_until) AS live
+      `SELECT tu.message_id, threadline_turn_running(tu) AS live
          FROM turns tu
         WHERE tu.thread_id = $1 AND tu.owner = $2 AND tu.status <> 'done'
           -- A message a later version replaced is no longer waiting for anything.

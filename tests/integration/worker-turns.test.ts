@@ -9,8 +9,9 @@ import { connectionAvoiding, ensureProductionBuild, isAlive, send, startApp, sto
 // Turns on `npm start` with two server workers: both run turns, a Stop taken
 // by the worker that does not run the turn ends it, the other worker resumes
 // a running reply for a client that joins late, and a worker killed in
-// the middle of a reply loses no message it had taken; its replacement, or
-// the other worker, answers that message once it is sent again. Every
+// the middle of a reply loses no message it had taken; its turn dies with it,
+// and its replacement, or the other worker, answers that message once it is
+// sent again. Every
 // response names its worker (X-Worker). Skipped on the embedded database,
 // which runs one worker.
 
@@ -32,7 +33,7 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
       WEB_CONCURRENCY: "2",
       ...mockModelEnv(mock.url),
       TITLE_TIMEOUT_SECONDS: "0",
-      // A dead worker's turn may be taken over this soon.
+      // A worker that is alive but cut off from the database loses its turns this soon.
       TURN_LEASE_SECONDS: String(LEASE_SECONDS),
     });
     await app.ready();
@@ -95,7 +96,7 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
     expect((await stored(threadId)).filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: partial, status: "stopped" })]);
   });
 
-  it("a worker killed mid-reply loses no message it took; a new worker takes its place; sent again once the lease is out, the message is answered once", { timeout: 120_000 }, async () => {
+  it("a worker killed mid-reply loses no message it took; a new worker takes its place; its turn is dead, and sent again, the message is answered once", { timeout: 120_000 }, async () => {
     const message = msg("[[slow]] cut off when its worker is killed");
     const running = await chat({ message });
     expect(running.status).toBe(200); // taken: the user's message is stored before the reply streams
@@ -125,10 +126,10 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
     );
     expect(isAlive(killed)).toBe(false);
 
-    // The dead worker's turn holds the message until its lease runs out.
+    // The dead worker's turn no longer holds the message: its session, and the lock it held, ended with it.
     await until(
-      async () => (await db.query("SELECT 1 FROM turns WHERE message_id = $1 AND status = 'running' AND lease_until < now()", [message.id])).rowCount === 1,
-      "the dead turn's lease running out",
+      async () => (await db.query("SELECT 1 FROM turns WHERE message_id = $1 AND status = 'running' AND NOT threadline_turn_running(turns)", [message.id])).rowCount === 1,
+      "the dead worker's turn ending",
       app.output,
     );
     const callsBefore = modelCallsFor(message.content);
