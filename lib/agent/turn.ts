@@ -132,11 +132,11 @@ async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState
   if (turns) {
     const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
     const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
-    const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null }));
+    const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null, origin: input.origin }));
     const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
     return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
   }
-  const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given }));
+  const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given, origin: input.origin }));
   const { created: createdThisTurn, messages: messagesBefore, summary } = created;
   return { threadId: created.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, claim: { claimed: true } };
 }

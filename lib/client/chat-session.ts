@@ -62,6 +62,8 @@ export class ChatSession {
   /** The POST /api/chat body for the last of `messages`; `search` is the page URL's query (a history setting). */
   requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest {
     const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
+    // A thread this message starts says it came from the chat page (another client of the API is "api").
+    if (body.threadId === undefined) body.source = "web";
     if (this.nextReplaces !== null) {
       body.replaces = this.nextReplaces;
       this.nextReplaces = null;

@@ -9,6 +9,7 @@ import type { StoredMessage } from "@/lib/protocol/threads";
 import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
 import { openVersionTurn } from "./postgres-version-turn";
 import { PostgresTitleStore } from "./postgres-titles";
+import type { ThreadOrigin } from "@/lib/protocol/thread-source";
 import type {
   HistoryConfig,
   LeaseRenewal,
@@ -38,6 +39,9 @@ type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 // are those of the versions tree (migrations/1733529600000_versions.sql): every read follows the
 // thread's active path (`m.active`), every write follows its end. The hooks
 // here call them and repeat none of their conditions.
+/** A thread made without saying where from: the chat page's. */
+const WEB: ThreadOrigin = { source: "web", sourceId: null, sourceMetadata: null };
+
 /**
  * Stores threads and their messages in Postgres. Order within a thread comes
  * from threads.next_seq, taken under the thread's row lock, so it never
@@ -62,7 +66,7 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     this.titles = new PostgresTitleStore(pool, changed);
   }
 
-  async createThread({ owner, threadId }: ThreadScope & { threadId?: string }) {
+  async createThread({ owner, threadId, origin = WEB }: ThreadScope & { threadId?: string; origin?: ThreadOrigin }) {
     const id = threadId ?? randomUUID();
     // Threadline's ids are UUIDs, but a caller of another library (an AgentKit
     // app) may pass any string: one that cannot be a thread is not found, and
@@ -71,8 +75,8 @@ export class PostgresHistoryAdapter implements Required<HistoryConfig> {
     // No row for another owner's thread. The thread's latest summary comes along in the same round trip.
     const { rows } = await this.pool.query<{ created: boolean; message_count: number } & Nullable<PartRow>>(
       `SELECT t.created, t.message_count, ${PART_COLUMNS}
-         FROM threadline_upsert_thread($1, $2) t LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = t.summary_seq`,
-      [id, owner],
+         FROM threadline_upsert_thread($1, $2, $3, $4, $5) t LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = t.summary_seq`,
+      [id, owner, origin.source, origin.sourceId, origin.sourceMetadata],
     );
     if (rows.length === 0) throw notFoundThread();
     const { created, message_count } = rows[0];
@@ -201,7 +205,7 @@ class PostgresTurnStore implements TurnStore {
    * createThread, claimTurn and appendUserMessage in one round trip (the
    * database function threadline_open_turn), with the thread's latest summary.
    */
-  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs, replaces }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
+  async openTurn({ owner, threadId, messageId, turnId, message, leaseMs, replaces, origin = WEB }: TurnArgs<"openTurn">): Promise<OpenedTurn> {
     if (replaces !== undefined) {
       const runner = await this.runnerFor(leaseMs);
       const opened = await openVersionTurn(this.pool, { owner, threadId, messageId, turnId, message, leaseMs, replaces }, runner);
@@ -223,9 +227,9 @@ class PostgresTurnStore implements TurnStore {
       } & Nullable<PartRow>
     >(
       `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, ${PART_COLUMNS}
-         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9) o
+         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner],
+      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner, origin.source, origin.sourceId, origin.sourceMetadata],
     );
     if (rows.length === 0) throw notFoundThread();
     const [row] = rows;

@@ -37,6 +37,7 @@
 // model names the thread, and `storeModelTitle` keeps that name unless the
 // user has renamed the thread. An adapter without them keeps the first words.
 import type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+import type { ThreadOrigin } from "@/lib/protocol/thread-source";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
 
 import type { UserMessage } from "@/lib/protocol/parts";
@@ -101,7 +102,8 @@ export interface ThreadScope {
  */
 export interface LifecycleHooks {
   /** No threadId: create a thread. A threadId: upsert it. Must refuse another owner's thread. */
-  createThread(ctx: ThreadScope & { threadId?: string }): Promise<{
+  /** `origin`: where a thread made now comes from (lib/protocol/thread-source.ts); unset, the chat page. A kept thread keeps its own. */
+  createThread(ctx: ThreadScope & { threadId?: string; origin?: ThreadOrigin }): Promise<{
     threadId: string;
     created: boolean;
     /** User and assistant messages it held before this turn. */
@@ -154,7 +156,7 @@ export interface TurnStore {
    * is refused (AppError "conflict:turn_in_progress") while another
    * message's turn of the thread runs, whatever process runs it.
    */
-  openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null; replaces?: string }): Promise<OpenedTurn>;
+  openTurn(ctx: ThreadScope & TurnRef & { threadId: string; message: UserMessage; leaseMs: number | null; replaces?: string; origin?: ThreadOrigin }): Promise<OpenedTurn>;
   /**
    * Claims the answering of the user's message for this turn, asked again
    * while another turn answers it. Granted when no turn has it, when it is

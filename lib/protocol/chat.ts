@@ -8,6 +8,10 @@ import { limits } from "@/lib/limits";
 import { partSchema, ROLES } from "./parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
 import { UUID } from "./uuid";
+import { sourceIdSchema, sourceMetadataSchema } from "./thread-source";
+
+/** The sources a chat request may give its thread: the others are the other entry points'. */
+export const CHAT_SOURCES = ["web", "api"] as const;
 
 /** Where the model's view of the thread came from: the client's signed copy, a database read, or a new thread. */
 export const HISTORY_SOURCES = ["client", "database", "new"] as const;
@@ -84,6 +88,15 @@ export const chatRequestFields = z.object({
    * with an id of its own). `history` is the thread before `message`.
    */
   replaces: messageId.optional(),
+  /**
+   * Where a thread this message starts comes from (lib/protocol/thread-source.ts):
+   * the chat page says "web"; any other client is "api" unless it says so.
+   * Its own id for the conversation, and what it says about it, go with it.
+   * Kept by the thread it makes; ignored for a thread that exists.
+   */
+  source: z.enum(CHAT_SOURCES, { message: '"web" or "api"' }).optional(),
+  sourceId: sourceIdSchema.optional(),
+  sourceMetadata: sourceMetadataSchema.optional(),
 });
 
 export const chatRequestSchema = chatRequestFields.refine((body) => body.replaces === undefined || body.threadId !== undefined, {

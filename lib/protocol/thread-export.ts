@@ -2,7 +2,7 @@
 // POST /api/threads/import reads back. Version 1 of the format:
 //
 //   { format: "threadline.thread", version: 1, exportedAt,
-//     thread: { title, createdAt, updatedAt },
+//     thread: { title, createdAt, updatedAt, source?, sourceId?, sourceMetadata? },
 //     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq }] }
 //
 // `messages` holds every version of every message (the whole tree, not only
@@ -17,6 +17,7 @@ import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES, type Part, type Role } from "./parts";
 import type { ReplyStatus } from "./threads";
+import { threadOriginFields, type ThreadOrigin } from "./thread-source";
 
 export const THREAD_EXPORT_FORMAT = "threadline.thread";
 export const THREAD_EXPORT_VERSION = 1;
@@ -42,8 +43,13 @@ export interface ThreadExport {
   format: typeof THREAD_EXPORT_FORMAT;
   version: typeof THREAD_EXPORT_VERSION;
   exportedAt: string;
-  /** title null: the thread has none yet (it shows as "New chat"). */
-  thread: { title: string | null; createdAt: string; updatedAt: string };
+  /**
+   * title null: the thread has none yet (it shows as "New chat"). Where it
+   * came from (lib/protocol/thread-source.ts): an export writes it, an import
+   * keeps it; a file without it (written before threads said) is imported as
+   * from a file.
+   */
+  thread: { title: string | null; createdAt: string; updatedAt: string } & Partial<ThreadOrigin>;
   messages: ExportedMessage[];
 }
 
@@ -86,7 +92,17 @@ export const exportHeaderFields = {
   format: z.literal(THREAD_EXPORT_FORMAT, { message: `must be "${THREAD_EXPORT_FORMAT}": this is not a Threadline thread export` }),
   version: z.literal(THREAD_EXPORT_VERSION, { message: `must be ${THREAD_EXPORT_VERSION}: the version of the export format this server reads` }),
   exportedAt: dateTime,
-  thread: z.object({ title: title.nullable(), createdAt: dateTime, updatedAt: dateTime }, { message: "must be an object" }),
+  thread: z.object(
+    {
+      title: title.nullable(),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+      source: threadOriginFields.source.optional(),
+      sourceId: threadOriginFields.sourceId.optional(),
+      sourceMetadata: threadOriginFields.sourceMetadata.optional(),
+    },
+    { message: "must be an object" },
+  ),
 };
 export const exportHeaderSchema = z.object(exportHeaderFields, { message: "must be a JSON object" });
 export type ExportHeader = z.infer<typeof exportHeaderSchema>;

@@ -3,9 +3,10 @@
 // the routes that send it and the browser that reads it. Isomorphic: types and
 // constants only. The cursors in these pages are lib/protocol/cursors.ts's.
 import type { Part, Role, ThreadMessage } from "./parts";
+import type { ThreadOrigin } from "./thread-source";
 
-/** A thread as the sidebar lists it. */
-export interface ThreadSummary {
+/** A thread as the sidebar lists it, with where it came from (lib/protocol/thread-source.ts). */
+export interface ThreadSummary extends ThreadOrigin {
   id: string;
   title: string;
   createdAt: string;

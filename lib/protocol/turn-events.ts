@@ -6,6 +6,7 @@
 import type { UIMessageChunk } from "ai";
 import type { ThreadMessage, UserMessage } from "./parts";
 import type { HistoryPolicy } from "./history-policy";
+import type { ThreadOrigin } from "./thread-source";
 
 export const CHAT_TURN_EVENT = "threadline/chat.turn";
 
@@ -23,6 +24,8 @@ export interface TurnInput {
   historyPolicy?: Partial<HistoryPolicy>;
   /** A new version of this message of the thread: a reply (regenerate `message`'s answer) or a user's message (edit it into `message`). */
   replaces?: string;
+  /** Where the thread comes from if this turn makes it (lib/protocol/thread-source.ts); unset: the chat page. */
+  origin?: ThreadOrigin;
 }
 
 /** The chat-turn event: the turn, and what Inngest and the function need to run it. */

@@ -10,6 +10,7 @@ import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
+import type { ThreadSource } from "@/lib/protocol/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@/lib/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
 import type { ThreadSize, VersionTree } from "./export";
@@ -34,9 +35,12 @@ interface ThreadRow {
   updated_at: Date;
   updated_at_exact: string;
   message_count: number;
+  source: ThreadSource;
+  source_id: string | null;
+  source_metadata: Record<string, unknown> | null;
 }
 
-const THREAD_COLUMNS = "id, title, created_at, updated_at, updated_at::text AS updated_at_exact, message_count";
+const THREAD_COLUMNS = "id, title, created_at, updated_at, updated_at::text AS updated_at_exact, message_count, source, source_id, source_metadata";
 
 function toSummary(row: ThreadRow): ThreadSummary {
   return {
@@ -45,6 +49,9 @@ function toSummary(row: ThreadRow): ThreadSummary {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     messageCount: row.message_count,
+    source: row.source,
+    sourceId: row.source_id,
+    sourceMetadata: row.source_metadata,
   };
 }
 
@@ -60,6 +67,7 @@ interface ListedRow extends ThreadRow {
 // (turns_thread_idx), the thread's latest message by (thread_id, seq) read
 // backwards. A summary (system_event) is no message of the conversation.
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
+  t.source, t.source_id, t.source_metadata,
   EXISTS (SELECT 1 FROM turns tu
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
@@ -92,17 +100,22 @@ export class ThreadRepository {
   ) {}
 
   /** An owner's threads with at least one message, most recent activity first, with whether each is generating or has an unseen reply. */
-  async list(owner: string, { limit, cursor }: { limit: number; cursor?: string }): Promise<ThreadPage> {
+  async list(owner: string, { limit, cursor, source }: { limit: number; cursor?: string; source?: ThreadSource }): Promise<ThreadPage> {
     const params: unknown[] = [owner, limit + 1];
     let after = "";
     if (cursor) {
       const [updatedAt, id] = decodeCursor(cursor);
       params.push(updatedAt, id);
-      after = "AND (t.updated_at, t.id) < ($3::timestamptz, $4::uuid)";
+      after = `AND (t.updated_at, t.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+    }
+    let from = "";
+    if (source) {
+      params.push(source);
+      from = `AND t.source = $${params.length}`;
     }
     const { rows } = await this.pool.query<ListedRow>(
       `SELECT ${LIST_COLUMNS} FROM threads t ${LATEST_REPLY}
-        WHERE t.owner = $1 AND t.message_count > 0 ${after}
+        WHERE t.owner = $1 AND t.message_count > 0 ${after} ${from}
         ORDER BY t.updated_at DESC, t.id DESC
         LIMIT $2`,
       params,
@@ -198,8 +211,8 @@ export class ThreadRepository {
 
   /** Every version of every message of the thread with all its parts, oldest first; 404 if it is not the owner's. */
   async versionTree(owner: string, id: string): Promise<VersionTree> {
-    const { rows: threads } = await this.pool.query<{ title: string | null; created_at: Date; updated_at: Date }>(
-      "SELECT title, created_at, updated_at FROM threads WHERE id = $1 AND owner = $2",
+    const { rows: threads } = await this.pool.query<Pick<ThreadRow, "title" | "created_at" | "updated_at" | "source" | "source_id" | "source_metadata">>(
+      "SELECT title, created_at, updated_at, source, source_id, source_metadata FROM threads WHERE id = $1 AND owner = $2",
       [id, owner],
     );
     if (threads.length === 0) throw notFoundThread();
@@ -214,7 +227,8 @@ export class ThreadRepository {
       return { id: message.id, parentId: message.parentId ?? null, role: message.role, parts: message.parts, status: message.status, createdAt: message.createdAt, chosen: row.chosen, seq: message.seq };
     });
     const [thread] = threads;
-    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString() }, messages };
+    const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
+    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin }, messages };
   }
 
   /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */
@@ -250,9 +264,11 @@ export class ThreadRepository {
     };
     try {
       await client.query("BEGIN");
-      await client.query("INSERT INTO threads (id, owner, title, title_source, created_at, next_seq) VALUES ($1, $2, $3, 'user', $4, 1)", [
-        id, owner, thread.title, thread.createdAt,
-      ]);
+      // Where the file's thread came from stays; a file that does not say came from a file.
+      await client.query(
+        "INSERT INTO threads (id, owner, title, title_source, created_at, next_seq, source, source_id, source_metadata) VALUES ($1, $2, $3, 'user', $4, 1, $5, $6, $7)",
+        [id, owner, thread.title, thread.createdAt, thread.source ?? "import", thread.sourceId ?? null, thread.sourceMetadata ?? null],
+      );
       await feed(async (message) => {
         if (batches.add(message)) await write();
       });

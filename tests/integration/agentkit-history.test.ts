@@ -194,6 +194,19 @@ describe("a network with Threadline's history", () => {
     expect((await rows(threadId)).map((r) => r.content)).not.toContain("let me in");
   });
 
+  it("makes threads the app lists as from AgentKit, with the network's own id and metadata; a bad one is refused before anything is stored", async () => {
+    const history = pkg.agentKitHistory(pool, { owner, sourceId: ({ state }) => `conversation-${String(state.data.customer)}`, sourceMetadata: { network: "Sums" } });
+    const { state } = await network(history).run(message("hi"), { state: createState<Record<string, unknown>>({ customer: 7 }) });
+    const { rows: made } = await pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [state.threadId]);
+    expect(made).toEqual([{ source: "agentkit", source_id: "conversation-7", source_metadata: { network: "Sums" } }]);
+
+    mock.requests.length = 0;
+    const refusal = await network(pkg.agentKitHistory(pool, { owner, sourceId: "x".repeat(201) })).run(message("too long an id")).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(TypeError);
+    expect(String(refusal)).toContain("sourceId");
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it("takes a thread id that is not a UUID for a thread not found, not a database error", async () => {
     const refusal = await network(pkg.agentKitHistory(pool, { owner })).run(message("hello"), inThread("thread-42")).catch((e: unknown) => e);
     expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("not_found:thread");

@@ -63,10 +63,13 @@ describe("POST /api/chat on the Inngest runtime", () => {
 
   it("streams a durable turn and the follow-ups, with the same headers as inline", async () => {
     const first = msg("durable one");
-    const a = await turn({ message: first });
+    const a = await turn({ message: first, source: "web", sourceId: "tab-1", sourceMetadata: { via: "page" } });
     expect(a.response.status).toBe(200);
     expect(a.response.headers.get("x-history-source")).toBe("new");
     const threadId = a.response.headers.get("x-thread-id")!;
+    // Where the thread came from travels in the event to the durable run that makes it.
+    const { rows: made } = await pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [threadId]);
+    expect(made).toEqual([{ source: "web", source_id: "tab-1", source_metadata: { via: "page" } }]);
     expect(a.text).toBe(echoReply("durable one", 1, 0));
     expect(a.chunks[0]).toMatchObject({ type: "data-thread", data: { threadId } });
     expect(a.chunks.filter((c) => c.type === "start")).toHaveLength(1);

@@ -8,6 +8,9 @@ const item = (id: string, extra: Partial<ThreadListItem> = {}): ThreadListItem =
   createdAt: "2026-11-20T10:00:00.000Z",
   updatedAt: "2026-11-20T10:00:00.000Z",
   messageCount: 2,
+  source: "web",
+  sourceId: null,
+  sourceMetadata: null,
   hasActiveGeneration: false,
   lastReadAt: null,
   lastReplyAt: "2026-11-20T10:00:00.000Z",
@@ -29,7 +32,7 @@ describe("the sidebar's list across refreshes", () => {
     expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[0]).toMatchObject({ unseen: false, lastReadAt: "2026-11-20T10:00:06.000Z" });
     expect(withRead(list, "a", "2026-11-20T10:00:04.000Z").threads[0]).toMatchObject({ unseen: true });
     expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[1]).toBe(list.threads[1]);
-    const renamed = withSummary(list, { id: "b", title: "New name", createdAt: "x", updatedAt: "y", messageCount: 2 });
+    const renamed = withSummary(list, { id: "b", title: "New name", createdAt: "x", updatedAt: "y", messageCount: 2, source: "web", sourceId: null, sourceMetadata: null });
     expect(renamed.threads[1]).toMatchObject({ title: "New name", hasActiveGeneration: true, unseen: true });
   });
 });

@@ -26,6 +26,7 @@ export const POST = route(async (request) => {
       clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
       historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
       replaces: body.replaces,
+      origin: { source: body.source ?? "api", sourceId: body.sourceId ?? null, sourceMetadata: body.sourceMetadata ?? null },
     },
     // A resend waiting for its running turn stops waiting when this request's client hangs up.
     { signal: request.signal },

@@ -11,6 +11,7 @@ export const GET = route(async (request) => {
   const query = listThreadsQuerySchema.safeParse({
     limit: params.get("limit") ?? undefined,
     cursor: params.get("cursor") ?? undefined,
+    source: params.get("source") ?? undefined,
   });
   if (!query.success) throw validationError(query.error);
   const owner = await app.requireOwner(request);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { limits } from "@/lib/limits";
+import { threadSourceSchema } from "@/lib/protocol/thread-source";
 
 export const listThreadsQuerySchema = z.object({
   limit: z.coerce
@@ -9,6 +10,8 @@ export const listThreadsQuerySchema = z.object({
     .max(limits.maxThreadsPage, `must be at most ${limits.maxThreadsPage}`)
     .default(limits.defaultThreadsPage),
   cursor: z.string().min(1, "must not be empty").max(500, "is too long").optional(),
+  /** Only the threads that came from there. */
+  source: threadSourceSchema.optional(),
 });
 
 export const renameThreadSchema = z.object({

@@ -21,18 +21,23 @@ import { fileURLToPath } from "node:url";
 import type { AgentResult, History, State, StateData } from "@inngest/agent-kit";
 import { NonRetriableError } from "inngest";
 import type pg from "pg";
+import { z } from "zod";
 import { PostgresHistoryAdapter } from "../../../lib/history/postgres";
 import { AppError, duplicateMessage } from "../../../lib/errors";
 import { migrate as migrateDatabase, migrateOn } from "../../../lib/db/migrate.mjs";
 import { summaryForModel } from "../../../lib/model/summary-for-model";
 import type { StoredMessage } from "../../../lib/protocol/threads";
 import type { SummaryMessage } from "../../../lib/history/types";
+import { sourceIdSchema, sourceMetadataSchema, type ThreadOrigin } from "../../../lib/protocol/thread-source";
 import { messagesToResults, resultsToParts } from "./agent-results.js";
 import type { AgentKitHistory, AgentKitHistoryOptions, MigrateOptions, ThreadlineError } from "./types.js";
 
 export type { AgentKitHistory, AgentKitHistoryOptions, MigrateOptions, ThreadlineError } from "./types.js";
 
 type Step = History.Context<StateData>["step"];
+
+/** The options' sourceId and sourceMetadata, as Threadline keeps them (lib/protocol/thread-source.ts). */
+const agentKitOrigin = z.object({ sourceId: sourceIdSchema.optional(), sourceMetadata: sourceMetadataSchema.optional() });
 
 /** Whether an error is one of Threadline's refusals (see ThreadlineError). */
 export function isThreadlineError(error: unknown): error is ThreadlineError {
@@ -87,12 +92,20 @@ export function agentKitHistory<T extends StateData = StateData>(pool: pg.Pool, 
     return memory;
   };
   const threadOf = (ctx: { state: State<T>; threadId?: string }): string => ctx.threadId ?? ctx.state.threadId ?? "";
+  const originOf = (state: State<T>): ThreadOrigin => {
+    const sourceId = typeof options.sourceId === "function" ? options.sourceId({ state }) : options.sourceId;
+    const sourceMetadata = typeof options.sourceMetadata === "function" ? options.sourceMetadata({ state }) : options.sourceMetadata;
+    const checked = agentKitOrigin.safeParse({ sourceId, sourceMetadata });
+    if (!checked.success) throw new TypeError(`agentKitHistory: ${checked.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}.`);
+    return { source: "agentkit", sourceId: checked.data.sourceId ?? null, sourceMetadata: checked.data.sourceMetadata ?? null };
+  };
 
   return {
     async createThread({ state, step }) {
       const owner = ownerOf(state);
+      const origin = originOf(state);
       const { threadId, turnId } = await durably(step, "threadline-create-thread", async () => {
-        const { threadId } = await adapter.createThread({ owner, threadId: state.threadId });
+        const { threadId } = await adapter.createThread({ owner, threadId: state.threadId, origin });
         return { threadId, turnId: randomUUID() };
       });
       runs.set(state, { turnId });

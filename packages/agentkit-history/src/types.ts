@@ -9,6 +9,14 @@ export interface AgentKitHistoryOptions<T extends StateData = StateData> {
    * in the run's state. Another owner's thread is not found.
    */
   owner: string | ((ctx: { state: State<T> }) => string);
+  /**
+   * The network's own id for a conversation, and what it says about it (a JSON
+   * object of at most 4,096 characters), kept by a thread the network makes:
+   * Threadline lists it as from "agentkit" with these. A thread that exists
+   * keeps what it has.
+   */
+  sourceId?: string | ((ctx: { state: State<T> }) => string | undefined);
+  sourceMetadata?: Record<string, unknown> | ((ctx: { state: State<T> }) => Record<string, unknown> | undefined);
 }
 
 /** An AgentKit history whose four hooks are all present. */
