@@ -1,21 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { request, visitor } from "../support/api";
+import { WAITING_NOTICE } from "@/lib/protocol/chat";
+import { parseChunks, readUntil, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
 // A message sent again while its first request is still being answered waits
-// for that answer (lib/agent/turn-claims.ts); when the client that resent it
-// hangs up, the wait ends with it instead of lasting as long as the reply.
+// for that answer (lib/agent/turn-claims.ts), and says so at once; when the
+// client that resent it hangs up, the wait ends with it instead of asking the
+// database every 250 ms for as long as the reply lasts.
 let mock: MockModelServer;
 let chat: typeof import("@/app/api/chat/route");
+let app: typeof import("@/lib/app").app;
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
   chat = await import("@/app/api/chat/route");
+  app = (await import("@/lib/app")).app;
 });
 afterAll(async () => {
   await mock.close();
@@ -34,16 +38,27 @@ describe("a resend whose client hangs up", () => {
     const threadId = first.headers.get("x-thread-id")!;
     const rest = first.text();
 
+    // Each ask of the wait is a claim query on the app's pool.
+    const queries = vi.spyOn(app.pool(), "query");
+    const claimAsks = () => queries.mock.calls.filter(([text]) => String(text).includes("threadline_claim_turn")).length;
+
     const client = new AbortController();
-    const resent = chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: { threadId, message }, signal: client.signal }), undefined);
-    // Let it reach the wait (it would otherwise end only with the slow reply), then hang up.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const answer = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: { threadId, message }, signal: client.signal }), undefined);
+    // Answered at once, saying that it waits for the turn already answering the message.
+    expect(answer.status).toBe(200);
+    const waiting = await readUntil(answer, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
+    expect(parseChunks(waiting.text)[0]).toMatchObject({ type: "data-notice", data: { text: WAITING_NOTICE } });
+    await vi.waitFor(() => expect(claimAsks()).toBeGreaterThan(1), { timeout: 5_000, interval: 50 });
+
     client.abort();
-    const answer = await resent;
-    expect(answer.status).toBe(409);
-    expect((await answer.json()).error.code).toBe("conflict:turn_in_progress");
-    // Refused while the first turn still runs: it did not wait for it.
+    void waiting.reader.cancel().catch(() => {});
+    // The wait ends with its client: it asks no more while the first turn goes on.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const asked = claimAsks();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(claimAsks()).toBe(asked);
     expect(await turnState(threadId)).toEqual(["running"]);
+    queries.mockRestore();
 
     await rest;
     expect(await turnState(threadId)).toEqual(["done"]);

@@ -4,6 +4,8 @@ import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../sc
 import { mockModelEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
+import { threadBusy } from "@/lib/errors";
+import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { ensureProductionBuild, send, startApp, stopApps, type Answer, type StartedApp } from "../support/production-app";
 
 // A turn dies with the server running it. Three app servers (`npm start`, one
@@ -162,9 +164,13 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
   it("C killed while the same message waits on B: that duplicate and a new message sent through A race, and only one of them runs", { timeout: 120_000 }, async () => {
     a = await alive(a);
     const { message, running, threadId } = await slowReplyOn(c, "its duplicate and a new message race once C dies");
-    let duplicate: Answer | undefined;
-    const waiting = chat(b, { threadId, message }).then((answer) => (duplicate = answer));
-    await sleep(500); // B is waiting for C's turn by now (were it not, it would claim the message at once: the same race)
+    // The duplicate is answered at once, saying that it waits; how its wait ends comes down its stream.
+    const duplicate = await chat(b, { threadId, message });
+    expect(duplicate.status).toBe(200);
+    await duplicate.stream.until((s) => s.chunks.some((chunk) => chunk.type === "data-notice"));
+    expect(duplicate.stream.chunks[0]).toMatchObject({ type: "data-notice", data: { text: WAITING_NOTICE } });
+    let settled = false;
+    const decided = duplicate.stream.until((s) => s.chunks.some((chunk) => chunk.type === "text-delta" || chunk.type === "error")).then(() => (settled = true));
 
     // A new message through A, asked again and again from before C dies until it is answered or the duplicate is:
     // it is asked more often than the duplicate's wait asks, so it wins most races.
@@ -172,7 +178,7 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
     const asking = (async () => {
       for (const until = Date.now() + 30_000; ; await sleep(20)) {
         const answer = await chat(a, { threadId, message: next });
-        if (answer.status !== 409 || duplicate) return answer;
+        if (answer.status !== 409 || settled) return answer;
         await answer.text();
         if (Date.now() > until) throw new Error("neither the duplicate nor the new message got the thread");
       }
@@ -180,18 +186,18 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
     await sleep(300);
     await kill(c, running);
     const fresh = await asking;
-    await waiting;
-    const answers = [duplicate!, fresh];
-    const won = answers.filter((answer) => answer.status === 200);
-    const lost = answers.filter((answer) => answer.status !== 200);
-    expect(won).toHaveLength(1);
-    expect(await Promise.all(lost.map(refusalOf))).toEqual([{ status: 409, code: "conflict:turn_in_progress" }]);
+    await decided;
+    const duplicateWon = duplicate.stream.chunks.some((chunk) => chunk.type === "text-delta");
+    expect(duplicateWon).toBe(fresh.status !== 200);
+    if (duplicateWon) expect(await refusalOf(fresh)).toEqual({ status: 409, code: "conflict:turn_in_progress" });
+    else expect(duplicate.stream.chunks.filter((chunk) => chunk.type === "error")).toEqual([{ type: "error", errorText: threadBusy().message }]);
     // Both replies are slow: the winner is still writing.
     expect(await runningTurns(threadId)).toBe(1);
 
-    await won[0].stream.toEnd();
-    const winner = won[0] === fresh ? next : message;
-    expect(won[0].stream.reply).toBe(SLOW_REPLY);
+    const won = duplicateWon ? duplicate : fresh;
+    await won.stream.toEnd();
+    const winner = duplicateWon ? message : next;
+    expect(won.stream.reply).toBe(SLOW_REPLY);
     const rows = await stored(threadId);
     expect(rows.filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
     expect(rows.filter((m) => m.kind === "user").map((m) => m.message_id)).toEqual(winner === next ? [message.id, next.id] : [message.id]);

@@ -51,7 +51,8 @@ describe("the chat session (what the transport reads)", () => {
 
   it("passes the page URL's history setting on", () => {
     const body = new ChatSession(null, []).requestBody([text("u1", "user", "hi")], "?historyPolicy=lastN&historyLength=2");
-    expect(body).toEqual({ message: { id: "u1", content: "hi" }, historyPolicy: "lastN", historyLength: "2" });
+    // A first message: the thread it starts comes from the chat page.
+    expect(body).toEqual({ message: { id: "u1", content: "hi" }, historyPolicy: "lastN", historyLength: "2", source: "web" });
   });
 
   it("learns the thread's name from the stream once, and reports only the first naming", () => {
