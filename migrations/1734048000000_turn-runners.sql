@@ -95,11 +95,13 @@ END;
 $$;
 
 -- A turn's opening, restated whole with the runner, and with the rule of one
--- turn per thread left to the claim (it was checked here before the claim).
+-- turn per thread left to the claim (it was checked here before the claim);
+-- a thread it makes says where it came from (1734040000000_thread-source.sql).
 DROP FUNCTION threadline_open_turn(uuid, text, text, text, text, boolean, text, float8);
 CREATE FUNCTION threadline_open_turn(
   p_thread uuid, p_owner text, p_message text, p_turn text,
-  p_content text, p_escaped boolean, p_title text, p_lease_ms float8, p_runner bigint
+  p_content text, p_escaped boolean, p_title text, p_lease_ms float8, p_runner bigint,
+  p_source text, p_source_id text, p_source_metadata jsonb
 ) RETURNS TABLE (
   thread_id uuid, created boolean, message_count integer, claimed boolean, running boolean, user_seq bigint, summary_seq bigint,
   user_parent text, busy boolean
@@ -116,7 +118,7 @@ DECLARE
   v_seq bigint;
 BEGIN
   SELECT u.created, u.message_count, u.summary_seq INTO v_created, v_count, v_summary
-    FROM threadline_upsert_thread(p_thread, p_owner) u;
+    FROM threadline_upsert_thread(p_thread, p_owner, p_source, p_source_id, p_source_metadata) u;
   IF NOT FOUND THEN
     RETURN;
   END IF;
