@@ -416,7 +416,7 @@ function threadToName({ input, thread }: Turn, userSeq: number | undefined, endi
   return { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply, renaming: edit };
 }
 
-/** 6b. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
+/** 6c. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
 async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn, reading: Reading): Promise<UIMessageChunk | undefined> {
   if (!reading.unstored) return undefined;
   const scope = { owner: input.owner, threadId: thread.threadId };
@@ -425,7 +425,7 @@ async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn
     return null;
   });
   if (!stored || !deps.signer) return undefined;
-  const latest = await step("read-summary", async () => (await deps.history.summaries?.latest(scope)) ?? null);
+  const latest = await step("read-summary-after-reply", async () => (await deps.history.summaries?.latest(scope)) ?? null);
   return latest && latest.seq === stored.seq ? compactedChunk(deps.signer, thread.threadId, latest) : undefined;
 }
 
