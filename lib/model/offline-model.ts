@@ -8,6 +8,7 @@ import type {
 // listener left behind per word keeps the turn's signal, and what it reaches, alive.
 import { setTimeout as sleep } from "node:timers/promises";
 import { HANDOFF_TOOL } from "./handoff-tool";
+import { arithmeticExpression, calculationPhrase } from "./offline-arithmetic";
 import { isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
 import { offlineSummary } from "./summary-request";
 import { offlineTitle } from "./title-request";
@@ -57,8 +58,10 @@ export function plannedToolCalls(text: string, tools: ReadonlySet<string>): Tool
     calls.push({ toolName: "current_time", input: { timeZone: place ?? "UTC" } });
   }
   if (tools.has("calculate")) {
-    const expression = /\b(?:calculate|compute|evaluate|convert|what(?:'s| is))\s+([-+*/^().,%\w\s]*\d[-+*/^().,%\w\s]*?)\s*(?:[?!;]|,? and\b|$)/i.exec(text)?.[1];
-    if (expression && /\d/.test(expression) && !/\btime\b/i.test(expression)) calls.push({ toolName: "calculate", input: { expression } });
+    // Everyday phrasing ("17% of 230") in the calculator's notation; a phrase it cannot read is answered in words (plan).
+    const phrase = calculationPhrase(text);
+    const expression = phrase === null ? null : arithmeticExpression(phrase);
+    if (expression !== null) calls.push({ toolName: "calculate", input: { expression } });
   }
   if (tools.has("search_threads")) {
     const query =
@@ -139,7 +142,19 @@ function plan(options: LanguageModelV3CallOptions): Plan {
   if (calls.length > 0) {
     return { kind: "tools", reasoning: `I will call ${calls.map((c) => c.toolName).join(" and ")}, then answer from the results.`, calls };
   }
+  const unread = calculationPhrase(text);
+  if (unread !== null && arithmeticExpression(unread) === null) return { kind: "text", text: unreadCalculation(unread) };
   return { kind: "text", text: offlineReply(options.prompt) };
+}
+
+/** What the demo says of a calculation it cannot read, instead of asking the calculator something it would refuse. */
+export function unreadCalculation(phrase: string): string {
+  const quoted = phrase.length > 120 ? `${phrase.slice(0, 120)}…` : phrase;
+  return [
+    `I could not read "${quoted}" as a calculation (this is Threadline's **offline demo model**, which understands only a few ways of asking).`,
+    ``,
+    `Try "17% of 230", "2 to the power of 10", "the square root of 144", "12 times 7" or "convert 5 miles to km", or set a model key to ask a real model.`,
+  ].join("\n");
 }
 
 const words = (text: string) => text.split(/(?<=\s)/);

@@ -1,6 +1,6 @@
-import { generateText, streamText } from "ai";
+import { generateText, jsonSchema, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
-import { createOfflineModel } from "@/lib/model/offline-model";
+import { createOfflineModel, plannedToolCalls } from "@/lib/model/offline-model";
 import { requestKindHeaders, SUMMARY_REQUEST, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { offlineSummary, SUMMARY_INSTRUCTIONS, summaryRequestText } from "@/lib/model/summary-request";
@@ -53,5 +53,21 @@ describe("the offline demo model", () => {
     expect(modelTitle(marked.text)).toBe("Best Time Visit Porto Spring");
     const unmarked = await generateText({ model: createOfflineModel(), system: TITLE_INSTRUCTIONS, prompt });
     expect(unmarked.text).toMatch(/offline demo model/);
+  });
+
+  it("calls its tools for the newcomer's first natural question, in the calculator's notation", () => {
+    const calls = plannedToolCalls("What time is it in Tokyo, and what is 17% of 230?", new Set(["current_time", "calculate", "search_threads"]));
+    expect(calls).toEqual([
+      { toolName: "current_time", input: { timeZone: "Tokyo" } },
+      { toolName: "calculate", input: { expression: "17 / 100 * 230" } },
+    ]);
+  });
+
+  it("answers a calculation it cannot read in words, and calls no tool for it", async () => {
+    const calculate = tool({ description: "calculate", inputSchema: jsonSchema<{ expression: string }>({ type: "object", properties: { expression: { type: "string" } } }) });
+    const { text, toolCalls } = await generateText({ model: createOfflineModel(), prompt: "what is 5 apples plus 3 oranges?", tools: { calculate } });
+    expect(toolCalls).toEqual([]);
+    expect(text).toContain('I could not read "5 apples plus 3 oranges" as a calculation');
+    expect(text).toContain("17% of 230");
   });
 });
