@@ -11,7 +11,7 @@ import { HANDOFF_TOOL } from "./handoff-tool";
 import { arithmeticExpression, calculationPhrase } from "./offline-arithmetic";
 import { isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
 import { offlineSummary } from "./summary-request";
-import { offlineTitle } from "./title-request";
+import { offlineTitle } from "./offline-title";
 
 // A model that needs no key and no network, so that a fresh install works end
 // to end, tools and hand-overs included. It streams word by word with a small

@@ -2,7 +2,7 @@
 // a person would name the conversation. The request is a system prompt and one
 // user message holding the exchange, so every provider takes it as it is; it
 // is marked as a title request by its headers (request-kind.mjs), and the
-// offline model answers it with a deterministic title.
+// offline model answers it with a deterministic title (offline-title.ts).
 import { titleFromMessage } from "@/lib/history/title";
 
 export const TITLE_INSTRUCTIONS =
@@ -38,28 +38,7 @@ export function modelTitle(answer: string): string | null {
   return titleFromMessage(text);
 }
 
-/** Words that say little about what a conversation is about: the offline title leaves them out. */
-const FILLER = new Set(
-  (
-    "a an and are be can could do does for from give how i in is it me my of on or please show the this to " +
-    "what when where which who why will with would you your tell about hi hello hey there"
-  ).split(" "),
-);
-
-/** The most words the offline title keeps. */
-const OFFLINE_WORDS = 5;
-
-/**
- * The offline model's title: the first few telling words of the user's
- * message, capitalized. Deterministic, so tests and a keyless install see the
- * same title for the same message; "" when the message holds none.
- */
-export function offlineTitle(requestText: string): string {
-  const message = requestText.startsWith(USER) ? requestText.slice(USER.length).split(ASSISTANT)[0] : requestText;
-  const words = message.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-  return words
-    .filter((word) => !FILLER.has(word.toLowerCase()))
-    .slice(0, OFFLINE_WORDS)
-    .map((word) => word[0].toUpperCase() + word.slice(1))
-    .join(" ");
+/** The first message of a title request's exchange (the text titleRequestText wrote). */
+export function titleRequestMessage(requestText: string): string {
+  return requestText.startsWith(USER) ? requestText.slice(USER.length).split(ASSISTANT)[0] : requestText;
 }

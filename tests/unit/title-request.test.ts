@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { titleFromMessage } from "@/lib/history/title";
-import { modelTitle, offlineTitle, titleRequestText } from "@/lib/model/title-request";
+import { offlineTitle } from "@/lib/model/offline-title";
+import { modelTitle, titleRequestText } from "@/lib/model/title-request";
 
 describe("the title in a model's answer", () => {
   it.each([
@@ -34,12 +35,29 @@ describe("a title request", () => {
 });
 
 describe("the offline title", () => {
-  it("keeps the first telling words of the message, capitalized", () => {
-    expect(offlineTitle(titleRequestText("can you tell me how to bake sourdough bread at home", "…"))).toBe("Bake Sourdough Bread At Home");
-    expect(offlineTitle(titleRequestText("¿Qué hora es en Tokio?", "…"))).toBe("Qué Hora Es En Tokio");
+  // First messages a newcomer sends the demo, and what the sidebar then reads.
+  it.each([
+    ["What time is it in Tokyo, and what is 17% of 230?", "Time in Tokyo and a percentage"],
+    ["Note for later: I love flamingos because they are pink", "Flamingos"],
+    ["What is the best time to visit Porto in spring?", "Best time to visit Porto"],
+    ["can you tell me how to bake sourdough bread at home", "Bake sourdough bread at home"],
+    ["¿Qué hora es en Tokio?", "Qué hora es en Tokio"],
+    ["What is Threadline?", "Threadline"],
+    ["Convert 5 miles to km", "A unit conversion"],
+    ["what is 12 times 7", "A calculation"],
+    ["What time is it?", "The time"],
+    ["Hi! Can you help me with my resume, it needs work", "Resume"],
+    ["I want to learn about black holes and how they form", "Black holes and how they form"],
+    ["How do I center a div in CSS?", "Center a div in CSS"],
+    ["Let's talk about the Roman empire.", "Roman empire"],
+    ["What did I say about flamingos in my other chats?", "Flamingos in other chats"],
+    ["Why is the sky blue", "Sky blue"],
+    ["Explain quantum entanglement", "Quantum entanglement"],
+  ])("of %j is %j", (message, title) => {
+    expect(offlineTitle(titleRequestText(message, "…"))).toBe(title);
   });
 
-  it("is empty for a message of filler words only, which leaves the first words", () => {
+  it("is empty for a message of greetings only, which leaves the first words", () => {
     expect(offlineTitle(titleRequestText("hello there", "Hi!"))).toBe("");
     expect(modelTitle(offlineTitle(titleRequestText("hello there", "Hi!")))).toBeNull();
   });
