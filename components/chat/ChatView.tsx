@@ -9,6 +9,7 @@ import { ExportMenu } from "@/components/chat/ExportMenu";
 import type { MessageActions } from "@/components/chat/MessageActions";
 import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
+import { HeaderActions } from "@/components/ui/HeaderActions";
 
 // Shown only with ?debug=true: loaded then.
 const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
@@ -61,9 +62,9 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
         </Suspense>
       )}
       {!isEmpty && chat.threadId && (
-        <div className="mx-auto flex w-full max-w-3xl justify-end px-4 pt-2">
+        <HeaderActions>
           <ExportMenu threadId={chat.threadId} />
-        </div>
+        </HeaderActions>
       )}
       {isEmpty ? (
         <EmptyState />

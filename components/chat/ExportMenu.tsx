@@ -57,7 +57,7 @@ export function ExportMenu({ threadId }: { threadId: string }) {
         className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:text-neutral-200 dark:hover:bg-neutral-800"
       >
         <DownloadIcon />
-        Export
+        <span className="sr-only sm:not-sr-only">Export</span>
         <ChevronDownIcon className={open ? "rotate-180" : undefined} />
       </button>
       <div

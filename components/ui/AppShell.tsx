@@ -6,6 +6,7 @@ import { NewChatProvider } from "@/components/chat/NewChatContext";
 import { Sidebar } from "@/components/sidebar/Sidebar";
 import { ThreadsProvider } from "@/components/sidebar/ThreadsContext";
 import { Header, type ModelBadgeInfo } from "@/components/ui/Header";
+import { HeaderActionsProvider } from "@/components/ui/HeaderActions";
 
 /** The page frame: threads sidebar on the left, header and the page in the main column. */
 export function AppShell({ model, children }: { model: ModelBadgeInfo; children: ReactNode }) {
@@ -21,13 +22,15 @@ export function AppShell({ model, children }: { model: ModelBadgeInfo; children:
   return (
     <NewChatProvider>
       <ThreadsProvider>
-        <div className="flex h-dvh overflow-hidden">
-          <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
-          <div className="flex min-w-0 flex-1 flex-col">
-            <Header model={model} onOpenSidebar={() => setSidebarOpen(true)} />
-            <main className="min-h-0 flex-1">{children}</main>
+        <HeaderActionsProvider>
+          <div className="flex h-dvh overflow-hidden">
+            <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+            <div className="flex min-w-0 flex-1 flex-col">
+              <Header model={model} onOpenSidebar={() => setSidebarOpen(true)} />
+              <main className="min-h-0 flex-1">{children}</main>
+            </div>
           </div>
-        </div>
+        </HeaderActionsProvider>
       </ThreadsProvider>
     </NewChatProvider>
   );

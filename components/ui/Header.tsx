@@ -1,7 +1,8 @@
 "use client";
 
 import { lazy, Suspense, useState } from "react";
-import { MenuIcon } from "@/components/ui/icons";
+import { HeaderActionsSlot } from "@/components/ui/HeaderActions";
+import { DevicesIcon, MenuIcon } from "@/components/ui/icons";
 import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
 
 // Not needed for the first paint: loaded when the user first asks for a link.
@@ -34,13 +35,18 @@ export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpen
       ) : (
         <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200">{model.label}</span>
       )}
-      <button
-        type="button"
-        onClick={() => setLinkOpen(true)}
-        className="ml-auto shrink-0 rounded-lg px-3 py-1.5 text-sm text-neutral-700 hover:bg-neutral-100 dark:text-neutral-200 dark:hover:bg-neutral-800"
-      >
-        Use on another device
-      </button>
+      <div className="ml-auto flex shrink-0 items-center gap-1">
+        <HeaderActionsSlot />
+        {/* On a phone the words would push the model's name out: the icon stands for them. */}
+        <button
+          type="button"
+          onClick={() => setLinkOpen(true)}
+          className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 hover:bg-neutral-100 dark:text-neutral-200 dark:hover:bg-neutral-800"
+        >
+          <DevicesIcon className="sm:hidden" />
+          <span className="sr-only sm:not-sr-only">Use on another device</span>
+        </button>
+      </div>
       {linkDialogLoaded && (
         <Suspense fallback={null}>
           <DeviceLinkDialog open={linkOpen} onClose={() => setLinkOpen(false)} />

@@ -116,3 +116,11 @@ export const DownloadIcon = () => (
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
   </Icon>
 );
+
+export const DevicesIcon = ({ className }: { className?: string }) => (
+  <Icon className={className}>
+    <rect x="2" y="4" width="14" height="10" rx="1.5" />
+    <path d="M6 18h6" />
+    <rect x="17" y="9" width="5" height="11" rx="1" />
+  </Icon>
+);
