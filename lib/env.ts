@@ -5,8 +5,8 @@ import { AppError } from "@/lib/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 
-// The app's configuration, in one place: every variable the README's
-// Configuration table lists, with its type, default and bounds. Nothing else
+// The app's configuration, in one place: every variable docs/configuration.md
+// lists, with its type, default and bounds. Nothing else
 // in the app reads process.env (the plain-Node start scripts aside), so a bad
 // value is found once, at start (instrumentation.ts), and named in one line,
 // instead of failing some later turn.

@@ -32,7 +32,7 @@ import type pg from "pg";
 // session of its own, as LISTEN's must (no transaction pooler in between).
 // The embedded database has no such connection (one backend serves every
 // connection, and a lock there would outlive the process that took it): its
-// turns are told by their lease, as the README says.
+// turns are told by their lease (docs/architecture.md, Crashes).
 
 /** How long the first turns of a process wait for its connection's first try before claiming without a key. */
 const FIRST_TRY_MS = 2_000;

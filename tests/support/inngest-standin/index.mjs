@@ -1,6 +1,6 @@
 // A test-only stand-in for the Inngest server. Production (and anyone running
 // Threadline with Inngest for real) uses an actual Inngest server: the dev
-// server or self-hosted Inngest, see the README. This exists because the test
+// server or self-hosted Inngest, see docs/inngest.md. This exists because the test
 // machines cannot install the dev server binary, and it implements only what
 // Threadline's SDK calls touch, with the paths and JSON the SDK (inngest 4.x)
 // uses:
