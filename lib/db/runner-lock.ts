@@ -9,7 +9,7 @@ import type pg from "pg";
 // over. The process holds a session-level advisory lock under a random key
 // of its own, and each turn it runs records that key (turns.runner); the
 // database's rule of a running turn (threadline_turn_running,
-// migrations/1734048000000_turn-runners.sql) asks pg_locks whether the key
+// db/functions/threadline_turn_running.sql) asks pg_locks whether the key
 // is still held. A process killed (kill -9, a crash, out of memory) loses its
 // socket, Postgres ends its backend, and the lock goes with it.
 //

@@ -34,9 +34,8 @@ type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
-// (migrations/1733356800000_turn-rules.sql; the claim and whether a turn is
-// running as migrations/1734048000000_turn-runners.sql restates them), and so
-// are those of the versions tree (migrations/1733529600000_versions.sql): every read follows the
+// (db/functions/, one file each), and so are those of the versions tree
+// (threadline_branch, threadline_select_version): every read follows the
 // thread's active path (`m.active`), every write follows its end. The hooks
 // here call them and repeat none of their conditions.
 /** A thread made without saying where from: the chat page's. */
@@ -273,7 +272,7 @@ class PostgresTurnStore implements TurnStore {
     return { held: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
   }
 
-  /** threadline_request_stop (migrations/1733880000000_thread-turn-and-stop.sql): recorded, and NOTIFY to every app process. */
+  /** threadline_request_stop (db/functions/threadline_request_stop.sql): recorded, and NOTIFY to every app process. */
   async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<string[]> {
     const { rows } = await this.pool.query<{ turn_id: string }>("SELECT turn_id FROM threadline_request_stop($1, $2)", [threadId, owner]);
     return rows.map((row) => row.turn_id);
