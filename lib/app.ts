@@ -117,7 +117,7 @@ export const app = {
   /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
   sessionSecret: sessionSecret(pool),
   rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
-  threads: once(() => new ThreadRepository(pool(), threadsChangedHere)),
+  threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
   history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
   deviceLinks: once(() => new DeviceLinks(pool())),
 
