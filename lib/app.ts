@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
-import { defaultNetwork } from "@/lib/agent/default-network";
-import type { Network } from "@/lib/agent/network";
+import { defaultNetwork } from "@/lib/agent/network/default-network";
+import type { Network } from "@/lib/agent/network/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";

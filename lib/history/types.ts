@@ -1,4 +1,4 @@
-// The history adapter contract. The turn runner (lib/agent/turn.ts) calls
+// The history adapter contract. The turn runner (lib/agent/turn/turn.ts) calls
 // the four hooks of the lifecycle in this order:
 //
 // | hook              | when                                                        | must |
@@ -96,7 +96,7 @@ export interface ThreadScope {
 }
 
 /**
- * The four hooks of the lifecycle: all a turn needs (lib/agent/turn.ts). An
+ * The four hooks of the lifecycle: all a turn needs (lib/agent/turn/turn.ts). An
  * adapter stores a thread and its messages with them, and nothing more.
  */
 export interface LifecycleHooks {

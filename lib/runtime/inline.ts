@@ -1,12 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
-import { runNow } from "@/lib/agent/steps";
+import { runNow } from "@/lib/agent/turn/steps";
 import { nameThread, type ThreadToName } from "@/lib/agent/title";
-import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn";
+import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
-import type { Network } from "@/lib/agent/network";
+import type { Network } from "@/lib/agent/network/network";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { MIGRATION_LOCK_KEY, MigrationLockTimeout, migrate, recreateDatabase } from "@/lib/db/migrate.mjs";
 import { NotificationListener } from "@/lib/db/notifications";
-import { holdLease } from "@/lib/agent/turn-claims";
+import { holdLease } from "@/lib/agent/turn/turn-claims";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";

@@ -1,6 +1,6 @@
 import { serve } from "inngest/next";
-import { chatTurn } from "@/inngest/functions/chat-turn";
-import { compactThreadFunction } from "@/inngest/functions/compact-thread";
+import { chatTurn } from "@/lib/inngest/functions/chat-turn";
+import { compactThreadFunction } from "@/lib/inngest/functions/compact-thread";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/handler";
 import { inngest } from "@/lib/inngest/client";

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
-import type { Network } from "@/lib/agent/network";
-import type { StepRunner } from "@/lib/agent/steps";
+import type { Network } from "@/lib/agent/network/network";
+import type { StepRunner } from "@/lib/agent/turn/steps";
 import { app } from "@/lib/app";
 import type { HistoryConfig } from "@/lib/history/types";
 import { inngest } from "@/lib/inngest/client";

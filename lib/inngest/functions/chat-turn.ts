@@ -8,7 +8,7 @@ import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type Thr
 
 /**
  * Runs one chat turn durably: each side effect of the turn is a step (its id
- * set by lib/agent/turn.ts), one turn at a time per thread. A refusal ends
+ * set by lib/agent/turn/turn.ts), one turn at a time per thread. A refusal ends
  * the run at once; a failure is retried, and the last failure ends the
  * client's stream.
  */
