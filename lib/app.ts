@@ -13,6 +13,9 @@ import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { inngest } from "@/lib/inngest/client";
+import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
+import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
@@ -159,6 +162,9 @@ export const app = {
   /** Stop from any process: this one's turn at once, any other's through the database. */
   turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
 
+  /** The Inngest functions, over this app's parts (served at /api/inngest). */
+  inngestFunctions: once((): InngestFunctions => [createChatTurnFunction({ ...app, publisher: realtimePublisher }), createCompactThreadFunction(app)]),
+
   /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
   runtime(): TurnRuntime {
     // The start script refuses this already; a server started another way must refuse too.
@@ -185,3 +191,5 @@ export const app = {
 };
 
 export type App = typeof app;
+
+type InngestFunctions = [ReturnType<typeof createChatTurnFunction>, ReturnType<typeof createCompactThreadFunction>];

@@ -1,9 +1,7 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
-import { app } from "@/lib/app";
 import { inngest } from "@/lib/inngest/client";
 import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
-import { realtimePublisher } from "@/lib/inngest/publisher";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
 
 /**
@@ -44,5 +42,3 @@ export function createChatTurnFunction(deps: DurableTurnDeps) {
     },
   );
 }
-
-export const chatTurn = createChatTurnFunction({ ...app, publisher: realtimePublisher });
