@@ -6,13 +6,13 @@ import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
-import { catchUpWith } from "@/lib/client/catch-up";
+import { catchUpWith } from "@/lib/client/live/catch-up";
 import { ChatEngine, openBody } from "@/lib/client/chat-engine";
 import { ChatSession } from "@/lib/client/chat-session";
 import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
-import { followSharedResume } from "@/lib/client/shared-resume";
+import { followSharedResume } from "@/lib/client/live/shared-resume";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import {
   initialThreadChatState,
@@ -301,7 +301,7 @@ function openThreadChat(
     newVersion: false,
     // The reply being streamed was resumed after a reload (GET /api/threads/:id/stream).
     resumed: false,
-    // The user's message whose turn ended on this page without a reply (lib/client/catch-up.ts).
+    // The user's message whose turn ended on this page without a reply (lib/client/live/catch-up.ts).
     endedHere,
   };
 
@@ -311,7 +311,7 @@ function openThreadChat(
     api: "/api/chat",
     requestBody: (messages) => session.requestBody(messages, window.location.search),
     resumeUrl: () => `/api/threads/${session.threadId}/stream`,
-    // One request for every tab that shows the thread (lib/client/shared-resume.ts).
+    // One request for every tab that shows the thread (lib/client/live/shared-resume.ts).
     openResume: (signal) => {
       const url = `/api/threads/${session.threadId}/stream`;
       return followSharedResume(String(session.threadId), signal, ({ signal, lastEventId }) =>

@@ -14,7 +14,7 @@ import type pg from "pg";
 // socket, Postgres ends its backend, and the lock goes with it.
 //
 // One lock for the whole process, on the one long-lived connection it keeps
-// already to LISTEN (lib/db/notifications.ts), rather than a lock per turn:
+// already to LISTEN (lib/live/listener.ts), rather than a lock per turn:
 // a session lock lives on the connection that took it, so a turn's own lock
 // would hold a connection for the whole turn, and a hundred turns at once
 // would be a hundred more connections, against the server's max_connections.

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
-import type { ProgressWriter, TurnProgress } from "@/lib/runtime/progress-writer";
+import type { ProgressWriter, TurnProgress } from "@/lib/live/progress-writer";
 import { batchedPublish } from "./batched-publish";
 import type { TurnPublisher } from "./publisher";
 

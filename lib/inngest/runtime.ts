@@ -11,7 +11,7 @@ import { AppError, type ErrorCode } from "@/lib/errors";
 import { TurnChannel } from "@/lib/runtime/turn-channel";
 import type { TurnStops } from "@/lib/runtime/turn-stops";
 import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
-import { AttemptFilter, isTerminal } from "@/lib/runtime/attempt-filter";
+import { AttemptFilter, isTerminal } from "@/lib/live/attempt-filter";
 import { turnChannel } from "./channels";
 import { ensureWebSocket } from "./websocket";
 

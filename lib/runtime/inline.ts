@@ -11,7 +11,7 @@ import type { HistoryConfig } from "@/lib/history/types";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { dataChunk, WAITING_NOTICE } from "@/lib/protocol/chat";
-import type { ProgressWriter, TurnProgress } from "./progress-writer";
+import type { ProgressWriter, TurnProgress } from "../live/progress-writer";
 import type { ActiveTurns } from "./active-turns";
 import { TurnChannel } from "./turn-channel";
 import type { TurnStops } from "./turn-stops";

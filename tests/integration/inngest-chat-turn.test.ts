@@ -233,7 +233,7 @@ describe("tools under retries", () => {
     expect(stored[3].content).toBe("The count is in.");
 
     // What the browser shows after the runtime's filter: one tool card with its output, the retried text once.
-    const { AttemptFilter } = await import("@/lib/runtime/attempt-filter");
+    const { AttemptFilter } = await import("@/lib/live/attempt-filter");
     const { withoutRetriedParts } = await import("@/lib/client/retried-parts");
     const { readUIMessageStream } = await import("ai");
     const filter = new AttemptFilter();

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { MIGRATION_LOCK_KEY, MigrationLockTimeout, migrate, recreateDatabase } from "@/lib/db/migrate.mjs";
-import { NotificationListener } from "@/lib/db/notifications";
+import { NotificationListener } from "@/lib/live/listener";
 import { holdLease } from "@/lib/agent/turn/turn-claims";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
