@@ -148,30 +148,36 @@ export async function applyFunctions(client, functionsDir = FUNCTIONS_DIR) {
   const sources = await Promise.all(
     files.map(async (file) => ({ name: file.slice(0, -".sql".length), sql: await readFile(path.join(functionsDir, file), "utf8") })),
   );
+  const run = async ({ name, sql }) => {
+    try {
+      await client.query(sql);
+    } catch (error) {
+      throw new Error(`db/functions/${name}.sql: ${error.message}`, { cause: error });
+    }
+  };
   await client.query("BEGIN");
   try {
-    // Bodies are checked when they run: a function may call one whose file comes later.
-    await client.query("SET LOCAL check_function_bodies = off");
     const { rows } = await client.query("SELECT name, checksum FROM db_functions");
     const current = new Map(rows.map((row) => [row.name, row.checksum]));
-    const applied = [];
-    for (const { name, sql } of sources) {
-      const checksum = createHash("sha256").update(sql).digest("hex");
-      if (current.get(name) === checksum) continue;
-      try {
-        await client.query(sql);
-      } catch (error) {
-        throw new Error(`db/functions/${name}.sql: ${error.message}`, { cause: error });
-      }
+    const changed = sources
+      .map((source) => ({ ...source, checksum: createHash("sha256").update(source.sql).digest("hex") }))
+      .filter(({ name, checksum }) => current.get(name) !== checksum);
+    // Twice: first with bodies unchecked, so a function may call one whose file
+    // comes later; then checked, with every function there, so a body that
+    // names what does not exist fails here rather than when it first runs.
+    await client.query("SET LOCAL check_function_bodies = off");
+    for (const source of changed) await run(source);
+    await client.query("SET LOCAL check_function_bodies = on");
+    for (const source of changed) await run(source);
+    for (const { name, checksum } of changed) {
       await client.query(
         `INSERT INTO db_functions (name, checksum) VALUES ($1, $2)
          ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`,
         [name, checksum],
       );
-      applied.push(name);
     }
     await client.query("COMMIT");
-    return applied;
+    return changed.map(({ name }) => name);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;

@@ -154,6 +154,13 @@ describe.skipIf(!hasCommit())("database functions, one file each", () => {
       );
       await expect(applyFunctions(client, dir)).rejects.toThrow(/^db\/functions\/threadline_turn_running\.sql: language "no_such_language" does not exist/);
       expect(await definitions()).toEqual(was); // the recount file before it was rolled back with it
+
+      // A body that names what does not exist fails when it is applied, not when it first runs.
+      await writeFile(
+        path.join(dir, "threadline_turn_running.sql"),
+        "CREATE OR REPLACE FUNCTION threadline_turn_running(tu turns) RETURNS boolean LANGUAGE sql AS $$ SELECT threadline_no_such_rule(tu) $$;\n",
+      );
+      await expect(applyFunctions(client, dir)).rejects.toThrow(/^db\/functions\/threadline_turn_running\.sql: function threadline_no_such_rule\(turns\) does not exist/);
       expect((await client.query("SELECT count(*)::int AS n FROM db_functions WHERE name = 'threadline_recount'")).rows).toEqual([{ n: 1 }]);
     } finally {
       await client.end();
