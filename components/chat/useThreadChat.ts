@@ -25,7 +25,7 @@ import {
 } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
-import { useThreadNews, useThreads } from "@/components/sidebar/ThreadsContext";
+import { useThreadListPort, useThreadNews } from "@/components/ui/ThreadListPort";
 
 export interface ThreadChatOptions {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -50,7 +50,7 @@ export type VersionControl = "previous" | "next";
  * only draws what this returns.
  */
 export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null, versions: initialVersions = [] }: ThreadChatOptions) {
-  const { refresh: refreshThreads } = useThreads();
+  const { refresh: refreshThreads } = useThreadListPort();
   const router = useRouter();
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
