@@ -26,6 +26,7 @@ import {
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
 import { useThreadListPort, useThreadNews } from "@/components/ui/ThreadListPort";
+import type { ThreadView } from "@/components/chat/MessageList";
 
 export interface ThreadChatOptions {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -240,31 +241,37 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   );
 
   const retry = retryOf(messages);
+  const notice = phase === "idle" ? null : state.notice;
+  const errorText = error ? describeChatError(error) : state.interrupted ? "The reply was interrupted." : null;
+  const onRetry = retry === null ? undefined : "askAgain" in retry ? thread.askAgain : () => thread.send(retry.send);
+  const older = state.older.cursor ? { loading: state.older.loading, error: state.older.error, load: loadOlder } : undefined;
+  /** What the message list shows, and how it answers. */
+  const view: ThreadView = {
+    messages,
+    phase,
+    notice,
+    stoppedReplyIds: state.stoppedReplyIds,
+    errorMessage: errorText,
+    onRetry,
+    sendCount: state.sendCount,
+    older,
+    focusId,
+    versions,
+    locked: busy || switching,
+    regenerableReplyId: regenerableReplyId(messages),
+    actionError,
+    versionFocus,
+    onVersionFocused: versionFocused,
+  };
   return {
+    view,
     messages,
     phase,
     /** A reply is on its way (submitted or streaming). */
     busy,
     /** The thread's id, once the server has named it. */
     threadId: thread.session.threadId,
-    versions,
-    /** The versions are being switched: the thread's controls wait. */
-    switching,
-    /** Where the focus goes once another version is shown (the button pressed, or its twin at an end). */
-    versionFocus,
-    versionFocused,
-    /** The reply Regenerate answers anew, when the thread ends with one. */
-    regenerableReplyId: regenerableReplyId(messages),
-    actionError,
-    /** What the turn does before its reply starts, while it runs. */
-    notice: phase === "idle" ? null : state.notice,
     stopping: state.stopping,
-    stoppedReplyIds: state.stoppedReplyIds,
-    errorMessage: error ? describeChatError(error) : state.interrupted ? "The reply was interrupted." : null,
-    retry: retry === null ? undefined : "askAgain" in retry ? thread.askAgain : () => thread.send(retry.send),
-    sendCount: state.sendCount,
-    older: state.older.cursor ? { loading: state.older.loading, error: state.older.error, load: loadOlder } : undefined,
-    focusId,
     /** ?debug=true: the history setting in force and what the model was given on the last turn. */
     history: state.history,
     send: thread.send,
