@@ -85,9 +85,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     const ticket = ++versionsTicket.current;
     try {
       const [page, list] = await Promise.all([latestMessages(id), threadVersions(id)]);
-      thread.session.redrawn(page.messages);
-      thread.chat.messages = page.messages.map(toChatMessage);
-      dispatch({ type: "redrawn", olderCursor: page.nextCursor });
+      thread.redraw(page);
       if (ticket === versionsTicket.current) setVersions(indexVersions(list));
     } catch {
       // The page stays as it is; a reload shows the thread as the server holds it.
@@ -118,9 +116,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
         if (thread.busy() || id !== thread.session.threadId) return;
         const { redraw, follow } = catchUpWith(thread.chat.messages, latest.messages, thread.page.endedHere);
         if (redraw) {
-          thread.session.redrawn(latest.messages);
-          thread.chat.messages = latest.messages.map(toChatMessage);
-          dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+          thread.redraw(latest);
           void refreshVersions();
         }
         if (follow) thread.followRunningTurn();
@@ -205,10 +201,8 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
       const ticket = ++versionsTicket.current;
       try {
         const answer = await selectVersion(id, messageId);
-        thread.session.redrawn(answer.messages);
         thread.chat.clearError();
-        thread.chat.messages = answer.messages.map(toChatMessage);
-        dispatch({ type: "redrawn", olderCursor: answer.nextCursor });
+        thread.redraw(answer);
         if (ticket === versionsTicket.current) setVersions(indexVersions(answer.versions));
         setVersionFocus({ messageId, control });
       } catch (error) {
@@ -412,6 +406,12 @@ function openThreadChat(
     },
     /** A reply is on its way to this page (asked here, or followed). */
     busy: () => chat.status === "submitted" || chat.status === "streaming",
+    /** The thread drawn again as the server holds it: its newest page, signed, and where the earlier messages begin. */
+    redraw: (latest: { messages: HistoryMessage[]; nextCursor: string | null }) => {
+      session.redrawn(latest.messages);
+      chat.messages = latest.messages.map(toChatMessage);
+      dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+    },
     /** The page shows this chat; the function returned is called when it no longer does. */
     attach: () => {
       page.mounted = true;
