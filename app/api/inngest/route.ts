@@ -1,5 +1,6 @@
 import { serve } from "inngest/next";
-import { app } from "@/lib/app";
+import { chatTurn } from "@/inngest/functions/chat-turn";
+import { compactThreadFunction } from "@/inngest/functions/compact-thread";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/handler";
 import { inngest } from "@/lib/inngest/client";
@@ -7,7 +8,7 @@ import { inngestConfigured } from "@/lib/inngest/settings";
 
 // Inngest calls this endpoint to run the functions' steps. Without Inngest
 // configured the endpoint does not exist: 404, not the SDK's 500.
-const handlers = serve({ client: inngest, functions: app.inngestFunctions() });
+const handlers = serve({ client: inngest, functions: [chatTurn, compactThreadFunction] });
 
 type Handler = (typeof handlers)["GET"];
 const whenConfigured =

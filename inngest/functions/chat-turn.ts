@@ -1,0 +1,48 @@
+import "server-only";
+import { NonRetriableError } from "inngest";
+import { app } from "@/lib/app";
+import { inngest } from "@/lib/inngest/client";
+import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
+import { realtimePublisher } from "@/lib/inngest/publisher";
+import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
+
+/**
+ * Runs one chat turn durably: each side effect of the turn is a step (its id
+ * set by lib/agent/turn.ts), one turn at a time per thread. A refusal ends
+ * the run at once; a failure is retried, and the last failure ends the
+ * client's stream.
+ */
+export function createChatTurnFunction(deps: DurableTurnDeps) {
+  return inngest.createFunction(
+    {
+      id: "chat-turn",
+      triggers: [{ event: CHAT_TURN_EVENT }],
+      concurrency: [{ key: "event.data.concurrencyKey", limit: 1 }],
+      retries: CHAT_TURN_RETRIES,
+    },
+    async ({ event, step, attempt, maxAttempts }) => {
+      const turn = await DurableTurn.open(event.data as ChatTurnEventData, deps, { step, attempt, maxAttempts });
+      if (!turn) throw new NonRetriableError("Refused a turn event that this app did not sign.");
+      try {
+        const outcome = await turn.answer();
+        // The client's stream has its finish by now: the title waits for nothing and nothing waits for it.
+        await turn.nameThread(outcome);
+        if (outcome.compact) {
+          const compaction: ThreadCompactEventData = { owner: turn.owner, threadId: outcome.threadId };
+          await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
+        }
+        return { threadId: outcome.threadId, historySource: outcome.historySource, status: outcome.status, replyId: outcome.reply?.id ?? null };
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) {
+          if (!refusal.announced) await step.run("announce-refusal", () => turn.announce(refusal));
+          throw new NonRetriableError(refusal.message, { cause: error });
+        }
+        if (turn.failsForGood(error)) await turn.fail();
+        throw error;
+      }
+    },
+  );
+}
+
+export const chatTurn = createChatTurnFunction({ ...app, publisher: realtimePublisher });

@@ -1,0 +1,38 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { compactThread } from "@/lib/agent/compaction";
+import type { Network } from "@/lib/agent/network";
+import type { StepRunner } from "@/lib/agent/steps";
+import { app } from "@/lib/app";
+import type { HistoryConfig } from "@/lib/history/types";
+import { inngest } from "@/lib/inngest/client";
+import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
+
+/**
+ * Compacts a thread after a turn asked for it: a function of its own, so the
+ * thread's next turn (one at a time per thread) never queues behind it. Each
+ * of its steps (plan, summarize, store) runs once; a retried store finds the
+ * summary already there and stores nothing.
+ */
+export function createCompactThreadFunction(deps: { history: () => HistoryConfig; network: () => Network }) {
+  return inngest.createFunction(
+    {
+      id: "compact-thread",
+      triggers: [{ event: THREAD_COMPACT_EVENT }],
+      concurrency: [{ key: "event.data.threadId", limit: 1 }],
+      retries: 3,
+    },
+    async ({ event, step }) => {
+      const { owner, threadId } = event.data as ThreadCompactEventData;
+      const runStep: StepRunner = (id, work) => step.run(id, work) as ReturnType<typeof work>;
+      const stored = await compactThread(
+        { owner, threadId },
+        // Inngest retries a failed step durably; the SDK retrying inside it too would multiply the wait.
+        { history: deps.history(), network: { ...deps.network(), maxRetries: 0 }, step: runStep, newId: randomUUID },
+      );
+      return { summarySeq: stored?.seq ?? null };
+    },
+  );
+}
+
+export const compactThreadFunction = createCompactThreadFunction(app);

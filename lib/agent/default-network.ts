@@ -1,0 +1,62 @@
+import "server-only";
+import { defaultLanguageModel } from "@/lib/model/provider";
+import { env } from "@/lib/env";
+import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
+import { createNetwork, type Network } from "./network";
+import { calculate } from "./tools/calculate";
+import { currentTime } from "./tools/current-time";
+import { searchThreads, type SearchThreads } from "./tools/search-threads";
+
+const DEFAULT_SYSTEM_PROMPT =
+  "You are Threadline, a helpful assistant. You remember this conversation's earlier messages. " +
+  "Answer clearly and concisely; use Markdown when it helps.";
+
+export const TRIAGE = "Triage";
+export const RESEARCHER = "Researcher";
+
+/**
+ * The app's network. Triage takes every turn and answers what needs no tools
+ * itself (one model call, as cheap as a plain chat); a question about the
+ * time, arithmetic or units, or the user's other conversations, it hands to
+ * Researcher, who has the tools. `search` finds the user's other
+ * conversations (lib/app.ts hands it the thread repository's search).
+ */
+export function defaultNetwork(search: SearchThreads): Network {
+  const settings = env();
+  const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
+  return createNetwork({
+    model: defaultLanguageModel(),
+    maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
+    modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
+    turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
+    titleTimeoutMs: settings.TITLE_TIMEOUT_SECONDS * 1000,
+    maxIter: 4,
+    historyPolicy: environmentHistoryPolicy(),
+    compaction: environmentCompaction(),
+    agents: [
+      {
+        name: TRIAGE,
+        description: "Answers directly, or hands over when a question needs tools.",
+        system:
+          `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
+          `a calculation or unit conversion, or what the user said in another conversation, call hand_over to ` +
+          `${RESEARCHER}, who has tools for those, and write nothing else. Otherwise answer the user yourself.`,
+        handoffs: [RESEARCHER],
+      },
+      {
+        name: RESEARCHER,
+        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations.",
+        system:
+          `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
+          `arithmetic or unit conversion, search_threads to recall what the user said in other conversations. ` +
+          `Call several tools at once when the question needs several. Then answer from their results.`,
+        tools: [
+          currentTime(),
+          calculate(),
+          searchThreads(search),
+        ],
+        maxSteps: 4,
+      },
+    ],
+  });
+}

@@ -1,0 +1,55 @@
+import { tool, zodSchema, type ToolSet } from "ai";
+import { z } from "zod";
+import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
+import type { Agent } from "./network";
+
+const handoffInputs = new WeakMap<Agent, ReturnType<typeof buildHandoffInput>>();
+
+/** What the hand-over tool takes: one of the agent's hand-over targets, and why. Built once per agent. */
+export function handoffInput(agent: Agent) {
+  let schema = handoffInputs.get(agent);
+  if (!schema) handoffInputs.set(agent, (schema = buildHandoffInput(agent)));
+  return schema;
+}
+
+function buildHandoffInput(agent: Agent) {
+  return z.object({
+    agent: z.enum(agent.handoffs as [string, ...string[]]).describe("The agent to hand over to"),
+    reason: z.string().max(500).optional().describe("Why, in a few words"),
+  });
+}
+
+const toolSets = new WeakMap<Agent, { tools: ToolSet | undefined }>();
+
+/**
+ * The agent's tools as the model sees them: schemas only. Execution is the
+ * turn's business, one step per call. Built once per agent, each schema
+ * wrapped once: the wrapper keeps the JSON Schema it converts to, so the zod
+ * conversion (the costliest part of a model call's setup) runs once per
+ * process, not on every call. An agent is not changed once its network is
+ * built (lib/app.ts builds a new network when the configuration changes).
+ */
+export function modelTools(agent: Agent): ToolSet | undefined {
+  let built = toolSets.get(agent);
+  if (!built) toolSets.set(agent, (built = { tools: buildModelTools(agent) }));
+  return built.tools;
+}
+
+function buildModelTools(agent: Agent): ToolSet | undefined {
+  const tools: ToolSet = {};
+  for (const t of agent.tools ?? []) tools[t.name] = tool({ description: t.description, inputSchema: zodSchema(t.input) });
+  if (agent.handoffs?.length) {
+    tools[HANDOFF_TOOL] = tool({
+      description: `Hands the conversation to another agent, who then answers the user: ${agent.handoffs.join(", ")}.`,
+      inputSchema: zodSchema(handoffInput(agent)),
+    });
+  }
+  return Object.keys(tools).length > 0 ? tools : undefined;
+}
+
+/** Why a call the model made cannot run, in words the model reads in the call's result. */
+export function describeInvalidCall(toolName: string, error: unknown, agent: Agent): string {
+  const known = [...(agent.tools ?? []).map((t) => t.name), ...(agent.handoffs?.length ? [HANDOFF_TOOL] : [])];
+  if (!known.includes(toolName)) return `There is no tool named "${toolName}". The tools are: ${known.join(", ") || "none"}.`;
+  return `The input does not fit ${toolName}: ${error instanceof Error ? error.message : String(error)}`;
+}

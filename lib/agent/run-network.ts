@@ -1,0 +1,150 @@
+import "server-only";
+import type { ModelMessage } from "ai";
+import { toModelMessages } from "@/lib/protocol/parts-codec";
+import { summaryForModel } from "@/lib/model/summary-for-model";
+import type { Part, ToolResultPart } from "@/lib/protocol/parts";
+import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "./history-log";
+import { callModel, ModelCallError, type ModelCallResult } from "./model-call";
+import type { PendingToolCall } from "./model-stream-reducer";
+import type { Agent, AgentRun, Network } from "./network";
+import { ChunkWriter, type Publish } from "./stream-chunks";
+import { runTool } from "./tools/run-tool";
+import type { ToolContext } from "./tools/types";
+import type { StepRunner } from "./steps";
+
+export interface NetworkOutcome {
+  /** Every part the agents produced, in order: the reply. */
+  parts: Part[];
+  stopped: boolean;
+  /** The model's stream broke off after writing `parts`: why, for the user. The turn ends there. */
+  failure?: string;
+}
+
+export interface RunNetworkArgs {
+  network: Network;
+  /** The history and the user's message, as each agent reads them (its history policy applied). */
+  messagesFor: (agent: Agent) => ModelMessage[];
+  /** What each agent's history policy made of the thread: a console line in development when the agent starts. */
+  historyTrim?: (agent: Agent) => Omit<AgentHistoryTrim, "agent">;
+  context: ToolContext;
+  publish: Publish;
+  step: StepRunner;
+  newId: () => string;
+  /** The clock reasoning is timed by; Date.now unless given. */
+  now?: () => number;
+  /**
+   * The runtime retries a failed step (durable): a model call that breaks off
+   * fails its step, and the retry writes the whole answer. Otherwise what it
+   * wrote before breaking off is kept, and the turn ends with it.
+   */
+  retriesSteps?: boolean;
+}
+
+/**
+ * The agent loop of one turn. The router picks an agent; the agent calls the
+ * model, then each tool it asked for, then the model again with the results,
+ * until it answers, hands over, or runs out of steps; then the router picks
+ * again, at most `maxIter` times. Every model call and every tool execution
+ * is a step of its own with a stable id, so a durable runtime never repeats
+ * a finished one; each step streams what it produces while it runs.
+ */
+export async function runNetwork(args: RunNetworkArgs): Promise<NetworkOutcome> {
+  const { network } = args;
+  const parts: Part[] = [];
+  const runs: AgentRun[] = [];
+  for (let iteration = 0; iteration < network.maxIter; iteration++) {
+    const agent = network.router({ iteration, runs, agents: network.agents });
+    if (!agent) break;
+    const run: AgentRun = { agentName: agent.name, parts: [] };
+    runs.push(run);
+    const ended = await runAgent(args, { agent, iteration, run, parts });
+    if (ended) return ended;
+  }
+  return { parts, stopped: false };
+}
+
+/**
+ * One agent's run: a model call, each tool it asked for, and again, until it
+ * answers, hands over or runs out of steps. What it produces goes on `run`
+ * and on the turn's `parts`; the outcome when it ends the turn (Stop, or a
+ * model that broke off), else undefined: the router picks next.
+ */
+async function runAgent(
+  args: RunNetworkArgs,
+  { agent, iteration, run, parts }: { agent: Agent; iteration: number; run: AgentRun; parts: Part[] },
+): Promise<NetworkOutcome | undefined> {
+  const add = (...produced: Part[]) => {
+    parts.push(...produced);
+    run.parts.push(...produced);
+  };
+  for (let call = 0; call < (agent.maxSteps ?? 1); call++) {
+    const out = await modelStep(args, { agent, iteration, call, replySoFar: parts });
+    add(...out.parts);
+    if (out.stopped) return { parts, stopped: true };
+    if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
+    for (const [index, pending] of out.toolCalls.entries()) {
+      add(await toolStep(args, agent, `tool:${iteration}:${agent.name}:${call}:${index}`, pending));
+    }
+    if (args.context.signal?.aborted) return { parts, stopped: true };
+    if (out.handoff) {
+      add(out.handoff);
+      run.handoff = out.handoff;
+      return undefined;
+    }
+    if (out.toolCalls.length === 0) return undefined;
+  }
+  return undefined;
+}
+
+/** One model call as a step: it reads the history and the reply so far, and streams what the model writes. */
+function modelStep(
+  args: RunNetworkArgs,
+  { agent, iteration, call, replySoFar }: { agent: Agent; iteration: number; call: number; replySoFar: Part[] },
+): Promise<ModelCallResult> {
+  const { network, context } = args;
+  const stepId = `model:${iteration}:${agent.name}:${call}`;
+  const writer = new ChunkWriter(args.publish, stepId);
+  return args.step(
+    stepId,
+    async () => {
+      await writer.startStep();
+      if (call === 0) await writer.agent(agent.name, `agent:${iteration}`);
+      // Inside the step: a durable runtime's replays of the turn do not log it again.
+      if (call === 0 && args.historyTrim && historyLogEnabled()) {
+        console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
+      }
+      const result = await callModel({
+        agent,
+        model: network.model,
+        messages: [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts: replySoFar }], summaryForModel)],
+        writer,
+        newId: args.newId,
+        now: args.now,
+        signal: context.signal,
+        maxRetries: network.maxRetries,
+        idleTimeoutMs: network.modelIdleTimeoutMs,
+      });
+      if (result.failure !== undefined && (args.retriesSteps || result.parts.length === 0)) {
+        throw new ModelCallError(result.failure);
+      }
+      await writer.finishStep();
+      return result;
+    },
+    { stoppable: true },
+  );
+}
+
+/** One tool call as a step: it runs the tool (or answers why it cannot run) and streams the result. */
+function toolStep(args: RunNetworkArgs, agent: Agent, stepId: string, pending: PendingToolCall): Promise<ToolResultPart> {
+  const writer = new ChunkWriter(args.publish, stepId);
+  return args.step(
+    stepId,
+    async () => {
+      const result = await runTool(agent.tools ?? [], pending.call, args.context, pending.invalid);
+      if (result.error !== undefined) await writer.toolError(result.toolCallId, result.error);
+      else await writer.toolOutput(result.toolCallId, result.output ?? null);
+      return result;
+    },
+    { stoppable: true },
+  );
+}

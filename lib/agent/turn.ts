@@ -1,0 +1,491 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { ModelMessage, UIMessageChunk } from "ai";
+import { AppError, duplicateMessage } from "@/lib/errors";
+import { modelInputChars } from "./input-budget";
+import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
+import { userMessage, type UserMessage } from "@/lib/protocol/parts";
+import {
+  buildModelMessages,
+  clientHistoryCovers,
+  conversationWith,
+  historySource,
+  threadIdForFirstMessage,
+  shouldLoadHistory,
+  widestWindow,
+  type HistorySource,
+} from "./lifecycle";
+import { agentHistoryPolicy, type Agent } from "./network";
+import { dataChunk } from "@/lib/protocol/chat";
+import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
+import { coalescing } from "./coalesce";
+import {
+  canCompact,
+  compactThread,
+  historyCount,
+  messageChars,
+  needsCompaction,
+  sizeLimits,
+  storeSummary,
+  summarizeThread,
+  type SummaryDraft,
+} from "./compaction";
+import { runNetwork } from "./run-network";
+import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
+import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
+import { namesThread, type ThreadToName } from "./title";
+import { runNow, type StepRunner } from "./steps";
+import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
+import { seqAfter } from "@/lib/auth/history-signature";
+import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+
+export type { StepOptions, StepRunner } from "./steps";
+export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
+
+/**
+ * One turn, in steps: open it (the thread; with turns, the claim on the
+ * message and the message too), store the user's message, read the history,
+ * compact it first if it is too big, tell the client what the model is given,
+ * run the network, store the reply, end the stream, and say whether to
+ * compact the thread before the next turn and whether to name it.
+ */
+export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
+  // Token deltas that arrive close together go out as one chunk (the first at once).
+  const publish = coalescing(given.publish, given.coalesceWindowMs);
+  const deps: TurnDeps = { ...given, publish };
+  try {
+    return await runTurnWith(input, deps);
+  } finally {
+    await publish.flush().catch(() => {});
+  }
+}
+
+async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+  const step = deps.step ?? runNow;
+  const { turns } = deps.history;
+  const thread = await openThread(given, deps);
+  // A regenerate answers the user's message as the thread holds it, whatever the request said it was.
+  const input = thread.message ? { ...given, message: thread.message } : given;
+  if (turns) {
+    // Who answers this message: one turn per client message id, however often it was sent.
+    const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
+    if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
+  }
+  // A runner that dies takes its session's lock with it (lib/db/runner-lock.ts), or stops
+  // renewing its lease, and the message may be answered again.
+  // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
+  const stopped = new AbortController();
+  const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const running: TurnDeps = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
+  const finish = (status: "done" | "failed") =>
+    step("finish-turn", async () => void (await turns?.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
+  try {
+    const outcome = await answerTurn(input, running, thread);
+    // A stored reply finished its turn in the same statement.
+    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
+    return outcome;
+  } catch (error) {
+    // A resend (or the durable run's retry) may try again.
+    await finish("failed").catch(() => {});
+    throw error;
+  } finally {
+    lease?.stop();
+  }
+}
+
+/** Where the turn stands once its thread is known. */
+interface ThreadState {
+  threadId: string;
+  createdThisTurn: boolean;
+  /** User and assistant messages the thread held before this turn, when the adapter says. */
+  messagesBefore?: number;
+  summary?: SummaryMessage;
+  /** The thread id came from the client. */
+  clientThreadId: boolean;
+  /** The user's message's seq, when opening the turn stored it already. */
+  userSeq?: number;
+  /** Whether this turn may answer the message: an adapter without turns lets every turn answer its own. */
+  claim: TurnClaim;
+  /** A regenerate: the user's message as stored, answered again; the reply it writes replaces `input.replaces`. */
+  message?: UserMessage;
+  /** The message the user's message follows (null: it starts the thread), when the adapter keeps versions. */
+  userParentId?: string | null;
+}
+
+/**
+ * 1. The thread. An adapter with turns opens the turn in one step: the
+ * thread, the claim on the message and the message itself; a first message's
+ * thread is named after the message, so the same message sent twice can never
+ * start two threads. Without turns the thread is created (or upserted) here,
+ * and the message is stored next.
+ */
+async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState> {
+  const { history } = deps;
+  const { turns } = history;
+  const step = deps.step ?? runNow;
+  const given = input.threadId || undefined;
+  const clientThreadId = given !== undefined;
+  const { replaces } = input;
+  if (replaces !== undefined && (!turns || !history.versions || !given)) {
+    throw new AppError("bad_request:replaces", "This thread keeps no versions: a message of it cannot be regenerated or edited.");
+  }
+  if (turns) {
+    const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
+    const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
+    const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null, origin: input.origin }));
+    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
+    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
+  }
+  const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given, origin: input.origin }));
+  const { created: createdThisTurn, messages: messagesBefore, summary } = created;
+  return { threadId: created.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, claim: { claimed: true } };
+}
+
+/** What every step of a turn reads: its input and dependencies, its thread, and what each agent reads of it. */
+interface Turn {
+  input: TurnInput;
+  deps: TurnDeps;
+  thread: ThreadState;
+  step: StepRunner;
+  newId: () => string;
+  /** Publishes chunks outside the model call, in a step of their own: a durable runtime replays the code between steps, and they must go out once. */
+  announce: (id: string, ...chunks: UIMessageChunk[]) => Promise<void>;
+  /** The history policy in force for an agent: the operator's, the URL's, or the agent's own. */
+  policyFor: (agent: Agent) => ResolvedHistoryPolicy;
+  /** How much of the thread the widest of those policies reads (undefined: all of it). */
+  window: number | undefined;
+}
+
+/** What the model reads of the thread. Compacting the thread before the turn replaces it. */
+interface Reading {
+  source: HistorySource;
+  summary?: SummaryMessage;
+  /** A summary the model reads in this turn that is stored once the reply is (a regenerate's: see compactIfTooBig). */
+  unstored?: SummaryDraft;
+  /** The thread's messages before the new one, from the first the model reads on. */
+  earlier: (ThreadMessage & { seq: number })[];
+  /** The entry agent's input. */
+  messages: ModelMessage[];
+}
+
+/** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
+type Ending =
+  | { status: "complete" | "stopped"; reply?: Reply; replySeq?: number; replyParentId?: string | null }
+  | { status: "incomplete"; reply?: Reply; replySeq?: number; replyParentId?: string | null; failure: Error }
+  | { status: "failed"; failure: Error };
+
+/** The turn from the user's message on: store it, read the history, run the network, store the reply. */
+async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState): Promise<TurnOutcome> {
+  const step = deps.step ?? runNow;
+  const policyFor = (agent: Agent) => agentHistoryPolicy(deps.network, agent, input.historyPolicy);
+  const turn: Turn = {
+    input,
+    deps,
+    thread,
+    step,
+    newId: deps.generateId ?? randomUUID,
+    announce: (id, ...chunks) =>
+      step(id, async () => {
+        for (const chunk of chunks) await deps.publish(chunk);
+      }),
+    policyFor,
+    window: widestWindow(deps.network.agents.map(policyFor)),
+  };
+  const userSeq = await storeUserMessage(turn);
+  const reading = await readHistory(turn, userSeq);
+  const compactionFailure = await compactIfTooBig(turn, reading, userSeq);
+  const inputSize = await announceInput(turn, reading, userSeq);
+  const ran = await runModel(turn, reading, inputSize, compactionFailure);
+  const ending = await storeReply(turn, ran);
+  const summaryAfterReply = await storeSummaryAfterReply(turn, reading);
+  await announceEnd(turn, ending, summaryAfterReply);
+  return {
+    threadId: thread.threadId,
+    historySource: reading.source,
+    status: ending.status,
+    reply: ending.status === "failed" ? undefined : ending.reply,
+    error: ending.status === "failed" || ending.status === "incomplete" ? ending.failure : undefined,
+    compact: compactAfter(turn, reading, inputSize, ending),
+    title: threadToName(turn, userSeq, ending),
+  };
+}
+
+/** 2. The user's message, at once: it survives a failed run and makes "regenerate" possible. Its seq, when the adapter numbers messages. */
+async function storeUserMessage({ input, deps, thread, step }: Turn): Promise<number | undefined> {
+  // Opening the turn stored it; a turn that took over from one that died finds it stored, and asks where.
+  if (thread.userSeq !== undefined) return thread.userSeq;
+  const { history } = deps;
+  const { duplicate, seq } = await step("append-user-message", () =>
+    history.appendUserMessage({ owner: input.owner, threadId: thread.threadId, turnId: input.turnId, message: input.message }),
+  );
+  // With turns, the claim already decided who answers a message sent twice.
+  if (duplicate && !history.turns) {
+    throw duplicateMessage();
+  }
+  return seq;
+}
+
+/** 3. The history: the client's copy when it holds the whole window, otherwise the window of it the database holds. */
+async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Reading> {
+  const { input, deps, thread, window } = turn;
+  const { threadId, createdThisTurn, clientThreadId, summary } = thread;
+  // A compacted thread is read from after what its latest summary stands for.
+  const fromSeq = summary ? readFrom(summary) : undefined;
+  const copy = input.clientHistory;
+  const userParentId = thread.userParentId;
+  const useClientHistory = copy !== undefined && clientHistoryCovers({ history: copy, userSeq, userParentId, window, fromSeq, seqAfter });
+  const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
+  deps.onReady?.({ threadId, historySource: source });
+  await turn.announce("announce-thread", threadChunk(threadId, source));
+
+  let earlier = useClientHistory ? copy.filter((m) => m.seq >= (fromSeq ?? 1)) : [];
+  if (shouldLoadHistory({ clientThreadId, clientSentHistory: useClientHistory, createdThisTurn, hasGet: true })) {
+    // Up to the user's message: a regenerate's thread still holds the reply it replaces, and what followed.
+    const untilSeq = userSeq;
+    earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq, untilSeq }));
+  }
+  const reading: Reading = { source, summary, earlier, messages: [] };
+  reading.messages = messagesFor(turn, reading)(entryAgent(turn));
+  return reading;
+}
+
+/**
+ * 3b. A history too big for the model is compacted first, as steps of this
+ * turn. A failure is returned, not thrown: it ends the turn once the client
+ * has been told what the turn read.
+ */
+async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | undefined): Promise<Error | undefined> {
+  const { input, deps, thread, step, newId } = turn;
+  const { history, network } = deps;
+  const overBudget = network.maxInputChars !== undefined && modelInputChars(reading.messages) > network.maxInputChars;
+  if (userSeq === undefined || !canCompact(history, network) || !overBudget) return undefined;
+  await turn.announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
+  const scope = { owner: input.owner, threadId: thread.threadId };
+  const readSummary = (summary: SummaryMessage) => {
+    const fromSeq = readFrom(summary);
+    reading.summary = summary;
+    reading.earlier = reading.earlier.filter((m) => m.seq >= fromSeq);
+    reading.messages = messagesFor(turn, reading)(entryAgent(turn));
+  };
+  try {
+    if (thread.message !== undefined) {
+      // A regenerate: the thread's path still ends with the reply it replaces
+      // (it branches when the new reply is stored), so a summary stored now
+      // would follow that reply off the path and the next turn would summarize
+      // again. The model reads it now; it is stored after the new reply.
+      const draft = await summarizeThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
+      if (draft) {
+        reading.unstored = draft;
+        readSummary(unstoredSummary(draft));
+      }
+      return undefined;
+    }
+    await compactThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
+    const latest = await step("read-summary", async () => (await history.summaries?.latest(scope)) ?? null);
+    if (latest && latest.seq !== reading.summary?.seq) readSummary(latest);
+    return undefined;
+  } catch (error) {
+    return new Error(`Earlier messages could not be summarized to fit the model's input: ${errorText(error)}`, { cause: error });
+  }
+}
+
+/** The size of what the model is sent: the thread's messages it stands for, and its characters. */
+interface InputSize {
+  /** The whole thread's size, when the adapter says; otherwise as far as this turn read it. */
+  inThread: number;
+  inputChars: number;
+}
+
+/** 4. What the model is given, told to the client: the latest summary, the window sent, the user's message signed where it sits. */
+async function announceInput(turn: Turn, reading: Reading, userSeq: number | undefined): Promise<InputSize> {
+  const { input, deps, thread, announce } = turn;
+  const { threadId, messagesBefore } = thread;
+  const { summary } = reading;
+  // The latest summary, signed, for a client whose copy lacks it (it was
+  // written after that client's last turn): its next copy then fits together.
+  // One stored after the reply is announced with the reply's end.
+  if (summary && !reading.unstored && deps.signer && !input.clientHistory?.some((m) => m.id === summary.id)) {
+    await announce("announce-summary", compactedChunk(deps.signer, threadId, summary));
+  }
+  // What the entry agent is given, for the debug panel and the budget.
+  const entry = turn.policyFor(entryAgent(turn));
+  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversationOf(turn, reading).length;
+  const inputChars = modelInputChars(reading.messages);
+  await announce(
+    "announce-history",
+    dataChunk("history", {
+      policy: entry.policy,
+      length: entry.length,
+      source: entry.source,
+      threadMessages: inThread,
+      sentMessages: reading.messages.length,
+      // About four characters a token: an estimate for the debug panel, not a bill.
+      sentTokens: Math.ceil(inputChars / 4),
+      window: turn.window ?? null,
+    }),
+  );
+  // The user's message signed where it sits, for the client to send back with its copy.
+  if (deps.signer && userSeq !== undefined) {
+    const { userParentId: parentId } = thread;
+    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq, parentId });
+    await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq, parentId }]));
+  }
+  return { inThread, inputChars };
+}
+
+/** 5. The network, within the whole turn's bound: past it the turn ends as if stopped, keeping what was written. */
+async function runModel(turn: Turn, reading: Reading, size: InputSize, compactionFailure: Error | undefined): Promise<Ending> {
+  const { input, deps, step, newId, policyFor } = turn;
+  const { network } = deps;
+  const replyId = await step("assistant-message-id", async () => newId());
+  await turn.announce("announce-start", { type: "start", messageId: replyId });
+  const timeoutMs = network.turnTimeoutMs;
+  const deadline = new AbortController();
+  const deadlineTimer = timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), timeoutMs);
+  deadlineTimer?.unref();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
+  try {
+    if (compactionFailure) throw compactionFailure;
+    if (network.maxInputChars !== undefined && size.inputChars > network.maxInputChars) {
+      throw tooLong(size.inputChars, network.maxInputChars, input.message.content.length);
+    }
+    const outcome = await runNetwork({
+      network,
+      messagesFor: messagesFor(turn, reading),
+      historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
+      context: { owner: input.owner, threadId: turn.thread.threadId, signal },
+      publish: deps.publish,
+      step,
+      newId,
+      now: deps.now,
+      retriesSteps: deps.retriesSteps,
+    });
+    const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
+    const wrote = (status: Reply["status"]) => (outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status } : undefined);
+    if (outOfTime) {
+      const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
+      return { status: "incomplete", reply: wrote("incomplete"), failure };
+    }
+    if (outcome.failure !== undefined) return { status: "incomplete", reply: wrote("incomplete"), failure: new Error(outcome.failure) };
+    const status = outcome.stopped ? "stopped" : "complete";
+    return { status, reply: wrote(status) };
+  } catch (error) {
+    return { status: "failed", failure: error instanceof Error ? error : new Error(String(error)) };
+  } finally {
+    clearTimeout(deadlineTimer);
+  }
+}
+
+/** 6. The reply: only this run's, in one statement. A stopped reply keeps what was written. */
+async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Promise<Ending> {
+  if (ran.status === "failed" || ran.reply === undefined) return ran;
+  const { reply } = ran;
+  const turn = { messageId: input.message.id, turnId: input.turnId };
+  // A regenerate's reply is a new version of the one it replaces; an edit's new message already made its branch.
+  const replaces = thread.message ? input.replaces : undefined;
+  try {
+    const saved = await step("append-results", () =>
+      saveReply(() => deps.history.appendResults({ owner: input.owner, threadId: thread.threadId, reply, turn, replaces }), {
+        retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+        turnId: input.turnId,
+      }),
+    );
+    if ("refused" in saved) return { status: "failed", failure: new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`) };
+    return { ...ran, replySeq: saved.seq, replyParentId: saved.parentId };
+  } catch (error) {
+    const failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
+      cause: error,
+    });
+    return { status: "failed", failure };
+  }
+}
+
+/**
+ * 6b. Whether the runtime names the thread once the turn is over: after the
+ * thread's first complete reply, or after an edit of its first message. The
+ * title is asked for after the stream's finish (lib/agent/title.ts says why).
+ */
+function threadToName({ input, thread }: Turn, userSeq: number | undefined, ending: Ending): ThreadToName | undefined {
+  // A stopped reply was ended by the user, who asked for nothing more; a broken-off one has no model to ask.
+  if (ending.status !== "complete" || !ending.reply || ending.replySeq === undefined) return undefined;
+  // A regenerate keeps its message, and the thread the name that message gave it.
+  const edit = input.replaces !== undefined && thread.message === undefined;
+  if (input.replaces !== undefined && !edit) return undefined;
+  const first = edit ? thread.userParentId === null : namesThread({ userSeq, replySeq: ending.replySeq });
+  if (!first) return undefined;
+  return { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply, renaming: edit };
+}
+
+/** 6c. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
+async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn, reading: Reading): Promise<UIMessageChunk | undefined> {
+  if (!reading.unstored) return undefined;
+  const scope = { owner: input.owner, threadId: thread.threadId };
+  const stored = await storeSummary(scope, reading.unstored, { history: deps.history, step, newId }).catch((error) => {
+    console.error(`[thread ${thread.threadId}] the summary could not be stored; the next turn summarizes again:`, errorText(error));
+    return null;
+  });
+  if (!stored || !deps.signer) return undefined;
+  const latest = await step("read-summary-after-reply", async () => (await deps.history.summaries?.latest(scope)) ?? null);
+  return latest && latest.seq === stored.seq ? compactedChunk(deps.signer, thread.threadId, latest) : undefined;
+}
+
+/** 7. The end of the stream: the stored reply signed (and a summary stored after it), then the error shown beside what was written, or the finish. */
+async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, summary?: UIMessageChunk): Promise<void> {
+  const ahead: UIMessageChunk[] = summary ? [summary] : [];
+  if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
+    const place = { seq: ending.replySeq, parentId: ending.replyParentId };
+    const signature = deps.signer(thread.threadId, { ...ending.reply, ...place });
+    ahead.push(signaturesChunk([{ id: ending.reply.id, signature, ...place }]));
+  }
+  if (ending.status === "failed" || ending.status === "incomplete") {
+    // What was written stays in view (kept, when the reply is incomplete).
+    await announce("announce-end", ...ahead, { type: "error", errorText: ending.failure.message });
+  } else {
+    const finish: UIMessageChunk = { type: "finish", finishReason: ending.status === "stopped" ? "other" : "stop" };
+    await announce("announce-end", ...ahead, ...(ending.status === "stopped" ? [stoppedChunk] : []), finish);
+  }
+}
+
+/** 8. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
+function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
+  const { history, network } = deps;
+  const stored = ending.status !== "failed" && ending.replySeq !== undefined ? ending.reply : undefined;
+  if (thread.messagesBefore === undefined || history.summaries === undefined) return false;
+  const threadMessages = thread.messagesBefore + 1 + (stored ? 1 : 0);
+  const chars = size.inputChars + (stored ? messageChars(stored) : 0);
+  return needsCompaction(historyCount(threadMessages, reading.summary?.parts[0]), network.compaction, { chars, limits: sizeLimits(network.maxInputChars) });
+}
+
+/** Each agent's view of the thread, read from `reading` when called (compaction may replace it). */
+const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
+  buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary);
+
+/** The thread as the model could read it: the summary, the earlier messages, the new one. */
+const conversationOf = ({ input }: Turn, reading: Reading) => conversationWith(reading.earlier, input.message, reading.summary);
+
+const entryAgent = ({ deps }: Turn): Agent => deps.network.agents[0];
+
+/** A stored summary, signed, as the client adds it to its copy. */
+function compactedChunk(signer: NonNullable<TurnDeps["signer"]>, threadId: string, summary: SummaryMessage): UIMessageChunk {
+  const { id, seq, parentId, createdAt, parts } = summary;
+  const { text, throughSeq, summarizedMessages, imported } = parts[0];
+  const signature = signer(threadId, summary);
+  return dataChunk("compacted", { id, seq, parentId, signature, createdAt, text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) });
+}
+
+/** A summary the model reads before it is stored: it has no place in the thread yet. */
+function unstoredSummary({ summary }: SummaryDraft): SummaryMessage {
+  return { id: "", seq: 0, role: "system", createdAt: "", status: "complete", parts: [{ type: "system-event", event: "compaction", ...summary }] };
+}
+
+/** The first seq the model reads of a compacted thread: the one after what its latest summary stands for. */
+const readFrom = (summary: SummaryMessage) => summary.parts[0].throughSeq + 1;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The clear error of a model input over the budget even after compaction: the new message, or what the thread holds. */
+function tooLong(inputChars: number, maxInputChars: number, messageChars: number): Error {
+  const sizes = `${inputChars.toLocaleString("en")} characters; the limit is ${maxInputChars.toLocaleString("en")}`;
+  if (messageChars > maxInputChars) return new Error(`This message is too long to send to the model (${sizes}). Send a shorter one.`);
+  return new Error(`This thread is too long to send to the model (${sizes}). Start a new thread to go on.`);
+}

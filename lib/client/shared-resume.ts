@@ -1,0 +1,160 @@
+// A thread's running reply, followed by every tab that shows it over one
+// request. Over HTTP/1.1 a browser opens at most six connections to a server,
+// across all its tabs: a resumed stream per tab (GET /api/threads/:id/stream,
+// held while the reply is written) would leave a seventh tab of a busy thread
+// unable to load. As with the news (./shared-news.ts), one tab, the holder of
+// a Web Lock named after the thread, opens the stream and passes each event on
+// over a BroadcastChannel; a tab that comes later is sent what was said so
+// far, and when the holder goes (closed, or showing another thread) the next
+// tab in the lock's queue goes on from the last event it had (Last-Event-ID).
+// Without those APIs each tab opens its own.
+import { createParser } from "eventsource-parser";
+
+/** How a tab opens a thread's resumed stream itself: null when no reply is being written (204). */
+export type OpenStream = (init: { signal: AbortSignal; lastEventId?: string }) => Promise<ReadableStream<Uint8Array> | null>;
+
+/** One event of the stream as the server sent it: its SSE id (its place) when it has one. */
+interface RelayedEvent {
+  id?: string;
+  data: string;
+}
+
+type Message =
+  | { type: "hello"; from: string }
+  | { type: "backlog"; to: string; events: RelayedEvent[] }
+  | { type: "event"; event: RelayedEvent }
+  | { type: "end"; refusal?: string; nothing?: boolean };
+
+const encoder = new TextEncoder();
+const channelName = (threadId: string) => `threadline:resume:${threadId}`;
+
+/** Whether event id `a` comes after `b` ("<row>.<index>", as lib/runtime/turn-resume.ts places them). */
+function isLater(a: string, b: string | undefined): boolean {
+  if (b === undefined) return true;
+  const [rowA, indexA] = a.split(".").map(Number);
+  const [rowB, indexB] = b.split(".").map(Number);
+  return rowA > rowB || (rowA === rowB && indexA > indexB);
+}
+
+const sse = ({ id, data }: RelayedEvent) => encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${data}\n\n`);
+
+/**
+ * The thread's resumed stream for this tab: the events of the one request
+ * the tabs showing the thread share, as the bytes the server sent. Null when
+ * no reply is being written; a refusal rejects with the server's answer.
+ */
+export function followSharedResume(threadId: string, signal: AbortSignal, open: OpenStream): Promise<ReadableStream<Uint8Array> | null> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  if (!locks || typeof BroadcastChannel === "undefined") return open({ signal });
+
+  const me = crypto.randomUUID();
+  const channel = new BroadcastChannel(channelName(threadId));
+  // Everything this tab has had, in order: what it shows, and what it sends a tab that comes later when it holds the stream.
+  const had: RelayedEvent[] = [];
+  let lastId: string | undefined;
+  let ended = false;
+  let holding = false;
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let settle: { resolve: (stream: ReadableStream<Uint8Array> | null) => void; reject: (error: Error) => void } | undefined;
+  const leaving = new AbortController();
+
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    cancel: () => leave(),
+  });
+  const started = () => {
+    settle?.resolve(stream);
+    settle = undefined;
+  };
+  const take = (event: RelayedEvent) => {
+    if (ended) return;
+    // Placed events come once each, whichever tab relayed them; an event of the server's own (no place) as it comes.
+    if (event.id !== undefined) {
+      if (!isLater(event.id, lastId)) return;
+      lastId = event.id;
+    }
+    had.push(event);
+    started();
+    controller?.enqueue(sse(event));
+    if (holding) channel.postMessage({ type: "event", event } satisfies Message);
+  };
+  const end = ({ refusal, nothing }: { refusal?: string; nothing?: boolean }) => {
+    if (ended) return;
+    ended = true;
+    if (settle && nothing) settle.resolve(null);
+    else if (settle && refusal !== undefined) settle.reject(new Error(refusal));
+    else {
+      started();
+      if (refusal !== undefined) controller?.error(new Error(refusal));
+      else controller?.close();
+    }
+    settle = undefined;
+    leave();
+  };
+  const leave = () => {
+    leaving.abort();
+    channel.close();
+  };
+
+  // Until the holder has sent what was said so far, what it says now waits:
+  // taken first, it would hide the earlier events, which come with lower ids.
+  let backlog: "awaited" | "asked again" | "had" = "awaited";
+  const early: RelayedEvent[] = [];
+  channel.onmessage = ({ data: message }: MessageEvent<Message>) => {
+    if (message.type === "event" && backlog === "had") take(message.event);
+    else if (message.type === "event") {
+      early.push(message.event);
+      // A holder that began after this tab said hello never heard it.
+      if (backlog === "awaited") channel.postMessage({ type: "hello", from: me } satisfies Message);
+      backlog = "asked again";
+    } else if (message.type === "backlog" && message.to === me && backlog !== "had") {
+      backlog = "had";
+      [...message.events, ...early.splice(0)].forEach(take);
+    } else if (message.type === "end") end(message);
+    else if (message.type === "hello" && holding) channel.postMessage({ type: "backlog", to: message.from, events: had } satisfies Message);
+  };
+  signal.addEventListener("abort", () => end({}), { once: true });
+  leaving.signal.addEventListener("abort", () => channel.close(), { once: true });
+
+  // The holder reads the stream until it ends or this tab no longer shows the thread; then the lock passes on.
+  const hold = async () => {
+    if (ended) return;
+    holding = true;
+    // Without the backlog, what this tab heard may have a gap before it: the server says it all again.
+    if (backlog !== "had") early.length = 0;
+    backlog = "had";
+    try {
+      const body = await open({ signal: leaving.signal, lastEventId: lastId });
+      if (body === null) {
+        channel.postMessage({ type: "end", nothing: true } satisfies Message);
+        return end({ nothing: true });
+      }
+      const parser = createParser({ onEvent: ({ id, data }) => (data === "[DONE]" ? undefined : take(id === undefined ? { data } : { id, data })) });
+      const reader = body.getReader();
+      const decoder = new TextDecoder();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+          if (done) break;
+        }
+      } finally {
+        reader.cancel().catch(() => {});
+      }
+      channel.postMessage({ type: "end" } satisfies Message);
+      end({});
+    } catch (error) {
+      // This tab went: the next tab in the queue goes on from where it was.
+      if (leaving.signal.aborted) return;
+      const refusal = error instanceof Error ? error.message : String(error);
+      channel.postMessage({ type: "end", refusal } satisfies Message);
+      end({ refusal });
+    }
+  };
+
+  return new Promise<ReadableStream<Uint8Array> | null>((resolve, reject) => {
+    settle = { resolve, reject };
+    channel.postMessage({ type: "hello", from: me } satisfies Message);
+    void locks.request(channelName(threadId), { signal: leaving.signal }, hold).catch(() => {}); // AbortError: the tab left while it waited
+  });
+}
