@@ -28,6 +28,10 @@ export function followThreadNews(url: string, onNews: NewsHandler): () => void {
   // Held until this tab goes: the stream stays open as long as the lock is held.
   const lead = (missedBefore: boolean) =>
     new Promise<void>((release) => {
+      // The lock can come after the tab has gone (a lock asked for while free
+      // is granted later than it is asked): opened then, the stream would
+      // outlive the page and relay on a closed channel. The lock goes at once.
+      if (leaving.signal.aborted) return release();
       const close = openNewsStream(
         url,
         (threadId) => {
