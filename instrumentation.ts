@@ -1,15 +1,9 @@
-// Next.js runs register() once as the server starts: a bad setting stops it
-// here, with the one line that names it, instead of failing some later turn.
+// Next.js runs register() once as the server starts. It compiles this file
+// for the Edge runtime too, which has no process to stop or to report to:
+// the check runs in the Node.js server only (NEXT_RUNTIME is Next's marker of
+// the runtime, not a setting), so dev shows no Edge warnings for it.
 export async function register() {
-  const { env } = await import("@/lib/env");
-  try {
-    env();
-  } catch (error) {
-    console.error(`[threadline] ${(error as Error).message}`);
-    process.exit(1);
-  }
-  // Run as a worker of `npm start` (scripts/run-app.mjs), tell the primary the
-  // settings passed: until the first worker says so, an exit is a failed start
-  // to report once, not a crash to replace.
-  process.send?.({ threadline: "configured" });
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { checkSettingsAtStart } = await import("@/lib/start-check");
+  checkSettingsAtStart();
 }

@@ -1,4 +1,4 @@
-import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
+import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/turn/next-turn-history";
 import { NewChatView } from "@/components/chat/NewChatView";
 import { app } from "@/lib/app";
 

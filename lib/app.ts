@@ -1,27 +1,31 @@
 import "server-only";
 import type pg from "pg";
-import { defaultNetwork } from "@/lib/agent/default-network";
-import type { Network } from "@/lib/agent/network";
+import { defaultNetwork } from "@/lib/agent/network/default-network";
+import type { Network } from "@/lib/agent/network/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
 import { LiveStreamSlots } from "@/lib/db/live-streams";
-import { NotificationListener } from "@/lib/db/notifications";
+import { NotificationListener } from "@/lib/live/listener";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { inngest } from "@/lib/inngest/client";
+import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
+import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
-import { runningTurnOf, writeProgress } from "@/lib/history/postgres-progress";
-import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/runtime/live-bus";
-import { TurnProgress } from "@/lib/runtime/progress-writer";
-import { TurnResume } from "@/lib/runtime/turn-resume";
+import { PostgresLiveStore } from "@/lib/history/postgres-progress";
+import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/live/bus";
+import type { LiveStore } from "@/lib/live/store";
+import { TurnProgress } from "@/lib/live/progress-writer";
+import { TurnResume } from "@/lib/live/turn-resume";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
@@ -69,7 +73,7 @@ const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
 /**
  * What other processes tell this one, on one connection of its own (NOTIFY):
  * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
- * owner's changed threads (lib/runtime/live-bus.ts); on the same connection,
+ * owner's changed threads (lib/live/bus.ts); on the same connection,
  * the lock that tells them this process is alive (lib/db/runner-lock.ts).
  * Opened with the process's running turns. Not on a database that serves one
  * connection at a time (the embedded one, which one process holds by its data
@@ -117,7 +121,7 @@ export const app = {
   /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
   sessionSecret: sessionSecret(pool),
   rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
-  threads: once(() => new ThreadRepository(pool(), threadsChangedHere)),
+  threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
   history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
   deviceLinks: once(() => new DeviceLinks(pool())),
 
@@ -138,6 +142,8 @@ export const app = {
   activeTurns: (): ActiveTurns => processNews().active,
   /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
   liveBus: (): LiveBus => processNews().bus,
+  /** Live's store (a running reply's progress, which turn runs): the Postgres adapter's. */
+  liveStore: once((): LiveStore => new PostgresLiveStore(pool())),
   /**
    * Writes each running turn's stream to turn_progress, announced to every
    * process (NOTIFY) and to this one's streams; both runtimes use it.
@@ -146,7 +152,7 @@ export const app = {
     const bus = app.liveBus();
     const notice = (turnId: string) => ({ channel: PROGRESS_CHANNEL, payload: JSON.stringify({ origin: bus.origin, turnId }) });
     return new TurnProgress({
-      write: (row) => writeProgress(pool(), row, notice(row.turnId)),
+      write: (row) => app.liveStore().writeProgress(row, notice(row.turnId)),
       emit: (turnId) => bus.emit("progress", turnId),
       intervalMs: env().STREAM_PROGRESS_MS,
     });
@@ -155,9 +161,12 @@ export const app = {
   liveStreams: (): LiveStreamSlots =>
     (processWide.threadlineLiveStreams ??= new LiveStreamSlots(pool, () => env().MAX_LIVE_STREAMS_PER_IDENTITY)),
   /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
-  turnResume: once((): TurnResume => new TurnResume(pool, app.liveBus)),
+  turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus)),
   /** Stop from any process: this one's turn at once, any other's through the database. */
   turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
+
+  /** The Inngest functions, over this app's parts (served at /api/inngest). */
+  inngestFunctions: once((): InngestFunctions => [createChatTurnFunction({ ...app, publisher: realtimePublisher }), createCompactThreadFunction(app)]),
 
   /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
   runtime(): TurnRuntime {
@@ -168,7 +177,7 @@ export const app = {
       throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
     }
     return (processWide.threadlineRuntime ??= inngestConfigured()
-      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret, undefined, (owner, threadId) => runningTurnOf(pool(), owner, threadId))
+      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret, undefined, (owner, threadId) => app.liveStore().runningTurnOf(owner, threadId))
       : new InlineRuntime(
           {
             history: app.history,
@@ -185,3 +194,5 @@ export const app = {
 };
 
 export type App = typeof app;
+
+type InngestFunctions = [ReturnType<typeof createChatTurnFunction>, ReturnType<typeof createCompactThreadFunction>];

@@ -4,12 +4,7 @@ import { ensureDatabase, migrate, MigrationLockTimeout } from "../lib/db/migrate
 export async function prepareDatabase(databaseUrl) {
   try {
     if (await ensureDatabase(databaseUrl)) console.log(`[threadline] created database ${redact(databaseUrl)}`);
-    const applied = await migrate(databaseUrl);
-    console.log(
-      applied.length > 0
-        ? `[threadline] applied migrations: ${applied.join(", ")}`
-        : "[threadline] database schema is up to date",
-    );
+    console.log(`[threadline] ${describeApplied(await migrate(databaseUrl))}`);
   } catch (error) {
     if (error instanceof MigrationLockTimeout) {
       console.error(`[threadline] cannot migrate the database at ${redact(databaseUrl)}: ${error.message}`);
@@ -32,4 +27,15 @@ function redact(url) {
   } catch {
     return "(unparseable DATABASE_URL)";
   }
+}
+
+/** One line for what a migration run applied: a new database's whole history is a range, not a wall of names. */
+export function describeApplied(applied) {
+  const functions = applied.filter((name) => name.startsWith("db/functions/")).map((name) => name.slice("db/functions/".length));
+  const migrations = applied.filter((name) => !name.startsWith("db/functions/"));
+  const list = (names) => (names.length > 3 ? `${names[0]} … ${names.at(-1)} (${names.length})` : names.join(", "));
+  const parts = [];
+  if (migrations.length > 0) parts.push(`migrations: ${list(migrations)}`);
+  if (functions.length > 0) parts.push(`database functions: ${functions.length > 3 ? functions.length : functions.join(", ")}`);
+  return parts.length > 0 ? `applied ${parts.join("; ")}` : "database schema is up to date";
 }

@@ -32,12 +32,13 @@ if (!(await exists(path.join(standalone, "server.js")))) {
 await cp(path.join(root, ".next", "static"), path.join(standalone, ".next", "static"), { recursive: true });
 if (await exists(path.join(root, "public"))) await cp(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 await cp(path.join(root, "migrations"), path.join(standalone, "migrations"), { recursive: true });
+await cp(path.join(root, "db", "functions"), path.join(standalone, "db", "functions"), { recursive: true });
 
 const { fileList } = await nodeFileTrace(ENTRY_POINTS, { base: root, ignore: LEFT_OUT });
 for (const file of fileList) {
-  if (file.startsWith("migrations/")) continue; // copied whole above
+  if (file.startsWith("migrations/") || file.startsWith("db/functions/")) continue; // copied whole above
   const target = path.join(standalone, file);
   await mkdir(path.dirname(target), { recursive: true });
   await cp(path.join(root, file), target, { dereference: true, force: true });
 }
-console.log(`[threadline] .next/standalone is ready: static assets, migrations and ${fileList.size} traced files of the start script added`);
+console.log(`[threadline] .next/standalone is ready: static assets, migrations, database functions and ${fileList.size} traced files of the start script added`);

@@ -69,24 +69,7 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
       {isEmpty ? (
         <EmptyState />
       ) : (
-        <MessageList
-          messages={chat.messages}
-          phase={chat.phase}
-          notice={chat.notice}
-          stoppedReplyIds={chat.stoppedReplyIds}
-          errorMessage={chat.errorMessage}
-          onRetry={chat.retry}
-          sendCount={chat.sendCount}
-          older={chat.older}
-          focusId={chat.focusId}
-          versions={chat.versions}
-          locked={chat.busy || chat.switching}
-          regenerableReplyId={chat.regenerableReplyId}
-          actions={actions}
-          actionError={chat.actionError}
-          versionFocus={chat.versionFocus}
-          onVersionFocused={chat.versionFocused}
-        />
+        <MessageList thread={chat.view} actions={actions} />
       )}
       <Composer busy={chat.busy} stopping={chat.stopping} onSend={chat.send} onStop={chat.stop} inputRef={composerInput} />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}

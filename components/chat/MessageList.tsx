@@ -12,7 +12,8 @@ import type { VersionIndex } from "@/lib/client/versions";
 import type { MessageActions } from "@/components/chat/MessageActions";
 import type { VersionControl } from "@/components/chat/useThreadChat";
 
-interface MessageListProps {
+/** What the list shows of a thread, and the callbacks it answers with: one value, built by the chat's hook. */
+export interface ThreadView {
   messages: ChatMessage[];
   /** "submitted" (waiting for the first chunk), "streaming", or idle. */
   phase: "submitted" | "streaming" | "idle";
@@ -32,7 +33,6 @@ interface MessageListProps {
   locked: boolean;
   /** The reply Regenerate answers anew, if the thread ends with one. */
   regenerableReplyId: string | null;
-  actions: MessageActions;
   /** A switch or fork that failed, in words for the user. */
   actionError: string | null;
   /** Once another version is shown: the version button to focus on it. */
@@ -40,24 +40,24 @@ interface MessageListProps {
   onVersionFocused: () => void;
 }
 
-export function MessageList({
-  messages,
-  phase,
-  notice,
-  stoppedReplyIds,
-  errorMessage,
-  onRetry,
-  sendCount,
-  older,
-  focusId,
-  versions,
-  locked,
-  regenerableReplyId,
-  actions,
-  actionError,
-  versionFocus,
-  onVersionFocused,
-}: MessageListProps) {
+export function MessageList({ thread, actions }: { thread: ThreadView; actions: MessageActions }) {
+  const {
+    messages,
+    phase,
+    notice,
+    stoppedReplyIds,
+    errorMessage,
+    onRetry,
+    sendCount,
+    older,
+    focusId,
+    versions,
+    locked,
+    regenerableReplyId,
+    actionError,
+    versionFocus,
+    onVersionFocused,
+  } = thread;
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
   const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}:${notice}`;

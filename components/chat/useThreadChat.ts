@@ -6,13 +6,13 @@ import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import { forkThread, latestMessages, olderMessages, selectVersion, threadVersions } from "@/lib/client/api";
 import { describeChatError } from "@/lib/client/chat-error";
-import { catchUpWith } from "@/lib/client/catch-up";
+import { catchUpWith } from "@/lib/client/live/catch-up";
 import { ChatEngine, openBody } from "@/lib/client/chat-engine";
 import { ChatSession } from "@/lib/client/chat-session";
 import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
-import { followSharedResume } from "@/lib/client/shared-resume";
+import { followSharedResume } from "@/lib/client/live/shared-resume";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import {
   initialThreadChatState,
@@ -25,7 +25,8 @@ import {
 } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
-import { useThreadNews, useThreads } from "@/components/sidebar/ThreadsContext";
+import { useThreadListPort, useThreadNews } from "@/components/ui/ThreadListPort";
+import type { ThreadView } from "@/components/chat/MessageList";
 
 export interface ThreadChatOptions {
   /** null for a brand-new chat; the server names the thread on the first reply. */
@@ -50,7 +51,7 @@ export type VersionControl = "previous" | "next";
  * only draws what this returns.
  */
 export function useThreadChat({ threadId, initialHistory, pendingTurn = null, olderCursor = null, versions: initialVersions = [] }: ThreadChatOptions) {
-  const { refresh: refreshThreads } = useThreads();
+  const { refresh: refreshThreads } = useThreadListPort();
   const router = useRouter();
   // The last message, unanswered when the page was rendered: its turn still runs, or was interrupted.
   const unanswered = unansweredTurn(initialHistory, pendingTurn);
@@ -84,9 +85,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
     const ticket = ++versionsTicket.current;
     try {
       const [page, list] = await Promise.all([latestMessages(id), threadVersions(id)]);
-      thread.session.redrawn(page.messages);
-      thread.chat.messages = page.messages.map(toChatMessage);
-      dispatch({ type: "redrawn", olderCursor: page.nextCursor });
+      thread.redraw(page);
       if (ticket === versionsTicket.current) setVersions(indexVersions(list));
     } catch {
       // The page stays as it is; a reload shows the thread as the server holds it.
@@ -117,9 +116,7 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
         if (thread.busy() || id !== thread.session.threadId) return;
         const { redraw, follow } = catchUpWith(thread.chat.messages, latest.messages, thread.page.endedHere);
         if (redraw) {
-          thread.session.redrawn(latest.messages);
-          thread.chat.messages = latest.messages.map(toChatMessage);
-          dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+          thread.redraw(latest);
           void refreshVersions();
         }
         if (follow) thread.followRunningTurn();
@@ -204,10 +201,8 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
       const ticket = ++versionsTicket.current;
       try {
         const answer = await selectVersion(id, messageId);
-        thread.session.redrawn(answer.messages);
         thread.chat.clearError();
-        thread.chat.messages = answer.messages.map(toChatMessage);
-        dispatch({ type: "redrawn", olderCursor: answer.nextCursor });
+        thread.redraw(answer);
         if (ticket === versionsTicket.current) setVersions(indexVersions(answer.versions));
         setVersionFocus({ messageId, control });
       } catch (error) {
@@ -240,31 +235,37 @@ export function useThreadChat({ threadId, initialHistory, pendingTurn = null, ol
   );
 
   const retry = retryOf(messages);
+  const notice = phase === "idle" ? null : state.notice;
+  const errorText = error ? describeChatError(error) : state.interrupted ? "The reply was interrupted." : null;
+  const onRetry = retry === null ? undefined : "askAgain" in retry ? thread.askAgain : () => thread.send(retry.send);
+  const older = state.older.cursor ? { loading: state.older.loading, error: state.older.error, load: loadOlder } : undefined;
+  /** What the message list shows, and how it answers. */
+  const view: ThreadView = {
+    messages,
+    phase,
+    notice,
+    stoppedReplyIds: state.stoppedReplyIds,
+    errorMessage: errorText,
+    onRetry,
+    sendCount: state.sendCount,
+    older,
+    focusId,
+    versions,
+    locked: busy || switching,
+    regenerableReplyId: regenerableReplyId(messages),
+    actionError,
+    versionFocus,
+    onVersionFocused: versionFocused,
+  };
   return {
+    view,
     messages,
     phase,
     /** A reply is on its way (submitted or streaming). */
     busy,
     /** The thread's id, once the server has named it. */
     threadId: thread.session.threadId,
-    versions,
-    /** The versions are being switched: the thread's controls wait. */
-    switching,
-    /** Where the focus goes once another version is shown (the button pressed, or its twin at an end). */
-    versionFocus,
-    versionFocused,
-    /** The reply Regenerate answers anew, when the thread ends with one. */
-    regenerableReplyId: regenerableReplyId(messages),
-    actionError,
-    /** What the turn does before its reply starts, while it runs. */
-    notice: phase === "idle" ? null : state.notice,
     stopping: state.stopping,
-    stoppedReplyIds: state.stoppedReplyIds,
-    errorMessage: error ? describeChatError(error) : state.interrupted ? "The reply was interrupted." : null,
-    retry: retry === null ? undefined : "askAgain" in retry ? thread.askAgain : () => thread.send(retry.send),
-    sendCount: state.sendCount,
-    older: state.older.cursor ? { loading: state.older.loading, error: state.older.error, load: loadOlder } : undefined,
-    focusId,
     /** ?debug=true: the history setting in force and what the model was given on the last turn. */
     history: state.history,
     send: thread.send,
@@ -301,7 +302,7 @@ function openThreadChat(
     newVersion: false,
     // The reply being streamed was resumed after a reload (GET /api/threads/:id/stream).
     resumed: false,
-    // The user's message whose turn ended on this page without a reply (lib/client/catch-up.ts).
+    // The user's message whose turn ended on this page without a reply (lib/client/live/catch-up.ts).
     endedHere,
   };
 
@@ -311,7 +312,7 @@ function openThreadChat(
     api: "/api/chat",
     requestBody: (messages) => session.requestBody(messages, window.location.search),
     resumeUrl: () => `/api/threads/${session.threadId}/stream`,
-    // One request for every tab that shows the thread (lib/client/shared-resume.ts).
+    // One request for every tab that shows the thread (lib/client/live/shared-resume.ts).
     openResume: (signal) => {
       const url = `/api/threads/${session.threadId}/stream`;
       return followSharedResume(String(session.threadId), signal, ({ signal, lastEventId }) =>
@@ -405,6 +406,12 @@ function openThreadChat(
     },
     /** A reply is on its way to this page (asked here, or followed). */
     busy: () => chat.status === "submitted" || chat.status === "streaming",
+    /** The thread drawn again as the server holds it: its newest page, signed, and where the earlier messages begin. */
+    redraw: (latest: { messages: HistoryMessage[]; nextCursor: string | null }) => {
+      session.redrawn(latest.messages);
+      chat.messages = latest.messages.map(toChatMessage);
+      dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+    },
     /** The page shows this chat; the function returned is called when it no longer does. */
     attach: () => {
       page.mounted = true;

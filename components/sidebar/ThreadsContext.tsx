@@ -7,11 +7,12 @@ import { deleteThread, listThreads, markThreadRead, renameThread } from "@/lib/c
 import { appendPage, mergeFirstPage, withRead, withSummary } from "@/lib/client/thread-list";
 import { usePageVisible } from "@/components/sidebar/usePageVisible";
 import { useThreadNewsSource } from "@/components/sidebar/useThreadNewsSource";
+import { ThreadListPortContext, type ThreadListPort } from "@/components/ui/ThreadListPort";
 
 type LoadState = "loading" | "ready" | "error";
 
 /** Called when a thread changed (a turn started or ended, a rename, a read, a delete), on this server or another. */
-export type ThreadNewsListener = () => void;
+type ThreadNewsListener = () => void;
 
 interface ThreadsValue {
   threads: ThreadListItem[];
@@ -126,7 +127,12 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
     }),
     [list, loadState, loadingMore, activeId, refresh, loadMore, rename, remove, onThreadNews],
   );
-  return <ThreadsContext.Provider value={value}>{children}</ThreadsContext.Provider>;
+  const port = useMemo<ThreadListPort>(() => ({ refresh, onThreadNews }), [refresh, onThreadNews]);
+  return (
+    <ThreadsContext.Provider value={value}>
+      <ThreadListPortContext.Provider value={port}>{children}</ThreadListPortContext.Provider>
+    </ThreadsContext.Provider>
+  );
 }
 
 /**
@@ -171,18 +177,4 @@ export function useThreads(): ThreadsValue {
   const value = useContext(ThreadsContext);
   if (!value) throw new Error("useThreads must be used inside <ThreadsProvider>.");
   return value;
-}
-
-/**
- * Calls `onNews` whenever the thread changes (a turn of it started or ended
- * on any server, it was renamed, read or deleted), and after the news
- * stream came back from a break. Nothing while `threadId` is null.
- */
-export function useThreadNews(threadId: string | null, onNews: ThreadNewsListener): void {
-  const { onThreadNews } = useThreads();
-  const latest = useRef(onNews);
-  useEffect(() => {
-    latest.current = onNews;
-  });
-  useEffect(() => (threadId === null ? undefined : onThreadNews(threadId, () => latest.current())), [threadId, onThreadNews]);
 }

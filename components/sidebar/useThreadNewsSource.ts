@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { THREAD_NEWS_URL } from "@/lib/client/api";
-import { followThreadNews } from "@/lib/client/shared-news";
+import { followThreadNews } from "@/lib/client/live/shared-news";
 
 /**
  * The tab's news about the visitor's threads (GET /api/threads/events, one

@@ -3,14 +3,14 @@ import { generateText } from "ai";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
-import { modelInputChars } from "./input-budget";
+import { modelInputChars } from "./turn/input-budget";
 import type { HistoryConfig, NewSummary, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
-import type { Network } from "./network";
-import type { StepRunner } from "./steps";
+import type { Network } from "./network/network";
+import type { StepRunner } from "./turn/steps";
 
 // Compaction keeps a long thread inside the model's window. When the history a
 // model would read (the latest summary, if any, and the messages after it)

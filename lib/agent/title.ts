@@ -4,8 +4,8 @@ import type { HistoryConfig, Reply } from "@/lib/history/types";
 import { requestKindHeaders, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { textOf } from "@/lib/protocol/parts";
-import type { Network } from "./network";
-import type { StepRunner } from "./steps";
+import type { Network } from "./network/network";
+import type { StepRunner } from "./turn/steps";
 
 // A thread is named by the model after its first reply. Until then, and
 // whenever the model gives no title, it keeps the first words of its first

@@ -1,10 +1,14 @@
 // Plain JavaScript so that the start scripts (plain Node) and the tests share it.
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { runner } from "node-pg-migrate";
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const MIGRATIONS_DIR = path.join(ROOT, "migrations");
+const FUNCTIONS_DIR = path.join(ROOT, "db", "functions");
 
 function databaseName(databaseUrl) {
   return decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
@@ -106,10 +110,16 @@ export async function migrate(databaseUrl, options = {}) {
 
 /**
  * migrate() on a connection the caller holds and ends (the session's end
- * releases the lock). `dir`: where the migrations are, when this file was
- * bundled away from them (packages/agentkit-history copies them beside it).
+ * releases the lock): the versioned migrations, then the database functions
+ * whose files changed. `dir` and `functionsDir`: where they are, when this
+ * file was bundled away from them (packages/agentkit-history copies them
+ * beside it). Returns the migrations' names, then `db/functions/<name>` for
+ * each function file applied.
  */
-export async function migrateOn(client, { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS, dir = MIGRATIONS_DIR } = {}) {
+export async function migrateOn(
+  client,
+  { log = () => {}, lockWaitMs = DEFAULT_LOCK_WAIT_MS, dir = MIGRATIONS_DIR, functionsDir = FUNCTIONS_DIR } = {},
+) {
   await waitForLock(client, lockWaitMs);
   const applied = await runner({
     dbClient: client,
@@ -121,5 +131,55 @@ export async function migrateOn(client, { log = () => {}, lockWaitMs = DEFAULT_L
     log,
     verbose: false,
   });
-  return applied.map((m) => m.name);
+  // Still under the lock: node-pg-migrate's release only undid its own take of it.
+  const functions = await applyFunctions(client, functionsDir);
+  return [...applied.map((m) => m.name), ...functions.map((name) => `db/functions/${name}`)];
+}
+
+/**
+ * Each database function has one file, its current text (`CREATE OR REPLACE`,
+ * with its triggers when it has any). A file is applied when its text differs
+ * from the one last applied (db_functions keeps each one's checksum), all of
+ * them in one transaction, so a file that fails leaves every function as it
+ * was. Returns the names applied.
+ */
+export async function applyFunctions(client, functionsDir = FUNCTIONS_DIR) {
+  const files = (await readdir(functionsDir)).filter((name) => name.endsWith(".sql")).sort();
+  const sources = await Promise.all(
+    files.map(async (file) => ({ name: file.slice(0, -".sql".length), sql: await readFile(path.join(functionsDir, file), "utf8") })),
+  );
+  const run = async ({ name, sql }) => {
+    try {
+      await client.query(sql);
+    } catch (error) {
+      throw new Error(`db/functions/${name}.sql: ${error.message}`, { cause: error });
+    }
+  };
+  await client.query("BEGIN");
+  try {
+    const { rows } = await client.query("SELECT name, checksum FROM db_functions");
+    const current = new Map(rows.map((row) => [row.name, row.checksum]));
+    const changed = sources
+      .map((source) => ({ ...source, checksum: createHash("sha256").update(source.sql).digest("hex") }))
+      .filter(({ name, checksum }) => current.get(name) !== checksum);
+    // Twice: first with bodies unchecked, so a function may call one whose file
+    // comes later; then checked, with every function there, so a body that
+    // names what does not exist fails here rather than when it first runs.
+    await client.query("SET LOCAL check_function_bodies = off");
+    for (const source of changed) await run(source);
+    await client.query("SET LOCAL check_function_bodies = on");
+    for (const source of changed) await run(source);
+    for (const { name, checksum } of changed) {
+      await client.query(
+        `INSERT INTO db_functions (name, checksum) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`,
+        [name, checksum],
+      );
+    }
+    await client.query("COMMIT");
+    return changed.map(({ name }) => name);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
 }

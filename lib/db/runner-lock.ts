@@ -9,12 +9,12 @@ import type pg from "pg";
 // over. The process holds a session-level advisory lock under a random key
 // of its own, and each turn it runs records that key (turns.runner); the
 // database's rule of a running turn (threadline_turn_running,
-// migrations/1734048000000_turn-runners.sql) asks pg_locks whether the key
+// db/functions/threadline_turn_running.sql) asks pg_locks whether the key
 // is still held. A process killed (kill -9, a crash, out of memory) loses its
 // socket, Postgres ends its backend, and the lock goes with it.
 //
 // One lock for the whole process, on the one long-lived connection it keeps
-// already to LISTEN (lib/db/notifications.ts), rather than a lock per turn:
+// already to LISTEN (lib/live/listener.ts), rather than a lock per turn:
 // a session lock lives on the connection that took it, so a turn's own lock
 // would hold a connection for the whole turn, and a hundred turns at once
 // would be a hundred more connections, against the server's max_connections.

@@ -31,8 +31,8 @@ const REFUSALS: Record<NonNullable<OpenedVersionRow["refused"]>, () => AppError>
 
 /**
  * Opens a regenerate or an edit in one round trip (the database function
- * threadline_open_version, migrations/1733700000000_version-turns.sql keeps
- * the rules; migrations/1734048000000_turn-runners.sql restates it): the
+ * threadline_open_version, db/functions/threadline_open_version.sql, keeps
+ * the rules): the
  * claim, and for an edit the cut path and the new message. The latest summary
  * the turn reads comes along.
  */

@@ -34,9 +34,8 @@ type VersionArgs<K extends keyof VersionStore> = Parameters<VersionStore[K]>[0];
 
 // The rules of a turn's storage (the thread upsert, the claim, whether a turn
 // is running, storing the user's message once) are database functions
-// (migrations/1733356800000_turn-rules.sql; the claim and whether a turn is
-// running as migrations/1734048000000_turn-runners.sql restates them), and so
-// are those of the versions tree (migrations/1733529600000_versions.sql): every read follows the
+// (db/functions/, one file each), and so are those of the versions tree
+// (threadline_branch, threadline_select_version): every read follows the
 // thread's active path (`m.active`), every write follows its end. The hooks
 // here call them and repeat none of their conditions.
 /** A thread made without saying where from: the chat page's. */
@@ -265,15 +264,13 @@ class PostgresTurnStore implements TurnStore {
   async renewTurn({ owner, messageId, turnId, leaseMs }: TurnArgs<"renewTurn">): Promise<LeaseRenewal> {
     const runner = await this.runner();
     const { rows } = await this.pool.query<{ stop_requested: boolean }>(
-      `UPDATE turns SET lease_until = now() + make_interval(secs => $4::float8 / 1000), runner = $5, updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3 AND status = 'running'
-        RETURNING coalesce(stop_requested_turn = turn_id, false) AS stop_requested`,
+      "SELECT stop_requested FROM threadline_renew_turn($1, $2, $3, $4, $5)",
       [owner, messageId, turnId, leaseMs, runner],
     );
     return { held: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
   }
 
-  /** threadline_request_stop (migrations/1733880000000_thread-turn-and-stop.sql): recorded, and NOTIFY to every app process. */
+  /** threadline_request_stop (db/functions/threadline_request_stop.sql): recorded, and NOTIFY to every app process. */
   async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<string[]> {
     const { rows } = await this.pool.query<{ turn_id: string }>("SELECT turn_id FROM threadline_request_stop($1, $2)", [threadId, owner]);
     return rows.map((row) => row.turn_id);
@@ -289,48 +286,23 @@ class PostgresTurnStore implements TurnStore {
   }
 
   async finishTurn({ owner, messageId, turnId, status }: TurnArgs<"finishTurn">): Promise<void> {
-    // A regenerate that failed leaves the message answered by the reply it
-    // meant to replace: a resend must get that reply, not a second answer.
-    const { rows } = await this.pool.query<{ thread_id: string }>(
-      `UPDATE turns tu SET status = CASE WHEN $4 = 'failed' AND EXISTS (
-                SELECT 1 FROM messages u JOIN messages r ON r.thread_id = u.thread_id AND r.active AND r.part_index = 0
-                 WHERE u.thread_id = tu.thread_id AND u.message_id = tu.message_id AND u.part_index = 0 AND u.active
-                   AND r.seq > u.seq AND r.kind NOT IN ('user', 'system_event')
-                   AND NOT EXISTS (SELECT 1 FROM messages x WHERE x.thread_id = u.thread_id AND x.active AND x.kind = 'user'
-                                      AND x.seq > u.seq AND x.seq < r.seq))
-              THEN 'done' ELSE $4 END,
-              lease_until = NULL, updated_at = now()
-        WHERE owner = $1 AND message_id = $2 AND turn_id = $3
-        RETURNING thread_id`,
-      [owner, messageId, turnId, status],
-    );
+    // threadline_finish_turn: a failed turn whose message is answered all the same counts as done.
+    const { rows } = await this.pool.query<{ thread_id: string }>("SELECT thread_id FROM threadline_finish_turn($1, $2, $3, $4)", [
+      owner,
+      messageId,
+      turnId,
+      status,
+    ]);
     for (const { thread_id } of rows) this.changed(owner, thread_id);
   }
 
-  /**
-   * One turn's rows: from the user's message up to the next user message,
-   * found by the index of user messages. A message edited away since (off the
-   * path) gets the reply chosen beneath it: what it was answered with.
-   */
+  /** One turn's rows (threadline_reply_to): the message and its reply; off the path, the reply chosen beneath it. */
   async replyTo({ owner, threadId, messageId }: TurnArgs<"replyTo">) {
-    const { rows } = await this.pool.query<PartRow>(
-      `WITH asked AS (
-         SELECT m.seq, m.active FROM messages m JOIN threads t ON t.id = m.thread_id
-          WHERE m.thread_id = $1 AND t.owner = $2 AND m.message_id = $3 AND m.part_index = 0 AND m.kind = 'user'
-       ), next AS (
-         SELECT min(u.seq) AS seq FROM messages u, asked WHERE u.thread_id = $1 AND u.kind = 'user' AND u.active AND u.seq > asked.seq
-       ), chosen AS (
-         SELECT c.message_id FROM messages c, asked
-          WHERE NOT asked.active AND c.thread_id = $1 AND c.parent_message_id = $3 AND c.part_index = 0 AND c.chosen
-            AND c.kind NOT IN ('user', 'system_event')
-       )
-       SELECT ${PART_COLUMNS} FROM messages m, asked, next
-        WHERE m.thread_id = $1 AND m.kind <> 'system_event' AND (
-                (asked.active AND m.active AND m.seq >= asked.seq AND (next.seq IS NULL OR m.seq < next.seq))
-             OR (NOT asked.active AND (m.message_id = $3 OR m.message_id IN (SELECT chosen.message_id FROM chosen))))
-        ORDER BY m.seq`,
-      [threadId, owner, messageId],
-    );
+    const { rows } = await this.pool.query<PartRow>(`SELECT ${PART_COLUMNS} FROM threadline_reply_to($1, $2, $3) m ORDER BY m.seq`, [
+      threadId,
+      owner,
+      messageId,
+    ]);
     const [message = null, reply = null] = rowsToMessages(rows);
     return { message, reply };
   }

@@ -1,4 +1,4 @@
-// The history adapter contract. The turn runner (lib/agent/turn.ts) calls
+// The history adapter contract. The turn runner (lib/agent/turn/turn.ts) calls
 // the four hooks of the lifecycle in this order:
 //
 // | hook              | when                                                        | must |
@@ -18,16 +18,15 @@
 // refuses another message while one runs, and `claimTurn` a duplicate whose
 // turn died meanwhile. The Postgres adapter keeps the rules (claim, liveness,
 // storing the message once, one turn per thread, Stop) in database functions
-// (migrations/1733356800000_turn-rules.sql,
-// migrations/1733880000000_thread-turn-and-stop.sql,
-// migrations/1734048000000_turn-runners.sql).
+// (db/functions/threadline_open_turn.sql and the functions it calls).
 //
 // Versions (`versions`, optional): a thread's messages form a tree (a
 // regenerated reply or an edited message is a sibling of the one it
 // replaces), and every read above follows the thread's active path only.
 // `branch` starts a new version, `select` switches to one, `versions` reads
 // the "2 / 3" of each message on the path. The Postgres adapter keeps these
-// rules in database functions (migrations/1733529600000_versions.sql).
+// rules in database functions (db/functions/threadline_branch.sql,
+// threadline_select_version.sql, threadline_open_version.sql).
 //
 // Compaction (lib/agent/compaction.ts) adds `summaries`, used when the thread
 // has grown past its threshold: `latest` reads the latest summary and `append`
@@ -97,7 +96,7 @@ export interface ThreadScope {
 }
 
 /**
- * The four hooks of the lifecycle: all a turn needs (lib/agent/turn.ts). An
+ * The four hooks of the lifecycle: all a turn needs (lib/agent/turn/turn.ts). An
  * adapter stores a thread and its messages with them, and nothing more.
  */
 export interface LifecycleHooks {

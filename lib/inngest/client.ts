@@ -23,5 +23,5 @@ const fixedHeaders = new WeakMap<Inngest, Record<string, string>>();
 // The SDK reads INNGEST_DEV, INNGEST_BASE_URL, INNGEST_EVENT_KEY and
 // INNGEST_SIGNING_KEY itself; lib/inngest/settings.ts decides whether to use
 // it at all. Built in lib/, because the runtime sends events with it; the
-// functions (inngest/functions/) and the serve route import it from here.
+// functions (lib/inngest/functions/) and the serve route import it from here.
 export const inngest = new ThreadlineInngest({ id: "threadline", checkpointing: checkpointingFrom(env()), fetch: inngestFetch });

@@ -1,9 +1,9 @@
 import "server-only";
 import { StepError } from "inngest";
-import type { Network } from "@/lib/agent/network";
-import type { StepRunner } from "@/lib/agent/steps";
+import type { Network } from "@/lib/agent/network/network";
+import type { StepRunner } from "@/lib/agent/turn/steps";
 import { nameThread } from "@/lib/agent/title";
-import { runTurn, type TurnOutcome } from "@/lib/agent/turn";
+import { runTurn, type TurnOutcome } from "@/lib/agent/turn/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import type { HistoryConfig } from "@/lib/history/types";
 import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
-import type { ProgressWriter, TurnProgress } from "@/lib/runtime/progress-writer";
+import type { ProgressWriter, TurnProgress } from "@/lib/live/progress-writer";
 import { batchedPublish } from "./batched-publish";
 import type { TurnPublisher } from "./publisher";
 

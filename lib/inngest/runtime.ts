@@ -4,14 +4,14 @@ import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
 import { dataChunk, dataPartSchemas, WAITING_NOTICE } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
-import { threadIdForFirstMessage } from "@/lib/agent/lifecycle";
+import { threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { TurnChannel } from "@/lib/runtime/turn-channel";
 import type { TurnStops } from "@/lib/runtime/turn-stops";
 import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
-import { AttemptFilter, isTerminal } from "@/lib/runtime/attempt-filter";
+import { AttemptFilter, isTerminal } from "@/lib/live/attempt-filter";
 import { turnChannel } from "./channels";
 import { ensureWebSocket } from "./websocket";
 

@@ -216,7 +216,7 @@ export const threadExportSchema = z
 /**
  * The path a thread shows: its chosen first message, that message's chosen
  * child, and so on, in order. The database keeps the same path as its
- * `active` rows (migrations/1733529600000_versions.sql).
+ * `active` rows (db/functions/threadline_select_version.sql).
  */
 export function chosenPath<M extends Pick<ExportedMessage, "id" | "parentId" | "chosen">>(messages: M[]): M[] {
   const chosenChild = new Map<string | null, M>();

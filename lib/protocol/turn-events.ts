@@ -1,7 +1,7 @@
 // The contract between the app and its durable functions: the event that
 // starts a turn, the realtime messages the run publishes, and the event that
 // asks for a thread's compaction. Isomorphic: only types and constants,
-// shared by the runtimes (which send and subscribe) and inngest/functions
+// shared by the runtimes (which send and subscribe) and lib/inngest/functions
 // (which run and publish).
 import type { UIMessageChunk } from "ai";
 import type { ThreadMessage, UserMessage } from "./parts";

@@ -20,7 +20,7 @@ export function hearStop(active: ActiveTurns, payload: string): void {
 /**
  * Stop, from any process: the thread's running turn is ended wherever it
  * runs. This process's own turn is aborted at once; the database records the
- * Stop and announces it to every process (lib/db/notifications.ts listens),
+ * Stop and announces it to every process (lib/live/listener.ts listens),
  * and the running turn also finds it when it renews its lease.
  */
 export class TurnStops {

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
-import type { HistorySource } from "@/lib/agent/lifecycle";
-import type { TurnInput } from "@/lib/agent/turn";
+import type { HistorySource } from "@/lib/agent/turn/lifecycle";
+import type { TurnInput } from "@/lib/agent/turn/turn";
 
 export interface StartedTurn {
   threadId: string;

@@ -94,9 +94,11 @@ function decodeCursor(cursor: string): [string, string] {
 }
 
 export class ThreadRepository {
+  /** `history`: the app's one adapter, which the thread's reads go through (one of its own when none is given). */
   constructor(
     private readonly pool: pg.Pool,
     private readonly changed: ThreadsChanged = () => {},
+    private readonly history: PostgresHistoryAdapter = new PostgresHistoryAdapter(pool, changed),
   ) {}
 
   /** An owner's threads with at least one message, most recent activity first, with whether each is generating or has an unseen reply. */
@@ -292,7 +294,7 @@ export class ThreadRepository {
   /** Every message of the thread with all its parts, in conversation order; 404 if it is not the owner's. */
   async messages(owner: string, id: string): Promise<StoredMessage[]> {
     await this.get(owner, id);
-    return new PostgresHistoryAdapter(this.pool).get({ owner, threadId: id }, { systemMessages: true });
+    return this.history.get({ owner, threadId: id }, { systemMessages: true });
   }
 
   /**
@@ -317,7 +319,7 @@ export class ThreadRepository {
 
   /** A page of the thread: the newest messages before a place, oldest first (see PostgresHistoryAdapter.page); 404 if it is not the owner's. */
   async page(owner: string, id: string, options: { before?: number; limit: number }) {
-    const page = await new PostgresHistoryAdapter(this.pool).page({ owner, threadId: id, ...options });
+    const page = await this.history.page({ owner, threadId: id, ...options });
     // An empty page is a thread with nothing before the cursor, or no thread of this owner's.
     if (page.messages.length === 0) await this.get(owner, id);
     return page;
@@ -326,7 +328,7 @@ export class ThreadRepository {
   /** The messages of the thread's active path that have other versions ("2 / 3"); 404 if it is not the owner's. */
   async versions(owner: string, id: string): Promise<MessageVersions[]> {
     await this.get(owner, id);
-    return new PostgresHistoryAdapter(this.pool).versions.versions({ owner, threadId: id });
+    return this.history.versions.versions({ owner, threadId: id });
   }
 
   /**
@@ -335,7 +337,7 @@ export class ThreadRepository {
    */
   async selectVersion(owner: string, id: string, messageId: string): Promise<void> {
     await this.get(owner, id);
-    const selected = await new PostgresHistoryAdapter(this.pool).versions.select({ owner, threadId: id, messageId });
+    const selected = await this.history.versions.select({ owner, threadId: id, messageId });
     if (!selected) throw new AppError("not_found:message", "Message not found.");
   }
 

@@ -64,10 +64,13 @@ async function declare() {
 }
 
 async function copyMigrations() {
-  const from = path.join(root, "migrations");
-  const to = path.join(dist, "migrations");
-  await mkdir(to, { recursive: true });
-  for (const name of await readdir(from)) if (name.endsWith(".sql")) await cp(path.join(from, name), path.join(to, name));
+  for (const [from, to] of [
+    [path.join(root, "migrations"), path.join(dist, "migrations")],
+    [path.join(root, "db", "functions"), path.join(dist, "functions")],
+  ]) {
+    await mkdir(to, { recursive: true });
+    for (const name of await readdir(from)) if (name.endsWith(".sql")) await cp(path.join(from, name), path.join(to, name));
+  }
 }
 
 await rm(dist, { recursive: true, force: true });

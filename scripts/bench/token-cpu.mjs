@@ -27,7 +27,7 @@ export async function tokenCpu({ tokens = 1000, turns = 10, rounds = 3, gapMs = 
   const { InlineRuntime } = await jiti.import(path.join(root, "lib/runtime/inline.ts"));
   const { ActiveTurns } = await jiti.import(path.join(root, "lib/runtime/active-turns.ts"));
   const { TurnStops } = await jiti.import(path.join(root, "lib/runtime/turn-stops.ts"));
-  const { createNetwork } = await jiti.import(path.join(root, "lib/agent/network.ts"));
+  const { createNetwork } = await jiti.import(path.join(root, "lib/agent/network/network.ts"));
   const { uiMessageStreamResponse } = await jiti.import(path.join(root, "lib/http/ui-stream-response.ts"));
   const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
 

@@ -76,7 +76,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
   it("holds only the standalone server, its assets, migrations and start script, and runs as a non-root user", async () => {
     expect(image, "the build failed").toBeDefined();
     const entries = (await readdir(image.workdir)).sort();
-    expect(entries.filter((entry) => ![".next", "lib", "migrations", "node_modules", "package.json", "public", "scripts", "server.js"].includes(entry))).toEqual([]);
+    expect(entries.filter((entry) => ![".next", "db", "lib", "migrations", "node_modules", "package.json", "public", "scripts", "server.js"].includes(entry))).toEqual([]);
     expect(entries).toEqual(expect.arrayContaining(["server.js", "migrations", "scripts", "node_modules"]));
     expect(await readdir(path.join(image.workdir, ".next", "static"))).not.toHaveLength(0);
 

@@ -129,14 +129,16 @@ void history; void refused;`),
     expect(check(`const history: HistoryConfig<{}> = agentKitHistory(pool, { owner: 42 }); void history;`).length).toBeGreaterThan(0);
   }, 60_000);
 
-  it("migrate() builds Threadline's schema in an empty database from the migrations copied beside it", async () => {
+  it("migrate() builds Threadline's schema in an empty database from the migrations and functions copied beside it", async () => {
     const embedded = await startEmbeddedPostgres();
     const { default: pg } = await import("pg");
     const fresh = new pg.Pool({ connectionString: embedded.url, max: 1 });
     try {
       const copied = (await readdir(path.join(DIST, "migrations"))).map((name) => name.replace(/\.sql$/, "")).sort();
       expect(copied).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../../migrations"))).map((name) => name.replace(/\.sql$/, "")).sort());
-      expect(await pkg.migrate(embedded.url)).toEqual(copied);
+      const functions = (await readdir(path.join(DIST, "functions"))).map((name) => `db/functions/${name.replace(/\.sql$/, "")}`).sort();
+      expect(functions).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../../db/functions"))).map((name) => `db/functions/${name.replace(/\.sql$/, "")}`).sort());
+      expect(await pkg.migrate(embedded.url)).toEqual([...copied, ...functions]);
       expect(await pkg.migrate(fresh)).toEqual([]);
       const history = pkg.agentKitHistory(fresh, { owner });
       const state = createState<Record<string, unknown>>({});

@@ -161,7 +161,7 @@ describe("under Inngest", () => {
   it("compacts as steps of the chat-turn run, publishes the notice and the summary, and answers", async () => {
     const owner = `owner-${randomUUID()}`;
     const threadId = await seededThread(owner, 4, 2_000);
-    const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
     const { app } = await import("@/lib/app");
     const published: TurnChunkMessage[] = [];
     const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });

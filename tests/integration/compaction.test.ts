@@ -168,7 +168,7 @@ describe("compaction on the inline runtime", () => {
     }
     const { compactThread } = await import("@/lib/agent/compaction");
     const { app } = await import("@/lib/app");
-    const { runNow } = await import("@/lib/agent/steps");
+    const { runNow } = await import("@/lib/agent/turn/steps");
     const deps = { history: adapter, network: app.network(), step: runNow, newId: randomUUID };
     const outcomes = await Promise.all([compactThread({ owner: me.id, threadId }, deps), compactThread({ owner: me.id, threadId }, deps)]);
     expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
@@ -189,7 +189,7 @@ describe("compaction under Inngest", () => {
     }
 
     // The turn that takes the thread past 6 messages ends by asking for compaction.
-    const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
     const { app } = await import("@/lib/app");
     const requested = vi.fn(() => ({ ids: ["event-id"] }));
     const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async () => {}, refused: async () => {} } });
@@ -214,7 +214,7 @@ describe("compaction under Inngest", () => {
         },
       },
     };
-    const { createCompactThreadFunction } = await import("@/inngest/functions/compact-thread");
+    const { createCompactThreadFunction } = await import("@/lib/inngest/functions/compact-thread");
     const compactFn = createCompactThreadFunction({ ...app, history: () => flaky });
     const compactEvent = { name: THREAD_COMPACT_EVENT, data: { owner, threadId } };
     const at = (attempt: number) =>

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { nextTurnHistory } from "@/lib/agent/next-turn-history";
+import { nextTurnHistory } from "@/lib/agent/turn/next-turn-history";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 

@@ -14,7 +14,7 @@ import { turnEventData } from "../support/turn-events";
 // engine), against the real database and the real provider code talking HTTP
 // to the mock model server.
 let mock: MockModelServer;
-let functions: typeof import("@/inngest/functions/chat-turn");
+let functions: typeof import("@/lib/inngest/functions/chat-turn");
 let app: typeof import("@/lib/app").app;
 const pool = testPool();
 let owner: string;
@@ -23,7 +23,7 @@ let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal
 beforeAll(async () => {
   mock = await startMockModelServer();
   setAppEnv({ modelUrl: mock.url });
-  functions = await import("@/inngest/functions/chat-turn");
+  functions = await import("@/lib/inngest/functions/chat-turn");
   ({ app } = await import("@/lib/app"));
 });
 afterAll(async () => {
@@ -166,8 +166,8 @@ describe("more retries and replays", () => {
 
 describe("tools under retries", () => {
   it("a tool step that fails once runs to one stored result, a retried model step runs no tool again, and the client sees no failed attempt's parts", async () => {
-    const { createNetwork } = await import("@/lib/agent/network");
-    const { defineTool } = await import("@/lib/agent/tools/types");
+    const { createNetwork } = await import("@/lib/agent/network/network");
+    const { defineTool } = await import("@/lib/agent/network/tools/types");
     const { z } = await import("zod");
     const { MockLanguageModelV3 } = await import("ai/test");
     let executions = 0;
@@ -233,7 +233,7 @@ describe("tools under retries", () => {
     expect(stored[3].content).toBe("The count is in.");
 
     // What the browser shows after the runtime's filter: one tool card with its output, the retried text once.
-    const { AttemptFilter } = await import("@/lib/runtime/attempt-filter");
+    const { AttemptFilter } = await import("@/lib/live/attempt-filter");
     const { withoutRetriedParts } = await import("@/lib/client/retried-parts");
     const { readUIMessageStream } = await import("ai");
     const filter = new AttemptFilter();

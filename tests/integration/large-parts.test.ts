@@ -138,7 +138,7 @@ describe("a reply the database refuses", () => {
   });
 
   it("under Inngest, is one attempt of the save step, not a retried one, and the run ends with the reason published", async () => {
-    const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
+    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
     const { app } = await import("@/lib/app");
     const adapter = app.history();
     let saves = 0;

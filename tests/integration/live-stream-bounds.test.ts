@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { LiveStreamSlots } from "@/lib/db/live-streams";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import { writeProgress } from "@/lib/history/postgres-progress";
+import { PostgresLiveStore } from "@/lib/history/postgres-progress";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
-import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
-import { TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
+import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
+import { TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, readUntil, request, visitor } from "../support/api";
 import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
@@ -120,7 +120,7 @@ async function runningTurn() {
   const bus = new LiveBus();
   const write = async (chunks: UIMessageChunk[], final = false) => {
     const messages: TurnChunkMessage[] = chunks.map((chunk) => ({ attempt: 0, chunk }));
-    await writeProgress(pool, { turnId, messages, final, sweep: false }, { channel: PROGRESS_CHANNEL, payload: "{}" });
+    await new PostgresLiveStore(pool).writeProgress({ turnId, messages, final, sweep: false }, { channel: PROGRESS_CHANNEL, payload: "{}" });
     bus.emit("progress", turnId);
   };
   return { owner, threadId, bus, write };
@@ -156,7 +156,7 @@ describe("the resumed streams of one turn", () => {
     const { owner, threadId, bus, write } = await runningTurn();
     const { pool: counted, reads } = countingReads();
     // The poll set out of reach: only the wake-ups read.
-    const resume = new TurnResume(() => counted, () => bus, 10 * 60_000);
+    const resume = new TurnResume(() => new PostgresLiveStore(counted), () => bus, 10 * 60_000);
     await write([{ type: "start" }, { type: "text-start", id: "t" }, delta("one ")]);
 
     const streams = 8;
@@ -184,7 +184,7 @@ describe("the resumed streams of one turn", () => {
   it("cut off a client that stops reading once the turn wrote more than the backlog allows, and go on for the others", async () => {
     const { owner, threadId, bus, write } = await runningTurn();
     let ended = 0;
-    const resume = new TurnResume(() => pool, () => bus, 10 * 60_000, 4_000);
+    const resume = new TurnResume(() => new PostgresLiveStore(pool), () => bus, 10 * 60_000, 4_000);
     await write([{ type: "start" }, { type: "text-start", id: "t" }, delta("start ")]);
     const stalled = (await resume.open(owner, threadId, { onEnd: () => ended++ }))!.getReader();
     const reading = (await resume.open(owner, threadId))!.getReader();

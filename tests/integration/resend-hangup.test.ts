@@ -7,7 +7,7 @@ import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 
 // A message sent again while its first request is still being answered waits
-// for that answer (lib/agent/turn-claims.ts), and says so at once; when the
+// for that answer (lib/agent/turn/turn-claims.ts), and says so at once; when the
 // client that resent it hangs up, the wait ends with it instead of asking the
 // database every 250 ms for as long as the reply lasts.
 let mock: MockModelServer;

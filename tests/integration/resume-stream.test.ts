@@ -4,10 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { ChatEngine } from "@/lib/client/chat-engine";
 import type { ChatMessage } from "@/lib/client/messages";
-import { NotificationListener } from "@/lib/db/notifications";
-import { writeProgress } from "@/lib/history/postgres-progress";
-import { LiveBus, PROGRESS_CHANNEL } from "@/lib/runtime/live-bus";
-import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/runtime/turn-resume";
+import { NotificationListener } from "@/lib/live/listener";
+import { PostgresLiveStore } from "@/lib/history/postgres-progress";
+import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
+import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
 import { setAppEnv } from "../support/app-env";
@@ -208,7 +208,7 @@ describe("resuming a running reply (inline runtime)", () => {
       const listener = new NotificationListener(TEST_DATABASE_URL, { [PROGRESS_CHANNEL]: (payload) => theirBus.hearProgress(payload) });
       try {
         await listener.ready();
-        const stream = await new TurnResume(() => theirPool, () => theirBus, 10 * 60_000).open(me.id, threadId);
+        const stream = await new TurnResume(() => new PostgresLiveStore(theirPool), () => theirBus, 10 * 60_000).open(me.id, threadId);
         expect(stream).not.toBeNull();
         const got: PlacedChunk[] = [];
         const reader = stream!.getReader();
@@ -253,7 +253,7 @@ describe("resuming a running reply (inline runtime)", () => {
     await row(recent, true, "5 minutes");
     await row(running, false, "1 hour");
     const turnId = randomUUID();
-    await writeProgress(pool, { turnId, messages: [], final: false, sweep: true }, { channel: PROGRESS_CHANNEL, payload: "{}" });
+    await new PostgresLiveStore(pool).writeProgress({ turnId, messages: [], final: false, sweep: true }, { channel: PROGRESS_CHANNEL, payload: "{}" });
     const { rows } = await pool.query<{ turn_id: string }>("SELECT turn_id FROM turn_progress WHERE turn_id = ANY($1)", [[ended, old, recent, running, turnId]]);
     expect(rows.map((r) => r.turn_id).sort()).toEqual([recent, recent, running, turnId].sort());
   });

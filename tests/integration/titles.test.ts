@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { runNow } from "@/lib/agent/steps";
+import { runNow } from "@/lib/agent/turn/steps";
 import { nameThread } from "@/lib/agent/title";
-import { runTurn } from "@/lib/agent/turn";
-import { createNetwork } from "@/lib/agent/network";
+import { runTurn } from "@/lib/agent/turn/turn";
+import { createNetwork } from "@/lib/agent/network/network";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { titleFromMessage } from "@/lib/history/title";
 import { languageModelFor } from "@/lib/model/provider";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { NotificationListener } from "@/lib/db/notifications";
+import { NotificationListener } from "@/lib/live/listener";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { TurnStore } from "@/lib/history/types";

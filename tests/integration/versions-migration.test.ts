@@ -4,6 +4,7 @@ import pg from "pg";
 import { runner } from "node-pg-migrate";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
+import { migrate as migrateAll } from "@/lib/db/migrate.mjs";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 
 // Threads written before versions existed read as they did: the migration
@@ -48,7 +49,7 @@ it("makes every thread stored before it one straight active path", async () => {
        ($2, 1, 'v1', 0, 'user', 'elsewhere')`,
     [THREAD, OTHER],
   );
-  await migrate(Infinity);
+  await migrateAll(embedded.url); // the rest, and the database functions
 
   const { rows } = await pool.query(
     "SELECT thread_id, seq::int, message_id, parent_message_id, chosen, active FROM messages ORDER BY thread_id, seq",

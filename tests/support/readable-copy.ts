@@ -8,12 +8,12 @@ import { promisify } from "node:util";
 // For a test that runs the project's scripts as another user. That user may
 // not be able to enter the folder this checkout lives in (one made with
 // `mktemp -d` is mode 700), so the scripts run from a copy every user can read:
-// package.json, scripts/, lib/, migrations/ and the packages the scripts
+// package.json, scripts/, lib/, migrations/, db/ and the packages the scripts
 // import with everything those depend on. No .env comes along.
 
 const exec = promisify(execFile);
 const repository = path.resolve(__dirname, "..", "..");
-const PROJECT_FILES = ["package.json", "scripts", "lib", "migrations"];
+const PROJECT_FILES = ["package.json", "scripts", "lib", "migrations", "db"];
 
 /** The folder of an installed package as Node finds it from `from`: the nearest node_modules up the tree. */
 function locate(name: string, from: string): string | undefined {

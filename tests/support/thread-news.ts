@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { expect, inject } from "vitest";
-import type { LiveBus } from "@/lib/runtime/live-bus";
+import type { LiveBus } from "@/lib/live/bus";
 import type { ThreadNews } from "@/lib/protocol/threads";
 import { request } from "./api";
 

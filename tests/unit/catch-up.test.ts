@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "@/lib/protocol/threads";
-import { catchUpWith } from "@/lib/client/catch-up";
+import { catchUpWith } from "@/lib/client/live/catch-up";
 import { toChatMessage } from "@/lib/client/messages";
 
 // What a chat page does when another tab or device changed its thread: draw

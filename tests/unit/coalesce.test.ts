@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { coalescing } from "@/lib/agent/coalesce";
+import { coalescing } from "@/lib/agent/model/coalesce";
 
 describe("coalescing token deltas", () => {
   beforeEach(() => void vi.useFakeTimers());

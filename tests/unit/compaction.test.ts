@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { historyCount, needsCompaction, planCompaction, sizeLimits } from "@/lib/agent/compaction";
 import { DEFAULT_COMPACTION } from "@/lib/compaction-settings";
-import { environmentCompaction } from "@/lib/agent/history-settings";
-import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/lifecycle";
+import { environmentCompaction } from "@/lib/agent/turn/history-settings";
+import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/turn/lifecycle";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { sinceLatestSummary, windowOf } from "@/lib/client/history-mode";
 import type { StoredMessage } from "@/lib/protocol/threads";

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import type { Heading, Root, Table } from "mdast";
@@ -109,5 +109,39 @@ describe("docs/configuration.md", () => {
     expect(names.every((name) => /^[A-Z][A-Z0-9_]+$/.test(name))).toBe(true);
     expect([...new Set(names)].sort()).toEqual(ENV_NAMES.filter((name) => name !== "NODE_ENV").sort());
     expect(names).toHaveLength(new Set(names).size);
+  });
+});
+
+describe("docs/architecture.md's map of the concepts", () => {
+  /** The paths the "Where each concept lives" table names. */
+  function mapped(): string[] {
+    const tree = parse("docs/architecture.md");
+    const at = tree.children.findIndex((node) => node.type === "heading" && toString(node) === "Where each concept lives");
+    const table = tree.children.slice(at).find((node): node is Table => node.type === "table");
+    if (at < 0 || !table) throw new Error("no table under 'Where each concept lives'");
+    return table.children.slice(1).flatMap((row) => {
+      const codes: string[] = [];
+      visit(row.children[1], "inlineCode", (code) => void codes.push(code.value));
+      return codes;
+    });
+  }
+
+  function folders(dir: string): string[] {
+    return readdirSync(path.join(root, dir))
+      .filter((name) => statSync(path.join(root, dir, name)).isDirectory())
+      .flatMap((name) => [`${dir}/${name}`, ...folders(`${dir}/${name}`)]);
+  }
+
+  it("names paths that all exist", () => {
+    const paths = mapped();
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);
+  });
+
+  it("has every folder of lib/ in it", () => {
+    const paths = mapped();
+    const all = folders("lib");
+    expect(all).toContain("lib/agent/turn");
+    expect(all.filter((dir) => !paths.some((p) => p === `${dir}/` || p.startsWith(`${dir}/`)))).toEqual([]);
   });
 });

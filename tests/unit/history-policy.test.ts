@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { historyLogEnabled, historyTrimLine } from "@/lib/agent/history-log";
-import { clientHistoryCovers, widestWindow } from "@/lib/agent/lifecycle";
+import { historyLogEnabled, historyTrimLine } from "@/lib/agent/turn/history-log";
+import { clientHistoryCovers, widestWindow } from "@/lib/agent/turn/lifecycle";
 import { windowOf } from "@/lib/client/history-mode";
 import { historyLengthSchema } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, resolveHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";

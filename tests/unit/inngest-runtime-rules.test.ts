@@ -2,7 +2,7 @@ import { readUIMessageStream, type UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 import { describe, expect, it } from "vitest";
-import { AttemptFilter } from "@/lib/runtime/attempt-filter";
+import { AttemptFilter } from "@/lib/live/attempt-filter";
 import { inngestConfigured } from "@/lib/inngest/settings";
 import { inngestDevRefusal } from "@/lib/inngest/env.mjs";
 

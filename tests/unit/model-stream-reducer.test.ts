@@ -1,9 +1,9 @@
 import type { TextStreamPart, ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { emptyStream, endStream, reduceChunk, type ModelStream, type StreamContext, type StreamWrite } from "@/lib/agent/model-stream-reducer";
-import type { Agent } from "@/lib/agent/network";
-import { defineTool } from "@/lib/agent/tools/types";
+import { emptyStream, endStream, reduceChunk, type ModelStream, type StreamContext, type StreamWrite } from "@/lib/agent/model/model-stream-reducer";
+import type { Agent } from "@/lib/agent/network/network";
+import { defineTool } from "@/lib/agent/network/tools/types";
 
 // The reducer alone: chunks in, parts and writes out, with a clock and ids
 // the test sets, so no model, writer or timer is involved.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { watchModelCall } from "@/lib/agent/model-watchdog";
+import { watchModelCall } from "@/lib/agent/model/model-watchdog";
 
 // On a fake clock: the watchdog's rules, not how fast a machine is.
 beforeEach(() => void vi.useFakeTimers());

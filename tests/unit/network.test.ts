@@ -1,9 +1,9 @@
 import type { UIMessageChunk } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createNetwork, followHandoffs, type Agent, type Router } from "@/lib/agent/network";
-import { runTurn, type StepRunner } from "@/lib/agent/turn";
-import { defineTool } from "@/lib/agent/tools/types";
+import { createNetwork, followHandoffs, type Agent, type Router } from "@/lib/agent/network/network";
+import { runTurn, type StepRunner } from "@/lib/agent/turn/turn";
+import { defineTool } from "@/lib/agent/network/tools/types";
 import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import { partSchema, userMessage, type Part } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";

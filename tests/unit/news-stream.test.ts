@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LiveBus } from "@/lib/runtime/live-bus";
-import { threadNewsStream } from "@/lib/threads/news-stream";
+import { LiveBus } from "@/lib/live/bus";
+import { threadNewsStream } from "@/lib/live/news-producer";
 
 /** Reads the stream's text until it holds `wanted`. */
 async function readUntil(reader: ReadableStreamDefaultReader<string>, wanted: string, text = ""): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calculateExpression } from "@/lib/agent/tools/calculate";
+import { calculateExpression } from "@/lib/agent/network/tools/calculate";
 import { arithmeticExpression, calculationPhrase } from "@/lib/model/offline-arithmetic";
 
 // Everyday phrasing a newcomer asks the offline demo, read as an expression

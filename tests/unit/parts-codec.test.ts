@@ -64,7 +64,7 @@ function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
       durationMs: fc.option(fc.nat({ max: 600_000 }), { nil: undefined }),
       agent: agentArb,
     }),
-    // The server leaves an empty reason out (lib/agent/model-call.ts): a reason is never "".
+    // The server leaves an empty reason out (lib/agent/model/model-call.ts): a reason is never "".
     fc.record({ type: fc.constant("handoff" as const), to: agentArb, reason: fc.option(nonEmptyText, { nil: undefined }), agent: agentArb }),
     fc.record({
       type: fc.constant("tool-call" as const),

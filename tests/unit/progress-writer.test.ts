@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ProgressRow } from "@/lib/history/postgres-progress";
-import { TurnProgress } from "@/lib/runtime/progress-writer";
+import type { ProgressRow } from "@/lib/live/store";
+import { TurnProgress } from "@/lib/live/progress-writer";
 
 const delta = (n: number) => ({ attempt: 0, chunk: { type: "text-delta" as const, id: "t", delta: `${n} ` } });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { followThreadNews } from "@/lib/client/shared-news";
+import { followThreadNews } from "@/lib/client/live/shared-news";
 
 // The thread news one tab keeps open for all of them (a Web Lock says which
 // tab). A page that goes while its lock is on its way must open nothing: the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientHistoryCovers } from "@/lib/agent/lifecycle";
+import { clientHistoryCovers } from "@/lib/agent/turn/lifecycle";
 import { isSignedRun, seqAfter, signMessage } from "@/lib/auth/history-signature";
 import type { ThreadMessage } from "@/lib/protocol/parts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flushDelta, joinDelta } from "@/lib/agent/text-deltas";
+import { flushDelta, joinDelta } from "@/lib/agent/model/text-deltas";
 
 /** The pure functions, threaded the way a part being written threads them. */
 function joiner() {

@@ -1,8 +1,8 @@
 import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { buildModelMessages, shouldLoadHistory } from "@/lib/agent/lifecycle";
-import { createNetwork } from "@/lib/agent/network";
-import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn";
+import { buildModelMessages, shouldLoadHistory } from "@/lib/agent/turn/lifecycle";
+import { createNetwork } from "@/lib/agent/network/network";
+import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn/turn";
 import type { HistoryConfig } from "@/lib/history/types";
 import { userMessage, type ThreadMessage } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";

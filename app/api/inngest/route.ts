@@ -1,6 +1,5 @@
 import { serve } from "inngest/next";
-import { chatTurn } from "@/inngest/functions/chat-turn";
-import { compactThreadFunction } from "@/inngest/functions/compact-thread";
+import { app } from "@/lib/app";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/handler";
 import { inngest } from "@/lib/inngest/client";
@@ -8,7 +7,7 @@ import { inngestConfigured } from "@/lib/inngest/settings";
 
 // Inngest calls this endpoint to run the functions' steps. Without Inngest
 // configured the endpoint does not exist: 404, not the SDK's 500.
-const handlers = serve({ client: inngest, functions: [chatTurn, compactThreadFunction] });
+const handlers = serve({ client: inngest, functions: app.inngestFunctions() });
 
 type Handler = (typeof handlers)["GET"];
 const whenConfigured =

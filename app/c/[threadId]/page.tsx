@@ -7,7 +7,7 @@ import { app } from "@/lib/app";
 import { signedPage } from "@/lib/threads/signed-page";
 import { messagesCursor } from "@/lib/protocol/cursors";
 import { MESSAGES_PAGE } from "@/lib/protocol/threads";
-import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/next-turn-history";
+import { nextTurnHistory, wantsHistoryDebug, type PageSearchParams } from "@/lib/agent/turn/next-turn-history";
 import { ChatView } from "@/components/chat/ChatView";
 
 // Always read the database: a reload must show what the server stored.

@@ -158,23 +158,25 @@ export function agentKitHistory<T extends StateData = StateData>(pool: pg.Pool, 
   };
 }
 
-/** Where dist/index.js finds the migrations build.mjs copied beside it; from the sources, the repository's own. */
-function migrationsDir(): string | undefined {
+/** Where dist/index.js finds the migrations and functions build.mjs copied beside it; from the sources, the repository's own. */
+function copiedDirs(): { dir?: string; functionsDir?: string } {
   const dir = fileURLToPath(new URL("./migrations", import.meta.url));
-  return existsSync(dir) ? dir : undefined;
+  const functionsDir = fileURLToPath(new URL("./functions", import.meta.url));
+  return existsSync(dir) ? { dir, functionsDir } : {};
 }
 
 /**
  * Creates or updates Threadline's tables and functions in the database (a
- * pool, or its URL); the names of the migrations it ran. Safe to run from
+ * pool, or its URL); the names of the migrations it ran, then
+ * `db/functions/<name>` for each database function it (re)defined. Safe to run from
  * several processes at once: the others wait, then find nothing to do.
  */
 export async function migrate(database: pg.Pool | string, options: MigrateOptions = {}): Promise<string[]> {
-  const dir = migrationsDir();
-  if (typeof database === "string") return migrateDatabase(database, { ...options, dir });
+  const dirs = copiedDirs();
+  if (typeof database === "string") return migrateDatabase(database, { ...options, ...dirs });
   const client = await database.connect();
   try {
-    return await migrateOn(client, { ...options, dir });
+    return await migrateOn(client, { ...options, ...dirs });
   } finally {
     // Destroyed, not returned to the pool: the migration lock is its session's.
     client.release(true);

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/handler";
 import { LIVE_STREAM_HEADERS } from "@/lib/http/ui-stream-response";
 import { app } from "@/lib/app";
-import { threadNewsStream } from "@/lib/threads/news-stream";
+import { threadNewsStream } from "@/lib/live/news-producer";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { LIVE_STREAM_HEADERS, uiMessageEventStreamResponse } from "@/lib/http/ui
 import { app } from "@/lib/app";
 import { notFoundThread } from "@/lib/errors";
 import { isUuid } from "@/lib/protocol/uuid";
-import { parsePosition, type PlacedChunk } from "@/lib/runtime/turn-resume";
+import { parsePosition, type PlacedChunk } from "@/lib/live/turn-resume";
 
 export const dynamic = "force-dynamic";
 

@@ -3,14 +3,14 @@ import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import type { Part, ToolResultPart } from "@/lib/protocol/parts";
-import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "./history-log";
-import { callModel, ModelCallError, type ModelCallResult } from "./model-call";
-import type { PendingToolCall } from "./model-stream-reducer";
+import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "../turn/history-log";
+import { callModel, ModelCallError, type ModelCallResult } from "../model/model-call";
+import type { PendingToolCall } from "../model/model-stream-reducer";
 import type { Agent, AgentRun, Network } from "./network";
-import { ChunkWriter, type Publish } from "./stream-chunks";
+import { ChunkWriter, type Publish } from "../turn/stream-chunks";
 import { runTool } from "./tools/run-tool";
 import type { ToolContext } from "./tools/types";
-import type { StepRunner } from "./steps";
+import type { StepRunner } from "../turn/steps";
 
 export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */

@@ -15,10 +15,10 @@ import {
   widestWindow,
   type HistorySource,
 } from "./lifecycle";
-import { agentHistoryPolicy, type Agent } from "./network";
+import { agentHistoryPolicy, type Agent } from "../network/network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
-import { coalescing } from "./coalesce";
+import { coalescing } from "../model/coalesce";
 import {
   canCompact,
   compactThread,
@@ -29,11 +29,11 @@ import {
   storeSummary,
   summarizeThread,
   type SummaryDraft,
-} from "./compaction";
-import { runNetwork } from "./run-network";
+} from "../compaction";
+import { runNetwork } from "../network/run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
-import { namesThread, type ThreadToName } from "./title";
+import { namesThread, type ThreadToName } from "../title";
 import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";

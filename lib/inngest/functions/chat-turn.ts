@@ -1,14 +1,12 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
-import { app } from "@/lib/app";
 import { inngest } from "@/lib/inngest/client";
 import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
-import { realtimePublisher } from "@/lib/inngest/publisher";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
 
 /**
  * Runs one chat turn durably: each side effect of the turn is a step (its id
- * set by lib/agent/turn.ts), one turn at a time per thread. A refusal ends
+ * set by lib/agent/turn/turn.ts), one turn at a time per thread. A refusal ends
  * the run at once; a failure is retried, and the last failure ends the
  * client's stream.
  */
@@ -44,5 +42,3 @@ export function createChatTurnFunction(deps: DurableTurnDeps) {
     },
   );
 }
-
-export const chatTurn = createChatTurnFunction({ ...app, publisher: realtimePublisher });

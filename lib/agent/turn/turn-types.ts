@@ -4,9 +4,9 @@ import type { HistoryConfig, Reply } from "@/lib/history/types";
 import type { HistorySigner } from "@/lib/auth/history-signature";
 import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { HistorySource } from "./lifecycle";
-import type { Network } from "./network";
+import type { Network } from "../network/network";
 import type { StepRunner } from "./steps";
-import type { ThreadToName } from "./title";
+import type { ThreadToName } from "../title";
 import type { Publish } from "./stream-chunks";
 
 // The input is part of the protocol: the chat-turn event carries it.
@@ -36,7 +36,7 @@ export interface TurnDeps {
   generateId?: () => string;
   /** The clock a reply's parts are timed by (how long reasoning took); Date.now unless a test fixes it. */
   now?: () => number;
-  /** How long a token delta waits for company (lib/agent/coalesce.ts); a test may fix it. */
+  /** How long a token delta waits for company (lib/agent/model/coalesce.ts); a test may fix it. */
   coalesceWindowMs?: number;
   /** Signs the messages this turn stores, so the client may send them back as trusted history. */
   signer?: HistorySigner;

@@ -1,7 +1,7 @@
 import { tool, zodSchema, type ToolSet } from "ai";
 import { z } from "zod";
 import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
-import type { Agent } from "./network";
+import type { Agent } from "../network/network";
 
 const handoffInputs = new WeakMap<Agent, ReturnType<typeof buildHandoffInput>>();
 

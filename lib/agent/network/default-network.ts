@@ -1,7 +1,7 @@
 import "server-only";
 import { defaultLanguageModel } from "@/lib/model/provider";
 import { env } from "@/lib/env";
-import { environmentCompaction, environmentHistoryPolicy } from "./history-settings";
+import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
 import { createNetwork, type Network } from "./network";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";

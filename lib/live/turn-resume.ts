@@ -1,10 +1,9 @@
 import "server-only";
-import type pg from "pg";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
-import { readProgress, runningTurnOf, turnStillRunning, type StoredProgress } from "@/lib/history/postgres-progress";
+import type { LiveStore, StoredProgress } from "./store";
 import { AttemptFilter, isTerminal } from "./attempt-filter";
-import type { LiveBus } from "./live-bus";
+import type { LiveBus } from "./bus";
 
 /** How often a resumed stream reads on its own, in case a wake-up was missed (a NOTIFY lost with its connection). */
 export const RESUME_POLL_MS = 1_000;
@@ -53,7 +52,7 @@ export class TurnResume {
   private readonly feeds = new Map<string, TurnFeed>();
 
   constructor(
-    private readonly pool: () => pg.Pool,
+    private readonly store: () => LiveStore,
     private readonly bus: () => LiveBus,
     private readonly pollMs = RESUME_POLL_MS,
     private readonly maxBacklogBytes = MAX_RESUME_BACKLOG_BYTES,
@@ -70,12 +69,12 @@ export class TurnResume {
     threadId: string,
     options: { after?: StreamPosition; signal?: AbortSignal; onEnd?: () => void } = {},
   ): Promise<ReadableStream<PlacedChunk> | null> {
-    const pool = this.pool();
-    const turnId = await runningTurnOf(pool, owner, threadId);
+    const store = this.store();
+    const turnId = await store.runningTurnOf(owner, threadId);
     if (turnId === null) return null;
     let feed = this.feeds.get(turnId);
     if (!feed) {
-      const created = new TurnFeed(pool, this.bus(), threadId, turnId, this.pollMs, this.maxBacklogBytes, () => {
+      const created = new TurnFeed(store, this.bus(), threadId, turnId, this.pollMs, this.maxBacklogBytes, () => {
         if (this.feeds.get(turnId) === created) this.feeds.delete(turnId);
       });
       this.feeds.set(turnId, (feed = created));
@@ -120,7 +119,7 @@ class TurnFeed {
   private quietPolls = 0;
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly store: LiveStore,
     private readonly bus: LiveBus,
     private readonly threadId: string,
     private readonly turnId: string,
@@ -218,7 +217,7 @@ class TurnFeed {
         const polled = await this.idle();
         if (this.followers.size === 0) break;
         this.news = false;
-        const rows = await readProgress(this.pool, this.turnId, this.readThrough);
+        const rows = await this.store.readProgress(this.turnId, this.readThrough);
         for (const row of rows) {
           this.rows.push(row);
           this.size += row.size;
@@ -228,7 +227,7 @@ class TurnFeed {
         if (rows.length > 0) this.quietPolls = 0;
         else if (polled) {
           // The turn stores its reply (and stops running) just before its last row is written: one more poll waits for that row.
-          this.quietPolls = (await turnStillRunning(this.pool, this.threadId, this.turnId)) ? 0 : this.quietPolls + 1;
+          this.quietPolls = (await this.store.turnStillRunning(this.threadId, this.turnId)) ? 0 : this.quietPolls + 1;
           if (this.quietPolls >= 2) this.ended = "interrupted";
         }
         this.tell();

@@ -2,7 +2,7 @@ import "server-only";
 import { historySettingFromUrl } from "@/lib/client/history-mode";
 import { validationError } from "@/lib/http/body";
 import { chatRequestFields, type NextTurnHistory } from "@/lib/protocol/chat";
-import { agentHistoryPolicy, type Network } from "./network";
+import { agentHistoryPolicy, type Network } from "../network/network";
 
 /** A page's query as Next hands it over. */
 export type PageSearchParams = Record<string, string | string[] | undefined>;

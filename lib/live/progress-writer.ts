@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProgressRow } from "@/lib/history/postgres-progress";
+import type { ProgressRow } from "./store";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 
 /** Sweeping old rows rides on a flush at most this often per process. */

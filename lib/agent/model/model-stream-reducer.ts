@@ -2,7 +2,7 @@ import { parsePartialJson, type TextStreamPart, type ToolSet } from "ai";
 import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
 import type { HandoffPart, JsonValue, Part, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
 import { describeInvalidCall, handoffInput } from "./model-tools";
-import type { Agent } from "./network";
+import type { Agent } from "../network/network";
 import { flushDelta, joinDelta } from "./text-deltas";
 
 // A model call's stream, reduced to the parts of a reply: each chunk the AI

@@ -1,5 +1,5 @@
 import "server-only";
-import type { LiveBus } from "@/lib/runtime/live-bus";
+import type { LiveBus } from "@/lib/live/bus";
 import type { ThreadNews } from "@/lib/protocol/threads";
 
 /** Often enough that proxies and load balancers (commonly 30–60 s idle timeouts) keep a quiet stream open. */

@@ -1,9 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
-import type { Network } from "@/lib/agent/network";
-import type { StepRunner } from "@/lib/agent/steps";
-import { app } from "@/lib/app";
+import type { Network } from "@/lib/agent/network/network";
+import type { StepRunner } from "@/lib/agent/turn/steps";
 import type { HistoryConfig } from "@/lib/history/types";
 import { inngest } from "@/lib/inngest/client";
 import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
@@ -34,5 +33,3 @@ export function createCompactThreadFunction(deps: { history: () => HistoryConfig
     },
   );
 }
-
-export const compactThreadFunction = createCompactThreadFunction(app);

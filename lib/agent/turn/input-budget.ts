@@ -1,6 +1,6 @@
 // How big a model call's input is, as a network's input budget
 // (`maxInputChars`) counts it: the characters of its messages' text and JSON.
-// A turn over the budget compacts its thread first (lib/agent/turn.ts), and
+// A turn over the budget compacts its thread first (lib/agent/turn/turn.ts), and
 // compaction sizes the messages it keeps with the same count.
 import type { ModelMessage } from "ai";
 

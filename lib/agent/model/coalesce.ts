@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from "ai";
-import type { Publish } from "./stream-chunks";
+import type { Publish } from "../turn/stream-chunks";
 
 /** The longest a delta waits for company before it goes out. */
 export const COALESCE_WINDOW_MS = 15;

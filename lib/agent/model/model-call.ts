@@ -8,8 +8,8 @@ import { brokeOff, emptyStream, endStream, reduceChunk, type ModelStream, type P
 import { modelTools } from "./model-tools";
 import { watchModelCall } from "./model-watchdog";
 import { openProviderStream, parseToolCall, type ProviderCall } from "./provider-stream";
-import type { Agent } from "./network";
-import type { ChunkWriter } from "./stream-chunks";
+import type { Agent } from "../network/network";
+import type { ChunkWriter } from "../turn/stream-chunks";
 
 export class ModelCallError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -28,7 +28,7 @@ type Message =
 const encoder = new TextEncoder();
 const channelName = (threadId: string) => `threadline:resume:${threadId}`;
 
-/** Whether event id `a` comes after `b` ("<row>.<index>", as lib/runtime/turn-resume.ts places them). */
+/** Whether event id `a` comes after `b` ("<row>.<index>", as lib/live/turn-resume.ts places them). */
 function isLater(a: string, b: string | undefined): boolean {
   if (b === undefined) return true;
   const [rowA, indexA] = a.split(".").map(Number);

@@ -1,0 +1,60 @@
+CREATE OR REPLACE FUNCTION threadline_append_reply(
+  p_thread uuid, p_owner text, p_message text,
+  p_kinds text[], p_agents text[], p_contents text[], p_escaped boolean[], p_data jsonb[], p_status text,
+  p_turn_message text, p_turn text, p_replaces text
+) RETURNS TABLE (first_seq bigint, parent_message_id text)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_next bigint;
+  v_parent text;
+  v_parts bigint;
+  v_messages bigint;
+  v_first bigint;
+BEGIN
+  SELECT t.next_seq INTO v_next FROM threads t WHERE t.id = p_thread AND t.owner = p_owner FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+  UPDATE turns SET status = 'done', lease_until = NULL, updated_at = now()
+   WHERE owner = p_owner AND message_id = p_turn_message AND turn_id = p_turn;
+
+  SELECT m.parent_message_id INTO v_parent
+    FROM messages m WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.part_index = 0;
+  IF NOT FOUND AND p_replaces IS NOT NULL THEN
+    SELECT m.parent_message_id INTO v_parent
+      FROM messages m WHERE m.thread_id = p_thread AND m.message_id = p_replaces AND m.part_index = 0;
+  ELSIF NOT FOUND THEN
+    v_parent := threadline_path_end(p_thread);
+  END IF;
+
+  WITH incoming AS (
+    SELECT r.*, row_number() OVER (ORDER BY r.part_index) AS n
+      FROM unnest(p_kinds, p_agents, p_contents, p_escaped, p_data)
+             WITH ORDINALITY AS r(kind, agent_name, content, escaped, data, part_index)
+     WHERE NOT EXISTS (
+       SELECT 1 FROM messages m WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.part_index = r.part_index - 1)
+  ), inserted AS (
+    -- A new version joins the path only when it is selected, below.
+    INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status,
+                          parent_message_id, chosen, active)
+    SELECT p_thread, v_next + incoming.n - 1, p_message, incoming.part_index - 1, incoming.kind, incoming.agent_name,
+           incoming.content, incoming.escaped, incoming.data, p_status, v_parent, p_replaces IS NULL, p_replaces IS NULL
+      FROM incoming
+    RETURNING seq, part_index
+  )
+  SELECT count(*), count(*) FILTER (WHERE inserted.part_index = 0), min(inserted.seq)
+    INTO v_parts, v_messages, v_first FROM inserted;
+
+  IF v_parts > 0 THEN
+    UPDATE threads
+       SET next_seq = next_seq + v_parts, message_count = message_count + v_messages, updated_at = now()
+     WHERE id = p_thread;
+  END IF;
+  IF p_replaces IS NOT NULL THEN
+    PERFORM threadline_select_version(p_thread, p_owner, p_message);
+  END IF;
+  RETURN QUERY SELECT m.seq, m.parent_message_id FROM messages m
+   WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.part_index = 0;
+END;
+$$;

@@ -1,0 +1,34 @@
+import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
+
+// What live and resume need of the database, as a port: the Postgres adapter
+// implements it (lib/history/postgres-progress.ts), and nothing here knows SQL.
+
+/** One flush of a turn's chunks: one row. */
+export interface ProgressRow {
+  turnId: string;
+  messages: TurnChunkMessage[];
+  /** The turn's last row. */
+  final: boolean;
+  /** Sweep old rows in the same statement (a process does it at most once a minute). */
+  sweep: boolean;
+}
+
+/** A stored row, as a reader gets it: `id` is a bigint, kept as its text. */
+export interface StoredProgress {
+  id: string;
+  chunks: TurnChunkMessage[];
+  final: boolean;
+  /** The row's characters as stored: what a reader that has not read it yet is behind by. */
+  size: number;
+}
+
+export interface LiveStore {
+  /** Writes one row and, with it, announces it on `notice.channel` to every process (delivered once it is stored). */
+  writeProgress(row: ProgressRow, notice: { channel: string; payload: string }): Promise<void>;
+  /** A turn's rows after `afterId` (a row id; "0" for all), in order. */
+  readProgress(turnId: string, afterId: string): Promise<StoredProgress[]>;
+  /** The turn running in the owner's thread now, or null; a 404 AppError when the thread is not the owner's. */
+  runningTurnOf(owner: string, threadId: string): Promise<string | null>;
+  /** Whether that turn still runs in the thread. */
+  turnStillRunning(threadId: string, turnId: string): Promise<boolean>;
+}
