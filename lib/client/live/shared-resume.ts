@@ -23,7 +23,8 @@ type Message =
   | { type: "hello"; from: string }
   | { type: "backlog"; to: string; events: RelayedEvent[] }
   | { type: "event"; event: RelayedEvent }
-  | { type: "end"; refusal?: string; nothing?: boolean };
+  | { type: "end"; refusal?: string; nothing?: boolean }
+  | { type: "sync"; from: string };
 
 const encoder = new TextEncoder();
 const channelName = (threadId: string) => `threadline:resume:${threadId}`;
@@ -112,12 +113,31 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
       [...message.events, ...early.splice(0)].forEach(take);
     } else if (message.type === "end") end(message);
     else if (message.type === "hello" && holding) channel.postMessage({ type: "backlog", to: message.from, events: had } satisfies Message);
+    else if (message.type === "sync" && message.from === me) synced?.();
   };
   signal.addEventListener("abort", () => end({}), { once: true });
   leaving.signal.addEventListener("abort", () => channel.close(), { once: true });
 
+  // The tab that held the stream before posts its end before it lets the
+  // lock go, but the lock can come here before the end does: opening the
+  // stream then would ask for a reply already over. The channel delivers in
+  // the order it was posted to, so a message this tab posts to itself now
+  // arrives after that end: until it does, the tab waits.
+  let synced: (() => void) | undefined;
+  const caughtUp = () =>
+    new Promise<void>((resolve) => {
+      const probe = new BroadcastChannel(channelName(threadId));
+      synced = () => {
+        probe.close();
+        resolve();
+      };
+      leaving.signal.addEventListener("abort", () => synced?.(), { once: true });
+      probe.postMessage({ type: "sync", from: me } satisfies Message);
+    });
+
   // The holder reads the stream until it ends or this tab no longer shows the thread; then the lock passes on.
   const hold = async () => {
+    await caughtUp();
     if (ended) return;
     holding = true;
     // Without the backlog, what this tab heard may have a gap before it: the server says it all again.
