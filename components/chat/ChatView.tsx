@@ -30,26 +30,25 @@ export interface ChatViewProps {
 }
 
 export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
-  const chat = useThreadChat(thread);
-  const isEmpty = chat.messages.length === 0;
+  const { view, snapshot, controller } = useThreadChat(thread);
+  const isEmpty = snapshot.messages.length === 0;
   const composerInput = useRef<HTMLTextAreaElement>(null);
-  const { regenerate, edit, switchVersion, fork } = chat;
   const actions = useMemo<MessageActions>(
     () => ({
       // The reply and its button make way for the new one: the focus goes to the composer, where Stop is.
       regenerate: (replyId) => {
-        regenerate(replyId);
+        controller.regenerate(replyId);
         composerInput.current?.focus();
       },
-      switchVersion: (messageId, control) => void switchVersion(messageId, control),
-      fork: (messageId) => void fork(messageId),
+      switchVersion: (messageId, control) => void controller.switchVersion(messageId, control),
+      fork: (messageId) => void controller.fork(messageId),
       // The edited message leaves the page with its form: the focus goes to the composer, where the reply is followed.
       edit: (messageId, text) => {
-        edit(messageId, text);
+        controller.edit(messageId, text);
         composerInput.current?.focus();
       },
     }),
-    [regenerate, edit, switchVersion, fork],
+    [controller],
   );
 
   // The composer keeps the same position in the tree in both layouts, so its
@@ -58,20 +57,16 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
     <div className="flex h-full flex-col">
       {historyDebug && (
         <Suspense fallback={null}>
-          <HistoryDebugPanel report={chat.history.report} historySource={chat.history.source} next={historyDebug} />
+          <HistoryDebugPanel report={snapshot.history.report} historySource={snapshot.history.source} next={historyDebug} />
         </Suspense>
       )}
-      {!isEmpty && chat.threadId && (
+      {!isEmpty && snapshot.threadId && (
         <HeaderActions>
-          <ExportMenu threadId={chat.threadId} />
+          <ExportMenu threadId={snapshot.threadId} />
         </HeaderActions>
       )}
-      {isEmpty ? (
-        <EmptyState />
-      ) : (
-        <MessageList thread={chat.view} actions={actions} />
-      )}
-      <Composer busy={chat.busy} stopping={chat.stopping} onSend={chat.send} onStop={chat.stop} inputRef={composerInput} />
+      {isEmpty ? <EmptyState /> : <MessageList thread={view} actions={actions} />}
+      <Composer busy={snapshot.busy} stopping={snapshot.stopping} onSend={controller.send} onStop={controller.stop} inputRef={composerInput} />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
   );

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import type { MessageVersions } from "@/lib/protocol/threads";
 import { neighbourVersion } from "@/lib/client/versions";
 import { ChevronLeftIcon, ChevronRightIcon } from "@/components/ui/icons";
-import type { VersionControl } from "@/components/chat/useThreadChat";
+import type { VersionControl } from "@/lib/client/thread-controller";
 
 /** What a message's buttons do; one object for the whole thread, so a memoised bubble is not drawn again for them. */
 export interface MessageActions {

@@ -10,7 +10,7 @@ import { messageSize } from "@/components/chat/timeline";
 import type { ChatMessage } from "@/lib/client/messages";
 import type { VersionIndex } from "@/lib/client/versions";
 import type { MessageActions } from "@/components/chat/MessageActions";
-import type { VersionControl } from "@/components/chat/useThreadChat";
+import type { VersionControl } from "@/lib/client/thread-controller";
 
 /** What the list shows of a thread, and the callbacks it answers with: one value, built by the chat's hook. */
 export interface ThreadView {

@@ -1,0 +1,462 @@
+// One chat page's thread, framework-free: the conversation with the server
+// (the chat engine, the signatures and copy it sends, Stop), the reply being
+// written elsewhere (resume, another tab's turn followed), its versions, its
+// earlier pages, and what the page says about the turn. Everything the page
+// draws is one snapshot behind subscribe/getSnapshot, as the AI SDK's
+// AbstractChat is to useChat: React renders it through useSyncExternalStore
+// (components/chat/useThreadChat.ts), and the rules here run without React.
+import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
+import type { PendingTurn } from "@/lib/protocol/chat";
+import * as api from "@/lib/client/api";
+import { describeChatError } from "@/lib/client/chat-error";
+import { catchUpWith } from "@/lib/client/live/catch-up";
+import { followSharedResume } from "@/lib/client/live/shared-resume";
+import { ChatEngine, openBody, type ReplyFinish } from "@/lib/client/chat-engine";
+import { ChatSession } from "@/lib/client/chat-session";
+import { errorMessage } from "@/lib/client/error-message";
+import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
+import { ReplyStop } from "@/lib/client/reply-stop";
+import { withoutRetriedReply } from "@/lib/client/retried-parts";
+import type { ThreadListPort } from "@/lib/client/thread-list-port";
+import {
+  initialThreadChatState,
+  retryOf,
+  threadChatReducer,
+  turnPhase,
+  unansweredTurn,
+  withOlderMessages,
+  type ThreadChatEvent,
+  type ThreadChatState,
+  type TurnPhase,
+} from "@/lib/client/thread-chat-state";
+import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
+
+/** Which of a message's version buttons was pressed: it keeps the focus on the version it brings. */
+export type VersionControl = "previous" | "next";
+
+/** What the controller needs of the page it runs in. */
+export interface ThreadPage {
+  /** The page URL's query (a history setting, debug): sent with each message. */
+  search: () => string;
+  /** The thread was named by its first reply: the URL follows it, without a new page. */
+  showThread: (threadId: string) => void;
+  /** Another page (a fork). */
+  navigate: (path: string) => void;
+}
+
+export interface ThreadControllerOptions {
+  /** null for a brand-new chat; the server names the thread on the first reply. */
+  threadId: string | null;
+  /** The thread as the server rendered it (empty for a new chat). */
+  initialHistory: HistoryMessage[];
+  /** A turn of this thread that has not finished well, when the page was rendered. */
+  pendingTurn?: PendingTurn | null;
+  /** Where the earlier messages begin, when the page holds only the latest (null: it holds the start). */
+  olderCursor?: string | null;
+  /** The "2 / 3" of each message of the thread's path that has other versions, when the page was rendered. */
+  versions?: MessageVersions[];
+  threadList: ThreadListPort;
+  page: ThreadPage;
+}
+
+/** Everything the page draws of its thread, as one value that changes as a whole. */
+export interface ThreadSnapshot {
+  /** The thread as shown (a retried step's failed attempts left out). */
+  messages: ChatMessage[];
+  phase: TurnPhase;
+  /** A reply is on its way (submitted or streaming). */
+  busy: boolean;
+  /** The thread's id, once the server has named it. */
+  threadId: string | null;
+  /** What the turn does before its reply starts, while it does. */
+  notice: string | null;
+  stoppedReplyIds: ReadonlySet<string>;
+  /** Why the last turn did not end well, in words. */
+  errorMessage: string | null;
+  /** What Retry does, when there is something to retry. */
+  retry: "ask again" | "send again" | null;
+  sendCount: number;
+  /** Stop was pressed and the turn has not ended yet. */
+  stopping: boolean;
+  history: ThreadChatState["history"];
+  older: ThreadChatState["older"];
+  versions: VersionIndex;
+  /** Another version is being fetched. */
+  switching: boolean;
+  regenerableReplyId: string | null;
+  /** A switch or fork that failed, until the next one or the next message. */
+  actionError: string | null;
+  /** Once another version is shown: the version button to focus on it. */
+  versionFocus: { messageId: string; control: VersionControl } | null;
+}
+
+export class ThreadController {
+  private readonly session: ChatSession;
+  private readonly stopper: ReplyStop;
+  private readonly chat: ChatEngine;
+  private readonly listeners = new Set<() => void>();
+  private readonly unanswered: PendingTurn["state"] | null;
+  private state: ThreadChatState;
+  private versions: VersionIndex;
+  /** Only the latest read or switch of the versions may write them. */
+  private versionsTicket = 0;
+  private switching = false;
+  private actionError: string | null = null;
+  private versionFocus: ThreadSnapshot["versionFocus"] = null;
+  private snapshot: ThreadSnapshot;
+  /** Whether a page shows this thread (between attach and its cleanup). */
+  private mounted = false;
+  private followedPendingTurn = false;
+  /** The reply being streamed is a new version (regenerate, edit): the positions are read again when it ends. */
+  private newVersion = false;
+  /** The reply being streamed was resumed (GET /api/threads/:id/stream). */
+  private resumed = false;
+  /** The user's message whose turn ended on this page without a reply (lib/client/live/catch-up.ts). */
+  private endedHere: string | null;
+  private readonly catchingUp = { running: false, again: false };
+  private stopNews: (() => void) | undefined;
+
+  constructor(private readonly options: ThreadControllerOptions) {
+    const { threadId, initialHistory, pendingTurn = null, olderCursor = null, versions = [] } = options;
+    this.unanswered = unansweredTurn(initialHistory, pendingTurn);
+    this.state = initialThreadChatState({ olderCursor, interrupted: this.unanswered === "interrupted" });
+    this.endedHere = this.unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
+    this.versions = indexVersions(versions);
+    this.session = new ChatSession(threadId, initialHistory);
+    this.stopper = new ReplyStop();
+    this.chat = new ChatEngine({
+      messages: initialHistory.map(toChatMessage),
+      generateId: newMessageId,
+      api: "/api/chat",
+      requestBody: (messages) => this.session.requestBody(messages, options.page.search()),
+      resumeUrl: () => `/api/threads/${this.session.threadId}/stream`,
+      // One request for every tab that shows the thread (lib/client/live/shared-resume.ts).
+      openResume: (signal) => {
+        const url = `/api/threads/${this.session.threadId}/stream`;
+        return followSharedResume(String(this.session.threadId), signal, ({ signal, lastEventId }) =>
+          openBody(url, { method: "GET", signal, headers: lastEventId ? { "last-event-id": lastEventId } : {} }),
+        );
+      },
+      // The reply ended between the page's rendering and the resume: the thread holds it now.
+      onNothingToResume: () => {
+        this.resumed = false;
+        if (this.mounted) void this.redrawThread();
+      },
+      onData: (part) => this.receive(part),
+      onFinish: (finish) => this.replyEnded(finish),
+    });
+    this.chat.subscribe(() => this.changed());
+    this.snapshot = this.build();
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  readonly getSnapshot = (): ThreadSnapshot => this.snapshot;
+
+  /**
+   * A page shows the thread: its news is followed, and a reply being written
+   * when the page was rendered is resumed. The function returned is called
+   * when the page no longer shows it: its stream is dropped (the server
+   * finishes the turn on its own) and nothing it does writes the URL.
+   */
+  readonly attach = (): (() => void) => {
+    this.mounted = true;
+    this.followNews();
+    if (this.unanswered === "running") this.followPendingTurn();
+    return () => {
+      this.mounted = false;
+      this.followedPendingTurn = false;
+      this.stopNews?.();
+      this.stopNews = undefined;
+      this.stopper.ended();
+      void this.chat.stop();
+    };
+  };
+
+  readonly send = (text: string): void => this.ask(() => this.chat.sendMessage({ text, metadata: { createdAt: new Date().toISOString() } }));
+
+  /** The unanswered message sent again (its own id): the server waits for a turn still running, or answers it anew. */
+  readonly askAgain = (): void => this.ask(() => this.chat.regenerate());
+
+  /** After a failed turn: the unanswered message asked again, or the last message's text sent anew after a reply that broke off. */
+  readonly retry = (): void => {
+    const retry = retryOf(this.snapshot.messages);
+    if (retry === null) return;
+    if ("askAgain" in retry) this.askAgain();
+    else this.send(retry.send);
+  };
+
+  /** The last reply answered anew: the server stores it beside the one it replaces. */
+  readonly regenerate = (replyId: string): void => {
+    if (!this.chat.messages.some((m) => m.id === replyId && m.role === "assistant")) return;
+    this.session.replaceNext(replyId);
+    this.newVersion = true;
+    this.ask(() => this.chat.regenerate({ messageId: replyId }));
+  };
+
+  /** A user's message with new words: the thread goes on from the messages before it; the server keeps the old words as another version. */
+  readonly edit = (messageId: string, text: string): void => {
+    const before = messagesBeforeEdit(this.chat.messages, messageId);
+    if (!before) return;
+    this.chat.messages = before;
+    this.session.replaceNext(messageId);
+    this.newVersion = true;
+    this.send(text);
+  };
+
+  readonly stop = (): void => {
+    this.dispatch({ type: "stopping" });
+    void this.stopper.stop(this.session.threadId, () => this.chat.stop());
+  };
+
+  /** Another version of a message: the server's answer is the thread along the new path, drawn as it is. */
+  readonly switchVersion = async (messageId: string, control: VersionControl): Promise<void> => {
+    const id = this.session.threadId;
+    if (!id || this.switching || this.busy()) return;
+    this.switching = true;
+    this.actionError = null;
+    this.changed();
+    const ticket = ++this.versionsTicket;
+    try {
+      const answer = await api.selectVersion(id, messageId);
+      this.chat.clearError();
+      this.redraw(answer);
+      if (ticket === this.versionsTicket) this.versions = indexVersions(answer.versions);
+      // The focus stays on the version buttons, though the message under them is another one.
+      this.versionFocus = { messageId, control };
+    } catch (error) {
+      this.actionError = errorMessage(error, "Could not show that version.");
+    } finally {
+      this.switching = false;
+      this.changed();
+    }
+  };
+
+  readonly versionFocused = (): void => {
+    this.versionFocus = null;
+    this.changed();
+  };
+
+  /** A new thread that holds this one up to a message: the list shows it and the page opens it. */
+  readonly fork = async (messageId: string): Promise<void> => {
+    const id = this.session.threadId;
+    if (!id) return;
+    this.actionError = null;
+    this.changed();
+    try {
+      const forked = await api.forkThread(id, messageId);
+      await this.options.threadList.refresh();
+      this.options.page.navigate(`/c/${forked.id}`);
+    } catch (error) {
+      this.actionError = errorMessage(error, "Could not fork the thread.");
+      this.changed();
+    }
+  };
+
+  /** Earlier messages, a page at a time: they join the copy too, signed like the rest, before all of it. */
+  readonly loadOlder = async (): Promise<void> => {
+    const threadId = this.session.threadId;
+    const { cursor, loading } = this.state.older;
+    if (!threadId || !cursor || loading) return;
+    this.dispatch({ type: "older-loading" });
+    try {
+      const page = await api.olderMessages(threadId, cursor);
+      this.session.remember(page.messages);
+      this.chat.messages = withOlderMessages(this.chat.messages, page.messages);
+      this.dispatch({ type: "older-loaded", cursor: page.nextCursor });
+    } catch (error) {
+      this.dispatch({ type: "older-failed", error: errorMessage(error, "Could not load earlier messages.") });
+    }
+  };
+
+  /** The page is opened at a message (#message-<id>) older than what it holds: pages load until it is there. */
+  readonly reveal = (messageId: string | null): void => {
+    const { cursor, loading, error } = this.state.older;
+    if (!messageId || !cursor || loading || error) return;
+    if (this.snapshot.messages.some((m) => m.id === messageId)) return;
+    void this.loadOlder();
+  };
+
+  /**
+   * Another tab or device of this identity changed the thread (sent a
+   * message, a reply ended there, a version was chosen): a page not writing
+   * a reply of its own draws the thread as the server holds it and follows
+   * the reply being written, as a reload would. News that comes while it
+   * catches up is caught up with once it is done.
+   */
+  readonly catchUp = async (): Promise<void> => {
+    const runs = this.catchingUp;
+    if (runs.running) {
+      runs.again = true;
+      return;
+    }
+    runs.running = true;
+    try {
+      do {
+        runs.again = false;
+        const id = this.session.threadId;
+        if (!id || this.busy()) return;
+        const latest = await api.latestMessages(id);
+        if (this.busy() || id !== this.session.threadId) return;
+        const { redraw, follow } = catchUpWith(this.chat.messages, latest.messages, this.endedHere);
+        if (redraw) {
+          this.redraw(latest);
+          void this.refreshVersions();
+        }
+        if (follow) this.followRunningTurn();
+        // Read through the object: news may have set it while this awaited.
+      } while (runs.again as boolean);
+    } catch {
+      // The page stays as it is; the next news, or a reload, catches up.
+    } finally {
+      runs.running = false;
+    }
+  };
+
+  private busy(): boolean {
+    return this.chat.status === "submitted" || this.chat.status === "streaming";
+  }
+
+  private ask(request: () => Promise<void>): void {
+    this.stopper.ended();
+    this.actionError = null;
+    this.dispatch({ type: "asked" });
+    void request();
+  }
+
+  /** The reply being written when the page was rendered, from its start: shown once, as a reply sent from this page is. */
+  private resume(): void {
+    this.resumed = true;
+    this.ask(() => this.chat.resumeStream());
+  }
+
+  private followPendingTurn(): void {
+    if (this.followedPendingTurn) return;
+    this.followedPendingTurn = true;
+    this.resume();
+  }
+
+  /** A reply another tab or device asked for, being written now. */
+  private followRunningTurn(): void {
+    this.followedPendingTurn = true;
+    this.resume();
+  }
+
+  private followNews(): void {
+    const id = this.session.threadId;
+    if (!this.mounted || id === null || this.stopNews) return;
+    this.stopNews = this.options.threadList.onThreadNews(id, () => void this.catchUp());
+  }
+
+  private receive(part: DataPart): void {
+    const named = this.session.receive(part);
+    if (named && this.mounted) {
+      this.options.page.showThread(named);
+      void this.options.threadList.refresh();
+      this.followNews();
+    }
+    this.dispatch({ type: "data", part });
+  }
+
+  private replyEnded({ message, isAbort, isError, isDisconnect, finishReason }: ReplyFinish): void {
+    this.stopper.ended();
+    this.endedHere = this.chat.messages.findLast((m) => m.role === "user")?.id ?? null;
+    // A resumed reply that ended without its end (its server went away, or could not keep its stream): the thread says how it ended.
+    const resumedWithoutEnd = this.resumed && !isAbort && !isError && finishReason === undefined;
+    this.resumed = false;
+    const { stopped, summary } = this.session.replyEnded({ role: message.role, isAbort, isError, isDisconnect });
+    if (summary) this.chat.messages = insertAtSeq(this.chat.messages, summaryMessage(summary), summary.seq, this.session.seqOf);
+    this.dispatch({ type: "reply-ended", replyId: message.id, stopped });
+    // Once the reply has ended the thread keeps it as shown, so the next request's copy holds no failed attempt either.
+    if (this.state.retried.replyId !== null) {
+      this.chat.messages = withoutRetriedReply(this.chat.messages, this.state.retried);
+      this.dispatch({ type: "retries-settled" });
+    }
+    const newVersion = this.newVersion;
+    this.newVersion = false;
+    if (!this.mounted) return;
+    void this.options.threadList.refresh();
+    if (newVersion) void (isError || isDisconnect ? this.redrawThread() : this.refreshVersions());
+    else if (resumedWithoutEnd) void this.redrawThread();
+  }
+
+  /** The thread drawn again as the server holds it: its newest page, signed, and where the earlier messages begin. */
+  private redraw(latest: { messages: HistoryMessage[]; nextCursor: string | null }): void {
+    this.session.redrawn(latest.messages);
+    this.chat.messages = latest.messages.map(toChatMessage);
+    this.dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
+  }
+
+  /**
+   * A new version the server refused, or whose reply failed: the page had
+   * already taken the old reply (or message) out, and the server kept it, so
+   * the thread is drawn again as the server holds it, the error still shown.
+   */
+  private async redrawThread(): Promise<void> {
+    const id = this.session.threadId;
+    if (!id) return;
+    const ticket = ++this.versionsTicket;
+    try {
+      const [page, list] = await Promise.all([api.latestMessages(id), api.threadVersions(id)]);
+      this.redraw(page);
+      if (ticket === this.versionsTicket) this.versions = indexVersions(list);
+      this.changed();
+    } catch {
+      // The page stays as it is; a reload shows the thread as the server holds it.
+    }
+  }
+
+  /** The "2 / 3" of each message, read again when a new version's reply ends. */
+  private async refreshVersions(): Promise<void> {
+    const id = this.session.threadId;
+    if (!id) return;
+    const ticket = ++this.versionsTicket;
+    try {
+      const list = await api.threadVersions(id);
+      if (ticket !== this.versionsTicket) return;
+      this.versions = indexVersions(list);
+      this.changed();
+    } catch {
+      // The positions shown stay as they were; the next read or switch corrects them.
+    }
+  }
+
+  private dispatch(event: ThreadChatEvent): void {
+    this.state = threadChatReducer(this.state, event);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.snapshot = this.build();
+    for (const listener of this.listeners) listener();
+  }
+
+  private build(): ThreadSnapshot {
+    const { messages: chatMessages, status, error } = this.chat.getSnapshot();
+    const state = this.state;
+    const messages = withoutRetriedReply(chatMessages, state.retried);
+    const phase = turnPhase(status);
+    const retry = retryOf(messages);
+    return {
+      messages,
+      phase,
+      busy: phase !== "idle",
+      threadId: this.session.threadId,
+      notice: phase === "idle" ? null : state.notice,
+      stoppedReplyIds: state.stoppedReplyIds,
+      errorMessage: error ? describeChatError(error) : state.interrupted ? "The reply was interrupted." : null,
+      retry: retry === null ? null : "askAgain" in retry ? "ask again" : "send again",
+      sendCount: state.sendCount,
+      stopping: state.stopping,
+      history: state.history,
+      older: state.older,
+      versions: this.versions,
+      switching: this.switching,
+      regenerableReplyId: regenerableReplyId(messages),
+      actionError: this.actionError,
+      versionFocus: this.versionFocus,
+    };
+  }
+}
