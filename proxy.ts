@@ -2,7 +2,6 @@ import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { app } from "@/lib/app";
-import { env } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
 import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
@@ -22,18 +21,18 @@ export async function proxy(request: NextRequest) {
   // API responses get their own fixed policy from next.config.ts.
   const csp = url.pathname.startsWith("/api/")
     ? undefined
-    : pageContentSecurityPolicy(newNonce(), { dev: env().NODE_ENV === "development", https });
+    : pageContentSecurityPolicy(newNonce(), { dev: app().config.NODE_ENV === "development", https });
   // Copied only to be changed: a request passed on with headers of the proxy's
   // own has every header serialized and applied again by Next, on each API call.
   let requestHeaders: Headers | undefined;
   const changedHeaders = () => (requestHeaders ??= new Headers(headers));
   if (csp) changedHeaders().set("content-security-policy", csp); // Next.js reads the nonce from here
 
-  const secret = await app.sessionSecret();
+  const secret = await app().sessionSecret();
   let minted: string | undefined;
   if (!(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
     try {
-      await app.rateLimits().limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+      await app().rateLimits().limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
     } catch (error) {
       return errorResponse(error); // a 429 with Retry-After
     }

@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { app } from "@/lib/app";
 import { describeModel } from "@/lib/model/config";
 import { AppShell } from "@/components/ui/AppShell";
 import { BRAND } from "@/lib/brand";
@@ -24,8 +25,17 @@ export const viewport: Viewport = {
 // at request time, not frozen into the build.
 export const dynamic = "force-dynamic";
 
+/** The header's model, or what is wrong with the configuration (the page still renders to say so). */
+function model(): { label: string; offline: boolean } {
+  try {
+    return describeModel(app().config);
+  } catch (error) {
+    return { label: (error as Error).message, offline: false };
+  }
+}
+
 export default function RootLayout({ children }: { children: ReactNode }) {
-  const { label, offline } = describeModel();
+  const { label, offline } = model();
   return (
     <html lang="en">
       <body>

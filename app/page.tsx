@@ -4,5 +4,5 @@ import { app } from "@/lib/app";
 
 export default async function NewChatPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const query = await searchParams;
-  return <NewChatView historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: 0, network: app.network }) : undefined} />;
+  return <NewChatView historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: 0, network: app().network() }) : undefined} />;
 }

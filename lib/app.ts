@@ -1,5 +1,6 @@
 import "server-only";
 import type pg from "pg";
+import type { LanguageModel } from "ai";
 import { defaultNetwork } from "@/lib/agent/network/default-network";
 import type { Network } from "@/lib/agent/network/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
@@ -12,12 +13,13 @@ import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import { inngest } from "@/lib/inngest/client";
+import { createInngestClient, type InngestClient } from "@/lib/inngest/client";
 import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
 import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
 import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
+import { configuredLanguageModel } from "@/lib/model/provider";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
@@ -30,169 +32,235 @@ import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
 
-// The composition root: what the app is built from, and the one place that
-// builds it. The pool (lib/db/pool.ts) → the session secret, the rate limits,
-// the history adapter and the repositories over it → the agents' network →
-// the runtime that runs turns with them. Each part is built on first use,
-// once. Routes, pages, proxy.ts and the Inngest functions take what they need
-// from here; nothing below lib/app.ts locates the pool, the secret, a limit,
-// a repository, the network or the runtime for itself, so a test hands any of
-// them a fake instead.
+// The composition root: createApp builds the app from a parsed configuration
+// and, optionally, parts (a pool, a model, an Inngest client): the pool → the
+// session secret, the rate limits, the history adapter and the repositories
+// over it → the agents' network → the runtime that runs turns with them. Each
+// part is built on first use, once. Nothing below it reads the configuration
+// or locates a part for itself: everything is handed in, so a test builds an
+// app of its own from an object (tests/support/test-app.ts). The process's
+// app is built from env() by app(), the one accessor routes, pages, proxy.ts
+// and the Inngest functions take it from.
 
 /**
- * What must be one per process lives on globalThis: the pool (a dev reload
- * must not leak a new one per edit), the rate limits (their limiters clear
- * expired counts on a timer), running turns (Stop must find them whichever
- * route handles it) and the runtime holding them, and the live streams'
- * places (renewed on a timer) survive Next's dev reloads and its separate
- * bundles. The stateless parts are rebuilt with the module,
- * so an edit to them takes effect.
+ * What must be one per process, whichever of Next's bundles (each route is
+ * one) builds an app, and across dev reloads: the pool, the rate limits'
+ * limiters (they clear expired counts on a timer), running turns (Stop must
+ * find them whichever route handles it) and the runtime holding them, the
+ * bus and the listener that feeds it, the runner lock, and the live streams'
+ * places (renewed on a timer). The limiters and the runtime are kept with the
+ * configuration they were built for: a dev reload after an edit of .env
+ * builds them again. The process's app keeps this on globalThis; an app built
+ * by a test has one of its own.
  */
-const processWide = globalThis as unknown as {
-  threadlinePool?: pg.Pool;
-  threadlineLimiters?: Limiters;
-  threadlineActiveTurns?: ActiveTurns;
-  threadlineLiveBus?: LiveBus;
-  threadlineListener?: NotificationListener;
-  threadlineRunnerLock?: RunnerLock;
-  threadlineRuntime?: TurnRuntime;
-  threadlineLiveStreams?: LiveStreamSlots;
-};
+export interface ProcessState {
+  pool?: pg.Pool;
+  limiters?: { settings: string; limiters: Limiters };
+  activeTurns?: ActiveTurns;
+  liveBus?: LiveBus;
+  listener?: NotificationListener;
+  runnerLock?: RunnerLock;
+  runtime?: { settings: string; runtime: TurnRuntime };
+  liveStreams?: LiveStreamSlots;
+}
+
+/** What an app may be given instead of building it from its configuration. */
+export interface AppParts {
+  /** The database pool; unset: one for DATABASE_URL. */
+  pool?: pg.Pool;
+  /** The model every agent calls; unset: the configured provider's. */
+  model?: LanguageModel;
+  /** The Inngest client; unset: one built from the configuration. */
+  inngest?: InngestClient;
+  /** Unset: a state of the app's own. */
+  process?: ProcessState;
+}
 
 const once = <T>(build: () => T): (() => T) => {
   let built: { value: T } | undefined;
   return () => (built ??= { value: build() }).value;
 };
 
-/** The network for the configuration in force: built once, again only when the variables change (tests change them). */
-let latestNetwork: { settings: Env; network: Network } | undefined;
+export function createApp(config: Env, parts: AppParts = {}) {
+  const shared = parts.process ?? {};
+  // The configuration as one value: each of Next's bundles builds its own app from its own reading of it.
+  const settings = JSON.stringify(config);
 
-/** The process's one pool; refuses (an AppError) when DATABASE_URL is unset. */
-const pool = (): pg.Pool => (processWide.threadlinePool ??= createPool());
+  /** The app's one pool; refuses (an AppError) when DATABASE_URL is unset. */
+  const pool = (): pg.Pool => (shared.pool ??= parts.pool ?? createPool(config));
 
-/**
- * What other processes tell this one, on one connection of its own (NOTIFY):
- * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
- * owner's changed threads (lib/live/bus.ts); on the same connection,
- * the lock that tells them this process is alive (lib/db/runner-lock.ts).
- * Opened with the process's running turns. Not on a database that serves one
- * connection at a time (the embedded one, which one process holds by its data
- * folder's lock): there, every turn and every stream is this process's own,
- * and a dead turn is told by its lease.
- */
-function processNews(): { active: ActiveTurns; bus: LiveBus; runner?: RunnerLock } {
-  if (!processWide.threadlineActiveTurns || !processWide.threadlineLiveBus) {
-    const active = (processWide.threadlineActiveTurns ??= new ActiveTurns());
-    const bus = (processWide.threadlineLiveBus ??= new LiveBus());
-    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-    if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !processWide.threadlineListener) {
-      const session = (processWide.threadlineRunnerLock ??= new RunnerLock(pool));
-      processWide.threadlineListener = new NotificationListener(
-        DATABASE_URL,
-        {
-          [STOP_CHANNEL]: (payload) => hearStop(active, payload),
-          [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
-          [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
-        },
-        { session },
-      );
-      bus.crossProcess = true;
-    }
-  }
-  return { active: processWide.threadlineActiveTurns, bus: processWide.threadlineLiveBus, runner: processWide.threadlineRunnerLock };
-}
-
-/** This process's runner key, recorded with each turn it runs under a lease; null where there is none (the embedded database). */
-const runnerKey = (): Promise<string | null> => processNews().runner?.current() ?? Promise.resolve(null);
-
-/**
- * This process's own change to an owner's threads, told to its own streams
- * where no listener brings the database's announcements (the embedded
- * database). With a listener the database tells every process, this one too:
- * telling it here as well would be news twice.
- */
-function threadsChangedHere(owner: string, threadId: string): void {
-  const bus = app.liveBus();
-  if (!bus.crossProcess) bus.emit("threads", owner, threadId);
-}
-
-export const app = {
-  pool,
-  /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
-  sessionSecret: sessionSecret(pool),
-  rateLimits: (): RateLimits => new RateLimits(pool, (processWide.threadlineLimiters ??= new Map())),
-  threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
-  history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
-  deviceLinks: once(() => new DeviceLinks(pool())),
-
-  /** The identity of a route handler's request; a 401 AppError without a valid cookie. */
-  requireOwner: (request: Request): Promise<string> => requireOwner(request, app.sessionSecret),
-  /** The identity of the visitor a server component renders for, or null. */
-  ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
-
-  network(): Network {
-    const settings = env();
-    if (latestNetwork?.settings !== settings) {
-      const threads = app.threads();
-      latestNetwork = { settings, network: defaultNetwork(async (owner, query, options) => (await threads.search(owner, query, options)).results) };
-    }
-    return latestNetwork.network;
-  },
-
-  activeTurns: (): ActiveTurns => processNews().active,
-  /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
-  liveBus: (): LiveBus => processNews().bus,
-  /** Live's store (a running reply's progress, which turn runs): the Postgres adapter's. */
-  liveStore: once((): LiveStore => new PostgresLiveStore(pool())),
   /**
-   * Writes each running turn's stream to turn_progress, announced to every
-   * process (NOTIFY) and to this one's streams; both runtimes use it.
+   * What other processes tell this one, on one connection of its own (NOTIFY):
+   * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
+   * owner's changed threads (lib/live/bus.ts); on the same connection, the
+   * lock that tells them this process is alive (lib/db/runner-lock.ts).
+   * Opened with the process's running turns. Not on a database that serves one
+   * connection at a time (the embedded one, which one process holds by its data
+   * folder's lock): there, every turn and every stream is this process's own,
+   * and a dead turn is told by its lease.
    */
-  turnProgress: once((): TurnProgress => {
-    const bus = app.liveBus();
-    const notice = (turnId: string) => ({ channel: PROGRESS_CHANNEL, payload: JSON.stringify({ origin: bus.origin, turnId }) });
-    return new TurnProgress({
-      write: (row) => app.liveStore().writeProgress(row, notice(row.turnId)),
-      emit: (turnId) => bus.emit("progress", turnId),
-      intervalMs: env().STREAM_PROGRESS_MS,
-    });
-  }),
-  /** The cap on the live streams one identity holds open, on every server (MAX_LIVE_STREAMS_PER_IDENTITY). */
-  liveStreams: (): LiveStreamSlots =>
-    (processWide.threadlineLiveStreams ??= new LiveStreamSlots(pool, () => env().MAX_LIVE_STREAMS_PER_IDENTITY)),
-  /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
-  turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus)),
-  /** Stop from any process: this one's turn at once, any other's through the database. */
-  turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
-
-  /** The Inngest functions, over this app's parts (served at /api/inngest). */
-  inngestFunctions: once((): InngestFunctions => [createChatTurnFunction({ ...app, publisher: realtimePublisher }), createCompactThreadFunction(app)]),
-
-  /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
-  runtime(): TurnRuntime {
-    // The start script refuses this already; a server started another way must refuse too.
-    const refusal = inngestRefusal();
-    if (refusal) {
-      console.error(`[runtime] ${refusal}`);
-      throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
-    }
-    return (processWide.threadlineRuntime ??= inngestConfigured()
-      ? new InngestRuntime(inngest, app.turnStops(), app.sessionSecret, undefined, (owner, threadId) => app.liveStore().runningTurnOf(owner, threadId))
-      : new InlineRuntime(
+  function processNews(): { active: ActiveTurns; bus: LiveBus; runner?: RunnerLock } {
+    if (!shared.activeTurns || !shared.liveBus) {
+      const active = (shared.activeTurns ??= new ActiveTurns());
+      const bus = (shared.liveBus ??= new LiveBus());
+      const { DATABASE_URL, DATABASE_POOL_SIZE } = config;
+      if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !shared.listener) {
+        const session = (shared.runnerLock ??= new RunnerLock(pool));
+        shared.listener = new NotificationListener(
+          DATABASE_URL,
           {
-            history: app.history,
-            network: app.network,
-            sessionSecret: app.sessionSecret,
-            leaseMs: env().TURN_LEASE_SECONDS * 1000,
-            saveRetryMs: env().SAVE_RETRY_SECONDS * 1000,
-            turnProgress: app.turnProgress,
+            [STOP_CHANNEL]: (payload) => hearStop(active, payload),
+            [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
+            [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
           },
-          app.activeTurns(),
-          app.turnStops(),
-        ));
-  },
-};
+          { session },
+        );
+        bus.crossProcess = true;
+      }
+    }
+    return { active: shared.activeTurns, bus: shared.liveBus, runner: shared.runnerLock };
+  }
 
-export type App = typeof app;
+  /** This process's runner key, recorded with each turn it runs under a lease; null where there is none (the embedded database). */
+  const runnerKey = (): Promise<string | null> => processNews().runner?.current() ?? Promise.resolve(null);
+
+  /**
+   * This process's own change to an owner's threads, told to its own streams
+   * where no listener brings the database's announcements (the embedded
+   * database). With a listener the database tells every process, this one too:
+   * telling it here as well would be news twice.
+   */
+  function threadsChangedHere(owner: string, threadId: string): void {
+    const bus = app.liveBus();
+    if (!bus.crossProcess) bus.emit("threads", owner, threadId);
+  }
+
+  /** The limiters for this configuration: a process keeps one set while its configuration stays as it is. */
+  function limiters(): Limiters {
+    if (shared.limiters?.settings !== settings) shared.limiters = { settings, limiters: new Map() };
+    return shared.limiters.limiters;
+  }
+
+  const app = {
+    /** The configuration the app was built from. */
+    config,
+    pool,
+    /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
+    sessionSecret: sessionSecret(pool, config.SESSION_SECRET),
+    rateLimits: (): RateLimits => new RateLimits(pool, config, limiters()),
+    threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
+    history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
+    deviceLinks: once(() => new DeviceLinks(pool())),
+
+    /** The identity of a route handler's request; a 401 AppError without a valid cookie. */
+    requireOwner: (request: Request): Promise<string> => requireOwner(request, app.sessionSecret),
+    /** The identity of the visitor a server component renders for, or null. */
+    ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
+
+    network: once((): Network => {
+      const threads = app.threads();
+      const model = parts.model ?? configuredLanguageModel(config);
+      return defaultNetwork(config, model, async (owner, query, options) => (await threads.search(owner, query, options)).results);
+    }),
+
+    activeTurns: (): ActiveTurns => processNews().active,
+    /** Resolves once the process hears the database's news (at once where it has no listener: the embedded database). */
+    listening: async (): Promise<void> => {
+      processNews();
+      await shared.listener?.ready();
+    },
+    /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
+    liveBus: (): LiveBus => processNews().bus,
+    /** Live's store (a running reply's progress, which turn runs): the Postgres adapter's. */
+    liveStore: once((): LiveStore => new PostgresLiveStore(pool())),
+    /**
+     * Writes each running turn's stream to turn_progress, announced to every
+     * process (NOTIFY) and to this one's streams; both runtimes use it.
+     */
+    turnProgress: once((): TurnProgress => {
+      const bus = app.liveBus();
+      const notice = (turnId: string) => ({ channel: PROGRESS_CHANNEL, payload: JSON.stringify({ origin: bus.origin, turnId }) });
+      return new TurnProgress({
+        write: (row) => app.liveStore().writeProgress(row, notice(row.turnId)),
+        emit: (turnId) => bus.emit("progress", turnId),
+        intervalMs: config.STREAM_PROGRESS_MS,
+      });
+    }),
+    /** The cap on the live streams one identity holds open, on every server (MAX_LIVE_STREAMS_PER_IDENTITY). */
+    liveStreams: (): LiveStreamSlots => (shared.liveStreams ??= new LiveStreamSlots(pool, () => config.MAX_LIVE_STREAMS_PER_IDENTITY)),
+    /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
+    turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus)),
+    /** Stop from any process: this one's turn at once, any other's through the database. */
+    turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
+
+    /** Whether Inngest runs this app's turns (lib/inngest/settings.ts). */
+    inngestConfigured: (): boolean => inngestConfigured(config),
+    /** The Inngest client: sends the turns' events, publishes their chunks, serves the functions. */
+    inngest: once((): InngestClient => parts.inngest ?? createInngestClient(config)),
+    /** The Inngest functions, over this app's parts (served at /api/inngest). */
+    inngestFunctions: once((): InngestFunctions => [
+      createChatTurnFunction(app.inngest(), { ...app, publisher: realtimePublisher(app.inngest()) }),
+      createCompactThreadFunction(app.inngest(), app),
+    ]),
+
+    /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
+    runtime(): TurnRuntime {
+      // The start script refuses this already; a server started another way must refuse too.
+      const refusal = inngestRefusal(config);
+      if (refusal) {
+        console.error(`[runtime] ${refusal}`);
+        throw new AppError("unavailable:inngest_config", "The server is misconfigured; its log says how to fix it.");
+      }
+      if (shared.runtime?.settings === settings) return shared.runtime.runtime;
+      const runtime = inngestConfigured(config)
+        ? new InngestRuntime(app.inngest(), app.turnStops(), app.sessionSecret, undefined, (owner, threadId) => app.liveStore().runningTurnOf(owner, threadId))
+        : new InlineRuntime(
+            {
+              history: app.history,
+              network: app.network,
+              sessionSecret: app.sessionSecret,
+              leaseMs: config.TURN_LEASE_SECONDS * 1000,
+              saveRetryMs: config.SAVE_RETRY_SECONDS * 1000,
+              turnProgress: app.turnProgress,
+            },
+            app.activeTurns(),
+            app.turnStops(),
+          );
+      shared.runtime = { settings, runtime };
+      return runtime;
+    },
+
+    /** Ends what the app opened: its listener and, unless it was handed one, its pool. The process's app is never closed. */
+    async close(): Promise<void> {
+      await shared.listener?.close();
+      shared.listener = undefined;
+      if (!parts.pool && shared.pool) await shared.pool.end();
+      shared.pool = undefined;
+    },
+  };
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
 
 type InngestFunctions = [ReturnType<typeof createChatTurnFunction>, ReturnType<typeof createCompactThreadFunction>];
+
+/** The process's state, on globalThis: Next's bundles and its dev reloads share it (see ProcessState). */
+const processWide = globalThis as unknown as { threadlineProcess?: ProcessState };
+
+let current: App | undefined;
+let replaced = false;
+
+/** The app: the process's, built from env() on first use, or the one a test put in its place (useApp). */
+export function app(): App {
+  if (!current) current = createApp(env(), { process: (processWide.threadlineProcess ??= {}) });
+  return current;
+}
+
+/** Puts a test's app in place of the one in use (undefined: back to the process's); returns the test's app it replaced, if any. */
+export function useApp(testApp: App | undefined): App | undefined {
+  const before = replaced ? current : undefined;
+  current = testApp;
+  replaced = testApp !== undefined;
+  return before;
+}

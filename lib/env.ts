@@ -6,10 +6,11 @@ import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/cha
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 
 // The app's configuration, in one place: every variable docs/configuration.md
-// lists, with its type, default and bounds. Nothing else
-// in the app reads process.env (the plain-Node start scripts aside), so a bad
-// value is found once, at start (instrumentation.ts), and named in one line,
-// instead of failing some later turn.
+// lists, with its type, default and bounds. Nothing else in the app reads
+// process.env (the plain-Node start scripts aside), so a bad value is found
+// once, at start (instrumentation.ts), and named in one line, instead of
+// failing some later turn; the app is then built from what it parsed
+// (lib/app.ts's createApp), and nothing below reads it again.
 
 /** What reads the environment: process.env, or a record a test hands in. */
 export type RawEnv = Record<string, string | undefined>;
@@ -205,28 +206,13 @@ function compactionFrom(settings: z.output<typeof schema>): Env["compaction"] {
   return { maxMessages, targetMessages, keepTurns: settings.COMPACTION_KEEP_TURNS };
 }
 
-// Parsed on first use and kept while the variables stay as they are: a test
-// that sets one between turns gets it read again, with no reset to remember.
-// A production server's settings are the ones it started with (the start
-// script checked them): once they parse, they are kept without reading
-// process.env again, which every request would otherwise pay for several times.
-let cache: { key: string; env?: Env; error?: unknown } | undefined;
-let settled: Env | undefined;
-
-/** The app's configuration from process.env; throws the one-line error when a value is bad. */
+/**
+ * The app's configuration from process.env; throws the one-line error when a
+ * value is bad. Read where the process builds its app (lib/app.ts's app())
+ * and by the check at start (lib/start-check.ts); nothing else reads it.
+ */
 export function env(): Env {
-  if (settled && process.env.NODE_ENV === "production") return settled;
   const raw: RawEnv = {};
   for (const name of ENV_NAMES) raw[name] = process.env[name];
-  const key = JSON.stringify(ENV_NAMES.map((name) => raw[name]));
-  if (cache?.key !== key) {
-    try {
-      cache = { key, env: parseEnv(raw) };
-    } catch (error) {
-      cache = { key, error };
-    }
-  }
-  if (cache.env && process.env.NODE_ENV === "production") settled = cache.env;
-  if (cache.error) throw cache.error;
-  return cache.env!;
+  return parseEnv(raw);
 }

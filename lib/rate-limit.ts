@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { env, parseEnv, type RawEnv } from "@/lib/env";
+import type { Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
@@ -30,10 +30,10 @@ const LIMITS = {
 
 type LimitName = keyof typeof LIMITS;
 
-/** A limit as configured, from the environment or from `source` (a test's variables). */
-export function configuredLimit(name: LimitName, source?: RawEnv): Limit {
+/** A limit as configured. */
+export function configuredLimit(name: LimitName, settings: Env): Limit {
   const { variable, windowSeconds } = LIMITS[name];
-  return { points: (source ? parseEnv(source) : env())[variable], windowSeconds };
+  return { points: settings[variable], windowSeconds };
 }
 
 /**
@@ -62,7 +62,7 @@ export type Limiters = Map<LimitName, RateLimiterPostgres | null>;
 
 /**
  * The limits, each counted in the pool's database. A limit's limiter is built
- * on its first count, from the configuration then in force, into `limiters`
+ * on its first count, from the app's configuration, into `limiters`
  * (which the app keeps one of per process, lib/app.ts); one with 0 points is
  * off and never touches the database. This wrapper is not shared between
  * Next's bundles (the proxy is one of its own): the AppError it throws must be
@@ -71,6 +71,7 @@ export type Limiters = Map<LimitName, RateLimiterPostgres | null>;
 export class RateLimits {
   constructor(
     private readonly pool: () => pg.Pool,
+    private readonly settings: Env,
     private readonly limiters: Limiters = new Map(),
   ) {}
 
@@ -123,7 +124,7 @@ export class RateLimits {
   private limiter(name: LimitName): RateLimiterPostgres | null {
     let limiter = this.limiters.get(name);
     if (limiter === undefined) {
-      const { points, windowSeconds } = configuredLimit(name);
+      const { points, windowSeconds } = configuredLimit(name, this.settings);
       limiter =
         points === 0
           ? null

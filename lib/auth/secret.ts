@@ -1,7 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
-import { env } from "@/lib/env";
 
 /** Reads the cookie-signing key: what signs and checks identities, history and turn events. */
 export type SessionSecret = () => Promise<string>;
@@ -13,18 +12,17 @@ export type SessionSecret = () => Promise<string>;
  * Loaded on the first read and kept. The pool is asked for only then, and
  * only without SESSION_SECRET: building it refuses when DATABASE_URL is unset.
  */
-export function sessionSecret(pool: () => pg.Pool): SessionSecret {
+export function sessionSecret(pool: () => pg.Pool, configured: string | undefined): SessionSecret {
   let cached: Promise<string> | undefined;
   return () =>
-    (cached ??= loadSecret(pool).catch((error) => {
+    (cached ??= loadSecret(pool, configured).catch((error) => {
       cached = undefined; // a database that was down must not poison the process
       throw error;
     }));
 }
 
-async function loadSecret(getPool: () => pg.Pool): Promise<string> {
-  const fromEnv = env().SESSION_SECRET; // at least 32 characters, or unset
-  if (fromEnv) return fromEnv;
+async function loadSecret(getPool: () => pg.Pool, configured: string | undefined): Promise<string> {
+  if (configured) return configured; // SESSION_SECRET: at least 32 characters
   const pool = getPool();
   await pool.query("INSERT INTO app_secrets (name, value) VALUES ('session', $1) ON CONFLICT (name) DO NOTHING", [
     randomBytes(32).toString("base64url"),

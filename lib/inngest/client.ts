@@ -1,5 +1,5 @@
 import { Inngest } from "inngest";
-import { env } from "@/lib/env";
+import type { Env } from "@/lib/env";
 import { checkpointingFrom } from "./checkpointing";
 import { inngestFetch } from "./inngest-fetch";
 
@@ -20,8 +20,33 @@ class ThreadlineInngest extends Inngest {
 }
 const fixedHeaders = new WeakMap<Inngest, Record<string, string>>();
 
-// The SDK reads INNGEST_DEV, INNGEST_BASE_URL, INNGEST_EVENT_KEY and
-// INNGEST_SIGNING_KEY itself; lib/inngest/settings.ts decides whether to use
-// it at all. Built in lib/, because the runtime sends events with it; the
-// functions (lib/inngest/functions/) and the serve route import it from here.
-export const inngest = new ThreadlineInngest({ id: "threadline", checkpointing: checkpointingFrom(env()), fetch: inngestFetch });
+export type InngestClient = Inngest<{ id: "threadline" }>;
+
+type InngestSettings = Pick<
+  Env,
+  "INNGEST_DEV" | "INNGEST_BASE_URL" | "INNGEST_EVENT_KEY" | "INNGEST_SIGNING_KEY" | "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS"
+>;
+
+/**
+ * The app's Inngest client (lib/app.ts builds one): the runtime sends events
+ * with it, the functions (lib/inngest/functions/) are made with it, the serve
+ * route serves them. Its mode, addresses and keys come from the app's
+ * configuration, in the SDK's own order (INNGEST_BASE_URL before a dev
+ * server's URL in INNGEST_DEV), so the SDK's own reading of the environment
+ * decides neither its mode nor where it sends; lib/inngest/settings.ts
+ * decides whether to use it at all.
+ */
+export function createInngestClient(settings: InngestSettings): InngestClient {
+  // INNGEST_DEV is 1, 0 or the dev server's URL (lib/env.ts checked it).
+  const devMode = settings.INNGEST_DEV !== undefined && !/^(0|false)$/i.test(settings.INNGEST_DEV);
+  const devServerUrl = devMode && /^https?:\/\//i.test(settings.INNGEST_DEV!) ? settings.INNGEST_DEV : undefined;
+  return new ThreadlineInngest({
+    id: "threadline",
+    isDev: devMode,
+    baseUrl: settings.INNGEST_BASE_URL ?? devServerUrl,
+    eventKey: settings.INNGEST_EVENT_KEY,
+    signingKey: settings.INNGEST_SIGNING_KEY,
+    checkpointing: checkpointingFrom(settings),
+    fetch: inngestFetch,
+  });
+}

@@ -1,10 +1,9 @@
 import "server-only";
-import { env, type RawEnv } from "@/lib/env";
+import type { Env, RawEnv } from "@/lib/env";
 import { inngestConfigured as configuredBy, inngestDevRefusal } from "./env.mjs";
 
 /** The variables env.mjs decides by, from lib/env.ts's checked values. */
-function inngestSettings(): RawEnv {
-  const settings = env();
+function inngestSettings(settings: Env): RawEnv {
   return {
     NODE_ENV: settings.NODE_ENV,
     INNGEST_DEV: settings.INNGEST_DEV,
@@ -14,8 +13,8 @@ function inngestSettings(): RawEnv {
   };
 }
 
-/** Whether Inngest runs turns, by the rules the start script also applies (see env.mjs); `source`: a test's variables. */
-export const inngestConfigured = (source?: RawEnv): boolean => configuredBy(source ?? inngestSettings());
+/** Whether Inngest runs turns, by the rules the start script also applies (see env.mjs). */
+export const inngestConfigured = (settings: Env): boolean => configuredBy(inngestSettings(settings));
 
 /** Why this server must not run turns as configured (INNGEST_DEV in production), or undefined. */
-export const inngestRefusal = (): string | undefined => inngestDevRefusal(inngestSettings());
+export const inngestRefusal = (settings: Env): string | undefined => inngestDevRefusal(inngestSettings(settings));

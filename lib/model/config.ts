@@ -1,5 +1,5 @@
 import "server-only";
-import { env, parseEnv, type RawEnv } from "@/lib/env";
+import type { Env } from "@/lib/env";
 
 export type ProviderName = "openai" | "anthropic" | "openai-compatible" | "offline";
 
@@ -20,10 +20,9 @@ const DEFAULT_MODELS: Record<ProviderName, string> = {
 /**
  * Which model answers. MODEL_PROVIDER wins when set; otherwise the first
  * configured credential decides; with none, the built-in offline model runs
- * so that the app works end to end without any key. `source`: a test's variables.
+ * so that the app works end to end without any key.
  */
-export function modelSettings(source?: RawEnv): ModelSettings {
-  const settings = source ? parseEnv(source) : env();
+export function modelSettings(settings: Env): ModelSettings {
   const provider: ProviderName =
     settings.MODEL_PROVIDER ??
     (settings.OPENAI_COMPATIBLE_BASE_URL
@@ -48,12 +47,8 @@ export function modelSettings(source?: RawEnv): ModelSettings {
 }
 
 /** What the UI shows about the model; never includes credentials. */
-export function describeModel(): { provider: string; model: string; offline: boolean; label: string } {
-  try {
-    const { provider, model } = modelSettings();
-    const offline = provider === "offline";
-    return { provider, model, offline, label: offline ? "Offline demo model" : `${model} (${provider})` };
-  } catch (error) {
-    return { provider: "unconfigured", model: "", offline: false, label: (error as Error).message };
-  }
+export function describeModel(settings: Env): { provider: string; model: string; offline: boolean; label: string } {
+  const { provider, model } = modelSettings(settings);
+  const offline = provider === "offline";
+  return { provider, model, offline, label: offline ? "Offline demo model" : `${model} (${provider})` };
 }

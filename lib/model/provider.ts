@@ -3,6 +3,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
+import type { Env } from "@/lib/env";
 import { modelSettings, type ModelSettings } from "./config";
 import { createOfflineModel } from "./offline-model";
 
@@ -24,7 +25,7 @@ export function languageModelFor(settings: ModelSettings): LanguageModel {
   }
 }
 
-/** The model configured by the environment. */
-export function defaultLanguageModel(): LanguageModel {
-  return languageModelFor(modelSettings());
+/** The model the configuration names. */
+export function configuredLanguageModel(settings: Env): LanguageModel {
+  return languageModelFor(modelSettings(settings));
 }

@@ -3,28 +3,28 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { REASONING_TEXT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as timeline from "@/app/api/threads/[id]/timeline/route";
+import * as history from "@/app/api/threads/[id]/history/route";
+import type { App } from "@/lib/app";
 
 // The default network (Triage, then Researcher with the tools) over the real
 // OpenAI-compatible provider and the mock model server, against the real
 // database: what is streamed, stored, served and sent back to the model.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
-let history: typeof import("@/app/api/threads/[id]/history/route");
+let app: App;
 const pool = testPool();
 let me: { id: string; cookie: string };
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  timeline = await import("@/app/api/threads/[id]/timeline/route");
-  history = await import("@/app/api/threads/[id]/history/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {

@@ -14,8 +14,11 @@ import { startMockModelServer, toolResultsReply, type MockModelServer } from "..
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { chatTurn, params, request, visitor } from "../support/api";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as timeline from "@/app/api/threads/[id]/timeline/route";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 import { executeWithRetries } from "../support/inngest-engine";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 
@@ -29,8 +32,7 @@ const DIST = path.join(PACKAGE_DIR, "dist");
 
 let pkg: Package;
 let mock: MockModelServer;
-let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 const pool = testPool();
 let owner: string;
 let cookie: string;
@@ -39,12 +41,11 @@ beforeAll(async () => {
   execFileSync(process.execPath, [path.join(PACKAGE_DIR, "build.mjs")], { stdio: "inherit" });
   pkg = (await import(pathToFileURL(path.join(DIST, "index.js")).href)) as Package;
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  timeline = await import("@/app/api/threads/[id]/timeline/route");
-  chat = await import("@/app/api/chat/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock?.close();
+  await app?.close();
   await pool.end();
 });
 beforeEach(async () => {

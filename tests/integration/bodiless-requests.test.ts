@@ -2,27 +2,28 @@ import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { params, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import { proxy } from "@/proxy";
+import * as thread from "@/app/api/threads/[id]/route";
+import * as stop from "@/app/api/threads/[id]/stop/route";
+import * as links from "@/app/api/device-links/route";
+import type { App } from "@/lib/app";
 
 // Requests that send nothing (delete a thread, stop a reply, make or revoke a
 // device link) as curl and browsers send them: through proxy.ts, then the route
 // when the proxy passes them on, against the real database.
-let proxy: typeof import("@/proxy").proxy;
-let thread: typeof import("@/app/api/threads/[id]/route");
-let stop: typeof import("@/app/api/threads/[id]/stop/route");
-let links: typeof import("@/app/api/device-links/route");
+let app: App;
 const pool = testPool();
 const APP = "http://127.0.0.1:3000";
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/v1" });
-  ({ proxy } = await import("@/proxy"));
-  thread = await import("@/app/api/threads/[id]/route");
-  stop = await import("@/app/api/threads/[id]/stop/route");
-  links = await import("@/app/api/device-links/route");
+beforeAll(() => {
+  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 type Handler = (request: NextRequest, context: never) => Promise<Response>;
 

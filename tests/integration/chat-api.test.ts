@@ -5,31 +5,30 @@ import { LEAKED_KEY_HINT, startMockModelServer, type MockModelServer } from "../
 import type { Part } from "@/lib/protocol/parts";
 import { params, parseChunks, readUntil, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as thread from "@/app/api/threads/[id]/route";
+import * as history from "@/app/api/threads/[id]/history/route";
+import * as stop from "@/app/api/threads/[id]/stop/route";
+import * as list from "@/app/api/threads/route";
+import * as inngestRoute from "@/app/api/inngest/route";
+import type { App } from "@/lib/app";
 
 // The route handlers run in-process against the real database, and the real
 // OpenAI-compatible provider code talks HTTP to the local mock model server.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let thread: typeof import("@/app/api/threads/[id]/route");
-let history: typeof import("@/app/api/threads/[id]/history/route");
-let stop: typeof import("@/app/api/threads/[id]/stop/route");
-let list: typeof import("@/app/api/threads/route");
+let app: App;
 const pool = testPool();
 let me: { id: string; cookie: string };
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  thread = await import("@/app/api/threads/[id]/route");
-  history = await import("@/app/api/threads/[id]/history/route");
-  stop = await import("@/app/api/threads/[id]/stop/route");
-  list = await import("@/app/api/threads/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {
@@ -493,7 +492,6 @@ describe("ownership: another identity's thread answers exactly like a missing on
 
 describe("/api/inngest on the inline runtime", () => {
   it("does not exist: 404 for every method, not the SDK's 500", async () => {
-    const inngestRoute = await import("@/app/api/inngest/route");
     for (const method of ["GET", "POST", "PUT"] as const) {
       const response = await inngestRoute[method](request("/api/inngest", { method, json: method === "GET" ? undefined : {} }) as never, undefined as never);
       expect(response.status, method).toBe(404);

@@ -3,12 +3,16 @@ import { InngestTestEngine } from "@inngest/test";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { turnEventData } from "../support/turn-events";
+import * as chat from "@/app/api/chat/route";
+import * as timeline from "@/app/api/threads/[id]/timeline/route";
+import type { App } from "@/lib/app";
 
 // A thread whose history is more than the model may read (MAX_MODEL_INPUT_CHARS,
 // small here) is compacted before the turn that would send it, as steps of
@@ -19,22 +23,18 @@ const BUDGET = 6_000;
 const SETTINGS = { MAX_MODEL_INPUT_CHARS: String(BUDGET) };
 
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
+let app: App;
 let me: { id: string; cookie: string };
 const pool = testPool();
 const adapter = new PostgresHistoryAdapter(pool);
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  Object.assign(process.env, SETTINGS);
-  chat = await import("@/app/api/chat/route");
-  timeline = await import("@/app/api/threads/[id]/timeline/route");
+  app = testApp({ modelUrl: mock.url, settings: SETTINGS });
 });
 afterAll(async () => {
-  for (const name of Object.keys(SETTINGS)) delete process.env[name];
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {
@@ -161,10 +161,8 @@ describe("under Inngest", () => {
   it("compacts as steps of the chat-turn run, publishes the notice and the summary, and answers", async () => {
     const owner = `owner-${randomUUID()}`;
     const threadId = await seededThread(owner, 4, 2_000);
-    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
-    const { app } = await import("@/lib/app");
     const published: TurnChunkMessage[] = [];
-    const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
+    const turnFn = createChatTurnFunction(app.inngest(), { ...app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "and now?" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: () => ({ ids: [] }) }] });
     expect(ran.error).toBeUndefined();

@@ -1,17 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { compactThread } from "@/lib/agent/compaction";
+import { runNow } from "@/lib/agent/turn/steps";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { HistoryConfig } from "@/lib/history/types";
 import { sinceLatestSummary } from "@/lib/client/history-mode";
 import type { HistoryItem } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT } from "@/lib/protocol/turn-events";
+import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { executeWithRetries } from "../support/inngest-engine";
+import { testApp } from "../support/test-app";
 import { turnEventData } from "../support/turn-events";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // Compaction with small settings (over 6 messages → down to 4, the last user
 // turn always kept), through the chat route on the inline runtime, the
@@ -20,19 +26,17 @@ import { turnEventData } from "../support/turn-events";
 const SETTINGS = { COMPACTION_MAX_MESSAGES: "6", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" };
 
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 let me: { id: string; cookie: string };
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  Object.assign(process.env, SETTINGS);
-  chat = await import("@/app/api/chat/route");
+  app = testApp({ modelUrl: mock.url, settings: SETTINGS });
 });
 afterAll(async () => {
-  for (const name of Object.keys(SETTINGS)) delete process.env[name];
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {
@@ -166,9 +170,6 @@ describe("compaction on the inline runtime", () => {
       await adapter.appendUserMessage({ owner: me.id, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
       await adapter.appendResults({ owner: me.id, threadId, reply: { id: randomUUID(), role: "assistant", parts: [{ type: "text", text: `re ${word}` }], status: "complete" } });
     }
-    const { compactThread } = await import("@/lib/agent/compaction");
-    const { app } = await import("@/lib/app");
-    const { runNow } = await import("@/lib/agent/turn/steps");
     const deps = { history: adapter, network: app.network(), step: runNow, newId: randomUUID };
     const outcomes = await Promise.all([compactThread({ owner: me.id, threadId }, deps), compactThread({ owner: me.id, threadId }, deps)]);
     expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
@@ -189,10 +190,8 @@ describe("compaction under Inngest", () => {
     }
 
     // The turn that takes the thread past 6 messages ends by asking for compaction.
-    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
-    const { app } = await import("@/lib/app");
     const requested = vi.fn(() => ({ ids: ["event-id"] }));
-    const turnFn = createChatTurnFunction({ ...app, publisher: { chunks: async () => {}, refused: async () => {} } });
+    const turnFn = createChatTurnFunction(app.inngest(), { ...app, publisher: { chunks: async () => {}, refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "i4" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: requested }] });
     expect(ran.error).toBeUndefined();
@@ -214,8 +213,7 @@ describe("compaction under Inngest", () => {
         },
       },
     };
-    const { createCompactThreadFunction } = await import("@/lib/inngest/functions/compact-thread");
-    const compactFn = createCompactThreadFunction({ ...app, history: () => flaky });
+    const compactFn = createCompactThreadFunction(app.inngest(), { ...app, history: () => flaky });
     const compactEvent = { name: THREAD_COMPACT_EVENT, data: { owner, threadId } };
     const at = (attempt: number) =>
       new InngestTestEngine({ function: compactFn, events: [compactEvent], transformCtx: (ctx) => ({ ...ctx, attempt }) });

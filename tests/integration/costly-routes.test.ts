@@ -5,33 +5,35 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limits } from "@/lib/limits";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import { params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { versionedThread } from "../support/versioned-thread";
+import * as fork from "@/app/api/threads/[id]/fork/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // What a fork or an import costs the operator is bounded per identity and per
 // address, and no route reads a big body before it knows who sent it.
-let fork: typeof import("@/app/api/threads/[id]/fork/route");
-let importRoute: typeof import("@/app/api/threads/import/route");
-let exportRoute: typeof import("@/app/api/threads/[id]/export/route");
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 const pool = testPool();
 let address: string;
 
-beforeAll(async () => {
-  setAppEnv({});
-  Object.assign(process.env, {
-    RATE_LIMIT_FORKS_PER_MINUTE: "2",
-    RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: "3",
-    RATE_LIMIT_IMPORTS_PER_HOUR: "2",
-    RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: "3",
+beforeAll(() => {
+  app = testApp({
+    settings: {
+      RATE_LIMIT_FORKS_PER_MINUTE: "2",
+      RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: "3",
+      RATE_LIMIT_IMPORTS_PER_HOUR: "2",
+      RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: "3",
+    },
   });
-  fork = await import("@/app/api/threads/[id]/fork/route");
-  importRoute = await import("@/app/api/threads/import/route");
-  exportRoute = await import("@/app/api/threads/[id]/export/route");
-  chat = await import("@/app/api/chat/route");
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 beforeEach(() => {
   address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`; // one network per test
 });

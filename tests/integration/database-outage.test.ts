@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.mjs";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, parseChunks, replyText, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { createPrivatePostgres, privatePostgresUnavailable, type PrivatePostgres } from "../support/private-postgres";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as health from "@/app/api/health/route";
+import * as threadsRoute from "@/app/api/threads/route";
+import type { App } from "@/lib/app";
 
 // The app against a Postgres of this test's own, which the test stops and
 // starts again: while it is away, requests answer 503 with Retry-After and a
@@ -12,9 +16,7 @@ import { createPrivatePostgres, privatePostgresUnavailable, type PrivatePostgres
 // everything works again without restarting the app.
 let cluster: PrivatePostgres;
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let health: typeof import("@/app/api/health/route");
-let threadsRoute: typeof import("@/app/api/threads/route");
+let app: App;
 
 // Needs the PostgreSQL server binaries (Debian's postgresql package), as CI has.
 const unavailable = privatePostgresUnavailable();
@@ -23,18 +25,12 @@ beforeAll(async () => {
   if (unavailable) return;
   cluster = await createPrivatePostgres();
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  process.env.DATABASE_URL = cluster.url;
-  process.env.DATABASE_POOL_SIZE = "4";
   await migrate(cluster.url);
-  chat = await import("@/app/api/chat/route");
-  health = await import("@/app/api/health/route");
-  threadsRoute = await import("@/app/api/threads/route");
+  app = testApp({ modelUrl: mock.url, settings: { DATABASE_URL: cluster.url, DATABASE_POOL_SIZE: "4" } });
 }, 120_000);
 afterAll(async () => {
   if (unavailable) return;
-  const { app } = await import("@/lib/app");
-  await app.pool().end().catch(() => {});
+  await app?.close().catch(() => {});
   await mock?.close();
   await cluster?.destroy();
 });
@@ -92,7 +88,6 @@ describe.skipIf(unavailable)(`while the database is away${unavailable ? ` (skipp
       const chunks = parseChunks(texts[i]);
       expect(chunks.at(-1), word).toEqual({ type: "finish", finishReason: "stop" });
       const threadId = responses[i].headers.get("x-thread-id");
-      const { app } = await import("@/lib/app");
       const { rows } = await app.pool().query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
       expect(rows.map((row) => row.kind)).toEqual(["user", "assistant"]);
       expect(rows[1].content).toBe(replyText(chunks));

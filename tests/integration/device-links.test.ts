@@ -2,24 +2,25 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_COOKIE, verifyIdentity } from "@/lib/auth/identity";
 import { SESSION_SECRET, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as links from "@/app/api/device-links/route";
+import * as claim from "@/app/api/device-links/claim/route";
+import * as list from "@/app/api/threads/route";
+import { DeviceLinks } from "@/lib/auth/device-links";
+import type { App } from "@/lib/app";
 
 // "Use on another device": one-time links that carry an identity to another browser.
-let links: typeof import("@/app/api/device-links/route");
-let claim: typeof import("@/app/api/device-links/claim/route");
-let list: typeof import("@/app/api/threads/route");
-let DeviceLinks: typeof import("@/lib/auth/device-links").DeviceLinks;
+let app: App;
 const pool = testPool();
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/v1" });
-  links = await import("@/app/api/device-links/route");
-  claim = await import("@/app/api/device-links/claim/route");
-  list = await import("@/app/api/threads/route");
-  ({ DeviceLinks } = await import("@/lib/auth/device-links"));
+beforeAll(() => {
+  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 async function makeLink(cookie: string): Promise<{ code: string; expiresAt: string }> {
   const response = await links.POST(request("/api/device-links", { method: "POST", cookie, json: {} }), undefined);

@@ -1,17 +1,19 @@
 import { spawn } from "node:child_process";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setAppEnv } from "../support/app-env";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testApp } from "../support/test-app";
+import * as health from "@/app/api/health/route";
+import type { App } from "@/lib/app";
 
 // GET /api/health says what a load balancer needs, and no response names its
 // worker unless the operator asks (WORKER_HEADER).
-let health: typeof import("@/app/api/health/route");
+let app: App;
 
-beforeAll(async () => {
-  setAppEnv({});
-  health = await import("@/app/api/health/route");
+// Each test starts from the default settings: one that asks for another builds its own app.
+beforeEach(() => {
+  app = testApp();
 });
-afterEach(() => {
-  delete process.env.WORKER_HEADER;
+afterEach(async () => {
+  await app.close();
 });
 
 describe("GET /api/health", () => {
@@ -23,7 +25,8 @@ describe("GET /api/health", () => {
   });
 
   it("names its process only with WORKER_HEADER=1", async () => {
-    process.env.WORKER_HEADER = "1";
+    await app.close();
+    app = testApp({ settings: { WORKER_HEADER: "1" } });
     expect((await health.GET()).headers.get("x-worker")).toBe(String(process.pid));
   });
 });

@@ -4,28 +4,34 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { nextTurnHistory } from "@/lib/agent/turn/next-turn-history";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
+import type { RawEnv } from "@/lib/env";
 
 // History policies decide what the model is given; the model's side of it is
 // what the mock model server received, on both history paths.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 let me: { id: string; cookie: string };
-let network: typeof import("@/lib/app").app.network;
+
+/** An app with these operator settings in place of the test's, which is closed first. */
+async function configure(settings: RawEnv) {
+  await app.close();
+  app = testApp({ modelUrl: mock.url, settings });
+}
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  network = (await import("@/lib/app")).app.network;
 });
 afterAll(() => mock.close());
+// Each test starts from the defaults: the operator's setting it gives stays with its own app.
 beforeEach(async () => {
+  app = testApp({ modelUrl: mock.url });
   me = await visitor();
 });
-afterEach(() => {
-  delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
-  delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
+afterEach(async () => {
+  await app.close();
 });
 
 const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
@@ -85,8 +91,7 @@ describe("history policies", () => {
 
   it("lets the operator's setting win over the URL's", async () => {
     const { threadId } = await threeTurns();
-    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY = "lastN";
-    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH = "1";
+    await configure({ NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "lastN", NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "1" });
     const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, historyPolicy: "all" });
     expect(userTextsSent()).toEqual(["delta"]);
     expect(reported(chunks)).toMatchObject({ policy: "lastN", length: 1, source: "environment" });
@@ -102,25 +107,19 @@ describe("history policies", () => {
     ];
     let threadMessages = 6;
     for (const [environment, url, expected] of cases) {
-      Object.assign(process.env, environment);
-      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages, network });
+      await configure(environment);
+      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages, network: app.network() });
       expect(page).toEqual({ ...expected, threadMessages });
       // The page's body carries the URL's setting as written; the route reads it as it reads any request.
       const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "next" }, ...url });
       expect(reported(chunks)).toMatchObject({ ...expected, threadMessages: threadMessages + 1 });
       threadMessages += 2;
-      delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
-      delete process.env.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
     }
   });
 
-  it("tells the chat page when the next message would be refused or fail, and why", () => {
-    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0, network })).toEqual({
+  it("tells the chat page when the next message would be refused, and why", () => {
+    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0, network: app.network() })).toEqual({
       error: "the next message will be refused (historyLength: must be a whole number, 0 or more)",
-    });
-    process.env.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY = "most";
-    expect(nextTurnHistory({ searchParams: {}, threadMessages: 0, network })).toEqual({
-      error: 'the next message will fail (NEXT_PUBLIC_DEFAULT_HISTORY_POLICY must be "all", "none" or "lastN", not "most".)',
     });
   });
 

@@ -3,9 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { versionedThread } from "../support/versioned-thread";
+import * as chat from "@/app/api/chat/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { App } from "@/lib/app";
 
 // A summary that came with an imported file is anyone's words: the thread
 // shows it, but the model reads it as quoted data in a user message, never as
@@ -14,20 +18,16 @@ import { versionedThread } from "../support/versioned-thread";
 const SUMMARY = "The user asked for the time in Zürich."; // versionedThread's summary
 
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let exportRoute: typeof import("@/app/api/threads/[id]/export/route");
-let importRoute: typeof import("@/app/api/threads/import/route");
+let app: App;
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  exportRoute = await import("@/app/api/threads/[id]/export/route");
-  importRoute = await import("@/app/api/threads/import/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(() => {

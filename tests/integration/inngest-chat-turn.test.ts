@@ -5,8 +5,10 @@ import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type Tu
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { HistoryConfig } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as functions from "@/lib/inngest/functions/chat-turn";
+import type { App } from "@/lib/app";
 import { executeWithRetries, memoized } from "../support/inngest-engine";
 import { turnEventData } from "../support/turn-events";
 
@@ -14,20 +16,18 @@ import { turnEventData } from "../support/turn-events";
 // engine), against the real database and the real provider code talking HTTP
 // to the mock model server.
 let mock: MockModelServer;
-let functions: typeof import("@/lib/inngest/functions/chat-turn");
-let app: typeof import("@/lib/app").app;
+let app: App;
 const pool = testPool();
 let owner: string;
 let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal }[];
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  functions = await import("@/lib/inngest/functions/chat-turn");
-  ({ app } = await import("@/lib/app"));
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(() => {
@@ -41,7 +41,7 @@ function engine(
   history?: () => HistoryConfig,
 ) {
   const turnId = randomUUID();
-  const fn = functions.createChatTurnFunction({
+  const fn = functions.createChatTurnFunction(app.inngest(), {
     ...app,
     ...(history && { history }),
     publisher: {
@@ -206,7 +206,7 @@ describe("tools under retries", () => {
       },
     });
     let toolOutputsPublished = 0;
-    const fn = functions.createChatTurnFunction({
+    const fn = functions.createChatTurnFunction(app.inngest(), {
       ...app,
       network: () => createNetwork({ model, agents: [{ name: "Expert", system: "", tools: [counter], maxSteps: 3 }] }),
       publisher: {

@@ -28,7 +28,7 @@ afterAll(async () => {
 /** The chat function served with a history whose reads always fail. */
 async function brokenReadsServe(): Promise<ServeHandlers> {
   const { serve } = await import("inngest/next");
-  const { inngest } = await import("@/lib/inngest/client");
+  const inngest = (await import("@/lib/app")).app().inngest();
   const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
   const { realtimePublisher } = await import("@/lib/inngest/publisher");
   const { app } = await import("@/lib/app");
@@ -44,7 +44,7 @@ async function brokenReadsServe(): Promise<ServeHandlers> {
   };
   return serve({
     client: inngest,
-    functions: [createChatTurnFunction({ ...app, publisher: realtimePublisher, history: () => brokenReads })],
+    functions: [createChatTurnFunction(app().inngest(), { ...app(), publisher: realtimePublisher(app().inngest()), history: () => brokenReads })],
   }) as unknown as ServeHandlers;
 }
 
@@ -53,7 +53,7 @@ describe("a run that fails for good", () => {
     const owner = `owner-${randomUUID()}`;
     const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
     const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
-    const { inngest } = await import("@/lib/inngest/client");
+    const inngest = (await import("@/lib/app")).app().inngest();
     const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");
     const turnId = randomUUID();
     const { ids } = await inngest.send({

@@ -17,7 +17,7 @@ const pool = testPool();
 
 beforeAll(async () => {
   // Read when the client is built, so set with the rest of the environment before the first import.
-  inProcess = await startInProcessInngest({ env: { INNGEST_MAX_RUNTIME_SECONDS: "1" } });
+  inProcess = await startInProcessInngest({ settings: { INNGEST_MAX_RUNTIME_SECONDS: "1" } });
   ({ mock, standin } = inProcess);
 });
 afterAll(async () => {
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe("a checkpointed run past its maximum runtime", () => {
   it("goes on in new requests from the steps it reported, and stores one reply", async () => {
-    const { inngest } = await import("@/lib/inngest/client");
+    const inngest = (await import("@/lib/app")).app().inngest();
     const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");
     const data = turnEventData({ owner: `owner-${randomUUID()}`, content: "[[slow]] take your time" });
     const { ids } = await inngest.send({ name: CHAT_TURN_EVENT, data });

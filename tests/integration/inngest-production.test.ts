@@ -2,26 +2,30 @@ import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as route from "@/app/api/inngest/route";
+import { CHAT_TURN_EVENT } from "@/lib/protocol/turn-events";
+import type { App } from "@/lib/app";
 import { cleanEnv } from "../support/fresh-copy";
 import { turnEventData } from "../support/turn-events";
 
 // Inngest as production runs it: with a signing key, /api/inngest runs only
 // requests Inngest signed; the start script refuses dev mode in production.
 const SIGNING_KEY = `signkey-test-${"ab12".repeat(16)}`;
-let route: typeof import("@/app/api/inngest/route");
-let CHAT_TURN_EVENT: string;
 const pool = testPool();
+let app: App;
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/v1" });
-  delete process.env.INNGEST_DEV;
-  Object.assign(process.env, { INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key", INNGEST_BASE_URL: "http://127.0.0.1:9" });
-  route = await import("@/app/api/inngest/route");
-  CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
+beforeAll(() => {
+  app = testApp({
+    modelUrl: "http://127.0.0.1:9/v1",
+    settings: { INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key", INNGEST_BASE_URL: "http://127.0.0.1:9" },
+  });
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 /** JSON with every object's keys sorted: the canonical form Inngest signs (RFC 8785, for strings and integers). */
 function canonicalJson(value: unknown): string {

@@ -4,18 +4,19 @@ import { WebSocket as UndiciWebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { parseEnv } from "@/lib/env";
+import { createInngestClient } from "@/lib/inngest/client";
 
 // The SDK's realtime subscribe and publish, unchanged, against the stand-in on
 // loopback: the same calls the chat route and the chat function make.
 let standin: InngestStandin;
-let inngest: typeof import("@/lib/inngest/client").inngest;
+let inngest: import("@/lib/inngest/client").InngestClient;
 let turnChannel: typeof import("@/lib/inngest/channels").turnChannel;
 let nativeWebSocket: typeof globalThis.WebSocket | undefined;
 
 beforeAll(async () => {
   standin = await startInngestStandin();
-  process.env.INNGEST_DEV = standin.url; // read when the client is built
-  ({ inngest } = await import("@/lib/inngest/client"));
+  inngest = createInngestClient(parseEnv({ INNGEST_DEV: standin.url }));
   ({ turnChannel } = await import("@/lib/inngest/channels"));
   // subscribe() needs a global WebSocket: Node 22 has one, Node 20 only behind
   // --experimental-websocket. undici's is the same implementation.

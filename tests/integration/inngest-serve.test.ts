@@ -16,7 +16,7 @@ import type { InngestStandin, StandinRun } from "../support/inngest-standin/inde
 // Events go in through the app's own Inngest client, as the chat route sends them.
 let inProcess: InProcessInngest;
 let route: typeof import("@/app/api/inngest/route");
-let client: typeof import("@/lib/inngest/client").inngest;
+let client: import("@/lib/inngest/client").InngestClient;
 let CHAT_TURN_EVENT: string;
 let mock: MockModelServer;
 let standin: InngestStandin;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   inProcess = await startInProcessInngest();
   ({ mock, standin } = inProcess);
   route = await import("@/app/api/inngest/route");
-  client = (await import("@/lib/inngest/client")).inngest;
+  client = (await import("@/lib/app")).app().inngest();
   CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
 afterAll(async () => {

@@ -3,12 +3,17 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HUGE_REPLY, HUGE_REPLY_FIRST_WORD, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL } from "../support/db";
+import { testApp } from "../support/test-app";
 import { InngestTestEngine } from "@inngest/test";
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { turnEventData } from "../support/turn-events";
+import * as chat from "@/app/api/chat/route";
+import * as timeline from "@/app/api/threads/[id]/timeline/route";
+import * as search from "@/app/api/search/route";
+import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import type { App } from "@/lib/app";
 
 // Whatever a model or a tool writes is stored whole: a text too big for a
 // full-text vector still saves (search reads its beginning), and a save the
@@ -16,9 +21,7 @@ import { turnEventData } from "../support/turn-events";
 // that says so, never as if the database were away.
 let mock: MockModelServer;
 let admin: pg.Pool;
-let chat: typeof import("@/app/api/chat/route");
-let timeline: typeof import("@/app/api/threads/[id]/timeline/route");
-let search: typeof import("@/app/api/search/route");
+let app: App;
 
 // A rule the test adds to the database, so that it refuses one reply's text as a real constraint would.
 const REFUSED_WORD = `refusedword${randomUUID().slice(0, 8)}`;
@@ -26,16 +29,14 @@ const REFUSING_CONSTRAINT = `test_refuses_${REFUSED_WORD}`;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
+  app = testApp({ modelUrl: mock.url });
   admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
-  chat = await import("@/app/api/chat/route");
-  timeline = await import("@/app/api/threads/[id]/timeline/route");
-  search = await import("@/app/api/search/route");
 });
 afterAll(async () => {
   await admin.query(`ALTER TABLE messages DROP CONSTRAINT IF EXISTS ${REFUSING_CONSTRAINT}`).catch(() => {});
   await admin.end();
   await mock.close();
+  await app.close();
 });
 
 async function partsOf(threadId: string, cookie: string): Promise<TimelineEntry[]> {
@@ -77,7 +78,6 @@ describe("parts larger than a full-text vector holds", () => {
 
   it("stores a 2 MB tool result and a user message over a vector's size whole through the adapter", async () => {
     const me = await visitor();
-    const { app } = await import("@/lib/app");
     const adapter = app.history();
     const { threadId } = await adapter.createThread({ owner: me.id });
     const words = HUGE_REPLY.split(" ");
@@ -138,8 +138,6 @@ describe("a reply the database refuses", () => {
   });
 
   it("under Inngest, is one attempt of the save step, not a retried one, and the run ends with the reason published", async () => {
-    const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
-    const { app } = await import("@/lib/app");
     const adapter = app.history();
     let saves = 0;
     const counting = Object.assign(Object.create(adapter), {
@@ -149,7 +147,7 @@ describe("a reply the database refuses", () => {
       },
     });
     const published: TurnChunkMessage[] = [];
-    const turnFn = createChatTurnFunction({
+    const turnFn = createChatTurnFunction(app.inngest(), {
       ...app,
       publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} },
       history: () => counting,

@@ -10,8 +10,12 @@ import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, readUntil, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as eventsRoute from "@/app/api/threads/events/route";
+import * as streamRoute from "@/app/api/threads/[id]/stream/route";
+import type { App } from "@/lib/app";
 
 // What one identity's live streams may cost: a cap on how many it holds open,
 // on every server (GET /api/threads/:id/stream and /api/threads/events
@@ -19,22 +23,17 @@ import { testPool } from "../support/db";
 // turn; and no stream kept for a client that does not read.
 const CAP = 3;
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let eventsRoute: typeof import("@/app/api/threads/events/route");
-let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
+let app: App;
 const pool = testPool();
 const adapter = new PostgresHistoryAdapter(pool);
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  process.env.MAX_LIVE_STREAMS_PER_IDENTITY = String(CAP);
-  chat = await import("@/app/api/chat/route");
-  eventsRoute = await import("@/app/api/threads/events/route");
-  streamRoute = await import("@/app/api/threads/[id]/stream/route");
+  app = testApp({ modelUrl: mock.url, settings: { MAX_LIVE_STREAMS_PER_IDENTITY: String(CAP) } });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 

@@ -2,26 +2,26 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LONG_REPLY, SPLIT_EMOJI_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, replyParts, replyText, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // Model output the server produced comes back as history: whatever shape the
 // model's stream took, the page's next message with that history is taken.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 let me: { id: string; cookie: string };
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
   // A model silent for a second mid-answer counts as gone.
-  process.env.MODEL_IDLE_TIMEOUT_SECONDS = "1";
-  chat = await import("@/app/api/chat/route");
+  app = testApp({ modelUrl: mock.url, settings: { MODEL_IDLE_TIMEOUT_SECONDS: "1" } });
 });
 afterAll(async () => {
-  delete process.env.MODEL_IDLE_TIMEOUT_SECONDS;
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {

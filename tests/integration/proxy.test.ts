@@ -1,17 +1,21 @@
 import { NextRequest } from "next/server";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
+import { testApp } from "../support/test-app";
+import { config, proxy } from "@/proxy";
+import type { App } from "@/lib/app";
 
 // proxy.ts runs before every page and API route; these drive it with the
 // headers a browser sends in each situation (Sec-Fetch-*, Origin).
-let proxy: typeof import("@/proxy").proxy;
 const APP = "http://127.0.0.1:3000";
+let app: App;
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/v1" });
-  ({ proxy } = await import("@/proxy"));
+beforeAll(() => {
+  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
+});
+afterAll(async () => {
+  await app.close();
 });
 
 function browserRequest(path: string, init: { method?: string; headers?: Record<string, string>; cookie?: string } = {}) {
@@ -111,10 +115,7 @@ describe("Content-Security-Policy", () => {
 
 describe("where the proxy runs", () => {
   // The matcher as Next reads it (its own testing helper).
-  const runsFor = async (url: string) => {
-    const { config } = await import("@/proxy");
-    return unstable_doesMiddlewareMatch({ config, url });
-  };
+  const runsFor = (url: string) => unstable_doesMiddlewareMatch({ config, url });
 
   it("runs before pages and every API route but a turn's and an import's, which check the origin and the body themselves (chat-api.test.ts, costly-routes.test.ts)", async () => {
     for (const path of ["/", "/c/0b9e6a53-8a0f-4c4e-9a43-4a0d2f1f7a11", "/api/threads", "/api/threads/x/stop", "/api/search", "/api/device-links", "/api/chats", "/api/chat/x", "/api/threads/imports"]) {

@@ -1,32 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { migrate } from "@/lib/db/migrate.mjs";
+import type { App } from "@/lib/app";
+import { testApp } from "../support/test-app";
 
 // The embedded Postgres is one server session for every connection, so a
 // statement prepared under a name outlives the connection that made it. The
 // app's pool drops idle connections; the next one must still count.
 let stop: () => Promise<void>;
-let limitChatTurn: (owner: string, address: string | undefined) => Promise<void>;
-let getPool: typeof import("@/lib/app").app.pool;
+let app: App;
+const limitChatTurn = (owner: string, address: string | undefined) => app.rateLimits().limitChatTurn(owner, address);
 
 beforeAll(async () => {
   const embedded = await startEmbeddedPostgres();
   stop = embedded.stop;
   await migrate(embedded.url);
-  Object.assign(process.env, { DATABASE_URL: embedded.url, DATABASE_POOL_SIZE: "1", RATE_LIMIT_CHAT_PER_MINUTE: "3" });
-  const { app } = await import("@/lib/app");
-  limitChatTurn = (owner, address) => app.rateLimits().limitChatTurn(owner, address);
-  getPool = app.pool;
+  app = testApp({ settings: { DATABASE_URL: embedded.url, DATABASE_POOL_SIZE: "1", RATE_LIMIT_CHAT_PER_MINUTE: "3" } });
 });
 afterAll(async () => {
-  await getPool().end();
+  await app.close();
   await stop();
 });
 
 describe("rate limits on the embedded Postgres", () => {
   it("keep counting on a new connection after the pool dropped the old one", async () => {
     await limitChatTurn("someone", undefined);
-    const connection = await getPool().connect();
+    const connection = await app.pool().connect();
     connection.release(true); // destroyed, as the pool does with an idle connection
     await limitChatTurn("someone", undefined);
     await limitChatTurn("someone", undefined);

@@ -4,29 +4,30 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import { proxy } from "@/proxy";
+import type { App } from "@/lib/app";
 
 // Limits counted in Postgres: small limits here, so a short burst crosses them.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let proxy: typeof import("@/proxy").proxy;
+let app: App;
 const pool = testPool();
 let address: string;
+const limits = {
+  RATE_LIMIT_CHAT_PER_MINUTE: "3",
+  RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "5",
+  RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "2",
+};
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  Object.assign(process.env, {
-    RATE_LIMIT_CHAT_PER_MINUTE: "3",
-    RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "5",
-    RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "2",
-  });
-  chat = await import("@/app/api/chat/route");
-  ({ proxy } = await import("@/proxy"));
+  app = testApp({ modelUrl: mock.url, settings: limits });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(() => {
@@ -75,7 +76,8 @@ describe("chat turns", () => {
     const { rows } = await pool.query("SELECT points FROM rate_limits WHERE key = $1", [`chatPerIdentity:${me.id}`]);
     expect(rows).toEqual([{ points: 2 }]);
     // What a second app process starts with: no limiter objects, only the database's count.
-    (globalThis as unknown as { threadlineLimiters?: unknown }).threadlineLimiters = undefined;
+    await app.close();
+    app = testApp({ modelUrl: mock.url, settings: limits });
     expect((await send(me.cookie)).status).toBe(200);
     expect((await send(me.cookie)).status).toBe(429);
   });

@@ -3,26 +3,26 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { parseChunks, readUntil, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // A message sent again while its first request is still being answered waits
 // for that answer (lib/agent/turn/turn-claims.ts), and says so at once; when the
 // client that resent it hangs up, the wait ends with it instead of asking the
 // database every 250 ms for as long as the reply lasts.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let app: typeof import("@/lib/app").app;
+let app: App;
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  app = (await import("@/lib/app")).app;
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 

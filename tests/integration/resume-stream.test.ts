@@ -10,29 +10,29 @@ import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
-import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as streamRoute from "@/app/api/threads/[id]/stream/route";
+import * as threadRoute from "@/app/api/threads/[id]/route";
+import type { App } from "@/lib/app";
 
 // A reply in progress, joined late: GET /api/threads/:id/stream on the inline
 // runtime, its route handler in-process, the turn writing turn_progress as the
 // mock model streams [[slow]] (about ten seconds).
 describe("resuming a running reply (inline runtime)", () => {
   let mock: MockModelServer;
-  let chat: typeof import("@/app/api/chat/route");
-  let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
-  let threadRoute: typeof import("@/app/api/threads/[id]/route");
+  let app: App;
   const pool = testPool();
   let me: { id: string; cookie: string };
 
   beforeAll(async () => {
     mock = await startMockModelServer();
-    setAppEnv({ modelUrl: mock.url });
-    chat = await import("@/app/api/chat/route");
-    streamRoute = await import("@/app/api/threads/[id]/stream/route");
-    threadRoute = await import("@/app/api/threads/[id]/route");
+    app = testApp({ modelUrl: mock.url });
   });
   afterAll(async () => {
     await mock.close();
+    await app.close();
     await pool.end();
   });
   beforeEach(async () => {
@@ -227,18 +227,17 @@ describe("resuming a running reply (inline runtime)", () => {
 
   it("stops listening when the client goes away", async () => {
     const { threadId, posted } = await slowReply(1);
-    const { liveBus } = (await import("@/lib/app")).app;
-    const waiting = liveBus().size;
+    const waiting = app.liveBus().size;
     const controller = new AbortController();
     const response = await streamRoute.GET(
       new Request(`http://localhost/api/threads/${threadId}/stream`, { headers: { cookie: me.cookie }, signal: controller.signal }),
       params(threadId),
     );
     const read = await readUntil(response, (text) => parseChunks(text).length > 0);
-    expect(liveBus().size).toBe(waiting + 1);
+    expect(app.liveBus().size).toBe(waiting + 1);
     controller.abort();
     await read.reader.cancel().catch(() => {});
-    await expect.poll(() => liveBus().size).toBe(waiting);
+    await expect.poll(() => app.liveBus().size).toBe(waiting);
     await posted;
   }, 40_000);
 

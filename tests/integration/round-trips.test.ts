@@ -3,26 +3,24 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // What a turn costs the database, counted at pg's client: every query is one
 // round trip (a transaction's BEGIN and COMMIT too). The rate limits,
 // two more round trips side by side, are off here and have tests of their own.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 let roundTrips = 0;
 /** Writes of turn_progress: off the turn's path (it never waits for them), counted apart. */
 let progressWrites = 0;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  Object.assign(process.env, { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" });
-  chat = await import("@/app/api/chat/route");
-  // The process's listener (Stop, progress, threads) opens once, with the first turn; its LISTEN is no turn's cost.
-  const { app } = await import("@/lib/app");
-  app.activeTurns();
-  await (globalThis as { threadlineListener?: { ready(): Promise<void> } }).threadlineListener?.ready();
+  app = testApp({ modelUrl: mock.url, settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" } });
+  // The app's listener (Stop, progress, threads) opens once, with the first turn; its LISTEN is no turn's cost.
+  await app.listening();
   // Every query of every connection, whether through pool.query or a checked-out client.
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -33,9 +31,8 @@ beforeAll(async () => {
   } as typeof query;
 });
 afterAll(async () => {
-  delete process.env.RATE_LIMIT_CHAT_PER_MINUTE;
-  delete process.env.RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS;
   await mock.close();
+  await app.close();
 });
 
 describe("database round trips per turn", () => {
@@ -76,7 +73,6 @@ describe("database round trips per turn", () => {
     const message = { id: randomUUID(), content: "five at once" };
     const all = await Promise.all(Array.from({ length: 5 }, () => chatTurn(chat, { message }, me.cookie)));
     expect(new Set(all.map((r) => r.threadId)).size).toBe(1);
-    const { app } = await import("@/lib/app");
     const { rows } = await app.pool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
     expect(mock.requests).toHaveLength(1);

@@ -2,20 +2,23 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as search from "@/app/api/search/route";
+import type { App } from "@/lib/app";
 
 // GET /api/search: the sidebar's search over the owner's threads.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let search: typeof import("@/app/api/search/route");
+let app: App;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  search = await import("@/app/api/search/route");
+  app = testApp({ modelUrl: mock.url });
 });
-afterAll(() => mock.close());
+afterAll(async () => {
+  await mock.close();
+  await app.close();
+});
 
 async function say(cookie: string, content: string): Promise<string> {
   return (await chatTurn(chat, { message: { id: randomUUID(), content } }, cookie)).threadId!;

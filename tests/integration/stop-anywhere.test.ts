@@ -11,8 +11,11 @@ import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import { params, parseChunks, replyText, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as stopRoute from "@/app/api/threads/[id]/stop/route";
+import type { App } from "@/lib/app";
 
 // Several app servers share one database: a turn runs in one of them, while a
 // second message or a Stop may reach another. Here "another process" is what
@@ -21,8 +24,7 @@ import { TEST_DATABASE_URL, testPool } from "../support/db";
 // The embedded database is one process's by design (no listener): skipped there.
 describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, across processes", () => {
   let mock: MockModelServer;
-  let chat: typeof import("@/app/api/chat/route");
-  let stopRoute: typeof import("@/app/api/threads/[id]/stop/route");
+  let app: App;
   const pool = testPool();
   /** The other process's database view. */
   const elsewhere = new PostgresHistoryAdapter(pool);
@@ -31,13 +33,11 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
   beforeAll(async () => {
     mock = await startMockModelServer();
     // A lease renewed every 200 s: a Stop that arrives within a test came by NOTIFY.
-    process.env.TURN_LEASE_SECONDS = "600";
-    setAppEnv({ modelUrl: mock.url });
-    chat = await import("@/app/api/chat/route");
-    stopRoute = await import("@/app/api/threads/[id]/stop/route");
+    app = testApp({ modelUrl: mock.url, settings: { TURN_LEASE_SECONDS: "600" } });
   });
   afterAll(async () => {
     await mock.close();
+    await app.close();
     await pool.end();
   });
   beforeEach(async () => {

@@ -8,10 +8,13 @@ import { threadExportSchema, type ThreadExport } from "@/lib/protocol/thread-exp
 import { threadExport } from "@/lib/threads/export";
 import { ThreadRepository } from "@/lib/threads/repository";
 import { params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { databaseTargets } from "../support/db-targets";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { TOOL_REPLY, versionedThread } from "../support/versioned-thread";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { App } from "@/lib/app";
 
 /**
  * The thread a file describes with its ids and the times of the export and
@@ -104,18 +107,17 @@ describe.each(databaseTargets())("a thread exported and imported, on the $name",
 });
 
 describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
-  let exportRoute: typeof import("@/app/api/threads/[id]/export/route");
-  let importRoute: typeof import("@/app/api/threads/import/route");
+  let app: App;
   const pool = testPool();
 
-  beforeAll(async () => {
-    setAppEnv({});
+  beforeAll(() => {
     // The malformed files below are more imports than one identity may make in an hour (rate limits have their own tests).
-    process.env.RATE_LIMIT_IMPORTS_PER_HOUR = "0";
-    exportRoute = await import("@/app/api/threads/[id]/export/route");
-    importRoute = await import("@/app/api/threads/import/route");
+    app = testApp({ settings: { RATE_LIMIT_IMPORTS_PER_HOUR: "0" } });
   });
-  afterAll(() => pool.end());
+  afterAll(async () => {
+    await app.close();
+    await pool.end();
+  });
 
   const exportOf = (threadId: string, cookie: string, format?: string) =>
     exportRoute.GET(request(`/api/threads/${threadId}/export${format === undefined ? "" : `?format=${format}`}`, { cookie }), params(threadId));

@@ -5,8 +5,11 @@ import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import type { JsonValue } from "@/lib/protocol/parts";
 import { MAX_SEQ, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
 import { params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { App } from "@/lib/app";
 
 // Every thread file GET /api/threads/:id/export writes, POST /api/threads/import
 // reads back, however long the thread and however long a reply: the import
@@ -14,16 +17,16 @@ import { testPool } from "../support/db";
 // within the limits the export keeps too. A file it refuses, at its first
 // byte or at its last, leaves nothing behind.
 
-let exportRoute: typeof import("@/app/api/threads/[id]/export/route");
-let importRoute: typeof import("@/app/api/threads/import/route");
+let app: App;
 const pool = testPool();
 
-beforeAll(async () => {
-  setAppEnv({});
-  exportRoute = await import("@/app/api/threads/[id]/export/route");
-  importRoute = await import("@/app/api/threads/import/route");
+beforeAll(() => {
+  app = testApp();
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 const exportOf = (threadId: string, cookie: string) =>
   exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie }), params(threadId));

@@ -6,10 +6,14 @@ import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { limits } from "@/lib/limits";
 import { ThreadRepository } from "@/lib/threads/repository";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { databaseTargets } from "../support/db-targets";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { versionedThread } from "../support/versioned-thread";
+import * as forkRoute from "@/app/api/threads/[id]/fork/route";
+import * as thread from "@/app/api/threads/[id]/route";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 /** Every row of a thread, every column that a fork could disturb. */
 async function rowsOf(pool: pg.Pool, threadId: string) {
@@ -129,21 +133,19 @@ describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) =>
 });
 
 describe("POST /api/threads/:id/fork", () => {
-  let fork: typeof import("@/app/api/threads/[id]/fork/route");
-  let thread: typeof import("@/app/api/threads/[id]/route");
-  let chat: typeof import("@/app/api/chat/route");
+  let app: App;
   const pool = testPool();
 
-  beforeAll(async () => {
-    setAppEnv({});
-    fork = await import("@/app/api/threads/[id]/fork/route");
-    thread = await import("@/app/api/threads/[id]/route");
-    chat = await import("@/app/api/chat/route");
+  beforeAll(() => {
+    app = testApp();
   });
-  afterAll(() => pool.end());
+  afterAll(async () => {
+    await app.close();
+    await pool.end();
+  });
 
   const post = (threadId: string, cookie: string, json: unknown) =>
-    fork.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie, json }), params(threadId));
+    forkRoute.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie, json }), params(threadId));
 
   it("answers 201 with the new thread, which the owner can read", async () => {
     const me = await visitor();

@@ -3,9 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { ThreadListItem, ThreadPage } from "@/lib/protocol/threads";
 import { params, parseChunks, replyText, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { followNews } from "../support/thread-news";
+import * as chat from "@/app/api/chat/route";
+import * as listRoute from "@/app/api/threads/route";
+import * as readRoute from "@/app/api/threads/[id]/read/route";
+import * as eventsRoute from "@/app/api/threads/events/route";
+import type { App } from "@/lib/app";
 
 // The sidebar's live parts: the list says which threads are generating and
 // which hold a reply the owner has not seen, the read route marks one seen,
@@ -13,25 +18,17 @@ import { followNews } from "../support/thread-news";
 // whichever process changed it.
 describe("the sidebar's news: generating, unseen, read, events", () => {
   let mock: MockModelServer;
-  let chat: typeof import("@/app/api/chat/route");
-  let listRoute: typeof import("@/app/api/threads/route");
-  let readRoute: typeof import("@/app/api/threads/[id]/read/route");
-  let eventsRoute: typeof import("@/app/api/threads/events/route");
-  let app: typeof import("@/lib/app").app;
+  let app: App;
   const pool = testPool();
   let me: { id: string; cookie: string };
 
   beforeAll(async () => {
     mock = await startMockModelServer();
-    setAppEnv({ modelUrl: mock.url });
-    chat = await import("@/app/api/chat/route");
-    listRoute = await import("@/app/api/threads/route");
-    readRoute = await import("@/app/api/threads/[id]/read/route");
-    eventsRoute = await import("@/app/api/threads/events/route");
-    app = (await import("@/lib/app")).app;
+    app = testApp({ modelUrl: mock.url });
   });
   afterAll(async () => {
     await mock.close();
+    await app.close();
     await pool.end();
   });
   beforeEach(async () => {
@@ -122,7 +119,7 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     }
   });
 
-  const follow = (cookie: string, owner: string) => followNews(eventsRoute, () => app.liveBus(), pool, cookie, owner);
+  const follow = (cookie: string, owner: string) => followNews(eventsRoute, app, pool, cookie, owner);
 
   it("streams an event to the owner when their thread's turn starts and when it ends, with the headers of a live stream", async () => {
     const threadId = await answeredThread(me.cookie);

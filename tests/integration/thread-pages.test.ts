@@ -2,18 +2,22 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as messages from "@/app/api/threads/[id]/messages/route";
+import type { App } from "@/lib/app";
 
 // A long thread is read a page at a time, newest first: GET /api/threads/:id/messages.
-let messages: typeof import("@/app/api/threads/[id]/messages/route");
+let app: App;
 const pool = testPool();
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/unused" });
-  messages = await import("@/app/api/threads/[id]/messages/route");
+beforeAll(() => {
+  app = testApp({ modelUrl: "http://127.0.0.1:9/unused" });
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 /** A thread of `count` messages, alternating user and assistant, written straight to the database. */
 async function threadOf(owner: string, count: number): Promise<string> {

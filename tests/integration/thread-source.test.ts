@@ -5,34 +5,31 @@ import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { ThreadPage, ThreadResponse, ThreadSummary } from "@/lib/protocol/threads";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as threadRoute from "@/app/api/threads/[id]/route";
+import * as list from "@/app/api/threads/route";
+import * as fork from "@/app/api/threads/[id]/fork/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { App } from "@/lib/app";
 
 // Where a conversation came from: each entry point sets it when it makes the
 // thread (the page, another client of the chat API, a fork, an import), the
 // thread and list routes answer it, the list filters by it, and a file keeps it.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let threadRoute: typeof import("@/app/api/threads/[id]/route");
-let list: typeof import("@/app/api/threads/route");
-let fork: typeof import("@/app/api/threads/[id]/fork/route");
-let exportRoute: typeof import("@/app/api/threads/[id]/export/route");
-let importRoute: typeof import("@/app/api/threads/import/route");
+let app: App;
 const pool = testPool();
 let me: { id: string; cookie: string };
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  threadRoute = await import("@/app/api/threads/[id]/route");
-  list = await import("@/app/api/threads/route");
-  fork = await import("@/app/api/threads/[id]/fork/route");
-  exportRoute = await import("@/app/api/threads/[id]/export/route");
-  importRoute = await import("@/app/api/threads/import/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {

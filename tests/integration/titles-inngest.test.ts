@@ -22,7 +22,7 @@ const pool = testPool();
 
 beforeAll(async () => {
   // Long enough that a title held while the test renames the thread is still awaited.
-  inProcess = await startInProcessInngest({ titles: true, env: { TITLE_TIMEOUT_SECONDS: "60" } });
+  inProcess = await startInProcessInngest({ titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
   ({ mock, standin } = inProcess);
   chat = await import("@/app/api/chat/route");
   thread = await import("@/app/api/threads/[id]/route");

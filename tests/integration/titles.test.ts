@@ -11,36 +11,32 @@ import { languageModelFor } from "@/lib/model/provider";
 import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
 import { followNews } from "../support/thread-news";
+import * as chat from "@/app/api/chat/route";
+import * as thread from "@/app/api/threads/[id]/route";
+import * as list from "@/app/api/threads/route";
+import * as events from "@/app/api/threads/events/route";
+import type { App } from "@/lib/app";
 
 // Titles by the model, through the chat route on the inline runtime, with the
 // real provider code talking to the mock model server: its title is the
 // message's [[title:TEXT]], and other markers make the title request fail,
 // answer nothing, hang, or wait for the test.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let thread: typeof import("@/app/api/threads/[id]/route");
-let list: typeof import("@/app/api/threads/route");
-let events: typeof import("@/app/api/threads/events/route");
-let app: typeof import("@/lib/app").app;
+let app: App;
 let me: { id: string; cookie: string };
 const pool = testPool();
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url, titles: true });
   // Long enough that a title held while the test renames the thread is still awaited.
-  process.env.TITLE_TIMEOUT_SECONDS = "60";
-  chat = await import("@/app/api/chat/route");
-  thread = await import("@/app/api/threads/[id]/route");
-  list = await import("@/app/api/threads/route");
-  events = await import("@/app/api/threads/events/route");
-  app = (await import("@/lib/app")).app;
+  app = testApp({ modelUrl: mock.url, titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 let warn: MockInstance<typeof console.warn>;
@@ -98,7 +94,7 @@ describe("the model's title", () => {
     expect(next.response.status).toBe(200);
     expect(next.chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
 
-    const news = await followNews(events, () => app.liveBus(), pool, me.cookie, me.id);
+    const news = await followNews(events, app, pool, me.cookie, me.id);
     try {
       mock.releaseTitles();
       // Each round waits for news of the thread: the sidebar reads the list when it hears it.

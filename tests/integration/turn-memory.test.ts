@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chatTurn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
 import { Reachability } from "../support/reachability";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import type { App } from "@/lib/app";
 
 // A server answers turn after turn for weeks: once a turn has ended, nothing
 // of it may stay reachable, or its memory grows with every turn it serves.
@@ -48,21 +50,20 @@ AbortSignal.any = (signals: AbortSignal[]) => {
 const TURNS = 200;
 const CONCURRENCY = 20;
 
-let chat: typeof import("@/app/api/chat/route");
+let app: App;
 const pool = testPool();
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
 
-beforeAll(async () => {
-  setAppEnv({});
+beforeAll(() => {
   // Many turns from one test: the per-minute limits would refuse them.
-  process.env.RATE_LIMIT_CHAT_PER_MINUTE = "0";
-  chat = await import("@/app/api/chat/route");
+  app = testApp({ settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0" } });
   process.on("warning", onWarning);
 });
 afterAll(async () => {
   process.off("warning", onWarning);
   AbortSignal.any = realAny;
+  await app.close();
   await pool.end();
 });
 

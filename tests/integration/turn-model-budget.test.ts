@@ -4,23 +4,26 @@ import { startMockModelServer, type MockModelServer } from "../../scripts/mock-m
 import { limits } from "@/lib/limits";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import { chatTurn, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { App } from "@/lib/app";
 
 // The model calls one turn may make are bounded whatever the thread holds: the
 // first turn on an imported thread of nearly 8 MB compacts it with one summary
 // call and answers with one more, counted at the mock model server the real
 // provider code talks to.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let importRoute: typeof import("@/app/api/threads/import/route");
+let app: App;
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  importRoute = await import("@/app/api/threads/import/route");
+  app = testApp({ modelUrl: mock.url });
 });
-afterAll(() => mock.close());
+afterAll(async () => {
+  await mock.close();
+  await app.close();
+});
 
 type Body = { messages: { role: string; content: unknown }[] };
 const isSummary = (body: Body) => String(body.messages[0]?.content).startsWith("You condense the earlier part");

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as flat from "@/app/api/threads/[id]/history/route";
+import type { App } from "@/lib/app";
 
 // Regenerate and edit as turns, through the chat route on the inline runtime,
 // with the real provider code talking to the mock model server: a [[nth]]
@@ -13,20 +16,18 @@ import { testPool } from "../support/db";
 // differs. The stored tree is read as rows; what the model was given is the
 // mock's record of each request.
 let mock: MockModelServer;
-let chat: typeof import("@/app/api/chat/route");
-let flat: typeof import("@/app/api/threads/[id]/history/route");
+let app: App;
 let me: { id: string; cookie: string };
 const pool = testPool();
 const adapter = new PostgresHistoryAdapter(pool);
 
 beforeAll(async () => {
   mock = await startMockModelServer();
-  setAppEnv({ modelUrl: mock.url });
-  chat = await import("@/app/api/chat/route");
-  flat = await import("@/app/api/threads/[id]/history/route");
+  app = testApp({ modelUrl: mock.url });
 });
 afterAll(async () => {
   await mock.close();
+  await app.close();
   await pool.end();
 });
 beforeEach(async () => {

@@ -3,22 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
 import type { MessagesPage, SelectedVersion, VersionsPage } from "@/lib/protocol/threads";
 import { params, request, visitor } from "../support/api";
-import { setAppEnv } from "../support/app-env";
 import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
+import type { App } from "@/lib/app";
 
 // The "2 / 3" of a thread's messages over HTTP: GET /api/threads/:id/versions
 // reads them, POST switches the active path and answers with the new page.
-let versionsRoute: typeof import("@/app/api/threads/[id]/versions/route");
-let messagesRoute: typeof import("@/app/api/threads/[id]/messages/route");
+let app: App;
 const pool = testPool();
 const adapter = new PostgresHistoryAdapter(pool);
 
-beforeAll(async () => {
-  setAppEnv({ modelUrl: "http://127.0.0.1:9/unused" });
-  versionsRoute = await import("@/app/api/threads/[id]/versions/route");
-  messagesRoute = await import("@/app/api/threads/[id]/messages/route");
+beforeAll(() => {
+  app = testApp({ modelUrl: "http://127.0.0.1:9/unused" });
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
 
 /** u1 a1, then a1 regenerated (a1b): the active path is u1 a1b. */
 async function regeneratedThread(owner: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { setAppEnv } from "./app-env";
+import type { App } from "@/lib/app";
+import { testApp } from "./test-app";
 import { startInngestStandin, type InngestStandin, type StandinMode } from "./inngest-standin/index.mjs";
 
 /** What the stand-in calls to run a step: the app's serve route, or a serve handler a test built itself (typed for Next's request, given a plain one). */
@@ -8,7 +9,11 @@ export type ServeHandlers = Record<"GET" | "POST" | "PUT", (request: never, cont
 export interface InProcessInngest {
   mock: MockModelServer;
   standin: InngestStandin;
-  /** Waits for the runs still going, then stops the stand-in and the mock model, and unsets the settings it added. */
+  /** The test's app, its turns on the stand-in. */
+  app: App;
+  /** Another app on the same stand-in with more settings, in use until it is closed. */
+  appWith(settings: Record<string, string>): App;
+  /** Waits for the runs still going, then stops the stand-in, the mock model and the app. */
   close(): Promise<void>;
 }
 
@@ -17,20 +22,20 @@ type StandinOptions = NonNullable<Parameters<typeof startInngestStandin>[0]>;
 /**
  * The app's Inngest path in this process: the mock model server, the Inngest
  * stand-in on loopback calling the serve handlers directly (the app's route
- * unless `handlers` builds others), and the app's environment pointing at both. Call it before the test's first import of
- * app code: the SDK reads its mode and URLs when the client is built.
+ * unless `handlers` builds others), and a test app (tests/support/test-app.ts)
+ * pointed at both.
  */
 export async function startInProcessInngest(
   options: Pick<StandinOptions, "mode" | "betweenSteps" | "retryDelayMs" | "sdkPackageJson"> & {
-    /** Let the model title threads (see setAppEnv). */
+    /** Let the model title threads (see testApp). */
     titles?: boolean;
-    /** More of the app's settings, set after the defaults and unset by close(). */
-    env?: Record<string, string>;
-    /** Builds the serve handlers instead of importing the app's route, once the environment is set. */
-    handlers?: () => Promise<ServeHandlers>;
+    /** More of the app's settings, as the variables they are read from. */
+    settings?: Record<string, string>;
+    /** Builds the serve handlers instead of importing the app's route, once the app is built. */
+    handlers?: (app: App) => Promise<ServeHandlers>;
   } = {},
 ): Promise<InProcessInngest> {
-  const { titles, env: extra = {}, handlers, mode = "checkpointed", retryDelayMs = 10, ...standinOptions } = options;
+  const { titles, settings = {}, handlers, mode = "checkpointed", retryDelayMs = 10, ...standinOptions } = options;
   const mock = await startMockModelServer();
   let serve: ServeHandlers | undefined;
   const standin = await startInngestStandin({
@@ -39,19 +44,21 @@ export async function startInProcessInngest(
     retryDelayMs,
     appFetch: (request) => serve![request.method as keyof ServeHandlers](request as never, undefined as never),
   });
-  setAppEnv({ modelUrl: mock.url, inngestUrl: standin.url, titles });
   // The app turns checkpointing off as a self-hoster would; the stand-in then runs it one request per step either way.
-  const env = { INNGEST_CHECKPOINTING: mode === "async" ? "0" : "1", ...extra };
-  Object.assign(process.env, env);
-  serve = handlers ? await handlers() : await import("@/app/api/inngest/route");
+  const base = { INNGEST_DEV: standin.url, INNGEST_CHECKPOINTING: mode === "async" ? "0" : "1", ...settings };
+  const appWith = (more: Record<string, string>) => testApp({ modelUrl: mock.url, titles, settings: { ...base, ...more } });
+  const app = appWith({});
+  serve = handlers ? await handlers(app) : await import("@/app/api/inngest/route");
   return {
     mock,
     standin,
+    app,
+    appWith,
     async close() {
       await standin.idle();
       await standin.close();
       await mock.close();
-      for (const name of Object.keys(env)) delete process.env[name];
+      await app.close();
     },
   };
 }

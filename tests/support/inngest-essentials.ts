@@ -33,7 +33,6 @@ export function inngestEssentials(mode: StandinMode): void {
     stop = await import("@/app/api/threads/[id]/stop/route");
   });
   afterAll(async () => {
-    for (const name of Object.keys(COMPACTION)) delete process.env[name];
     await inProcess.close();
     await pool.end();
   });
@@ -129,7 +128,7 @@ export function inngestEssentials(mode: StandinMode): void {
     });
 
     it("compacts a long thread in a run of its own, its summary asked for and stored once", async () => {
-      Object.assign(process.env, COMPACTION);
+      const compacting = inProcess.appWith(COMPACTION);
       try {
         let threadId: string | undefined;
         for (const word of ["alpha", "bravo", "charlie"]) {
@@ -150,7 +149,7 @@ export function inngestEssentials(mode: StandinMode): void {
         expect(summaryCalls).toHaveLength(1);
         expect((await stored(threadId!)).filter((r) => r.kind === "system_event")).toHaveLength(1);
       } finally {
-        for (const name of Object.keys(COMPACTION)) delete process.env[name];
+        await compacting.close();
       }
     });
   });

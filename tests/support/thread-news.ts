@@ -1,20 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { expect, inject } from "vitest";
-import type { LiveBus } from "@/lib/live/bus";
+import type { App } from "@/lib/app";
 import type { ThreadNews } from "@/lib/protocol/threads";
 import { request } from "./api";
 
 type EventsRoute = { GET: (request: Request, context: undefined) => Promise<Response> };
-
-const processListener = () => (globalThis as { threadlineListener?: { ready(): Promise<void> } }).threadlineListener;
 
 /**
  * A visitor's events stream (GET /api/threads/events), read one ThreadNews at
  * a time, from the moment it is settled: news of what happened before it
  * opened, still on its way through the database's listener, is dropped.
  */
-export async function followNews(eventsRoute: EventsRoute, bus: () => LiveBus, pool: pg.Pool, cookie: string, owner: string) {
+export async function followNews(eventsRoute: EventsRoute, app: App, pool: pg.Pool, cookie: string, owner: string) {
   const abort = new AbortController();
   const response = await eventsRoute.GET(request("/api/threads/events", { cookie, signal: abort.signal }), undefined);
   expect(response.status).toBe(200);
@@ -38,9 +36,9 @@ export async function followNews(eventsRoute: EventsRoute, bus: () => LiveBus, p
   };
   // A probe sent after everything before: once it is heard, what follows is new.
   const probe = randomUUID();
-  if (inject("embeddedDatabase")) bus().emit("threads", owner, probe);
+  if (inject("embeddedDatabase")) app.liveBus().emit("threads", owner, probe);
   else {
-    await processListener()?.ready();
+    await app.listening();
     await pool.query("SELECT pg_notify('threadline_threads', $1)", [JSON.stringify({ owner, threadId: probe })]);
   }
   while ((await next()).threadId !== probe);

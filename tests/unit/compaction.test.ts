@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { historyCount, needsCompaction, planCompaction, sizeLimits } from "@/lib/agent/compaction";
 import { DEFAULT_COMPACTION } from "@/lib/compaction-settings";
 import { environmentCompaction } from "@/lib/agent/turn/history-settings";
@@ -184,16 +185,16 @@ describe("the summary request and the offline model's summary", () => {
 
 describe("the operator's compaction setting", () => {
   it("defaults to 50 / 30 / 10, turns off with 0, and names a bad variable", () => {
-    expect(environmentCompaction({})).toEqual({ maxMessages: 50, targetMessages: 30, keepTurns: 10 });
-    expect(environmentCompaction({ COMPACTION_MAX_MESSAGES: "0" })).toBeUndefined();
-    expect(environmentCompaction({ COMPACTION_MAX_MESSAGES: "12" })).toEqual({ maxMessages: 12, targetMessages: 11, keepTurns: 10 });
-    expect(environmentCompaction({ COMPACTION_MAX_MESSAGES: "8", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" })).toEqual({
+    expect(environmentCompaction(parseEnv({}))).toEqual({ maxMessages: 50, targetMessages: 30, keepTurns: 10 });
+    expect(environmentCompaction(parseEnv({ COMPACTION_MAX_MESSAGES: "0" }))).toBeUndefined();
+    expect(environmentCompaction(parseEnv({ COMPACTION_MAX_MESSAGES: "12" }))).toEqual({ maxMessages: 12, targetMessages: 11, keepTurns: 10 });
+    expect(environmentCompaction(parseEnv({ COMPACTION_MAX_MESSAGES: "8", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" }))).toEqual({
       maxMessages: 8,
       targetMessages: 4,
       keepTurns: 1,
     });
-    expect(() => environmentCompaction({ COMPACTION_MAX_MESSAGES: "many" })).toThrow(/COMPACTION_MAX_MESSAGES/);
-    expect(() => environmentCompaction({ COMPACTION_MAX_MESSAGES: "10", COMPACTION_TARGET_MESSAGES: "10" })).toThrow(/COMPACTION_TARGET_MESSAGES/);
-    expect(() => environmentCompaction({ COMPACTION_KEEP_TURNS: "0" })).toThrow(/COMPACTION_KEEP_TURNS/);
+    expect(() => environmentCompaction(parseEnv({ COMPACTION_MAX_MESSAGES: "many" }))).toThrow(/COMPACTION_MAX_MESSAGES/);
+    expect(() => environmentCompaction(parseEnv({ COMPACTION_MAX_MESSAGES: "10", COMPACTION_TARGET_MESSAGES: "10" }))).toThrow(/COMPACTION_TARGET_MESSAGES/);
+    expect(() => environmentCompaction(parseEnv({ COMPACTION_KEEP_TURNS: "0" }))).toThrow(/COMPACTION_KEEP_TURNS/);
   });
 });

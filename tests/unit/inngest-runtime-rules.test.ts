@@ -1,4 +1,5 @@
 import { readUIMessageStream, type UIMessageChunk } from "ai";
+import { parseEnv } from "@/lib/env";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 import { describe, expect, it } from "vitest";
@@ -8,12 +9,12 @@ import { inngestDevRefusal } from "@/lib/inngest/env.mjs";
 
 describe("choosing the runtime", () => {
   it("uses Inngest for a dev server or a full set of keys, inline otherwise", () => {
-    expect(inngestConfigured({ INNGEST_DEV: "1" })).toBe(true);
-    expect(inngestConfigured({ INNGEST_DEV: "http://localhost:8288" })).toBe(true);
-    expect(inngestConfigured({ INNGEST_EVENT_KEY: "e", INNGEST_SIGNING_KEY: "signkey-prod-1" })).toBe(true);
-    expect(inngestConfigured({})).toBe(false);
-    expect(inngestConfigured({ INNGEST_DEV: "0" })).toBe(false);
-    expect(inngestConfigured({ INNGEST_EVENT_KEY: "e" })).toBe(false);
+    expect(inngestConfigured(parseEnv({ INNGEST_DEV: "1" }))).toBe(true);
+    expect(inngestConfigured(parseEnv({ INNGEST_DEV: "http://localhost:8288" }))).toBe(true);
+    expect(inngestConfigured(parseEnv({ INNGEST_EVENT_KEY: "e", INNGEST_SIGNING_KEY: "signkey-prod-1" }))).toBe(true);
+    expect(inngestConfigured(parseEnv({}))).toBe(false);
+    expect(inngestConfigured(parseEnv({ INNGEST_DEV: "0" }))).toBe(false);
+    expect(inngestConfigured(parseEnv({ INNGEST_EVENT_KEY: "e" }))).toBe(false);
   });
 
   it("refuses the dev server's unsigned mode in production unless it is declared local", () => {

@@ -7,6 +7,8 @@ import { defineTool } from "@/lib/agent/network/tools/types";
 import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import { partSchema, userMessage, type Part } from "@/lib/protocol/parts";
 import { RecordingHistory } from "../support/fake-history";
+import { defaultNetwork } from "@/lib/agent/network/default-network";
+import { parseEnv } from "@/lib/env";
 import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
 const message = { id: "m", role: "user" as const, content: "Plan a trip" };
@@ -211,12 +213,10 @@ describe("the agent network", () => {
 
 describe("the development console", () => {
   afterEach(() => {
-    vi.unstubAllEnvs();
     vi.restoreAllMocks();
   });
 
   it("gets one line per agent that runs, with its setting and what it trimmed, once however often the turn is replayed", async () => {
-    vi.stubEnv("NODE_ENV", "development");
     const lines: string[] = [];
     vi.spyOn(console, "info").mockImplementation((line: string) => void lines.push(line));
     const history = new RecordingHistory();
@@ -241,6 +241,8 @@ describe("the development console", () => {
           { name: "Triage", system: "", handoffs: ["Expert"], history: { policy: "lastN", length: 1 } },
           { name: "Expert", system: "" },
         ],
+        // As the app's network has it in development (lib/agent/turn/history-log.ts).
+        logHistory: true,
       });
     for (let run = 0; run < 2; run++) {
       await runTurn({ owner: "o", turnId: "t", threadId, message }, { history, network: network(), publish: () => {}, step: replaying });
@@ -251,10 +253,11 @@ describe("the development console", () => {
     ]);
   });
 
-  it("stays quiet in production", async () => {
-    vi.stubEnv("NODE_ENV", "production");
-    const info = vi.spyOn(console, "info").mockImplementation(() => {});
-    await run([{ name: "Triage", system: "" }], scriptedModel(["Hi."]).model);
-    expect(info).not.toHaveBeenCalled();
+  it("is the app's network's in development only: quiet in production and under the test runner", () => {
+    const search = async () => [];
+    const networkIn = (NODE_ENV: string) => defaultNetwork(parseEnv({ NODE_ENV }), scriptedModel(["Hi."]).model, search);
+    expect(networkIn("development").logHistory).toBe(true);
+    expect(networkIn("production").logHistory).toBe(false);
+    expect(networkIn("test").logHistory).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { clientAddressFrom } from "@/lib/http/client-address.mjs";
 import { configuredLimit } from "@/lib/rate-limit";
 
@@ -17,10 +18,10 @@ describe("the client's address", () => {
 
 describe("rate limit settings", () => {
   it("use the default, a whole number from the environment, or 0 for off, and name a bad value", () => {
-    expect(configuredLimit("chatPerIdentity", {}).points).toBe(20);
-    expect(configuredLimit("chatPerIdentity", { RATE_LIMIT_CHAT_PER_MINUTE: "5" }).points).toBe(5);
-    expect(configuredLimit("chatPerIdentity", { RATE_LIMIT_CHAT_PER_MINUTE: "0" }).points).toBe(0);
-    expect(() => configuredLimit("chatPerIdentity", { RATE_LIMIT_CHAT_PER_MINUTE: "-1" })).toThrow(/RATE_LIMIT_CHAT_PER_MINUTE must be a whole number/);
-    expect(() => configuredLimit("identitiesPerAddress", { RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "lots" })).toThrow(/RATE_LIMIT_NEW_IDENTITIES_PER_HOUR/);
+    expect(configuredLimit("chatPerIdentity", parseEnv({})).points).toBe(20);
+    expect(configuredLimit("chatPerIdentity", parseEnv({ RATE_LIMIT_CHAT_PER_MINUTE: "5" })).points).toBe(5);
+    expect(configuredLimit("chatPerIdentity", parseEnv({ RATE_LIMIT_CHAT_PER_MINUTE: "0" })).points).toBe(0);
+    expect(() => configuredLimit("chatPerIdentity", parseEnv({ RATE_LIMIT_CHAT_PER_MINUTE: "-1" }))).toThrow(/RATE_LIMIT_CHAT_PER_MINUTE must be a whole number/);
+    expect(() => configuredLimit("identitiesPerAddress", parseEnv({ RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "lots" }))).toThrow(/RATE_LIMIT_NEW_IDENTITIES_PER_HOUR/);
   });
 });

@@ -14,16 +14,16 @@ export const POST = route(async (request) => {
   const refusal = stateChangeRefusal(request.method, request.headers, request.url);
   if (refusal) throw refusal;
   // Who asks, and whether they may, before up to 4 MB of body is read and parsed.
-  const owner = await app.requireOwner(request);
-  await app.rateLimits().limitChatTurn(owner, requestAddress(request));
+  const owner = await app().requireOwner(request);
+  await app().rateLimits().limitChatTurn(owner, requestAddress(request));
   const body = await readJson(request, chatRequestSchema);
-  const turn = await app.runtime().start(
+  const turn = await app().runtime().start(
     {
       owner,
       threadId: body.threadId,
       message: { id: body.message.id, role: "user", content: body.message.content },
       // Used only when the server signed every message of it; otherwise the database is read.
-      clientHistory: await trustedClientHistory(app.sessionSecret, owner, body.threadId, body.history),
+      clientHistory: await trustedClientHistory(app().sessionSecret, owner, body.threadId, body.history),
       historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
       replaces: body.replaces,
       origin: { source: body.source ?? "api", sourceId: body.sourceId ?? null, sourceMetadata: body.sourceMetadata ?? null },

@@ -16,7 +16,7 @@ export const GET = route(async (request) => {
     cursor: params.get("cursor") ?? undefined,
   });
   if (!query.success) throw validationError(query.error);
-  const owner = await app.requireOwner(request);
-  const { results, nextOffset } = await app.threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
+  const owner = await app().requireOwner(request);
+  const { results, nextOffset } = await app().threads().search(owner, query.data.q, { limit: query.data.limit, offset: query.data.cursor });
   return jsonResponse({ results, nextCursor: nextOffset === null ? null : searchCursor.encode(nextOffset) } satisfies SearchPage);
 });

@@ -14,6 +14,6 @@ export const GET = route(async (request) => {
     source: params.get("source") ?? undefined,
   });
   if (!query.success) throw validationError(query.error);
-  const owner = await app.requireOwner(request);
-  return jsonResponse((await app.threads().list(owner, query.data)) satisfies ThreadPage);
+  const owner = await app().requireOwner(request);
+  return jsonResponse((await app().threads().list(owner, query.data)) satisfies ThreadPage);
 });

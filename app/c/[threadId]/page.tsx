@@ -21,15 +21,15 @@ interface ThreadPageProps {
 /** The thread and its history, or null when the visitor may not see it. Cached per request (metadata + page). */
 const loadThread = cache(async (threadId: string) => {
   if (!isUuid(threadId)) return null;
-  const owner = await app.ownerFromCookies();
+  const owner = await app().ownerFromCookies();
   if (!owner) return null;
   try {
     const [thread, history, pendingTurn, versions] = await Promise.all([
-      app.threads().get(owner, threadId),
+      app().threads().get(owner, threadId),
       // The newest messages only: earlier ones load as the reader scrolls up.
-      signedPage(app.threads(), app.sessionSecret, owner, threadId, { limit: MESSAGES_PAGE }),
-      app.threads().pendingTurn(owner, threadId),
-      app.threads().versions(owner, threadId),
+      signedPage(app().threads(), app().sessionSecret, owner, threadId, { limit: MESSAGES_PAGE }),
+      app().threads().pendingTurn(owner, threadId),
+      app().threads().versions(owner, threadId),
     ]);
     return {
       thread,
@@ -54,7 +54,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
   const query = await searchParams;
-  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app.network }) : undefined;
+  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app().network() }) : undefined;
   return (
     <ChatView
       key={threadId}

@@ -1,6 +1,7 @@
 import "server-only";
-import { defaultLanguageModel } from "@/lib/model/provider";
-import { env } from "@/lib/env";
+import type { LanguageModel } from "ai";
+import type { Env } from "@/lib/env";
+import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
 import { createNetwork, type Network } from "./network";
 import { calculate } from "./tools/calculate";
@@ -21,18 +22,18 @@ export const RESEARCHER = "Researcher";
  * Researcher, who has the tools. `search` finds the user's other
  * conversations (lib/app.ts hands it the thread repository's search).
  */
-export function defaultNetwork(search: SearchThreads): Network {
-  const settings = env();
+export function defaultNetwork(settings: Env, model: LanguageModel, search: SearchThreads): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
-    model: defaultLanguageModel(),
+    model,
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
     modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
     turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
     titleTimeoutMs: settings.TITLE_TIMEOUT_SECONDS * 1000,
     maxIter: 4,
-    historyPolicy: environmentHistoryPolicy(),
-    compaction: environmentCompaction(),
+    historyPolicy: environmentHistoryPolicy(settings),
+    compaction: environmentCompaction(settings),
+    logHistory: historyLogEnabled(settings.NODE_ENV),
     agents: [
       {
         name: TRIAGE,

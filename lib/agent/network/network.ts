@@ -59,6 +59,8 @@ export interface Network {
   turnTimeoutMs?: number;
   /** How long the model may take to title a thread after its first reply (lib/agent/title.ts); undefined or 0: no titles by the model. */
   titleTimeoutMs?: number;
+  /** Each agent's history trim goes to the console (lib/agent/turn/history-log.ts). */
+  logHistory?: boolean;
 }
 
 /**
@@ -91,6 +93,7 @@ export function createNetwork(options: {
   modelIdleTimeoutMs?: number;
   turnTimeoutMs?: number;
   titleTimeoutMs?: number;
+  logHistory?: boolean;
 }): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
@@ -111,5 +114,6 @@ export function createNetwork(options: {
     modelIdleTimeoutMs: options.modelIdleTimeoutMs,
     turnTimeoutMs: options.turnTimeoutMs,
     titleTimeoutMs: options.titleTimeoutMs,
+    logHistory: options.logHistory,
   };
 }

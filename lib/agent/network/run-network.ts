@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import type { Part, ToolResultPart } from "@/lib/protocol/parts";
-import { historyLogEnabled, historyTrimLine, type AgentHistoryTrim } from "../turn/history-log";
+import { historyTrimLine, type AgentHistoryTrim } from "../turn/history-log";
 import { callModel, ModelCallError, type ModelCallResult } from "../model/model-call";
 import type { PendingToolCall } from "../model/model-stream-reducer";
 import type { Agent, AgentRun, Network } from "./network";
@@ -110,7 +110,7 @@ function modelStep(
       await writer.startStep();
       if (call === 0) await writer.agent(agent.name, `agent:${iteration}`);
       // Inside the step: a durable runtime's replays of the turn do not log it again.
-      if (call === 0 && args.historyTrim && historyLogEnabled()) {
+      if (call === 0 && args.historyTrim && network.logHistory) {
         console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
       }
       const result = await callModel({

@@ -1,4 +1,3 @@
-import { env } from "@/lib/env";
 import type { ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 
 /** What one agent's history policy made of the thread on a turn. */
@@ -20,6 +19,6 @@ export function historyTrimLine({ agent, policy, length, source, from, to }: Age
  * line per agent per turn is noise) nor under the test runner (whose suites
  * run thousands of turns).
  */
-export function historyLogEnabled(nodeEnv: string | undefined = env().NODE_ENV): boolean {
+export function historyLogEnabled(nodeEnv: string | undefined): boolean {
   return nodeEnv !== "production" && nodeEnv !== "test";
 }

@@ -1,16 +1,14 @@
 import "server-only";
-import { env, parseEnv, type RawEnv } from "@/lib/env";
+import type { Env } from "@/lib/env";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**
  * The operator's history setting, which no URL can override:
  * NEXT_PUBLIC_DEFAULT_HISTORY_POLICY (all | none | lastN) and
- * NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH (a whole number), from the environment
- * or from `source` (a test's variables).
+ * NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH (a whole number).
  */
-export function environmentHistoryPolicy(source?: RawEnv): Partial<HistoryPolicy> {
-  const settings = source ? parseEnv(source) : env();
+export function environmentHistoryPolicy(settings: Env): Partial<HistoryPolicy> {
   const setting: Partial<HistoryPolicy> = {};
   if (settings.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY) setting.policy = settings.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
   if (settings.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH !== undefined) setting.length = settings.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
@@ -23,6 +21,6 @@ export function environmentHistoryPolicy(source?: RawEnv): Partial<HistoryPolicy
  * (what it holds after) and COMPACTION_KEEP_TURNS (recent user turns always
  * kept). Unset, the defaults hold: 50, 30 and 10.
  */
-export function environmentCompaction(source?: RawEnv): CompactionSettings | undefined {
-  return (source ? parseEnv(source) : env()).compaction;
+export function environmentCompaction(settings: Env): CompactionSettings | undefined {
+  return settings.compaction;
 }

@@ -14,24 +14,19 @@ const urlSettingSchema = chatRequestFields.pick({ historyPolicy: true, historyLe
  * debug panel before anything is sent: the URL's setting read as the page
  * sends it and checked as the chat route checks it, then resolved by the same
  * rule as a turn, for the agent that takes every turn first. A setting the
- * next turn would refuse is said instead.
+ * next turn would refuse is said instead. (The operator's settings were
+ * checked when the app was built: a bad one stops the server at start.)
  */
 export function nextTurnHistory(args: {
   searchParams: PageSearchParams;
   /** The thread's user and assistant messages now (0 for a new chat). */
   threadMessages: number;
-  /** Builds the network a turn would run now (lib/app.ts's). */
-  network: () => Network;
+  /** The network a turn runs (lib/app.ts's). */
+  network: Network;
 }): NextTurnHistory {
   const asked = urlSettingSchema.safeParse(historySettingFromUrl(queryString(args.searchParams)));
   if (!asked.success) return { error: `the next message will be refused (${validationError(asked.error).message})` };
-  let network: Network;
-  try {
-    // The operator's setting is read where a turn reads it: when its network is built.
-    network = args.network();
-  } catch (error) {
-    return { error: `the next message will fail (${error instanceof Error ? error.message : String(error)})` };
-  }
+  const { network } = args;
   const url = { policy: asked.data.historyPolicy, length: asked.data.historyLength };
   return { ...agentHistoryPolicy(network, network.agents[0], url), threadMessages: args.threadMessages };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
-import { inngest } from "@/lib/inngest/client";
+import type { InngestClient } from "@/lib/inngest/client";
 import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
 
@@ -10,7 +10,7 @@ import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type Thr
  * the run at once; a failure is retried, and the last failure ends the
  * client's stream.
  */
-export function createChatTurnFunction(deps: DurableTurnDeps) {
+export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurnDeps) {
   return inngest.createFunction(
     {
       id: "chat-turn",

@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 /** Takes over the identity a device link carries: this browser's cookie becomes that identity's. */
 export const POST = route(async (request) => {
   const { code } = await readJson(request, claimDeviceLinkSchema);
-  const owner = await app.deviceLinks().redeem(code);
+  const owner = await app().deviceLinks().redeem(code);
   const response = NextResponse.json({ ok: true }, { headers: { "cache-control": "no-store" } });
-  response.cookies.set(identityCookie(await signIdentity(owner, await app.sessionSecret()), isHttps(request)));
+  response.cookies.set(identityCookie(await signIdentity(owner, await app().sessionSecret()), isHttps(request)));
   return response;
 });

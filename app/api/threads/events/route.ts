@@ -10,9 +10,9 @@ export const dynamic = "force-dynamic";
  * One of the identity's live streams: a 429 past MAX_LIVE_STREAMS_PER_IDENTITY.
  */
 export const GET = route(async (request) => {
-  const owner = await app.requireOwner(request);
-  const release = await app.liveStreams().open(owner);
-  return new Response(threadNewsStream(app.liveBus(), owner, request.signal, { onEnd: release }), {
+  const owner = await app().requireOwner(request);
+  const release = await app().liveStreams().open(owner);
+  return new Response(threadNewsStream(app().liveBus(), owner, request.signal, { onEnd: release }), {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       ...LIVE_STREAM_HEADERS,

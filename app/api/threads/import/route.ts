@@ -20,9 +20,9 @@ export const POST = route(async (request) => {
   if (refusal) throw refusal;
   requireJsonBody(request);
   // Who asks, and whether they may, before the body is read.
-  const owner = await app.requireOwner(request);
-  await app.rateLimits().limitImport(owner, requestAddress(request));
+  const owner = await app().requireOwner(request);
+  await app().rateLimits().limitImport(owner, requestAddress(request));
   refuseDeclaredSize(request, limits.maxThreadFileBytes, fileTooLarge);
-  const thread = await importThreadFile(app.threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge));
+  const thread = await importThreadFile(app().threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge));
   return jsonResponse({ thread } satisfies ThreadResponse, { status: 201 });
 });

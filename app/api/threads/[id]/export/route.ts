@@ -33,8 +33,8 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { 
   if (!isFormat(format)) {
     throw new AppError("bad_request:format", `format: must be one of ${EXPORT_FORMATS.map((f) => `"${f}"`).join(", ")}.`);
   }
-  const owner = await app.requireOwner(request);
-  const threads = app.threads();
+  const owner = await app().requireOwner(request);
+  const threads = app().threads();
   refuseOversized(await threads.size(owner, id));
   const file = threadExport(await threads.versionTree(owner, id), new Date());
   const [body, type, extension] =

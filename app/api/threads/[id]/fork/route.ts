@@ -12,9 +12,9 @@ export const dynamic = "force-dynamic";
 export const POST = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
   // Who asks, and whether they may, before the body is read.
-  const owner = await app.requireOwner(request);
-  await app.rateLimits().limitFork(owner, requestAddress(request));
+  const owner = await app().requireOwner(request);
+  await app().rateLimits().limitFork(owner, requestAddress(request));
   const { messageId } = await readJson(request, forkThreadSchema, 16 * 1024);
-  const thread = await app.threads().fork(owner, id, messageId);
+  const thread = await app().threads().fork(owner, id, messageId);
   return jsonResponse({ thread } satisfies ThreadResponse, { status: 201 });
 });

@@ -19,7 +19,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { 
   const search = new URL(request.url).searchParams;
   const query = messagesQuerySchema.safeParse({ limit: search.get("limit") ?? undefined, cursor: search.get("cursor") ?? undefined });
   if (!query.success) throw validationError(query.error);
-  const owner = await app.requireOwner(request);
-  const page = await signedPage(app.threads(), app.sessionSecret, owner, id, { before: query.data.cursor, limit: query.data.limit });
+  const owner = await app().requireOwner(request);
+  const page = await signedPage(app().threads(), app().sessionSecret, owner, id, { before: query.data.cursor, limit: query.data.limit });
   return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor.encode(page.olderBefore) } satisfies MessagesPage);
 });

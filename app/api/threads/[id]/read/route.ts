@@ -11,6 +11,6 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
-  const owner = await app.requireOwner(request);
-  return jsonResponse((await app.threads().markRead(owner, id)) satisfies ThreadRead);
+  const owner = await app().requireOwner(request);
+  return jsonResponse((await app().threads().markRead(owner, id)) satisfies ThreadRead);
 });

@@ -13,17 +13,17 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const { id } = await params;
-  const owner = await app.requireOwner(request);
+  const owner = await app().requireOwner(request);
   // A malformed id names no thread of the caller's: the same 404 as a foreign one.
   if (!isUuid(id)) throw notFoundThread();
   const threadId = id.toLowerCase();
   const position = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after");
   const after = position ? parsePosition(position) : undefined;
   // One of the identity's live streams: a 429 past MAX_LIVE_STREAMS_PER_IDENTITY.
-  const release = await app.liveStreams().open(owner);
+  const release = await app().liveStreams().open(owner);
   let stream: ReadableStream<PlacedChunk> | null;
   try {
-    stream = await app.turnResume().open(owner, threadId, { after, signal: request.signal, onEnd: release });
+    stream = await app().turnResume().open(owner, threadId, { after, signal: request.signal, onEnd: release });
   } catch (error) {
     release();
     throw error;

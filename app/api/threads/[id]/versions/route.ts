@@ -14,8 +14,8 @@ type Context = { params: Promise<{ id: string }> };
 /** Each message of the thread's active path that has other versions, and which of them it is. */
 export const GET = route<Context>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
-  const owner = await app.requireOwner(request);
-  return jsonResponse({ versions: await app.threads().versions(owner, id) } satisfies VersionsPage);
+  const owner = await app().requireOwner(request);
+  return jsonResponse({ versions: await app().threads().versions(owner, id) } satisfies VersionsPage);
 });
 
 /**
@@ -26,12 +26,12 @@ export const GET = route<Context>(async (request, { params }) => {
 export const POST = route<Context>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
   const { messageId } = await readJson(request, selectVersionSchema, 4 * 1024);
-  const owner = await app.requireOwner(request);
-  const threads = app.threads();
+  const owner = await app().requireOwner(request);
+  const threads = app().threads();
   await threads.selectVersion(owner, id, messageId);
   const [versions, page] = await Promise.all([
     threads.versions(owner, id),
-    signedPage(threads, app.sessionSecret, owner, id, { limit: MESSAGES_PAGE }),
+    signedPage(threads, app().sessionSecret, owner, id, { limit: MESSAGES_PAGE }),
   ]);
   return jsonResponse({
     versions,
