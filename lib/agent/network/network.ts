@@ -82,19 +82,9 @@ export const followHandoffs: Router = ({ iteration, runs, agents }) => {
   return to === undefined ? undefined : agents.find((agent) => agent.name === to);
 };
 
-export function createNetwork(options: {
-  agents: Agent[];
-  model: LanguageModel;
-  router?: Router;
-  maxIter?: number;
-  maxInputChars?: number;
-  historyPolicy?: Partial<HistoryPolicy>;
-  compaction?: CompactionSettings;
-  modelIdleTimeoutMs?: number;
-  turnTimeoutMs?: number;
-  titleTimeoutMs?: number;
-  logHistory?: boolean;
-}): Network {
+export function createNetwork(
+  options: Omit<Network, "router" | "maxIter" | "maxRetries"> & Partial<Pick<Network, "router" | "maxIter">>,
+): Network {
   if (options.agents.length === 0) throw new Error("A network needs at least one agent.");
   const names = new Set(options.agents.map((agent) => agent.name));
   if (names.size !== options.agents.length) throw new Error("Agent names must be unique.");
@@ -103,17 +93,5 @@ export function createNetwork(options: {
       if (!names.has(target)) throw new Error(`Agent "${agent.name}" hands over to "${target}", which is not in the network.`);
     }
   }
-  return {
-    agents: options.agents,
-    model: options.model,
-    router: options.router ?? followHandoffs,
-    maxIter: options.maxIter ?? 4,
-    maxInputChars: options.maxInputChars,
-    historyPolicy: options.historyPolicy,
-    compaction: options.compaction,
-    modelIdleTimeoutMs: options.modelIdleTimeoutMs,
-    turnTimeoutMs: options.turnTimeoutMs,
-    titleTimeoutMs: options.titleTimeoutMs,
-    logHistory: options.logHistory,
-  };
+  return { ...options, router: options.router ?? followHandoffs, maxIter: options.maxIter ?? 4 };
 }
