@@ -4,7 +4,7 @@ import { seqAfter } from "@/lib/auth/history-signature";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@/lib/model/summary-for-model";
 import { modelInputChars } from "./turn/input-budget";
-import type { HistoryConfig, NewSummary, SummaryMessage, ThreadMessage } from "@/lib/history/types";
+import type { TurnHistory, NewSummary, SummaryMessage, ThreadMessage } from "@/lib/history/types";
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@/lib/protocol/parts";
@@ -111,8 +111,8 @@ function sizeCut<M>(messages: M[], userAt: number[], size: { limits: SizeLimits;
 
 const summaryOf = (summary: SummaryMessage | null | undefined) => summary?.parts[0];
 
-/** Whether the thread's history can be compacted at all: settings, and an adapter that reads and stores summaries. */
-export const canCompact = (history: HistoryConfig, network: Network) => network.compaction !== undefined && history.summaries !== undefined;
+/** Whether the thread's history can be compacted at all: the network's settings. */
+export const canCompact = (network: Network) => network.compaction !== undefined;
 
 /** A summary written and not stored yet: what it stands for, and the thread's latest summary it was written after. */
 export interface SummaryDraft {
@@ -130,7 +130,7 @@ export interface SummaryDraft {
  */
 export async function compactThread(
   target: { owner: string; threadId: string; beforeSeq?: number },
-  deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
+  deps: { history: TurnHistory; network: Network; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
   const draft = await summarizeThread(target, deps);
   return draft ? storeSummary(target, draft, deps) : null;
@@ -144,11 +144,9 @@ export async function compactThread(
 export async function storeSummary(
   scope: { owner: string; threadId: string },
   { summary, after }: SummaryDraft,
-  { history, step, newId }: { history: HistoryConfig; step: StepRunner; newId: () => string },
+  { history, step, newId }: { history: TurnHistory; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
-  const summaries = history.summaries;
-  if (!summaries) return null;
-  return step("compaction:store", () => summaries.append({ owner: scope.owner, threadId: scope.threadId, summary: { id: newId(), ...summary }, after }));
+  return step("compaction:store", () => history.summaries.append({ owner: scope.owner, threadId: scope.threadId, summary: { id: newId(), ...summary }, after }));
 }
 
 /**
@@ -157,13 +155,13 @@ export async function storeSummary(
  */
 export async function summarizeThread(
   target: { owner: string; threadId: string; beforeSeq?: number },
-  deps: { history: HistoryConfig; network: Network; step: StepRunner; newId: () => string },
+  deps: { history: TurnHistory; network: Network; step: StepRunner; newId: () => string },
 ): Promise<SummaryDraft | null> {
   const { network, step } = deps;
   const settings = network.compaction;
   const { history } = deps;
-  const summaries = history.summaries;
-  if (!settings || !summaries) return null;
+  const { summaries } = history;
+  if (!settings) return null;
   const scope = { owner: target.owner, threadId: target.threadId };
   const { beforeSeq } = target;
   const limits = sizeLimits(network.maxInputChars);

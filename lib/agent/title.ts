@@ -1,6 +1,6 @@
 import "server-only";
 import { generateText } from "ai";
-import type { HistoryConfig, Reply } from "@/lib/history/types";
+import type { TurnHistory, Reply } from "@/lib/history/types";
 import { requestKindHeaders, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { textOf } from "@/lib/protocol/parts";
@@ -41,7 +41,7 @@ export interface ThreadToName {
 
 /** What naming a thread needs: the turn's model and settings, its adapter, and its step wrapper. */
 export interface TitleDeps {
-  history: HistoryConfig;
+  history: TurnHistory;
   network: Network;
   step: StepRunner;
 }
@@ -58,9 +58,9 @@ export function namesThread({ userSeq, replySeq }: { userSeq?: number; replySeq?
 
 /** Asks the model for the thread's title and stores it; the title, or null when none was stored. */
 export async function nameThread(target: ThreadToName, { history, network, step }: TitleDeps): Promise<string | null> {
-  const titles = history.titles;
+  const { titles } = history;
   const timeoutMs = network.titleTimeoutMs;
-  if (!titles || !timeoutMs) return null;
+  if (!timeoutMs) return null;
   const { owner, threadId } = target;
   return step("title", async () => {
     try {

@@ -47,7 +47,7 @@ const WEB: ThreadOrigin = { source: "web", sourceId: null, sourceMetadata: null 
  * depends on a clock; the thread row is also what makes concurrent writers of
  * one thread queue up behind each other.
  */
-export class PostgresHistoryAdapter implements Required<HistoryConfig> {
+export class PostgresHistoryAdapter implements HistoryConfig {
   readonly turns: TurnStore;
   readonly summaries: SummaryStore;
   readonly versions: VersionStore;

@@ -8,7 +8,7 @@
 // | get               | client-given thread, no client history, not created now     | the history in order; unknown thread → [] |
 // | appendResults     | after the run (also after Stop: what was produced)          | only this run's reply, in one transaction |
 //
-// Turns (`turns`, optional): `openTurn` does createThread, the claim and
+// Turns (`turns`): `openTurn` does createThread, the claim and
 // appendUserMessage in one, and makes a client's message id unique per owner
 // (one thread, one turn, one model call however often it is sent);
 // `renewTurn` keeps a running turn's lease (and says whether a Stop was asked
@@ -20,7 +20,7 @@
 // storing the message once, one turn per thread, Stop) in database functions
 // (db/functions/threadline_open_turn.sql and the functions it calls).
 //
-// Versions (`versions`, optional): a thread's messages form a tree (a
+// Versions (`versions`): a thread's messages form a tree (a
 // regenerated reply or an edited message is a sibling of the one it
 // replaces), and every read above follows the thread's active path only.
 // `branch` starts a new version, `select` switches to one, `versions` reads
@@ -30,11 +30,11 @@
 //
 // Compaction (lib/agent/compaction.ts) adds `summaries`, used when the thread
 // has grown past its threshold: `latest` reads the latest summary and `append`
-// stores a new one. An adapter without them is never compacted.
+// stores a new one.
 //
 // Titles (lib/agent/title.ts) add `titles`: after a thread's first reply the
 // model names the thread, and `storeModelTitle` keeps that name unless the
-// user has renamed the thread. An adapter without them keeps the first words.
+// user has renamed the thread.
 import type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
 import type { ThreadOrigin } from "@/lib/protocol/thread-source";
 import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
@@ -245,14 +245,20 @@ export interface TitleStore {
 }
 
 /**
- * A history adapter: the lifecycle's four hooks, and what it can do besides.
- * Without `turns` it detects no duplicates (the same message sent twice is
- * refused, not answered once); without `summaries` a thread is never
- * compacted; without `versions` a thread is one straight line.
+ * Everything a turn reads and writes (lib/agent/turn/turn.ts): the turn's
+ * claim and lease, the history it reads, the user's message and the reply it
+ * stores, the summaries compaction keeps and the model's title. A turn opens
+ * with `turns.openTurn`, which creates the thread, so `createThread` is not
+ * among them. The Postgres adapter implements it; the unit tests use an
+ * in-memory one.
  */
-export interface HistoryConfig extends LifecycleHooks {
-  turns?: TurnStore;
-  summaries?: SummaryStore;
-  versions?: VersionStore;
-  titles?: TitleStore;
+export interface TurnHistory extends Pick<LifecycleHooks, "get" | "appendUserMessage" | "appendResults"> {
+  turns: TurnStore;
+  summaries: SummaryStore;
+  titles: TitleStore;
+}
+
+/** A history adapter: the lifecycle's four hooks, what a turn needs, and a thread's versions. */
+export interface HistoryConfig extends LifecycleHooks, TurnHistory {
+  versions: VersionStore;
 }

@@ -8,7 +8,7 @@ import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
 import { AppError } from "@/lib/errors";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory } from "@/lib/history/types";
 import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
 import type { ProgressWriter, TurnProgress } from "@/lib/live/progress-writer";
@@ -20,7 +20,7 @@ export const CHAT_TURN_RETRIES = 3;
 
 /** What a durable turn runs with: lib/app.ts's parts (or a test's), and where its output goes. */
 export interface DurableTurnDeps {
-  history: () => HistoryConfig;
+  history: () => TurnHistory;
   network: () => Network;
   activeTurns: () => ActiveTurns;
   /** Checks the event's signature and signs the history the turn stores. */

@@ -7,7 +7,7 @@ import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network/network";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory } from "@/lib/history/types";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@/lib/errors";
 import { dataChunk, WAITING_NOTICE } from "@/lib/protocol/chat";
@@ -34,7 +34,7 @@ export class InlineRuntime implements TurnRuntime {
   private readonly compacting = new Set<string>();
   constructor(
     private readonly deps: {
-      history: () => HistoryConfig;
+      history: () => TurnHistory;
       network: () => Network;
       /** Signs the history the turn stores, for the client to send back. */
       sessionSecret: SessionSecret;

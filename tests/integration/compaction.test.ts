@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { compactThread } from "@/lib/agent/compaction";
 import { runNow } from "@/lib/agent/turn/steps";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory } from "@/lib/history/types";
 import { sinceLatestSummary } from "@/lib/client/history-mode";
 import type { HistoryItem } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT } from "@/lib/protocol/turn-events";
@@ -199,11 +199,12 @@ describe("compaction under Inngest", () => {
 
     // The compaction function: its store commits, then the step fails (a lost connection) and is retried.
     let stores = 0;
-    const flaky: HistoryConfig = {
-      createThread: (ctx) => adapter.createThread(ctx),
+    const flaky: TurnHistory = {
       appendUserMessage: (ctx) => adapter.appendUserMessage(ctx),
       appendResults: (ctx) => adapter.appendResults(ctx),
       get: (ctx) => adapter.get(ctx),
+      turns: adapter.turns,
+      titles: adapter.titles,
       summaries: {
         latest: (ctx) => adapter.summaries.latest(ctx),
         append: async (ctx) => {

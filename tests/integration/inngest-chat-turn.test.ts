@@ -3,7 +3,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory, TurnStore } from "@/lib/history/types";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
@@ -38,7 +38,7 @@ beforeEach(() => {
 
 function engine(
   data: Partial<ChatTurnEventData> & { content: string },
-  history?: () => HistoryConfig,
+  history?: () => TurnHistory,
 ) {
   const turnId = randomUUID();
   const fn = functions.createChatTurnFunction(app.inngest(), {
@@ -113,15 +113,20 @@ describe("more retries and replays", () => {
   it("a database write that fails once is retried: exactly one user message and one reply", async () => {
     const real = new PostgresHistoryAdapter(pool);
     const failures = { user: 0, results: 0 };
-    const flaky: HistoryConfig = {
-      createThread: (ctx) => real.createThread(ctx),
-      get: (ctx) => real.get(ctx),
-      appendUserMessage: async (ctx) => {
-        const outcome = await real.appendUserMessage(ctx);
-        // The write landed but the step still failed (a lost connection after COMMIT).
+    // Opening the turn stores the user's message: the write lands but the step still fails (a lost connection after COMMIT).
+    const turns: TurnStore = Object.assign(Object.create(real.turns), {
+      openTurn: async (ctx: Parameters<TurnStore["openTurn"]>[0]) => {
+        const opened = await real.turns.openTurn(ctx);
         if (failures.user++ === 0) throw new Error("connection lost after commit");
-        return outcome;
+        return opened;
       },
+    });
+    const flaky: TurnHistory = {
+      turns,
+      summaries: real.summaries,
+      titles: real.titles,
+      get: (ctx) => real.get(ctx),
+      appendUserMessage: (ctx) => real.appendUserMessage(ctx),
       appendResults: async (ctx) => {
         await real.appendResults(ctx);
         if (failures.results++ === 0) throw new Error("connection lost after commit");

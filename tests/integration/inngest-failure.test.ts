@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory } from "@/lib/history/types";
 import type { MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { startInProcessInngest, type InProcessInngest, type ServeHandlers } from "../support/in-process-inngest";
@@ -34,8 +34,10 @@ async function brokenReadsServe(): Promise<ServeHandlers> {
   const { app } = await import("@/lib/app");
   const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
   const real = new PostgresHistoryAdapter(pool);
-  const brokenReads: HistoryConfig = {
-    createThread: (ctx) => real.createThread(ctx),
+  const brokenReads: TurnHistory = {
+    turns: real.turns,
+    summaries: real.summaries,
+    titles: real.titles,
     appendUserMessage: (ctx) => real.appendUserMessage(ctx),
     get: async () => {
       throw new Error("database unavailable");

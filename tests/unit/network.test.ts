@@ -6,14 +6,14 @@ import { runTurn, type StepRunner } from "@/lib/agent/turn/turn";
 import { defineTool } from "@/lib/agent/network/tools/types";
 import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
 import { partSchema, userMessage, type Part } from "@/lib/protocol/parts";
-import { RecordingHistory } from "../support/fake-history";
+import { MemoryHistory } from "../support/memory-history";
 import { defaultNetwork } from "@/lib/agent/network/default-network";
 import { parseEnv } from "@/lib/env";
 import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
 const message = { id: "m", role: "user" as const, content: "Plan a trip" };
 
-function storedParts(history: RecordingHistory): Part[] {
+function storedParts(history: MemoryHistory): Part[] {
   const append = history.calls.find((c) => c.hook === "appendResults");
   return (append?.args.reply as { parts: Part[] } | undefined)?.parts ?? [];
 }
@@ -38,7 +38,7 @@ const broken = defineTool({
 });
 
 async function run(agents: Agent[], model: Parameters<typeof createNetwork>[0]["model"], options: { router?: Router; maxIter?: number; step?: StepRunner } = {}) {
-  const history = new RecordingHistory();
+  const history = new MemoryHistory();
   const chunks: UIMessageChunk[] = [];
   const steps: string[] = [];
   const step: StepRunner =
@@ -219,16 +219,15 @@ describe("the development console", () => {
   it("gets one line per agent that runs, with its setting and what it trimmed, once however often the turn is replayed", async () => {
     const lines: string[] = [];
     vi.spyOn(console, "info").mockImplementation((line: string) => void lines.push(line));
-    const history = new RecordingHistory();
-    const threadId = history.nextThreadId;
-    history.existing.add(threadId);
+    const history = new MemoryHistory();
+    const threadId = "11111111-1111-4111-8111-111111111111";
     const stored = (id: string, role: "user" | "assistant", seq: number) => ({
       ...(role === "user" ? userMessage(id, id) : { id, role, parts: [{ type: "text" as const, text: id }] }),
       seq,
       createdAt: "2026-01-01T00:00:00Z",
       status: "complete" as const,
     });
-    history.history = [stored("u1", "user", 1), stored("a1", "assistant", 2), stored("u2", "user", 3), stored("a2", "assistant", 4)];
+    history.seed("o", threadId, [stored("u1", "user", 1), stored("a1", "assistant", 2), stored("u2", "user", 3), stored("a2", "assistant", 4)]);
     const memo = new Map<string, unknown>();
     const replaying: StepRunner = async <T,>(id: string, work: () => Promise<T>) => {
       if (!memo.has(id)) memo.set(id, await work());

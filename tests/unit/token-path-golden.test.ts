@@ -13,7 +13,7 @@ import { InlineRuntime } from "@/lib/runtime/inline";
 import { TurnStops } from "@/lib/runtime/turn-stops";
 import { LIVE_STREAM_HEADERS, uiMessageStreamResponse } from "@/lib/http/ui-stream-response";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { RecordingHistory } from "../support/fake-history";
+import { MemoryHistory } from "../support/memory-history";
 
 // The bytes a turn sends, from the model's stream to the chat response's
 // body, recorded once and compared byte for byte ever after: whatever the
@@ -78,7 +78,7 @@ async function turnBytes(
   vi.spyOn(console, "error").mockImplementation(() => {});
   const agent: Agent = { name: "Answerer", system: "Answer briefly.", ...options.agent };
   const network = createNetwork({ agents: [agent], model, modelIdleTimeoutMs: 5_000 });
-  const history = new RecordingHistory();
+  const history = new MemoryHistory();
   const active = new ActiveTurns();
   const runtime = new InlineRuntime(
     {
@@ -90,7 +90,7 @@ async function turnBytes(
     active,
     new TurnStops(active, () => undefined),
   );
-  const turn = await runtime.start({ owner: "owner-1", threadId: history.nextThreadId, message: { id: "msg-1", role: "user", content } });
+  const turn = await runtime.start({ owner: "owner-1", threadId: "11111111-1111-4111-8111-111111111111", message: { id: "msg-1", role: "user", content } });
   const response = uiMessageStreamResponse(turn.stream, { "X-Thread-Id": turn.threadId, "X-History-Source": turn.historySource!, ...LIVE_STREAM_HEADERS });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();

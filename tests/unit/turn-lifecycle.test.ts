@@ -1,18 +1,17 @@
 import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { buildModelMessages, shouldLoadHistory } from "@/lib/agent/turn/lifecycle";
+import { buildModelMessages, shouldLoadHistory, threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import { createNetwork } from "@/lib/agent/network/network";
 import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn/turn";
-import type { HistoryConfig } from "@/lib/history/types";
 import { userMessage, type ThreadMessage } from "@/lib/protocol/parts";
-import { RecordingHistory } from "../support/fake-history";
+import { MemoryHistory } from "../support/memory-history";
 import { scriptedModel } from "../support/scripted-model";
 
 const OWNER = "owner-a";
 const GIVEN = "22222222-2222-4222-8222-222222222222";
 const message = { id: "msg-1", role: "user" as const, content: "Hello there" };
 
-async function turn(input: Partial<TurnInput>, history: HistoryConfig, model = scriptedModel(["Hi", " you"]).model) {
+async function turn(input: Partial<TurnInput>, history: MemoryHistory, model = scriptedModel(["Hi", " you"]).model) {
   const chunks: UIMessageChunk[] = [];
   const steps: string[] = [];
   const step: StepRunner = (id, work) => {
@@ -36,52 +35,52 @@ async function turn(input: Partial<TurnInput>, history: HistoryConfig, model = s
 }
 
 describe("thread id resolution (the lifecycle table)", () => {
-  it("client id + createThread: calls createThread to upsert the given id", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
+  it("client id: opening the turn upserts the given id", async () => {
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN);
     const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, history);
-    expect(history.calls[0]).toEqual({ hook: "createThread", args: { owner: OWNER, threadId: GIVEN } });
+    expect(history.calls[0]).toMatchObject({ hook: "openTurn", args: { owner: OWNER, threadId: GIVEN, messageId: message.id } });
     expect(outcome.threadId).toBe(GIVEN);
   });
 
-  it("no id + createThread: createThread makes the thread and its id is used", async () => {
-    const history = new RecordingHistory();
+  it("no id: the thread is made with an id named after the first message, and that id is used", async () => {
+    const history = new MemoryHistory();
     const { outcome } = await turn({}, history);
-    expect(history.calls[0]).toEqual({ hook: "createThread", args: { owner: OWNER, threadId: undefined } });
-    expect(outcome.threadId).toBe(history.nextThreadId);
+    const named = threadIdForFirstMessage(OWNER, message.id);
+    expect(history.calls[0]).toMatchObject({ hook: "openTurn", args: { owner: OWNER, threadId: named } });
+    expect(outcome.threadId).toBe(named);
     expect(outcome.historySource).toBe("new");
   });
 });
 
 describe("when get runs", () => {
   it("loads history for a client-given existing thread when the client sent none", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
-    history.history = [{ ...userMessage("old-1", "Earlier question"), seq: 1, createdAt: "2026-01-01T00:00:00Z", status: "complete" }];
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN, [{ ...userMessage("old-1", "Earlier question"), seq: 1, createdAt: "2026-01-01T00:00:00Z", status: "complete" }]);
     const { model, prompts } = scriptedModel(["ok"]);
     const { outcome } = await turn({ threadId: GIVEN }, history, model);
-    expect(history.hooks()).toEqual(["createThread", "appendUserMessage", "get", "appendResults"]);
+    expect(history.hooks()).toEqual(["openTurn", "get", "appendResults"]);
     expect(outcome.historySource).toBe("database");
     expect(JSON.stringify(prompts[0])).toContain("Earlier question");
   });
 
   it("skips get when the client sent its history (even an empty one)", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN);
     const { outcome } = await turn({ threadId: GIVEN, clientHistory: [] }, history);
     expect(history.hooks()).not.toContain("get");
     expect(outcome.historySource).toBe("client");
   });
 
   it("skips get when the given thread was created by this turn's upsert", async () => {
-    const history = new RecordingHistory();
+    const history = new MemoryHistory();
     const { outcome } = await turn({ threadId: GIVEN }, history);
     expect(history.hooks()).not.toContain("get");
     expect(outcome.historySource).toBe("new");
   });
 
   it("skips get when no thread id came from the client", async () => {
-    const history = new RecordingHistory();
+    const history = new MemoryHistory();
     await turn({}, history);
     expect(history.hooks()).not.toContain("get");
   });
@@ -98,31 +97,45 @@ describe("when get runs", () => {
 
 describe("appendUserMessage and appendResults", () => {
   it("stores the user's message with the client's id before the model runs", async () => {
-    const history = new RecordingHistory();
+    const history = new MemoryHistory();
     const { model, prompts } = scriptedModel(["ok"]);
-    let modelCallsAtAppend = -1;
-    const original = history.appendUserMessage.bind(history);
-    history.appendUserMessage = async (args) => {
-      modelCallsAtAppend = prompts.length;
-      return original(args);
+    let modelCallsAtOpen = -1;
+    const open = history.turns.openTurn;
+    history.turns.openTurn = async (args) => {
+      modelCallsAtOpen = prompts.length;
+      return open(args);
     };
-    await turn({}, history, model);
-    expect(modelCallsAtAppend).toBe(0);
-    expect(history.calls.find((c) => c.hook === "appendUserMessage")?.args).toMatchObject({ message, turnId: "turn-1" });
+    const { outcome } = await turn({}, history, model);
+    expect(modelCallsAtOpen).toBe(0);
+    expect(history.calls.find((c) => c.hook === "openTurn")?.args).toMatchObject({ message, turnId: "turn-1" });
+    expect(await history.get({ owner: OWNER, threadId: outcome.threadId })).toMatchObject([{ id: message.id, role: "user" }, { role: "assistant" }]);
   });
 
-  it("refuses a message id it has already stored, without calling the model", async () => {
-    const history = new RecordingHistory();
-    history.stored.push(message);
+  it("answers a message id it has answered already with the stored reply, without calling the model again", async () => {
+    const history = new MemoryHistory();
     const { model, prompts } = scriptedModel(["ok"]);
-    await expect(turn({}, history, model)).rejects.toMatchObject({ code: "conflict:duplicate_message" });
+    const first = await turn({}, history, model);
+    const again = await turn({ turnId: "turn-2" }, history, model);
+    expect(prompts).toHaveLength(1);
+    expect(again.outcome.threadId).toBe(first.outcome.threadId);
+    expect(again.outcome.historySource).toBe("database");
+    expect(again.outcome.reply).toMatchObject({ id: first.outcome.reply!.id, parts: [{ type: "text", text: "ok" }] });
+    expect(history.hooks().filter((h) => h === "appendResults")).toHaveLength(1);
+  });
+
+  it("refuses another message while the thread's turn runs, and stores nothing of it", async () => {
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN);
+    await history.turns.openTurn({ owner: OWNER, threadId: GIVEN, messageId: "running", turnId: "turn-0", message: { ...message, id: "running" }, leaseMs: null });
+    const { model, prompts } = scriptedModel(["never"]);
+    await expect(turn({ threadId: GIVEN }, history, model)).rejects.toMatchObject({ code: "conflict:turn_in_progress" });
     expect(prompts).toHaveLength(0);
-    expect(history.hooks()).not.toContain("appendResults");
+    expect((await history.get({ owner: OWNER, threadId: GIVEN })).map((m) => m.id)).toEqual(["running"]);
   });
 
   it("appends only this run's results, once, after the run", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN);
     const clientHistory: (ThreadMessage & { seq: number })[] = [
       { ...userMessage("old-1", "Q"), seq: 1 },
       { id: "old-2", role: "assistant", parts: [{ type: "text", text: "A" }], seq: 2 },
@@ -140,10 +153,10 @@ describe("appendUserMessage and appendResults", () => {
   });
 
   it("does not append results when the model fails, and streams a plain error without the failure's own text", async () => {
-    const history = new RecordingHistory();
+    const history = new MemoryHistory();
     const { model } = scriptedModel([], { failWith: new Error("upstream exploded") });
     const { outcome, chunks } = await turn({}, history, model);
-    expect(history.hooks()).toEqual(["createThread", "appendUserMessage"]);
+    expect(history.hooks()).toEqual(["openTurn", "finishTurn"]);
     expect(outcome.status).toBe("failed");
     const error = chunks.find((c) => c.type === "error");
     expect(error).toMatchObject({ type: "error" });
@@ -153,8 +166,8 @@ describe("appendUserMessage and appendResults", () => {
 
 describe("the model's input", () => {
   it("is never sent when history and message exceed the network's cap: the message is kept, the turn ends with a plain error", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN, [{ ...userMessage("old", "x".repeat(40)), seq: 1, createdAt: "2026-01-01T00:00:00Z", status: "complete" }]);
     const { model, prompts } = scriptedModel(["never"]);
     const chunks: UIMessageChunk[] = [];
     const outcome = await runTurn(
@@ -167,7 +180,7 @@ describe("the model's input", () => {
     );
     expect(outcome.status).toBe("failed");
     expect(prompts).toHaveLength(0);
-    expect(history.hooks()).toEqual(["createThread", "appendUserMessage"]);
+    expect(history.hooks()).toEqual(["openTurn", "finishTurn"]);
     expect(chunks.find((c) => c.type === "error")).toEqual({
       type: "error",
       errorText: "This thread is too long to send to the model (51 characters; the limit is 50). Start a new thread to go on.",
@@ -175,8 +188,8 @@ describe("the model's input", () => {
   });
 
   it("holds the new message exactly once when the client's history already contains it", async () => {
-    const history = new RecordingHistory();
-    history.existing.add(GIVEN);
+    const history = new MemoryHistory();
+    history.seed(OWNER, GIVEN, [{ ...userMessage("old", "First"), seq: 1, createdAt: "2026-01-01T00:00:00Z", status: "complete" }]);
     const { model, prompts } = scriptedModel(["ok"]);
     await turn(
       { threadId: GIVEN, clientHistory: [{ ...userMessage("old", "First"), seq: 1 }, { ...userMessage(message.id, message.content), seq: 2 }] },
@@ -203,11 +216,11 @@ describe("the model's input", () => {
 
 describe("the stream", () => {
   it("announces the thread first, then streams text deltas in order, then finishes", async () => {
-    const history = new RecordingHistory();
+    const history = new MemoryHistory();
     const { chunks } = await turn({}, history, scriptedModel(["One", " two", " three"]).model);
     expect(chunks[0]).toEqual({
       type: "data-thread",
-      data: { threadId: history.nextThreadId, historySource: "new" },
+      data: { threadId: threadIdForFirstMessage(OWNER, message.id), historySource: "new" },
       transient: true,
     });
     const deltas = chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta);

@@ -1,6 +1,6 @@
 // What a turn is given, what it depends on, and what it gives back: the
 // contract between the turn runner (turn.ts), its helpers and the runtimes.
-import type { HistoryConfig, Reply } from "@/lib/history/types";
+import type { TurnHistory, Reply } from "@/lib/history/types";
 import type { HistorySigner } from "@/lib/auth/history-signature";
 import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { HistorySource } from "./lifecycle";
@@ -13,7 +13,7 @@ import type { Publish } from "./stream-chunks";
 export type { TurnInput };
 
 export interface TurnDeps {
-  history: HistoryConfig;
+  history: TurnHistory;
   network: Network;
   publish: Publish;
   signal?: AbortSignal;

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, UIMessageChunk } from "ai";
-import { AppError, duplicateMessage } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
 import { userMessage, type UserMessage } from "@/lib/protocol/parts";
@@ -43,8 +43,8 @@ export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
 /**
- * One turn, in steps: open it (the thread; with turns, the claim on the
- * message and the message too), store the user's message, read the history,
+ * One turn, in steps: open it (the thread, the claim on the message and the
+ * message), store the user's message, read the history,
  * compact it first if it is too big, tell the client what the model is given,
  * run the network, store the reply, end the stream, and say whether to
  * compact the thread before the next turn and whether to name it.
@@ -66,19 +66,17 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
   const thread = await openThread(given, deps);
   // A regenerate answers the user's message as the thread holds it, whatever the request said it was.
   const input = thread.message ? { ...given, message: thread.message } : given;
-  if (turns) {
-    // Who answers this message: one turn per client message id, however often it was sent.
-    const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
-    if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
-  }
+  // Who answers this message: one turn per client message id, however often it was sent.
+  const claim = await claimOrWait(input, deps, turns, thread.threadId, thread.claim);
+  if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
   // A runner that dies takes its session's lock with it (lib/db/runner-lock.ts), or stops
   // renewing its lease, and the message may be answered again.
   // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
   const stopped = new AbortController();
-  const lease = deps.leaseMs && turns ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const lease = deps.leaseMs ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
   const running: TurnDeps = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
   const finish = (status: "done" | "failed") =>
-    step("finish-turn", async () => void (await turns?.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
+    step("finish-turn", async () => void (await turns.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
   try {
     const outcome = await answerTurn(input, running, thread);
     // A stored reply finished its turn in the same statement.
@@ -97,48 +95,40 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
 interface ThreadState {
   threadId: string;
   createdThisTurn: boolean;
-  /** User and assistant messages the thread held before this turn, when the adapter says. */
-  messagesBefore?: number;
+  /** User and assistant messages the thread held before this turn. */
+  messagesBefore: number;
   summary?: SummaryMessage;
   /** The thread id came from the client. */
   clientThreadId: boolean;
   /** The user's message's seq, when opening the turn stored it already. */
   userSeq?: number;
-  /** Whether this turn may answer the message: an adapter without turns lets every turn answer its own. */
+  /** Whether this turn may answer the message, or another turn has or is answering it. */
   claim: TurnClaim;
   /** A regenerate: the user's message as stored, answered again; the reply it writes replaces `input.replaces`. */
   message?: UserMessage;
-  /** The message the user's message follows (null: it starts the thread), when the adapter keeps versions. */
+  /** The message the user's message follows (null: it starts the thread). */
   userParentId?: string | null;
 }
 
 /**
- * 1. The thread. An adapter with turns opens the turn in one step: the
- * thread, the claim on the message and the message itself; a first message's
- * thread is named after the message, so the same message sent twice can never
- * start two threads. Without turns the thread is created (or upserted) here,
- * and the message is stored next.
+ * 1. The thread. The turn opens in one step: the thread, the claim on the
+ * message and the message itself; a first message's thread is named after
+ * the message, so the same message sent twice can never start two threads.
  */
 async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState> {
-  const { history } = deps;
-  const { turns } = history;
+  const { turns } = deps.history;
   const step = deps.step ?? runNow;
   const given = input.threadId || undefined;
   const clientThreadId = given !== undefined;
   const { replaces } = input;
-  if (replaces !== undefined && (!turns || !history.versions || !given)) {
-    throw new AppError("bad_request:replaces", "This thread keeps no versions: a message of it cannot be regenerated or edited.");
+  if (replaces !== undefined && !given) {
+    throw new AppError("bad_request:replaces", "A new version needs the thread it belongs to: send its threadId with replaces.");
   }
-  if (turns) {
-    const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
-    const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
-    const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null, origin: input.origin }));
-    const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
-    return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
-  }
-  const created = await step("create-thread", () => history.createThread({ owner: input.owner, threadId: given, origin: input.origin }));
-  const { created: createdThisTurn, messages: messagesBefore, summary } = created;
-  return { threadId: created.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, claim: { claimed: true } };
+  const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
+  const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
+  const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null, origin: input.origin }));
+  const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
+  return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
 }
 
 /** What every step of a turn reads: its input and dependencies, its thread, and what each agent reads of it. */
@@ -214,14 +204,10 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
 async function storeUserMessage({ input, deps, thread, step }: Turn): Promise<number | undefined> {
   // Opening the turn stored it; a turn that took over from one that died finds it stored, and asks where.
   if (thread.userSeq !== undefined) return thread.userSeq;
-  const { history } = deps;
-  const { duplicate, seq } = await step("append-user-message", () =>
-    history.appendUserMessage({ owner: input.owner, threadId: thread.threadId, turnId: input.turnId, message: input.message }),
+  // The claim already decided who answers a message sent twice, so a duplicate here is this turn's own message.
+  const { seq } = await step("append-user-message", () =>
+    deps.history.appendUserMessage({ owner: input.owner, threadId: thread.threadId, turnId: input.turnId, message: input.message }),
   );
-  // With turns, the claim already decided who answers a message sent twice.
-  if (duplicate && !history.turns) {
-    throw duplicateMessage();
-  }
   return seq;
 }
 
@@ -258,7 +244,7 @@ async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | u
   const { input, deps, thread, step, newId } = turn;
   const { history, network } = deps;
   const overBudget = network.maxInputChars !== undefined && modelInputChars(reading.messages) > network.maxInputChars;
-  if (userSeq === undefined || !canCompact(history, network) || !overBudget) return undefined;
+  if (userSeq === undefined || !canCompact(network) || !overBudget) return undefined;
   await turn.announce("announce-compacting", dataChunk("notice", { text: "Summarizing earlier messages…" }));
   const scope = { owner: input.owner, threadId: thread.threadId };
   const readSummary = (summary: SummaryMessage) => {
@@ -281,7 +267,7 @@ async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | u
       return undefined;
     }
     await compactThread({ ...scope, beforeSeq: userSeq }, { history, network, step, newId });
-    const latest = await step("read-summary", async () => (await history.summaries?.latest(scope)) ?? null);
+    const latest = await step("read-summary", async () => (await history.summaries.latest(scope)) ?? null);
     if (latest && latest.seq !== reading.summary?.seq) readSummary(latest);
     return undefined;
   } catch (error) {
@@ -291,7 +277,7 @@ async function compactIfTooBig(turn: Turn, reading: Reading, userSeq: number | u
 
 /** The size of what the model is sent: the thread's messages it stands for, and its characters. */
 interface InputSize {
-  /** The whole thread's size, when the adapter says; otherwise as far as this turn read it. */
+  /** The whole thread's size. */
   inThread: number;
   inputChars: number;
 }
@@ -309,7 +295,7 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   }
   // What the entry agent is given, for the debug panel and the budget.
   const entry = turn.policyFor(entryAgent(turn));
-  const inThread = messagesBefore !== undefined ? messagesBefore + 1 : conversationOf(turn, reading).length;
+  const inThread = messagesBefore + 1;
   const inputChars = modelInputChars(reading.messages);
   await announce(
     "announce-history",
@@ -425,7 +411,7 @@ async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn
     return null;
   });
   if (!stored || !deps.signer) return undefined;
-  const latest = await step("read-summary-after-reply", async () => (await deps.history.summaries?.latest(scope)) ?? null);
+  const latest = await step("read-summary-after-reply", async () => (await deps.history.summaries.latest(scope)) ?? null);
   return latest && latest.seq === stored.seq ? compactedChunk(deps.signer, thread.threadId, latest) : undefined;
 }
 
@@ -450,7 +436,6 @@ async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, sum
 function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
   const { history, network } = deps;
   const stored = ending.status !== "failed" && ending.replySeq !== undefined ? ending.reply : undefined;
-  if (thread.messagesBefore === undefined || history.summaries === undefined) return false;
   const threadMessages = thread.messagesBefore + 1 + (stored ? 1 : 0);
   const chars = size.inputChars + (stored ? messageChars(stored) : 0);
   return needsCompaction(historyCount(threadMessages, reading.summary?.parts[0]), network.compaction, { chars, limits: sizeLimits(network.maxInputChars) });

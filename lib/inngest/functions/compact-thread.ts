@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
 import type { Network } from "@/lib/agent/network/network";
 import type { StepRunner } from "@/lib/agent/turn/steps";
-import type { HistoryConfig } from "@/lib/history/types";
+import type { TurnHistory } from "@/lib/history/types";
 import type { InngestClient } from "@/lib/inngest/client";
 import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
 
@@ -13,7 +13,7 @@ import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protoco
  * of its steps (plan, summarize, store) runs once; a retried store finds the
  * summary already there and stores nothing.
  */
-export function createCompactThreadFunction(inngest: InngestClient, deps: { history: () => HistoryConfig; network: () => Network }) {
+export function createCompactThreadFunction(inngest: InngestClient, deps: { history: () => TurnHistory; network: () => Network }) {
   return inngest.createFunction(
     {
       id: "compact-thread",
