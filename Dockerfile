@@ -11,8 +11,9 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
-# The workspace's manifest too: npm ci checks the lock against every workspace.
+# The workspaces' manifests too: npm ci checks the lock against every workspace.
 COPY packages/agentkit-history/package.json packages/agentkit-history/
+COPY packages/history/package.json packages/history/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

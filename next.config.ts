@@ -8,6 +8,8 @@ const nextConfig: NextConfig = {
   // pg and the migration runner load optional native/CJS modules at run time;
   // bundling them breaks those dynamic requires.
   serverExternalPackages: ["pg", "node-pg-migrate"],
+  // The history package is TypeScript source in the workspace (packages/history), compiled with the app.
+  transpilePackages: ["@threadline/history"],
   poweredByHeader: false,
   // Browsers and tools that ask for /favicon.ico without reading the page get the tab icon (app/icon.tsx).
   async rewrites() {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/compaction-settings";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 

@@ -2,7 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
 // of a thread's path) and imports (up to 8 MB parsed and written) per

@@ -1,4 +1,4 @@
-import { ensureDatabase, migrate, MigrationLockTimeout } from "../lib/db/migrate.mjs";
+import { ensureDatabase, migrate, MigrationLockTimeout } from "@threadline/history/migrate";
 
 /** Creates the database if needed and applies pending migrations, with messages a new user can act on. */
 export async function prepareDatabase(databaseUrl) {

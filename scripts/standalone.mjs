@@ -4,7 +4,7 @@
 // needs; this adds what it leaves out: the static assets, public/, the
 // migrations, and the start script with the modules it imports, traced by
 // @vercel/nft (the file tracer Next itself uses) rather than listed by hand.
-import { cp, mkdir, stat } from "node:fs/promises";
+import { cp, lstat, mkdir, readlink, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeFileTrace } from "@vercel/nft";
@@ -31,14 +31,21 @@ if (!(await exists(path.join(standalone, "server.js")))) {
 
 await cp(path.join(root, ".next", "static"), path.join(standalone, ".next", "static"), { recursive: true });
 if (await exists(path.join(root, "public"))) await cp(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
-await cp(path.join(root, "migrations"), path.join(standalone, "migrations"), { recursive: true });
-await cp(path.join(root, "db", "functions"), path.join(standalone, "db", "functions"), { recursive: true });
+// The history package's migrations and database functions, which its migrator reads from beside itself.
+const DATABASE = path.join("packages", "history", "db");
+await cp(path.join(root, DATABASE), path.join(standalone, DATABASE), { recursive: true });
 
 const { fileList } = await nodeFileTrace(ENTRY_POINTS, { base: root, ignore: LEFT_OUT });
 for (const file of fileList) {
-  if (file.startsWith("migrations/") || file.startsWith("db/functions/")) continue; // copied whole above
+  if (file.startsWith(`${DATABASE}/`)) continue; // copied whole above
   const target = path.join(standalone, file);
   await mkdir(path.dirname(target), { recursive: true });
+  // A workspace package is a link into packages/ (node_modules/@threadline/history): it stays one, the files it names are traced too.
+  if ((await lstat(path.join(root, file))).isSymbolicLink()) {
+    await rm(target, { recursive: true, force: true });
+    await symlink(await readlink(path.join(root, file)), target);
+    continue;
+  }
   await cp(path.join(root, file), target, { dereference: true, force: true });
 }
 console.log(`[threadline] .next/standalone is ready: static assets, migrations, database functions and ${fileList.size} traced files of the start script added`);

@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { recreateDatabase } from "../lib/db/migrate.mjs";
+import { recreateDatabase } from "@threadline/history/migrate";
 import { systemChromium } from "./browser.mjs";
 import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs";
 

@@ -3,7 +3,7 @@
 import { useState, type ChangeEvent } from "react";
 import { useRouter } from "next/navigation";
 import { importThread } from "@/lib/client/api";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { limits } from "@/lib/limits";
 import { errorMessage } from "@/lib/client/error-message";
 import { useThreads } from "@/components/sidebar/ThreadsContext";

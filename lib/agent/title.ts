@@ -1,15 +1,15 @@
 import "server-only";
 import { generateText } from "ai";
-import type { TurnHistory, Reply } from "@/lib/history/types";
+import type { TurnHistory, Reply } from "@threadline/history/contract";
 import { requestKindHeaders, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
-import { textOf } from "@/lib/protocol/parts";
+import { textOf } from "@threadline/history/parts";
 import type { Network } from "./network/network";
 import type { StepRunner } from "./turn/steps";
 
 // A thread is named by the model after its first reply. Until then, and
 // whenever the model gives no title, it keeps the first words of its first
-// message (lib/history/title.ts), stored with that message. An edit of the
+// message (packages/history/src/title.ts), stored with that message. An edit of the
 // first message asks again, over the model's earlier title but never over a
 // rename.
 //

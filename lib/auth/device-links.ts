@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type pg from "pg";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 // "Use on another device": an identity lives in one browser's cookie, so a
 // person who wants their chats elsewhere asks for a one-time link. It carries

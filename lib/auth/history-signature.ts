@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import stringify from "safe-stable-stringify";
-import { canonicalParts } from "@/lib/protocol/parts-codec";
-import type { ThreadMessage } from "@/lib/protocol/parts";
+import { canonicalParts } from "@threadline/history/codec";
+import type { ThreadMessage } from "@threadline/history/parts";
 import type { SessionSecret } from "./secret";
 
 // The hybrid pattern lets the client send its copy of the thread so the server

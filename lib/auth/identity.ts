@@ -4,7 +4,7 @@
 // part of what a Web Crypto key import and verify cost. Same bytes either way
 // (the secret's UTF-8 as the key), so cookies signed before still verify.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { isUuid } from "@/lib/protocol/uuid";
+import { isUuid } from "@threadline/history/uuid";
 
 export const IDENTITY_COOKIE = "threadline_id";
 export const IDENTITY_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;

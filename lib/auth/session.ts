@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { IDENTITY_COOKIE, readCookie, verifyIdentity } from "./identity";
 import type { SessionSecret } from "./secret";
 

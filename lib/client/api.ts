@@ -1,6 +1,6 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
-import { AppError, fromErrorBody } from "@/lib/errors";
+import { AppError, fromErrorBody } from "@threadline/history/errors";
 import type {
   MessagesPage,
   MessageVersions,

@@ -1,5 +1,5 @@
 // Turns whatever the chat engine reports as an error into a sentence for the user.
-import { fromErrorBody, isErrorBody } from "@/lib/errors";
+import { fromErrorBody, isErrorBody } from "@threadline/history/errors";
 
 const GENERIC = "Something went wrong. Please try again.";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 // The cap on the live streams one identity holds open (GET /api/threads/:id/stream
 // and GET /api/threads/events), counted in Postgres (live_streams), so it holds

@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import type { Env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 /**
  * A pool for the configured database. The app holds one for the process

@@ -1,5 +1,5 @@
 import "server-only";
-import { causeChain } from "@/lib/errors";
+import { causeChain } from "@threadline/history/errors";
 
 // Whether the database refused a write for what it holds (a value it cannot
 // take, a rule it breaks, a size past a limit) rather than because it could

@@ -1,5 +1,5 @@
 import "server-only";
-import { causeChain } from "@/lib/errors";
+import { causeChain } from "@threadline/history/errors";
 
 // Whether an error means the database cannot be reached right now (down,
 // restarting, unreachable, out of connections) rather than that a query was

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { limits } from "@/lib/limits";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { hasJsonContentType } from "@/lib/http/request-origin";
 
 /** Reads the body as text, refusing more than maxBytes without buffering it all first. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 /** How long a client is asked to wait before trying again while the database is away (a restart takes seconds). */
 const DATABASE_RETRY_AFTER_SECONDS = 5;

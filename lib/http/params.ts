@@ -1,5 +1,5 @@
-import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/protocol/uuid";
+import { AppError } from "@threadline/history/errors";
+import { isUuid } from "@threadline/history/uuid";
 
 /** A thread id from the URL: a malformed one is a 400, never a database error. */
 export function threadIdParam(value: string): string {

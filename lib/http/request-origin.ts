@@ -2,7 +2,7 @@
 // another site from acting with a visitor's cookie. Browsers send Sec-Fetch-*
 // (all current ones) and Origin (on unsafe requests); a client that sends
 // neither is not a browser and carries no ambient cookie to abuse.
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -7,7 +7,7 @@ import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type Turn
 import { threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { AppError, type ErrorCode } from "@threadline/history/errors";
 import { TurnChannel } from "@/lib/runtime/turn-channel";
 import type { TurnStops } from "@/lib/runtime/turn-stops";
 import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
@@ -24,7 +24,7 @@ export interface InngestRuntimeOptions {
   queueCheckMs?: number;
 }
 
-/** The turn running in an owner's thread now, or null (lib/history/postgres-progress.ts). */
+/** The turn running in an owner's thread now, or null (lib/live/postgres-progress.ts). */
 export type RunningTurnOf = (owner: string, threadId: string) => Promise<string | null>;
 
 const DEFAULT_OPTIONS: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 };

@@ -1,7 +1,7 @@
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 
 // What live and resume need of the database, as a port: the Postgres adapter
-// implements it (lib/history/postgres-progress.ts), and nothing here knows SQL.
+// implements it (lib/live/postgres-progress.ts), and nothing here knows SQL.
 
 /** One flush of a turn's chunks: one row. */
 export interface ProgressRow {

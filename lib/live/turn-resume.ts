@@ -1,6 +1,6 @@
 import "server-only";
 import type { UIMessageChunk } from "ai";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import type { LiveStore, StoredProgress } from "./store";
 import { AttemptFilter, isTerminal } from "./attempt-filter";
 import type { LiveBus } from "./bus";

@@ -4,7 +4,7 @@
 // thread was compacted before), so every provider takes it as it is. The
 // request is marked as one by its headers (request-kind.mjs); the offline
 // model answers it with a deterministic summary.
-import type { ThreadMessage } from "@/lib/protocol/parts";
+import type { ThreadMessage } from "@threadline/history/parts";
 
 export const SUMMARY_INSTRUCTIONS =
   "You condense the earlier part of a conversation between a user and an AI assistant into a summary that " +

@@ -3,7 +3,7 @@
 // user message holding the exchange, so every provider takes it as it is; it
 // is marked as a title request by its headers (request-kind.mjs), and the
 // offline model answers it with a deterministic title (offline-title.ts).
-import { titleFromMessage } from "@/lib/history/title";
+import { titleFromMessage } from "@threadline/history/title";
 
 export const TITLE_INSTRUCTIONS =
   "You name conversations. Given the first exchange of a conversation between a user and an AI assistant, " +

@@ -5,10 +5,10 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { partSchema, ROLES } from "./parts";
+import { partSchema, ROLES } from "@threadline/history/parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
-import { UUID } from "./uuid";
-import { sourceIdSchema, sourceMetadataSchema } from "./thread-source";
+import { UUID } from "@threadline/history/uuid";
+import { sourceIdSchema, sourceMetadataSchema } from "@threadline/history/thread-source";
 
 /** The sources a chat request may give its thread: the others are the other entry points'. */
 export const CHAT_SOURCES = ["web", "api"] as const;
@@ -89,7 +89,7 @@ export const chatRequestFields = z.object({
    */
   replaces: messageId.optional(),
   /**
-   * Where a thread this message starts comes from (lib/protocol/thread-source.ts):
+   * Where a thread this message starts comes from (packages/history/src/thread-source.ts):
    * the chat page says "web"; any other client is "api" unless it says so.
    * Its own id for the conversation, and what it says about it, go with it.
    * Kept by the thread it makes; ignored for a thread that exists.

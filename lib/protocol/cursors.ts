@@ -5,7 +5,7 @@
 // Isomorphic (no Buffer): the browser may hold these modules, though it never
 // needs to look inside a cursor.
 import { z } from "zod";
-import { isUuid } from "./uuid";
+import { isUuid } from "@threadline/history/uuid";
 
 export interface CursorCodec<Place> {
   encode(place: Place): string;

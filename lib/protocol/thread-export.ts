@@ -7,7 +7,7 @@
 //
 // `messages` holds every version of every message (the whole tree, not only
 // the path the thread shows), oldest first (by seq), each with every part
-// (lib/protocol/parts.ts). A message follows its `parentId` (null for a first
+// (packages/history/src/parts.ts). A message follows its `parentId` (null for a first
 // message); versions of one message share a parent and `chosen` marks the one
 // selected among them, so the path the thread shows is the chosen first
 // message, its chosen child, and so on. `seq` is where the message's first
@@ -15,9 +15,9 @@
 // of the file. Isomorphic: zod, types and pure functions only.
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { partSchema, ROLES, type Part, type Role } from "./parts";
+import { partSchema, ROLES, type Part, type Role } from "@threadline/history/parts";
 import type { ReplyStatus } from "./threads";
-import { threadOriginFields, type ThreadOrigin } from "./thread-source";
+import { threadOriginFields, type ThreadOrigin } from "@threadline/history/thread-source";
 
 export const THREAD_EXPORT_FORMAT = "threadline.thread";
 export const THREAD_EXPORT_VERSION = 1;
@@ -45,7 +45,7 @@ export interface ThreadExport {
   exportedAt: string;
   /**
    * title null: the thread has none yet (it shows as "New chat"). Where it
-   * came from (lib/protocol/thread-source.ts): an export writes it, an import
+   * came from (packages/history/src/thread-source.ts): an export writes it, an import
    * keeps it; a file without it (written before threads said) is imported as
    * from a file.
    */

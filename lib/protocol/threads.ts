@@ -2,10 +2,14 @@
 // and its messages, history and timeline, GET /api/search), in one place for
 // the routes that send it and the browser that reads it. Isomorphic: types and
 // constants only. The cursors in these pages are lib/protocol/cursors.ts's.
-import type { Part, Role, ThreadMessage } from "./parts";
-import type { ThreadOrigin } from "./thread-source";
+import type { Part, Role } from "@threadline/history/parts";
+import type { MessageVersions, StoredMessage } from "@threadline/history/messages";
+import type { ThreadOrigin } from "@threadline/history/thread-source";
 
-/** A thread as the sidebar lists it, with where it came from (lib/protocol/thread-source.ts). */
+// A stored message and its versions travel as the history keeps them.
+export type { MessageVersions, ReplyStatus, StoredMessage } from "@threadline/history/messages";
+
+/** A thread as the sidebar lists it, with where it came from (packages/history/src/thread-source.ts). */
 export interface ThreadSummary extends ThreadOrigin {
   id: string;
   title: string;
@@ -61,20 +65,6 @@ export interface ThreadNews {
   threadId?: string;
 }
 
-/** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */
-export type ReplyStatus = "complete" | "stopped" | "incomplete";
-
-/** A message as the server stored it. */
-export interface StoredMessage extends ThreadMessage {
-  /** The seq of its first part: where it sits in the thread. */
-  seq: number;
-  /** The message it follows on its path (null: it starts the thread); absent where the store keeps no versions. */
-  parentId?: string | null;
-  createdAt: string;
-  /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
-  status: ReplyStatus;
-}
-
 /** One message of a thread's history, as the server serves it. */
 export interface HistoryMessage extends StoredMessage {
   /** The server's signature (lib/auth/history-signature.ts): the client sends it back with its copy. */
@@ -88,15 +78,6 @@ export const MESSAGES_PAGE = 50;
 export interface MessagesPage {
   messages: HistoryMessage[];
   nextCursor: string | null;
-}
-
-/** A message on the active path that has other versions: its siblings (itself among them), oldest first. */
-export interface MessageVersions {
-  messageId: string;
-  /** Ids of every version, in the order they were written. */
-  versions: string[];
-  /** 1-based place of `messageId` among `versions` ("2 / 3"). */
-  position: number;
 }
 
 /** GET /api/threads/:id/versions: every message of the active path that has other versions, in path order. */

@@ -4,9 +4,9 @@
 // shared by the runtimes (which send and subscribe) and lib/inngest/functions
 // (which run and publish).
 import type { UIMessageChunk } from "ai";
-import type { ThreadMessage, UserMessage } from "./parts";
+import type { ThreadMessage, UserMessage } from "@threadline/history/parts";
 import type { HistoryPolicy } from "./history-policy";
-import type { ThreadOrigin } from "./thread-source";
+import type { ThreadOrigin } from "@threadline/history/thread-source";
 
 export const CHAT_TURN_EVENT = "threadline/chat.turn";
 
@@ -24,7 +24,7 @@ export interface TurnInput {
   historyPolicy?: Partial<HistoryPolicy>;
   /** A new version of this message of the thread: a reply (regenerate `message`'s answer) or a user's message (edit it into `message`). */
   replaces?: string;
-  /** Where the thread comes from if this turn makes it (lib/protocol/thread-source.ts); unset: the chat page. */
+  /** Where the thread comes from if this turn makes it (packages/history/src/thread-source.ts); unset: the chat page. */
   origin?: ThreadOrigin;
 }
 

@@ -1,4 +1,4 @@
-import { notFoundThread, threadBusy } from "@/lib/errors";
+import { notFoundThread, threadBusy } from "@threadline/history/errors";
 
 interface ActiveTurn {
   owner: string;

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { TurnStore } from "@/lib/history/types";
+import type { TurnStore } from "@threadline/history/contract";
 import type { ActiveTurns } from "./active-turns";
 
 /** The Postgres channel a recorded Stop is announced on (threadline_request_stop). */

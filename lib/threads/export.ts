@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
-import { UNTITLED_THREAD } from "@/lib/history/title";
+import { AppError } from "@threadline/history/errors";
+import { UNTITLED_THREAD } from "@threadline/history/title";
 import { limits } from "@/lib/limits";
 import {
   exportedMessageSchema,

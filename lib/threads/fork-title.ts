@@ -1,4 +1,4 @@
-import { UNTITLED_THREAD } from "@/lib/history/title";
+import { UNTITLED_THREAD } from "@threadline/history/title";
 import { limits } from "@/lib/limits";
 
 const FORK_SUFFIX = " (fork)";

@@ -13,9 +13,9 @@ import { once } from "node:events";
 // (as JSON.parse does) and, with `keepStack: false`, drops each emitted
 // message from the array it is read into.
 import { JSONParser, TokenType } from "@streamparser/json";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { limits } from "@/lib/limits";
-import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
+import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import {
   exportHeaderFields,
   exportHeaderSchema,

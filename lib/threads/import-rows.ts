@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { toColumns } from "@/lib/protocol/parts-codec";
-import type { Part } from "@/lib/protocol/parts";
+import { toColumns } from "@threadline/history/codec";
+import type { Part } from "@threadline/history/parts";
 import type { ExportedMessage } from "@/lib/protocol/thread-export";
 
 /** threadline_import_parts's arrays: one element per part row. */
@@ -32,7 +32,7 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 
 /**
  * A summary from a file is anyone's words: marked imported, so the model
- * reads it as quoted data, never as a system message (lib/model/summary-for-model.ts).
+ * reads it as quoted data, never as a system message (packages/history/src/summary-for-model.ts).
  */
 const asImported = (part: Part): Part => (part.type === "system-event" ? { ...part, imported: true } : part);
 

@@ -1,5 +1,5 @@
-import { UNTITLED_THREAD } from "@/lib/history/title";
-import type { Part, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { UNTITLED_THREAD } from "@threadline/history/title";
+import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { chosenPath, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
 
 /** How much of a tool's input or output the transcript shows: enough to recognise the call, not a dump. */

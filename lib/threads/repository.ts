@@ -1,17 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { AppError, notFoundThread } from "@/lib/errors";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { ThreadsChanged } from "@/lib/history/types";
-import { UNTITLED_THREAD } from "@/lib/history/title";
-import { textOf } from "@/lib/protocol/parts";
+import { AppError, notFoundThread } from "@threadline/history/errors";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
+import type { ThreadsChanged } from "@threadline/history/contract";
+import { UNTITLED_THREAD } from "@threadline/history/title";
+import { textOf } from "@threadline/history/parts";
 import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
-import type { ThreadSource } from "@/lib/protocol/thread-source";
-import { PART_COLUMNS, rowsToMessages, type PartRow } from "@/lib/history/rows";
+import type { ThreadSource } from "@threadline/history/thread-source";
+import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
 import type { ThreadSize, VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
@@ -140,7 +140,7 @@ export class ThreadRepository {
     return toSummary(rows[0]);
   }
 
-  /** The user's title: the model's never replaces it (lib/history/postgres-titles.ts). */
+  /** The user's title: the model's never replaces it (packages/history/src/postgres-titles.ts). */
   async rename(owner: string, id: string, title: string): Promise<ThreadSummary> {
     const { rows } = await this.pool.query<ThreadRow>(
       `UPDATE threads SET title = $3, title_source = 'user' WHERE id = $1 AND owner = $2 RETURNING ${THREAD_COLUMNS}`,

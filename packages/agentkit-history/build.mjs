@@ -1,7 +1,6 @@
-// Builds the package from the app's own adapter code (one implementation, two
-// faces): esbuild bundles src/index.ts and the app files it imports into
-// dist/index.js, with the app's "@/" aliases resolved and "server-only" (a
-// Next.js guard) left out; TypeScript declares dist/*.d.ts from the package's
+// Builds the package over the history package's adapter (one implementation,
+// two faces): esbuild bundles src/index.ts and the @threadline/history files it
+// imports into dist/index.js, with "server-only" (a Next.js guard) left out; TypeScript declares dist/*.d.ts from the package's
 // own sources only; the migrations are copied beside it for migrate().
 import { cp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -57,16 +56,16 @@ async function declare() {
   for (const name of declarations) {
     const text = written.get(name);
     if (!text) throw new Error(`TypeScript declared no ${name}`);
-    // The public declarations name the package's own files and its peers only.
-    if (/from "\.\.\//.test(text) || /from "@\//.test(text)) throw new Error(`${name} reaches outside the package:\n${text}`);
+    // The public declarations name the package's own files and its peers only (the history package is bundled, not a dependency).
+    if (/from "\.\.\//.test(text) || /from "@\//.test(text) || /from "@threadline\//.test(text)) throw new Error(`${name} reaches outside the package:\n${text}`);
     await writeFile(path.join(dist, name), text);
   }
 }
 
 async function copyMigrations() {
   for (const [from, to] of [
-    [path.join(root, "migrations"), path.join(dist, "migrations")],
-    [path.join(root, "db", "functions"), path.join(dist, "functions")],
+    [path.join(root, "packages", "history", "db", "migrations"), path.join(dist, "migrations")],
+    [path.join(root, "packages", "history", "db", "functions"), path.join(dist, "functions")],
   ]) {
     await mkdir(to, { recursive: true });
     for (const name of await readdir(from)) if (name.endsWith(".sql")) await cp(path.join(from, name), path.join(to, name));

@@ -7,7 +7,7 @@ import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { ensureDatabase, migrate } from "../../lib/db/migrate.mjs";
+import { ensureDatabase, migrate } from "@threadline/history/migrate";
 
 /** `root`: the checkout (its .next/standalone is run); `outDir`: where the servers' logs go; `basePort`: the app's port. */
 export function benchServers({ root, outDir, basePort }) {

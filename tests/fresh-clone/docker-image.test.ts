@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { recreateDatabase } from "@/lib/db/migrate.mjs";
+import { recreateDatabase } from "@threadline/history/migrate";
 import { parseDockerfile, replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
 import { chatTurn, freePort, freshCopy, stopGroup, visit, waitFor } from "../support/fresh-copy";
 
@@ -76,8 +76,11 @@ describe("the Docker image, its steps replayed without Docker", () => {
   it("holds only the standalone server, its assets, migrations and start script, and runs as a non-root user", async () => {
     expect(image, "the build failed").toBeDefined();
     const entries = (await readdir(image.workdir)).sort();
-    expect(entries.filter((entry) => ![".next", "db", "lib", "migrations", "node_modules", "package.json", "public", "scripts", "server.js"].includes(entry))).toEqual([]);
-    expect(entries).toEqual(expect.arrayContaining(["server.js", "migrations", "scripts", "node_modules"]));
+    expect(entries.filter((entry) => ![".next", "lib", "node_modules", "package.json", "packages", "public", "scripts", "server.js"].includes(entry))).toEqual([]);
+    expect(entries).toEqual(expect.arrayContaining(["server.js", "packages", "scripts", "node_modules"]));
+    // The history package's migrator, its migrations and its database functions: what the start script applies.
+    expect(await readdir(path.join(image.workdir, "packages", "history", "db", "migrations"))).toContain("1732233600000_init.sql");
+    expect(await readdir(path.join(image.workdir, "packages", "history", "db", "functions"))).toContain("threadline_open_turn.sql");
     expect(await readdir(path.join(image.workdir, ".next", "static"))).not.toHaveLength(0);
 
     const { devDependencies } = JSON.parse(await readFile("package.json", "utf8")) as { devDependencies: Record<string, string> };

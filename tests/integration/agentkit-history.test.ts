@@ -13,7 +13,7 @@ import { z } from "zod";
 import { startMockModelServer, toolResultsReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
@@ -136,9 +136,9 @@ void history; void refused;`),
     const fresh = new pg.Pool({ connectionString: embedded.url, max: 1 });
     try {
       const copied = (await readdir(path.join(DIST, "migrations"))).map((name) => name.replace(/\.sql$/, "")).sort();
-      expect(copied).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../../migrations"))).map((name) => name.replace(/\.sql$/, "")).sort());
+      expect(copied).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../history/db/migrations"))).map((name) => name.replace(/\.sql$/, "")).sort());
       const functions = (await readdir(path.join(DIST, "functions"))).map((name) => `db/functions/${name.replace(/\.sql$/, "")}`).sort();
-      expect(functions).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../../db/functions"))).map((name) => `db/functions/${name.replace(/\.sql$/, "")}`).sort());
+      expect(functions).toEqual((await readdir(path.resolve(PACKAGE_DIR, "../history/db/functions"))).map((name) => `db/functions/${name.replace(/\.sql$/, "")}`).sort());
       expect(await pkg.migrate(embedded.url)).toEqual([...copied, ...functions]);
       expect(await pkg.migrate(fresh)).toEqual([]);
       const history = pkg.agentKitHistory(fresh, { owner });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
-import { userMessage } from "@/lib/protocol/parts";
+import { userMessage } from "@threadline/history/parts";
 import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, readUntil, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { inspect } from "node:util";
 import { LEAKED_KEY_HINT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import type { Part } from "@/lib/protocol/parts";
+import type { Part } from "@threadline/history/parts";
 import { params, parseChunks, readUntil, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { testPool } from "../support/db";

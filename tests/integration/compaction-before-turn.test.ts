@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";

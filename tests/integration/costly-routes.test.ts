@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limits } from "@/lib/limits";
 import type { ThreadExport } from "@/lib/protocol/thread-export";

@@ -6,17 +6,17 @@ import pg from "pg";
 import { runner } from "node-pg-migrate";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { applyFunctions, migrate, recreateDatabase } from "@/lib/db/migrate.mjs";
+import { applyFunctions, migrate, recreateDatabase } from "@threadline/history/migrate";
 import { TEST_DATABASE_URL } from "../support/db";
 
-// The database functions live in db/functions/, one file each, applied after
+// The database functions live in packages/history/db/functions/, one file each, applied after
 // the versioned migrations whenever a file's text changes. A database
 // migrated at the last commit before that move upgrades to exactly the schema
 // a new database gets, with every function as it was.
 
 /** The last commit whose migrations still defined the functions themselves. */
 const BEFORE = "a12e42c8d119ef349a3272fab495183457c9779f";
-const FUNCTIONS_DIR = path.join(process.cwd(), "db", "functions");
+const FUNCTIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "functions");
 /** The functions written since that commit. */
 const ADDED = ["threadline_answered", "threadline_finish_turn", "threadline_renew_turn", "threadline_reply_to"];
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "@/lib/db/migrate.mjs";
+import { migrate } from "@threadline/history/migrate";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, parseChunks, replyText, request, visitor } from "../support/api";
 import { createPrivatePostgres, privatePostgresUnavailable, type PrivatePostgres } from "../support/private-postgres";

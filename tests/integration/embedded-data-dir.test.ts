@@ -15,7 +15,7 @@ const root = await mkdtemp(path.join(tmpdir(), "threadline-data-dir-"));
 // The script runs from a copy any user can read: one test runs it as another
 // user, who may not be able to enter the folder this checkout is in. The copy
 // has no .env either, so nothing but EMBEDDED_DB_DIR is configured.
-const project = await readableProjectCopy(["@next/env", "pg", "node-pg-migrate", "@electric-sql/pglite", "@electric-sql/pglite-socket"]);
+const project = await readableProjectCopy(["@next/env", "@threadline/history", "pg", "node-pg-migrate", "@electric-sql/pglite", "@electric-sql/pglite-socket"]);
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
   await rm(project, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
-import type { TurnHistory } from "@/lib/history/types";
+import type { TurnHistory } from "@threadline/history/contract";
 import type { MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { startInProcessInngest, type InProcessInngest, type ServeHandlers } from "../support/in-process-inngest";
@@ -32,7 +32,7 @@ async function brokenReadsServe(): Promise<ServeHandlers> {
   const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
   const { realtimePublisher } = await import("@/lib/inngest/publisher");
   const { app } = await import("@/lib/app");
-  const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
+  const { PostgresHistoryAdapter } = await import("@threadline/history/postgres");
   const real = new PostgresHistoryAdapter(pool);
   const brokenReads: TurnHistory = {
     turns: real.turns,
@@ -53,7 +53,7 @@ async function brokenReadsServe(): Promise<ServeHandlers> {
 describe("a run that fails for good", () => {
   it("publishes an error chunk as its last message, so the stream ends instead of timing out", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { PostgresHistoryAdapter } = await import("@/lib/history/postgres");
+    const { PostgresHistoryAdapter } = await import("@threadline/history/postgres");
     const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
     const inngest = (await import("@/lib/app")).app().inngest();
     const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TurnChunkBatch, TurnChunkMessage } from "@/lib/protocol/turn-events";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { turnEventData } from "../support/turn-events";

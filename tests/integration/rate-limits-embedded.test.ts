@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { migrate } from "@/lib/db/migrate.mjs";
+import { migrate } from "@threadline/history/migrate";
 import type { App } from "@/lib/app";
 import { testApp } from "../support/test-app";
 

@@ -5,7 +5,7 @@ import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../sc
 import { ChatEngine } from "@/lib/client/chat-engine";
 import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/live/listener";
-import { PostgresLiveStore } from "@/lib/history/postgres-progress";
+import { PostgresLiveStore } from "@/lib/live/postgres-progress";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";

@@ -4,7 +4,7 @@ import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../sc
 import { mockModelEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
-import { threadBusy } from "@/lib/errors";
+import { threadBusy } from "@threadline/history/errors";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { ensureProductionBuild, send, startApp, stopApps, type Answer, type StartedApp } from "../support/production-app";
 

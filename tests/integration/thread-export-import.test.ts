@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { limits } from "@/lib/limits";
-import type { Part } from "@/lib/protocol/parts";
+import type { Part } from "@threadline/history/parts";
 import { threadExportSchema, type ThreadExport } from "@/lib/protocol/thread-export";
 import { threadExport } from "@/lib/threads/export";
 import { ThreadRepository } from "@/lib/threads/repository";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "@/lib/limits";
-import { MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
-import type { JsonValue } from "@/lib/protocol/parts";
+import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
+import type { JsonValue } from "@threadline/history/parts";
 import { MAX_SEQ, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
 import { params, request, visitor } from "../support/api";
 import { testPool } from "../support/db";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { AppError } from "@threadline/history/errors";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { limits } from "@/lib/limits";
 import { ThreadRepository } from "@/lib/threads/repository";
 import { chatTurn, params, request, visitor } from "../support/api";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { ThreadPage, ThreadResponse, ThreadSummary } from "@/lib/protocol/threads";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";

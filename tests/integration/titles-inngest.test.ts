@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { titleFromMessage } from "@/lib/history/title";
+import { titleFromMessage } from "@threadline/history/title";
 import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
 import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
 import { testPool } from "../support/db";

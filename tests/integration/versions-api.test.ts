@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import type { MessagesPage, SelectedVersion, VersionsPage } from "@/lib/protocol/threads";
 import { params, request, visitor } from "../support/api";
 import { testPool } from "../support/db";

@@ -4,14 +4,14 @@ import pg from "pg";
 import { runner } from "node-pg-migrate";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { migrate as migrateAll } from "@/lib/db/migrate.mjs";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
+import { migrate as migrateAll } from "@threadline/history/migrate";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 
 // Threads written before versions existed read as they did: the migration
 // makes each one a straight active path, every message following the one
 // before it by seq (all its parts alike). Run on an embedded Postgres of its
 // own, migrated up to the migration before, given rows, then migrated on.
-const MIGRATIONS_DIR = path.join(process.cwd(), "migrations");
+const MIGRATIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "migrations");
 const VERSIONS = "1733529600000_versions.sql";
 const THREAD = "00000000-0000-4000-8000-000000000001";
 const OTHER = "00000000-0000-4000-8000-000000000002";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { Reply, VersionStore } from "@/lib/history/types";
-import type { Part } from "@/lib/protocol/parts";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
+import type { Reply, VersionStore } from "@threadline/history/contract";
+import type { Part } from "@threadline/history/parts";
 import { ThreadRepository } from "@/lib/threads/repository";
 import { databaseTargets } from "../support/db-targets";
 

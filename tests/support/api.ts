@@ -3,7 +3,7 @@ import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
 import type { ChatMessage } from "@/lib/protocol/chat";
-import type { Part } from "@/lib/protocol/parts";
+import type { Part } from "@threadline/history/parts";
 
 export const SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
 

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { inject } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { migrate } from "@/lib/db/migrate.mjs";
+import { migrate } from "@threadline/history/migrate";
 import { testPool } from "./db";
 
 /** A database a suite runs on, opened in its beforeAll and closed in its afterAll. */

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../lib/db/embedded.mjs";
-import { migrate, recreateDatabase } from "../../lib/db/migrate.mjs";
+import { migrate, recreateDatabase } from "@threadline/history/migrate";
 
 // A fresh database per run, built by the same migrations the app applies: the
 // server named by TEST_DATABASE_URL, or an embedded Postgres in memory.

@@ -30,12 +30,33 @@ export function specifiersOf(source: string): string[] {
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]));
 }
 
+/** The workspace's packages (packages/<name>), by the names they are imported under. */
+const WORKSPACE = new Map(
+  readdirSync(path.join(root, "packages")).flatMap((folder) => {
+    const manifest = path.join(root, "packages", folder, "package.json");
+    return existsSync(manifest) ? [[(JSON.parse(readFileSync(manifest, "utf8")) as { name: string }).name, `packages/${folder}/src`] as const] : [];
+  }),
+);
+
+/** A workspace package's module as the file it is: the name alone is its index, a subpath the source file of that name. */
+function workspaceBase(specifier: string): string | undefined {
+  for (const [name, src] of WORKSPACE) {
+    if (specifier === name) return `${src}/index`;
+    if (specifier.startsWith(`${name}/`)) return `${src}/${specifier.slice(name.length + 1)}`;
+  }
+  return undefined;
+}
+
 /** A specifier as a repository-relative file, or the bare package name when it is not one of ours. */
 export function resolve(from: string, specifier: string): { file: string } | { pkg: string } {
   let base: string;
+  const workspace = workspaceBase(specifier);
   if (specifier.startsWith("@/")) base = specifier.slice(2);
   else if (specifier.startsWith(".")) base = path.join(path.dirname(from), specifier);
+  else if (workspace !== undefined) base = workspace;
   else return { pkg: specifier };
+  // An ES module's import of "./x.js" names the TypeScript file x.ts.
+  if (base.endsWith(".js") && !existsSync(path.join(root, base))) base = base.slice(0, -".js".length);
   for (const extension of EXTENSIONS) {
     const candidate = base + extension;
     if (existsSync(path.join(root, candidate)) && statSync(path.join(root, candidate)).isFile()) return { file: candidate };

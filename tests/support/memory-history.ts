@@ -1,5 +1,5 @@
-import { notFoundThread, threadBusy } from "@/lib/errors";
-import { userMessage } from "@/lib/protocol/parts";
+import { notFoundThread, threadBusy } from "@threadline/history/errors";
+import { userMessage } from "@threadline/history/parts";
 import type {
   LeaseRenewal,
   NewSummary,
@@ -15,7 +15,7 @@ import type {
   TurnRef,
   TurnStore,
   UserMessage,
-} from "@/lib/history/types";
+} from "@threadline/history/contract";
 
 interface MemoryThread {
   owner: string;

@@ -8,12 +8,13 @@ import { promisify } from "node:util";
 // For a test that runs the project's scripts as another user. That user may
 // not be able to enter the folder this checkout lives in (one made with
 // `mktemp -d` is mode 700), so the scripts run from a copy every user can read:
-// package.json, scripts/, lib/, migrations/, db/ and the packages the scripts
-// import with everything those depend on. No .env comes along.
+// package.json, scripts/, lib/ and the packages the scripts import (the
+// workspace's history package among them, with its migrations) with
+// everything those depend on. No .env comes along.
 
 const exec = promisify(execFile);
 const repository = path.resolve(__dirname, "..", "..");
-const PROJECT_FILES = ["package.json", "scripts", "lib", "migrations", "db"];
+const PROJECT_FILES = ["package.json", "scripts", "lib"];
 
 /** The folder of an installed package as Node finds it from `from`: the nearest node_modules up the tree. */
 function locate(name: string, from: string): string | undefined {
@@ -48,7 +49,8 @@ export async function readableProjectCopy(packages: string[]): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "threadline-readable-"));
   for (const entry of PROJECT_FILES) await cp(path.join(repository, entry), path.join(dir, entry), { recursive: true });
   for (const installed of await dependencyClosure(packages)) {
-    await cp(installed, path.join(dir, path.relative(repository, installed)), { recursive: true });
+    // A workspace package is a link into packages/: the copy holds its files.
+    await cp(installed, path.join(dir, path.relative(repository, installed)), { recursive: true, dereference: true });
   }
   // Copies keep the files' modes, and a private umask may have made them unreadable to others.
   await exec("chmod", ["-R", "a+rX", dir]);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatTurnEventData } from "@/lib/protocol/turn-events";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
-import type { ThreadMessage, UserMessage } from "@/lib/history/types";
+import type { ThreadMessage, UserMessage } from "@threadline/history/contract";
 import { SESSION_SECRET } from "./api";
 
 /**

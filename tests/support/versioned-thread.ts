@@ -1,6 +1,6 @@
-import { PostgresHistoryAdapter } from "@/lib/history/postgres";
-import type { Reply } from "@/lib/history/types";
-import type { Part } from "@/lib/protocol/parts";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
+import type { Reply } from "@threadline/history/contract";
+import type { Part } from "@threadline/history/parts";
 
 /** The first reply: a hand-over, reasoning, two tool calls (an output, an error) and the answer. */
 export const TOOL_REPLY: Part[] = [

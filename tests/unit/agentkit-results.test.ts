@@ -1,7 +1,7 @@
 import { AgentResult, type Message, type ToolResultMessage } from "@inngest/agent-kit";
 import { describe, expect, it } from "vitest";
 import { messagesToResults, resultsToParts } from "../../packages/agentkit-history/src/agent-results";
-import type { Part } from "@/lib/protocol/parts";
+import type { Part } from "@threadline/history/parts";
 import type { StoredMessage } from "@/lib/protocol/threads";
 
 // AgentKit's results and Threadline's parts, both ways, with AgentKit's real

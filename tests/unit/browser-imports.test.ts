@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { forbiddenPaths, root, sourceFiles } from "../support/import-graph";
 
-const SERVER_FOLDERS = ["lib/threads/", "lib/history/", "lib/db/", "lib/auth/", "lib/agent/", "lib/runtime/"];
+const SERVER_FOLDERS = ["lib/threads/", "packages/history/src/postgres", "packages/history/src/migrate", "lib/db/", "lib/auth/", "lib/agent/", "lib/runtime/"];
 const isServerOnly = (module: string) => module === "server-only" || SERVER_FOLDERS.some((folder) => module.startsWith(folder));
 
 const useClient = (file: string) => /^\s*["']use client["']/.test(readFileSync(path.join(root, file), "utf8"));
@@ -34,6 +34,24 @@ describe("the browser's code", () => {
   it("would be caught reaching one: the server's own modules do", () => {
     expect(forbiddenPaths("lib/threads/signed-page.ts", isServerOnly)).toContain("lib/threads/signed-page.ts → server-only");
     expect(forbiddenPaths("app/c/[threadId]/page.tsx", isServerOnly).length).toBeGreaterThan(0);
+  });
+});
+
+describe("the workspace's packages", () => {
+  const packageFiles = sourceFiles("packages").filter((file) => !file.includes("/dist/") && !file.endsWith("build.mjs"));
+  const app = (module: string) => /^(app|lib|components|scripts)\//.test(module);
+
+  it("are found where they live", () => {
+    expect(packageFiles).toContain("packages/history/src/postgres.ts");
+    expect(packageFiles).toContain("packages/agentkit-history/src/index.ts");
+  });
+
+  it("import nothing from the app: the app depends on them, never the other way", () => {
+    expect(packageFiles.flatMap((file) => forbiddenPaths(file, app))).toEqual([]);
+  });
+
+  it("would be caught importing from it: the app's own modules do", () => {
+    expect(forbiddenPaths("lib/agent/turn/turn.ts", app).length).toBeGreaterThan(0);
   });
 });
 

@@ -9,7 +9,7 @@ import { sinceLatestSummary, windowOf } from "@/lib/client/history-mode";
 import type { StoredMessage } from "@/lib/protocol/threads";
 import type { HistoryItem } from "@/lib/protocol/chat";
 import { offlineSummary, summaryRequestText, transcriptOf } from "@/lib/model/summary-request";
-import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
+import type { SystemEventPart, ThreadMessage } from "@threadline/history/parts";
 
 /** `turns` user turns of one user message and one one-part reply each, with seqs from `firstSeq`. */
 function turns(count: number, firstSeq = 1): StoredMessage[] {

@@ -138,9 +138,9 @@ describe("docs/architecture.md's map of the concepts", () => {
     expect(paths.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);
   });
 
-  it("has every folder of lib/ in it", () => {
+  it("has every folder of lib/ and every package in it", () => {
     const paths = mapped();
-    const all = folders("lib");
+    const all = [...folders("lib"), ...readdirSync(path.join(root, "packages")).map((name) => `packages/${name}`)];
     expect(all).toContain("lib/agent/turn");
     expect(all.filter((dir) => !paths.some((p) => p === `${dir}/` || p.startsWith(`${dir}/`)))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError, fromErrorBody } from "@/lib/errors";
+import { AppError, fromErrorBody } from "@threadline/history/errors";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { route } from "@/lib/http/handler";
 

@@ -7,11 +7,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isSignedRun, seqAfter, signMessage } from "@/lib/auth/history-signature";
-import { rowsToMessages, type PartRow } from "@/lib/history/rows";
-import { summaryForModel } from "@/lib/model/summary-for-model";
-import { canonicalParts, fromColumns, fromUIParts, timelineOf, toColumns, toModelMessages, toUIMessage, toUIParts } from "@/lib/protocol/parts-codec";
+import { rowsToMessages, type PartRow } from "@threadline/history/rows";
+import { summaryForModel } from "@threadline/history/summary-for-model";
+import { canonicalParts, fromColumns, toColumns } from "@threadline/history/codec";
+import { fromUIParts, timelineOf, toModelMessages, toUIMessage, toUIParts } from "@/lib/protocol/parts-codec";
 import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
-import { partSchema, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@/lib/protocol/parts";
+import { partSchema, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
 
 const NUM_RUNS = 200;
 const NUL = "\u0000";

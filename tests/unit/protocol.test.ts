@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatRequestSchema } from "@/lib/protocol/chat";
-import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
-import { partSchema } from "@/lib/protocol/parts";
+import { jsonDepth, MAX_JSON_DEPTH } from "@threadline/history/json-depth";
+import { partSchema } from "@threadline/history/parts";
 
 const valid = (value: unknown) => partSchema.safeParse(value).success;
 const problems = (body: unknown) => {

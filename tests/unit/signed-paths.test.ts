@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientHistoryCovers } from "@/lib/agent/turn/lifecycle";
 import { isSignedRun, seqAfter, signMessage } from "@/lib/auth/history-signature";
-import type { ThreadMessage } from "@/lib/protocol/parts";
+import type { ThreadMessage } from "@threadline/history/parts";
 
 // A thread with versions: its active path leaves gaps in the seqs where other
 // versions sit, so a client's copy of the path is checked by the parents its

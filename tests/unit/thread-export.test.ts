@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { limits } from "@/lib/limits";
-import type { Part } from "@/lib/protocol/parts";
+import type { Part } from "@threadline/history/parts";
 import { chosenPath, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
 import { exportFilename } from "@/lib/threads/export";
 import { forkTitle } from "@/lib/threads/fork-title";

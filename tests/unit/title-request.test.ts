@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { titleFromMessage } from "@/lib/history/title";
+import { titleFromMessage } from "@threadline/history/title";
 import { offlineTitle } from "@/lib/model/offline-title";
 import { modelTitle, titleRequestText } from "@/lib/model/title-request";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { titleFromMessage } from "@/lib/history/title";
+import { titleFromMessage } from "@threadline/history/title";
 
 describe("the default thread title", () => {
   it("is the start of the first message as plain text on one line", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildModelMessages, shouldLoadHistory, threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import { createNetwork } from "@/lib/agent/network/network";
 import { runTurn, type StepRunner, type TurnInput } from "@/lib/agent/turn/turn";
-import { userMessage, type ThreadMessage } from "@/lib/protocol/parts";
+import { userMessage, type ThreadMessage } from "@threadline/history/parts";
 import { MemoryHistory } from "../support/memory-history";
 import { scriptedModel } from "../support/scripted-model";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { z } from "zod";
-import { isUuid } from "@/lib/protocol/uuid";
+import { isUuid } from "@threadline/history/uuid";
 
 // The API, the thread page and the identity cookie all ask isUuid; it must
 // accept exactly what zod's uuid format accepts, or a thread the API created

@@ -1,6 +1,6 @@
 import { serve } from "inngest/next";
 import { app, type App } from "@/lib/app";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { errorResponse } from "@/lib/http/handler";
 
 // Inngest calls this endpoint to run the functions' steps. Without Inngest

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { threadSourceSchema } from "@/lib/protocol/thread-source";
+import { threadSourceSchema } from "@threadline/history/thread-source";
 
 export const listThreadsQuerySchema = z.object({
   limit: z.coerce

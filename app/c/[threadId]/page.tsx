@@ -1,8 +1,8 @@
 import { cache } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/protocol/uuid";
+import { AppError } from "@threadline/history/errors";
+import { isUuid } from "@threadline/history/uuid";
 import { app } from "@/lib/app";
 import { signedPage } from "@/lib/threads/signed-page";
 import { messagesCursor } from "@/lib/protocol/cursors";

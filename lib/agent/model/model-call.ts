@@ -2,7 +2,7 @@ import "server-only";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from "ai";
 import { BROKE_OFF_TOOL_ERROR, STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
-import type { HandoffPart, Part } from "@/lib/protocol/parts";
+import type { HandoffPart, Part } from "@threadline/history/parts";
 import { describeModelError } from "@/lib/model/provider-errors";
 import { brokeOff, emptyStream, endStream, reduceChunk, type ModelStream, type PendingToolCall, type StreamContext, type StreamWrite } from "./model-stream-reducer";
 import { modelTools } from "./model-tools";

@@ -1,6 +1,6 @@
 import { parsePartialJson, type TextStreamPart, type ToolSet } from "ai";
 import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
-import type { HandoffPart, JsonValue, Part, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import type { HandoffPart, JsonValue, Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { describeInvalidCall, handoffInput } from "./model-tools";
 import type { Agent } from "../network/network";
 import { flushDelta, joinDelta } from "./text-deltas";

@@ -3,7 +3,7 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provide
 import { safeParseJSON } from "@ai-sdk/provider-utils";
 import { InvalidToolInputError, NoSuchToolError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from "ai/internal";
-import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
+import { jsonDepth, MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 
 // One model call, asked of the provider directly. The AI SDK's streamText
 // would pass every token through a dozen web streams of its own (steps,

@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
-import type { HandoffPart, Part } from "@/lib/protocol/parts";
+import type { HandoffPart, Part } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { AgentTool } from "./tools/types";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
-import { summaryForModel } from "@/lib/model/summary-for-model";
-import type { Part, ToolResultPart } from "@/lib/protocol/parts";
+import { summaryForModel } from "@threadline/history/summary-for-model";
+import type { Part, ToolResultPart } from "@threadline/history/parts";
 import { historyTrimLine, type AgentHistoryTrim } from "../turn/history-log";
 import { callModel, ModelCallError, type ModelCallResult } from "../model/model-call";
 import type { PendingToolCall } from "../model/model-stream-reducer";

@@ -1,12 +1,12 @@
 // The history lifecycle as small pure rules, one per row of the table in
-// lib/history/types.ts. The turn runner (turn.ts) only sequences them.
+// packages/history/src/contract.ts. The turn runner (turn.ts) only sequences them.
 
 import type { ModelMessage } from "ai";
 import { v5 as uuidv5 } from "uuid";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
-import { summaryForModel } from "@/lib/model/summary-for-model";
-import type { ThreadMessage, UserMessage } from "@/lib/history/types";
-import { userMessage } from "@/lib/protocol/parts";
+import { summaryForModel } from "@threadline/history/summary-for-model";
+import type { ThreadMessage, UserMessage } from "@threadline/history/contract";
+import { userMessage } from "@threadline/history/parts";
 import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
 
 export type { HistorySource } from "@/lib/protocol/chat";

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { databaseRefusal } from "@/lib/db/refusal";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 

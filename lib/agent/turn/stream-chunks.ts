@@ -1,7 +1,8 @@
 import type { UIMessageChunk } from "ai";
 import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
-import type { JsonValue, Part } from "@/lib/protocol/parts";
-import { canonicalParts, UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
+import type { JsonValue, Part } from "@threadline/history/parts";
+import { canonicalParts } from "@threadline/history/codec";
+import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 
 /**
  * Where a turn's output goes; the runtime decides how it reaches the client.

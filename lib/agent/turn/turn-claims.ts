@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { AppError } from "@/lib/errors";
-import type { TurnClaim, TurnStore } from "@/lib/history/types";
+import { AppError } from "@threadline/history/errors";
+import type { TurnClaim, TurnStore } from "@threadline/history/contract";
 import { runNow } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";

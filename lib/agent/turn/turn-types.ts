@@ -1,6 +1,6 @@
 // What a turn is given, what it depends on, and what it gives back: the
 // contract between the turn runner (turn.ts), its helpers and the runtimes.
-import type { TurnHistory, Reply } from "@/lib/history/types";
+import type { TurnHistory, Reply } from "@threadline/history/contract";
 import type { HistorySigner } from "@/lib/auth/history-signature";
 import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { HistorySource } from "./lifecycle";

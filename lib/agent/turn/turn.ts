@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, UIMessageChunk } from "ai";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
-import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@/lib/history/types";
-import { userMessage, type UserMessage } from "@/lib/protocol/parts";
+import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
+import { userMessage, type UserMessage } from "@threadline/history/parts";
 import {
   buildModelMessages,
   clientHistoryCovers,

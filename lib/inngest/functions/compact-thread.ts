@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { compactThread } from "@/lib/agent/compaction";
 import type { Network } from "@/lib/agent/network/network";
 import type { StepRunner } from "@/lib/agent/turn/steps";
-import type { TurnHistory } from "@/lib/history/types";
+import type { TurnHistory } from "@threadline/history/contract";
 import type { InngestClient } from "@/lib/inngest/client";
 import { THREAD_COMPACT_EVENT, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
 

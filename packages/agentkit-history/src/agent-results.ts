@@ -17,9 +17,9 @@ import {
   type ToolCallMessage,
   type ToolResultMessage,
 } from "@inngest/agent-kit";
-import { canonicalParts } from "../../../lib/protocol/parts-codec";
-import { textOf, type JsonValue, type Part } from "../../../lib/protocol/parts";
-import type { StoredMessage } from "../../../lib/protocol/threads";
+import { canonicalParts } from "@threadline/history/codec";
+import { textOf, type JsonValue, type Part } from "@threadline/history/parts";
+import type { StoredMessage } from "@threadline/history/messages";
 
 /** The agentName of a user's message read back. */
 export const USER_AGENT = "user";

@@ -1,6 +1,6 @@
 // Threadline's Postgres history as an AgentKit HistoryConfig. The storage is
-// the app's own adapter (lib/history/postgres.ts), imported, not copied: the
-// app and an AgentKit network write the same rows, so a thread an AgentKit
+// the history package's adapter (@threadline/history), the one the app runs
+// on, imported, not copied: the app and an AgentKit network write the same rows, so a thread an AgentKit
 // app wrote opens in Threadline with its tool cards.
 //
 // How AgentKit (0.13) calls the hooks, and what each does about it:
@@ -22,13 +22,12 @@ import type { AgentResult, History, State, StateData } from "@inngest/agent-kit"
 import { NonRetriableError } from "inngest";
 import type pg from "pg";
 import { z } from "zod";
-import { PostgresHistoryAdapter } from "../../../lib/history/postgres";
-import { AppError, duplicateMessage } from "../../../lib/errors";
-import { migrate as migrateDatabase, migrateOn } from "../../../lib/db/migrate.mjs";
-import { summaryForModel } from "../../../lib/model/summary-for-model";
-import type { StoredMessage } from "../../../lib/protocol/threads";
-import type { SummaryMessage } from "../../../lib/history/types";
-import { sourceIdSchema, sourceMetadataSchema, type ThreadOrigin } from "../../../lib/protocol/thread-source";
+import { PostgresHistoryAdapter, type SummaryMessage } from "@threadline/history";
+import { AppError, duplicateMessage } from "@threadline/history/errors";
+import { migrate as migrateDatabase, migrateOn } from "@threadline/history/migrate";
+import { summaryForModel } from "@threadline/history/summary-for-model";
+import type { StoredMessage } from "@threadline/history/messages";
+import { sourceIdSchema, sourceMetadataSchema, type ThreadOrigin } from "@threadline/history/thread-source";
 import { messagesToResults, resultsToParts } from "./agent-results.js";
 import type { AgentKitHistory, AgentKitHistoryOptions, MigrateOptions, ThreadlineError } from "./types.js";
 
@@ -36,7 +35,7 @@ export type { AgentKitHistory, AgentKitHistoryOptions, MigrateOptions, Threadlin
 
 type Step = History.Context<StateData>["step"];
 
-/** The options' sourceId and sourceMetadata, as Threadline keeps them (lib/protocol/thread-source.ts). */
+/** The options' sourceId and sourceMetadata, as Threadline keeps them (packages/history/src/thread-source.ts). */
 const agentKitOrigin = z.object({ sourceId: sourceIdSchema.optional(), sourceMetadata: sourceMetadataSchema.optional() });
 
 /** Whether an error is one of Threadline's refusals (see ThreadlineError). */

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { jsonDepth, MAX_JSON_DEPTH } from "@/lib/protocol/json-depth";
-import type { JsonValue, ToolCallPart, ToolResultPart } from "@/lib/protocol/parts";
+import { jsonDepth, MAX_JSON_DEPTH } from "@threadline/history/json-depth";
+import type { JsonValue, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { AgentTool, ToolContext } from "./types";
 

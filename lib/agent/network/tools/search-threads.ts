@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JsonValue } from "@/lib/protocol/parts";
+import type { JsonValue } from "@threadline/history/parts";
 import { defineTool } from "./types";
 
 export interface ThreadSearchHit {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { JsonValue } from "@/lib/protocol/parts";
+import type { JsonValue } from "@threadline/history/parts";
 
 /** What a tool may know about the turn that calls it. */
 export interface ToolContext {

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@threadline/history/errors";
 import { route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
 import { app } from "@/lib/app";

@@ -1,8 +1,8 @@
 import { route } from "@/lib/http/handler";
 import { LIVE_STREAM_HEADERS, uiMessageEventStreamResponse } from "@/lib/http/ui-stream-response";
 import { app } from "@/lib/app";
-import { notFoundThread } from "@/lib/errors";
-import { isUuid } from "@/lib/protocol/uuid";
+import { notFoundThread } from "@threadline/history/errors";
+import { isUuid } from "@threadline/history/uuid";
 import { parsePosition, type PlacedChunk } from "@/lib/live/turn-resume";
 
 export const dynamic = "force-dynamic";

@@ -2,9 +2,9 @@
 // rows become messages. The conversion of each part is the parts codec's
 // (lib/protocol/parts-codec.ts); this is only what pg hands over around it:
 // seq as a bigint string, created_at as a Date, one row per part.
-import { fromColumns, roleOfKind, type StoredPart } from "@/lib/protocol/parts-codec";
-import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
-import type { SystemEventPart } from "@/lib/protocol/parts";
+import { fromColumns, roleOfKind, type StoredPart } from "./codec";
+import type { ReplyStatus, StoredMessage } from "./messages";
+import type { SystemEventPart } from "./parts";
 
 /** A message part's columns, as every read selects them (messages aliased m). */
 export const PART_COLUMNS =

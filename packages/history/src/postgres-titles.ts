@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { ThreadScope, ThreadsChanged, TitleStore } from "./types";
+import type { ThreadScope, ThreadsChanged, TitleStore } from "./contract";
 
 /**
  * The adapter's titles (see TitleStore): threads.title_source says who set a

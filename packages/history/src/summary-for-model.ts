@@ -3,7 +3,7 @@
 // are not shown. The parts codec (lib/protocol/parts-codec.ts) puts it in a
 // system message, or, for a summary that came with an imported file, in a
 // user message; the words are the model's prompt, so they live here.
-import type { SystemEventPart } from "@/lib/protocol/parts";
+import type { SystemEventPart } from "./parts";
 
 export function summaryForModel(part: SystemEventPart): string {
   if (part.imported) {

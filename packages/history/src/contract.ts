@@ -35,14 +35,14 @@
 // Titles (lib/agent/title.ts) add `titles`: after a thread's first reply the
 // model names the thread, and `storeModelTitle` keeps that name unless the
 // user has renamed the thread.
-import type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
-import type { ThreadOrigin } from "@/lib/protocol/thread-source";
-import type { SystemEventPart, ThreadMessage } from "@/lib/protocol/parts";
+import type { MessageVersions, ReplyStatus, StoredMessage } from "./messages";
+import type { ThreadOrigin } from "./thread-source";
+import type { SystemEventPart, ThreadMessage } from "./parts";
 
-import type { UserMessage } from "@/lib/protocol/parts";
+import type { UserMessage } from "./parts";
 
-export type { Role, ThreadMessage, UserMessage } from "@/lib/protocol/parts";
-export type { MessageVersions, ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
+export type { Role, ThreadMessage, UserMessage } from "./parts";
+export type { MessageVersions, ReplyStatus, StoredMessage } from "./messages";
 
 /**
  * Told of a change to an owner's threads that this process made: a turn
@@ -101,7 +101,7 @@ export interface ThreadScope {
  */
 export interface LifecycleHooks {
   /** No threadId: create a thread. A threadId: upsert it. Must refuse another owner's thread. */
-  /** `origin`: where a thread made now comes from (lib/protocol/thread-source.ts); unset, the chat page. A kept thread keeps its own. */
+  /** `origin`: where a thread made now comes from (packages/history/src/thread-source.ts); unset, the chat page. A kept thread keeps its own. */
   createThread(ctx: ThreadScope & { threadId?: string; origin?: ThreadOrigin }): Promise<{
     threadId: string;
     created: boolean;

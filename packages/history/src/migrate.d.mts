@@ -2,9 +2,9 @@ export function ensureDatabase(databaseUrl: string): Promise<boolean>;
 export interface MigrateOptions {
   log?: (message: string) => void;
   lockWaitMs?: number;
-  /** Where the migrations are: the repository's migrations/ unless given. */
+  /** Where the migrations are: the package's db/migrations/ unless given. */
   dir?: string;
-  /** Where the database functions are, one file each: the repository's db/functions/ unless given. */
+  /** Where the database functions are, one file each: the package's db/functions/ unless given. */
   functionsDir?: string;
 }
 export function migrate(databaseUrl: string, options?: MigrateOptions): Promise<string[]>;

@@ -6,9 +6,10 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { runner } from "node-pg-migrate";
 
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+// The package's db/: migrations/ (tables, indexes, data) and functions/ (one current file per function).
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "db");
 const MIGRATIONS_DIR = path.join(ROOT, "migrations");
-const FUNCTIONS_DIR = path.join(ROOT, "db", "functions");
+const FUNCTIONS_DIR = path.join(ROOT, "functions");
 
 function databaseName(databaseUrl) {
   return decodeURIComponent(new URL(databaseUrl).pathname.slice(1));

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { notFoundThread } from "@/lib/errors";
+import { notFoundThread } from "@threadline/history/errors";
 import type { LiveStore, ProgressRow, StoredProgress } from "@/lib/live/store";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import type pg from "pg";
-import { AppError, notFoundThread, threadBusy } from "@/lib/errors";
-import { fromColumns, toColumns } from "@/lib/protocol/parts-codec";
+import { AppError, notFoundThread, threadBusy } from "./errors";
+import { fromColumns, toColumns } from "./codec";
 import { PART_COLUMNS, summaryFrom, type Nullable, type PartRow } from "./rows";
-import type { OpenedTurn, TurnStore } from "./types";
+import type { OpenedTurn, TurnStore } from "./contract";
 
 type OpenArgs = Parameters<TurnStore["openTurn"]>[0] & { replaces: string };
 

@@ -19,7 +19,7 @@ const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a tool's nam
 const toolCallId = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
 
 /**
- * A tool's input or output: JSON nested at most MAX_JSON_DEPTH deep (lib/protocol/json-depth.ts).
+ * A tool's input or output: JSON nested at most MAX_JSON_DEPTH deep (packages/history/src/json-depth.ts).
  * The depth is checked first: zod's own JSON check recurses, and a deep enough value would overflow its stack.
  */
 const toolJson = z

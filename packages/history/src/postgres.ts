@@ -1,15 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { notFoundThread, threadBusy } from "@/lib/errors";
+import { notFoundThread, threadBusy } from "./errors";
 import { titleFromMessage } from "./title";
-import { toColumns } from "@/lib/protocol/parts-codec";
-import { isUuid } from "@/lib/protocol/uuid";
-import type { StoredMessage } from "@/lib/protocol/threads";
+import { toColumns } from "./codec";
+import { isUuid } from "./uuid";
+import type { StoredMessage } from "./messages";
 import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
 import { openVersionTurn } from "./postgres-version-turn";
 import { PostgresTitleStore } from "./postgres-titles";
-import type { ThreadOrigin } from "@/lib/protocol/thread-source";
+import type { ThreadOrigin } from "./thread-source";
 import type {
   HistoryConfig,
   LeaseRenewal,
@@ -24,7 +24,7 @@ import type {
   TurnClaim,
   TurnStore,
   VersionStore,
-} from "./types";
+} from "./contract";
 
 /** What a hook of the adapter contract is given. */
 type Args<K extends keyof LifecycleHooks> = Parameters<LifecycleHooks[K]>[0];

@@ -1,0 +1,141 @@
+// A message's parts as the messages table holds them, one row per part: the
+// columns a part is stored in and read back from, and the canonical order
+// signatures are taken over. Pure and isomorphic; the other shapes a part
+// takes (the model's messages, the UI's parts) are the app's.
+import type { Part, Role, ToolCallPart, ToolResultPart } from "./parts";
+
+// Stored form: one row per part, ordered by seq, grouped by message_id.
+
+export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event";
+
+/** A part as the messages table holds it. */
+export interface PartColumns {
+  kind: PartKind;
+  agentName: string | null;
+  content: string;
+  /** content holds NUL characters escaped (Postgres text cannot store U+0000). */
+  escaped: boolean;
+  /** Small metadata only: numbers and our own names (jsonb cannot hold U+0000 either). */
+  data: Record<string, string | number>;
+}
+
+/** A stored part as a read hands it back: the columns toColumns fills, by their names in the table. */
+export interface StoredPart {
+  kind: PartKind;
+  agent_name: string | null;
+  content: string;
+  content_escaped: boolean;
+  data: Record<string, unknown> | null;
+}
+
+const NUL = "\u0000";
+
+function escapeNul(text: string): { content: string; escaped: boolean } {
+  if (!text.includes(NUL)) return { content: text, escaped: false };
+  return { content: text.replace(/\\/g, "\\\\").replace(/\u0000/g, "\\0"), escaped: true };
+}
+
+function unescapeNul(content: string, escaped: boolean): string {
+  if (!escaped) return content;
+  return content.replace(/\\(\\|0)/g, (_, ch: string) => (ch === "0" ? NUL : "\\"));
+}
+
+// JSON.stringify writes U+0000 as the six characters \u0000, so tool payloads need no escaping.
+const json = (value: unknown) => JSON.stringify(value);
+
+export function toColumns(role: Role, part: Part): PartColumns {
+  const agentName = ("agentName" in part ? part.agentName : undefined) ?? null;
+  switch (part.type) {
+    case "text":
+      return { kind: role === "user" ? "user" : "assistant", agentName, ...escapeNul(part.text), data: {} };
+    case "reasoning":
+      return {
+        kind: "reasoning",
+        agentName,
+        ...escapeNul(part.text),
+        data: part.durationMs === undefined ? {} : { durationMs: part.durationMs },
+      };
+    case "tool-call":
+      return { kind: "tool_call", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }), escaped: false, data: {} };
+    case "tool-result": {
+      const outcome = part.error !== undefined ? { error: part.error } : { output: part.output };
+      return { kind: "tool_result", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, ...outcome }), escaped: false, data: {} };
+    }
+    case "handoff":
+      return { kind: "handoff", agentName, ...escapeNul(part.reason ?? ""), data: { to: part.to } };
+    case "system-event":
+      return {
+        kind: "system_event",
+        agentName,
+        ...escapeNul(part.text),
+        data: {
+          event: part.event,
+          throughSeq: part.throughSeq,
+          summarizedMessages: part.summarizedMessages,
+          ...(part.imported ? { imported: 1 } : {}),
+        },
+      };
+  }
+}
+
+export function fromColumns(row: StoredPart): Part {
+  const agent = row.agent_name ? { agentName: row.agent_name } : {};
+  const text = unescapeNul(row.content, row.content_escaped);
+  switch (row.kind) {
+    case "user":
+      return { type: "text", text };
+    case "assistant":
+      return { type: "text", text, ...agent };
+    case "reasoning": {
+      const durationMs = row.data?.durationMs;
+      return { type: "reasoning", text, ...(typeof durationMs === "number" ? { durationMs } : {}), ...agent };
+    }
+    case "tool_call": {
+      const { toolCallId, toolName, input } = JSON.parse(row.content) as ToolCallPart;
+      return { type: "tool-call", toolCallId, toolName, input, ...agent };
+    }
+    case "tool_result": {
+      const { toolCallId, toolName, output, error } = JSON.parse(row.content) as ToolResultPart;
+      return { type: "tool-result", toolCallId, toolName, ...(error !== undefined ? { error } : { output }), ...agent };
+    }
+    case "handoff":
+      return { type: "handoff", to: String(row.data?.to), ...(text ? { reason: text } : {}), ...agent };
+    case "system_event":
+      return {
+        type: "system-event",
+        event: "compaction",
+        text,
+        throughSeq: Number(row.data?.throughSeq),
+        summarizedMessages: Number(row.data?.summarizedMessages),
+        ...(row.data?.imported ? { imported: true } : {}),
+      };
+  }
+}
+
+/** The role of the message a stored part belongs to. */
+export const roleOfKind = (kind: PartKind): Role => (kind === "user" ? "user" : kind === "system_event" ? "system" : "assistant");
+
+// ---------------------------------------------------------------------------
+// Canonical order: each tool result right after its call, no empty text. The
+// UI keeps a call and its result as one part, so this is the form a client's
+// copy comes back in; signatures are taken over it so that both verify.
+
+export function canonicalParts(parts: Part[]): Part[] {
+  // Empty text shows nothing and is never stored.
+  parts = parts.filter((part) => part.type !== "text" || part.text.length > 0);
+  const results = new Map<string, ToolResultPart>();
+  for (const part of parts) if (part.type === "tool-result") results.set(part.toolCallId, part);
+  const calls = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : [])));
+  const out: Part[] = [];
+  for (const part of parts) {
+    if (part.type === "tool-result") {
+      if (!calls.has(part.toolCallId)) out.push(part); // an orphan stays where it was
+      continue;
+    }
+    out.push(part);
+    const result = part.type === "tool-call" ? results.get(part.toolCallId) : undefined;
+    if (result) out.push(result);
+  }
+  return out;
+}
+
