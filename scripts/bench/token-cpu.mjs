@@ -95,13 +95,23 @@ async function startMock(gapMs) {
   return { child, url: String(line).trim() };
 }
 
-/** A history that keeps nothing: the bench is about the stream, not the database. */
+/** A turn store that keeps nothing: every turn claims its message at once. The bench is about the stream, not the database. */
 function memoryHistory() {
   return {
-    createThread: async ({ threadId }) => ({ threadId, created: true }),
+    turns: {
+      openTurn: async ({ threadId }) => ({ threadId, created: true, messages: 0, claim: { claimed: true }, userSeq: 1, userParentId: null }),
+      claimTurn: async () => ({ claimed: true }),
+      renewTurn: async () => ({ held: true, stopRequested: false }),
+      requestStop: async () => [],
+      stopRequested: async () => false,
+      finishTurn: async () => {},
+      replyTo: async () => ({ message: null, reply: null }),
+    },
+    summaries: { latest: async () => null, append: async () => null },
+    titles: { storeModelTitle: async () => false },
     get: async () => [],
-    appendUserMessage: async () => ({ duplicate: false }),
-    appendResults: async () => {},
+    appendUserMessage: async () => ({ duplicate: false, seq: 1 }),
+    appendResults: async () => ({ seq: 2, parentId: null }),
   };
 }
 
