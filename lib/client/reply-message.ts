@@ -134,6 +134,17 @@ export class ReplyMessage {
         });
         return "changed";
       }
+      case "tool-approval-request": {
+        // The call waits for the user's approval, as the AI SDK's reader marks it.
+        const at = this.anywhere(chunk.toolCallId);
+        this.replacePart(at, { ...this.message.parts[at], state: "approval-requested", approval: { id: chunk.approvalId } } as UIPart);
+        return "changed";
+      }
+      case "tool-output-denied": {
+        const at = this.anywhere(chunk.toolCallId);
+        this.replacePart(at, { ...this.message.parts[at], state: "output-denied" } as UIPart);
+        return "changed";
+      }
       case "finish":
         if (chunk.finishReason != null) this.finishReason = chunk.finishReason;
         return this.mergeMetadata(chunk.messageMetadata) ? "changed" : "none";

@@ -7,7 +7,7 @@
 // (packages/history/src/summary-for-model.ts).
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import type { ChatMessage } from "./chat";
-import type { JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import type { ApprovalOutcome, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { canonicalParts } from "@threadline/history/codec";
 import type { StoredMessage, TimelineEntry } from "./threads";
 
@@ -123,13 +123,10 @@ export function toUIParts(parts: Part[]): UIPart[] {
         });
         break;
       case "tool-call": {
-        const tool: UIPart & { type: "dynamic-tool" } = {
-          type: "dynamic-tool",
-          toolName: part.toolName,
-          toolCallId: part.toolCallId,
-          state: "input-available",
-          input: part.input,
-        };
+        // A call that asks for the user's approval shows waiting for it until its result says how it was decided.
+        const tool: UIPart & { type: "dynamic-tool" } = part.approval
+          ? { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "approval-requested", input: part.input, approval: { id: part.approval.id } }
+          : { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "input-available", input: part.input };
         tools.set(part.toolCallId, tool);
         out.push(tool);
         break;
@@ -138,10 +135,24 @@ export function toUIParts(parts: Part[]): UIPart[] {
         const tool = tools.get(part.toolCallId);
         if (!tool) break; // a result without its call cannot be shown
         const index = out.indexOf(tool);
+        const called = { type: "dynamic-tool" as const, toolName: tool.toolName, toolCallId: tool.toolCallId, input: tool.input };
+        const { approval } = part;
+        const reason = approval?.reason !== undefined ? { reason: approval.reason } : {};
+        if (approval && approval.outcome !== "approved") {
+          // Denied, expired, stopped or moved on: the AI SDK's "output-denied", with what the model read kept beside it.
+          out[index] = {
+            ...called,
+            state: "output-denied",
+            approval: { id: approval.id, approved: false, ...reason },
+            callProviderMetadata: { [UI_METADATA_KEY]: { outcome: approval.outcome, error: part.error ?? "" } },
+          };
+          break;
+        }
+        const approved = approval ? { approval: { id: approval.id, approved: true as const, ...reason } } : {};
         out[index] =
           part.error !== undefined
-            ? { type: "dynamic-tool", toolName: tool.toolName, toolCallId: tool.toolCallId, state: "output-error", input: tool.input, errorText: part.error }
-            : { type: "dynamic-tool", toolName: tool.toolName, toolCallId: tool.toolCallId, state: "output-available", input: tool.input, output: part.output };
+            ? { ...called, state: "output-error", errorText: part.error, ...approved }
+            : { ...called, state: "output-available", output: part.output, ...approved };
         break;
       }
       case "handoff":
@@ -194,11 +205,18 @@ export function fromUIParts(parts: UIPart[]): Part[] {
       }
       case "dynamic-tool": {
         if (part.state === "input-streaming") break;
-        out.push(tagged({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input as JsonValue }));
+        const approval = part.approval;
+        const call = { toolCallId: part.toolCallId, toolName: part.toolName };
+        out.push(tagged({ type: "tool-call", ...call, input: part.input as JsonValue, ...(approval ? { approval: { id: approval.id } } : {}) }));
+        const decided = (outcome: ApprovalOutcome) =>
+          approval ? { approval: { id: approval.id, outcome, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) } } : {};
         if (part.state === "output-available") {
-          out.push(tagged({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: part.output as JsonValue }));
+          out.push(tagged({ type: "tool-result", ...call, output: part.output as JsonValue, ...decided("approved") }));
         } else if (part.state === "output-error") {
-          out.push(tagged({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, error: part.errorText }));
+          out.push(tagged({ type: "tool-result", ...call, error: part.errorText, ...decided("approved") }));
+        } else if (part.state === "output-denied") {
+          const kept = part.callProviderMetadata?.[UI_METADATA_KEY] as { outcome?: ApprovalOutcome; error?: string } | undefined;
+          out.push(tagged({ type: "tool-result", ...call, error: kept?.error ?? "", ...decided(kept?.outcome ?? "denied") }));
         }
         break;
       }

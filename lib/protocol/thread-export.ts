@@ -81,7 +81,7 @@ export const exportedMessageSchema = z.object({
     .array(partSchema, { message: "must be an array of parts" })
     .min(1, "must hold at least one part")
     .max(limits.maxPartsPerMessage, `must hold at most ${limits.maxPartsPerMessage} parts`),
-  status: z.enum(["complete", "stopped", "incomplete"], { message: 'must be "complete", "stopped" or "incomplete"' }),
+  status: z.enum(["complete", "stopped", "incomplete", "waiting"], { message: 'must be "complete", "stopped", "incomplete" or "waiting"' }),
   createdAt: dateTime,
   chosen: z.boolean({ message: "must be true or false" }),
   seq: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_SEQ, `must be at most ${MAX_SEQ}`),

@@ -34,7 +34,22 @@ const BATCH_CHARS = 4 * 1024 * 1024;
  * A summary from a file is anyone's words: marked imported, so the model
  * reads it as quoted data, never as a system message (packages/history/src/summary-for-model.ts).
  */
-const asImported = (part: Part): Part => (part.type === "system-event" ? { ...part, imported: true } : part);
+/**
+ * A part as an import stores it: a summary marked as anyone's words, and a
+ * call that waited for an approval no longer waiting: the approval was the
+ * exporting server's, and nobody here can decide it.
+ */
+function asImported(part: Part): Part {
+  if (part.type === "system-event") return { ...part, imported: true };
+  if (part.type === "tool-call" && part.approval) {
+    const { approval: _, ...call } = part;
+    return call;
+  }
+  return part;
+}
+
+/** A reply that waited for an approval is imported as stopped there. */
+const importedStatus = (status: ExportedMessage["status"]) => (status === "waiting" ? "stopped" : status);
 
 /**
  * Checked messages of a file (ThreadFileCheck, in file order) as rows, in
@@ -69,7 +84,7 @@ export class ImportBatches {
       r.contents.push(columns.content);
       r.escaped.push(columns.escaped);
       r.data.push(JSON.stringify(columns.data));
-      r.statuses.push(message.status);
+      r.statuses.push(importedStatus(message.status));
       r.createdAts.push(message.createdAt);
       r.parents.push(parent?.id ?? null);
       r.chosen.push(message.chosen);

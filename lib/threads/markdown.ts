@@ -140,6 +140,7 @@ const STATUS_NOTE: Record<ExportedMessage["status"], string | null> = {
   complete: null,
   stopped: "_(stopped by the user)_",
   incomplete: "_(incomplete: the reply broke off here)_",
+  waiting: "_(waiting for the user's approval)_",
 };
 
 /**

@@ -12,7 +12,7 @@ import { summaryForModel } from "@threadline/history/summary-for-model";
 import { canonicalParts, fromColumns, toColumns } from "@threadline/history/codec";
 import { fromUIParts, timelineOf, toModelMessages, toUIMessage, toUIParts } from "@/lib/protocol/parts-codec";
 import type { ReplyStatus, StoredMessage } from "@/lib/protocol/threads";
-import { partSchema, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
+import { APPROVAL_OUTCOMES, partSchema, type ApprovalOutcome, textOf, type JsonValue, type Part, type Role, type ThreadMessage, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
 
 const NUM_RUNS = 200;
 const NUL = "\u0000";
@@ -53,6 +53,8 @@ type Skeleton =
       agent: string;
       /** Its result, if it has one: placed after base part `delay` further on, ordered by `key` among results placed there. */
       result: { outcome: { output: JsonValue } | { error: string }; delay: number; key: number } | null;
+      /** The user's approval it asked for, and how it was decided (`denial`: what the model reads when it was not approved). */
+      approval: { id: string; outcome: ApprovalOutcome; reason: string | undefined; denial: string } | null;
     };
 
 function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
@@ -77,6 +79,16 @@ function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
           outcome: fc.oneof(fc.record({ output: jsonArb }), fc.record({ error: anyText })),
           delay: fc.nat(),
           key: fc.nat(),
+        }),
+        { nil: null },
+      ),
+      // Now and then a call that asked for the user's approval, and how it was decided.
+      approval: fc.option(
+        fc.record({
+          id: fc.uuid({ version: 4 }),
+          outcome: fc.constantFrom(...APPROVAL_OUTCOMES),
+          reason: fc.option(fc.string({ minLength: 1, maxLength: 40 }), { nil: undefined }),
+          denial: anyText,
         }),
         { nil: null },
       ),
@@ -113,10 +125,16 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
             break;
           case "tool-call": {
             const toolCallId = `${idPrefix}call-${i}`;
-            parts.push({ type: "tool-call", toolCallId, toolName: s.toolName, input: s.input, ...tag(s.agent) });
+            const { approval } = s;
+            parts.push({ type: "tool-call", toolCallId, toolName: s.toolName, input: s.input, ...(approval ? { approval: { id: approval.id } } : {}), ...tag(s.agent) });
             if (s.result) {
               const at = i + (s.result.delay % (skeletons.length - i));
-              later.push({ at, key: s.result.key, part: { type: "tool-result", toolCallId, toolName: s.toolName, ...s.result.outcome, ...tag(s.agent) } });
+              // A call that was not approved never ran: its result is the denial the model reads.
+              const outcome = approval && approval.outcome !== "approved" ? { error: approval.denial } : s.result.outcome;
+              const decided = approval
+                ? { approval: { id: approval.id, outcome: approval.outcome, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) } }
+                : {};
+              later.push({ at, key: s.result.key, part: { type: "tool-result", toolCallId, toolName: s.toolName, ...outcome, ...decided, ...tag(s.agent) } });
             }
             break;
           }

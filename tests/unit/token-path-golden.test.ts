@@ -39,6 +39,9 @@ const lookup = defineTool({
   },
 });
 
+/** A lookup that changes something: every call asks for the user's approval first. */
+const guardedLookup = defineTool({ ...lookup, name: "guarded_lookup", needsApproval: true });
+
 let servers: MockModelServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -131,6 +134,12 @@ describe("the bytes of a turn's stream stay as recorded", () => {
       const content = '[[call:lookup:{"key":"alpha"}]] [[call:lookup:{"nope":1}]]';
       expectGolden(`tools-${mode}`, await turnBytes(await mockModel(), content, { window, agent: { tools: [lookup], maxSteps: 2 } }));
       expectRequestsGolden(`tools-${mode}`);
+    });
+
+    it(`a tool call that waits for the user's approval (${mode})`, async () => {
+      const content = '[[call:guarded_lookup:{"key":"alpha"}]]';
+      expectGolden(`approval-${mode}`, await turnBytes(await mockModel(), content, { window, agent: { tools: [guardedLookup], maxSteps: 2 } }));
+      expectRequestsGolden(`approval-${mode}`);
     });
 
     it(`a stream cut inside a surrogate pair (${mode})`, async () => {

@@ -2,7 +2,7 @@ import type { LanguageModel } from "ai";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
-import type { AgentTool } from "./tools/types";
+import type { AgentTool, ToolApprovalMode } from "./tools/types";
 
 export interface Agent {
   /** Shown on the messages it writes; letters, digits, spaces, '-' and '_'. */
@@ -61,6 +61,8 @@ export interface Network {
   titleTimeoutMs?: number;
   /** Each agent's history trim goes to the console (lib/agent/turn/history-log.ts). */
   logHistory?: boolean;
+  /** Which tool calls wait for the user's approval (TOOL_APPROVAL); unset: as each tool declares. */
+  toolApproval?: ToolApprovalMode;
 }
 
 /**

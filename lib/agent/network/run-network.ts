@@ -9,13 +9,15 @@ import type { PendingToolCall } from "../model/model-stream-reducer";
 import type { Agent, AgentRun, Network } from "./network";
 import { ChunkWriter, type Publish } from "../turn/stream-chunks";
 import { runTool } from "./tools/run-tool";
-import type { ToolContext } from "./tools/types";
+import { asksApproval, type ToolContext } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
 
 export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */
   parts: Part[];
   stopped: boolean;
+  /** A tool call of the reply waits for the user's approval (its call part says which): the turn ends there, and goes on once they decide. */
+  waiting?: boolean;
   /** The model's stream broke off after writing `parts`: why, for the user. The turn ends there. */
   failure?: string;
 }
@@ -30,6 +32,8 @@ export interface RunNetworkArgs {
   publish: Publish;
   step: StepRunner;
   newId: () => string;
+  /** The id of the approval a call of this reply asks for (a uuid, the same however often the turn is replayed). */
+  approvalIdFor: (toolCallId: string) => string;
   /** The clock reasoning is timed by; Date.now unless given. */
   now?: () => number;
   /**
@@ -82,10 +86,20 @@ async function runAgent(
     add(...out.parts);
     if (out.stopped) return { parts, stopped: true };
     if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
+    let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
-      add(await toolStep(args, agent, `tool:${iteration}:${agent.name}:${call}:${index}`, pending));
+      const stepId = `tool:${iteration}:${agent.name}:${call}:${index}`;
+      if (asksFirst(args.network, agent, pending)) {
+        // The call part gets its approval's id: stored with the reply, it is what the user's decision names.
+        const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, stepId, pending) } };
+        for (const list of [parts, run.parts]) list[list.findIndex((part) => part.type === "tool-call" && part.toolCallId === asked.toolCallId)] = asked;
+        waiting = true;
+        continue;
+      }
+      add(await toolStep(args, agent, stepId, pending));
     }
     if (args.context.signal?.aborted) return { parts, stopped: true };
+    if (waiting) return { parts, stopped: false, waiting: true };
     if (out.handoff) {
       add(out.handoff);
       run.handoff = out.handoff;
@@ -132,6 +146,25 @@ function modelStep(
     },
     { stoppable: true },
   );
+}
+
+/** Whether a call waits for the user's approval: a call of a tool the agent has, with an input that fits it, that the tool or the operator says asks first. */
+function asksFirst(network: Network, agent: Agent, pending: PendingToolCall): boolean {
+  if (pending.invalid) return false;
+  const tool = agent.tools?.find((t) => t.name === pending.call.toolName);
+  if (!tool) return false;
+  const input = tool.input.safeParse(pending.call.input);
+  return input.success && asksApproval(tool, input.data, network.toolApproval);
+}
+
+/** A call that asks first, as a step: its approval's id, told to the client in the AI SDK's own terms. */
+function approvalStep(args: RunNetworkArgs, stepId: string, pending: PendingToolCall): Promise<string> {
+  const writer = new ChunkWriter(args.publish, stepId);
+  const approvalId = args.approvalIdFor(pending.call.toolCallId);
+  return args.step(`${stepId}:approval`, async () => {
+    await writer.approvalRequest(pending.call.toolCallId, approvalId);
+    return approvalId;
+  });
 }
 
 /** One tool call as a step: it runs the tool (or answers why it cannot run) and streams the result. */

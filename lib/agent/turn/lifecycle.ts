@@ -24,6 +24,17 @@ export function threadIdForFirstMessage(owner: string, messageId: string): strin
   return uuidv5(`${owner}\n${messageId}`, FIRST_MESSAGE_NAMESPACE);
 }
 
+const APPROVAL_NAMESPACE = "0b6c2f7e-5d1a-4c3b-8e9f-a47d2c61e5b8";
+
+/**
+ * The id of the approval a tool call asks for: named after the reply and the
+ * call (a reply's call ids are its own), so a durable run's replay asks for
+ * the same one, and another version of the reply for another.
+ */
+export function approvalIdFor(replyId: string, toolCallId: string): string {
+  return uuidv5(`${replyId}\n${toolCallId}`, APPROVAL_NAMESPACE);
+}
+
 export interface LoadDecisionInput {
   /** The thread id came from the client (not created or generated in this turn). */
   clientThreadId: boolean;

@@ -52,6 +52,8 @@ export class ChunkWriter {
     this.send({ type: "tool-input-available", toolCallId, toolName, input, dynamic: true });
   toolOutput = (toolCallId: string, output: JsonValue) => this.send({ type: "tool-output-available", toolCallId, output, dynamic: true });
   toolError = (toolCallId: string, errorText: string) => this.send({ type: "tool-output-error", toolCallId, errorText, dynamic: true });
+  /** The call waits for the user's approval: the AI SDK's own chunk, which puts the tool part in "approval-requested". */
+  approvalRequest = (toolCallId: string, approvalId: string) => this.send({ type: "tool-approval-request", approvalId, toolCallId });
 }
 
 export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk =>
@@ -89,6 +91,7 @@ export async function replayParts(writer: ChunkWriter, parts: Part[], newId: () 
       }
       case "tool-call":
         await writer.toolInputAvailable(part.toolCallId, part.toolName, part.input);
+        if (part.approval) await writer.approvalRequest(part.toolCallId, part.approval.id);
         break;
       case "tool-result":
         if (part.error !== undefined) await writer.toolError(part.toolCallId, part.error);

@@ -56,7 +56,7 @@ export interface TurnOutcome {
   threadId: string;
   historySource: HistorySource;
   /** incomplete: the model broke off (or the turn ran out of time) and what it wrote was kept. */
-  status: "complete" | "stopped" | "incomplete" | "failed";
+  status: "complete" | "stopped" | "incomplete" | "waiting" | "failed";
   /** What the turn produced and stored (possibly nothing). */
   reply?: Reply;
   error?: Error;

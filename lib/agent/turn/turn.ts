@@ -6,6 +6,7 @@ import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
 import { userMessage, type UserMessage } from "@threadline/history/parts";
 import {
+  approvalIdFor,
   buildModelMessages,
   clientHistoryCovers,
   conversationWith,
@@ -160,7 +161,7 @@ interface Reading {
 
 /** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
 type Ending =
-  | { status: "complete" | "stopped"; reply?: Reply; replySeq?: number; replyParentId?: string | null }
+  | { status: "complete" | "stopped" | "waiting"; reply?: Reply; replySeq?: number; replyParentId?: string | null }
   | { status: "incomplete"; reply?: Reply; replySeq?: number; replyParentId?: string | null; failure: Error }
   | { status: "failed"; failure: Error };
 
@@ -343,6 +344,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       publish: deps.publish,
       step,
       newId,
+      approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
       now: deps.now,
       retriesSteps: deps.retriesSteps,
     });
@@ -353,7 +355,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       return { status: "incomplete", reply: wrote("incomplete"), failure };
     }
     if (outcome.failure !== undefined) return { status: "incomplete", reply: wrote("incomplete"), failure: new Error(outcome.failure) };
-    const status = outcome.stopped ? "stopped" : "complete";
+    const status = outcome.stopped ? "stopped" : outcome.waiting ? "waiting" : "complete";
     return { status, reply: wrote(status) };
   } catch (error) {
     return { status: "failed", failure: error instanceof Error ? error : new Error(String(error)) };
@@ -427,7 +429,9 @@ async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, sum
     // What was written stays in view (kept, when the reply is incomplete).
     await announce("announce-end", ...ahead, { type: "error", errorText: ending.failure.message });
   } else {
-    const finish: UIMessageChunk = { type: "finish", finishReason: ending.status === "stopped" ? "other" : "stop" };
+    // A reply that waits for an approval ends as the AI SDK's own does: on its tool calls.
+    const finishReason = ending.status === "stopped" ? "other" : ending.status === "waiting" ? "tool-calls" : "stop";
+    const finish: UIMessageChunk = { type: "finish", finishReason };
     await announce("announce-end", ...ahead, ...(ending.status === "stopped" ? [stoppedChunk] : []), finish);
   }
 }
@@ -435,6 +439,8 @@ async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, sum
 /** 8. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
 function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
   const { history, network } = deps;
+  // A reply that waits goes on under its own id once decided: nothing may be stored after it meanwhile.
+  if (ending.status === "waiting") return false;
   const stored = ending.status !== "failed" && ending.replySeq !== undefined ? ending.reply : undefined;
   const threadMessages = thread.messagesBefore + 1 + (stored ? 1 : 0);
   const chars = size.inputChars + (stored ? messageChars(stored) : 0);

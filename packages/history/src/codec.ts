@@ -56,10 +56,24 @@ export function toColumns(role: Role, part: Part): PartColumns {
         data: part.durationMs === undefined ? {} : { durationMs: part.durationMs },
       };
     case "tool-call":
-      return { kind: "tool_call", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }), escaped: false, data: {} };
+      return {
+        kind: "tool_call",
+        agentName,
+        content: json({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }),
+        escaped: false,
+        // The database reads the approval id here: storing the call records the approval it waits for.
+        data: part.approval ? { approvalId: part.approval.id } : {},
+      };
     case "tool-result": {
       const outcome = part.error !== undefined ? { error: part.error } : { output: part.output };
-      return { kind: "tool_result", agentName, content: json({ toolCallId: part.toolCallId, toolName: part.toolName, ...outcome }), escaped: false, data: {} };
+      const { approval } = part;
+      return {
+        kind: "tool_result",
+        agentName,
+        content: json({ toolCallId: part.toolCallId, toolName: part.toolName, ...outcome, ...(approval ? { approval } : {}) }),
+        escaped: false,
+        data: approval ? { approvalId: approval.id } : {},
+      };
     }
     case "handoff":
       return { kind: "handoff", agentName, ...escapeNul(part.reason ?? ""), data: { to: part.to } };
@@ -92,11 +106,12 @@ export function fromColumns(row: StoredPart): Part {
     }
     case "tool_call": {
       const { toolCallId, toolName, input } = JSON.parse(row.content) as ToolCallPart;
-      return { type: "tool-call", toolCallId, toolName, input, ...agent };
+      const approvalId = row.data?.approvalId;
+      return { type: "tool-call", toolCallId, toolName, input, ...(typeof approvalId === "string" ? { approval: { id: approvalId } } : {}), ...agent };
     }
     case "tool_result": {
-      const { toolCallId, toolName, output, error } = JSON.parse(row.content) as ToolResultPart;
-      return { type: "tool-result", toolCallId, toolName, ...(error !== undefined ? { error } : { output }), ...agent };
+      const { toolCallId, toolName, output, error, approval } = JSON.parse(row.content) as ToolResultPart;
+      return { type: "tool-result", toolCallId, toolName, ...(error !== undefined ? { error } : { output }), ...(approval ? { approval } : {}), ...agent };
     }
     case "handoff":
       return { type: "handoff", to: String(row.data?.to), ...(text ? { reason: text } : {}), ...agent };

@@ -37,7 +37,7 @@
 // user has renamed the thread.
 import type { MessageVersions, ReplyStatus, StoredMessage } from "./messages";
 import type { ThreadOrigin } from "./thread-source";
-import type { SystemEventPart, ThreadMessage } from "./parts";
+import type { ApprovalOutcome, SystemEventPart, ThreadMessage } from "./parts";
 
 import type { UserMessage } from "./parts";
 
@@ -244,6 +244,30 @@ export interface TitleStore {
   storeModelTitle(ctx: ThreadScope & { threadId: string; title: string; overModel?: boolean }): Promise<boolean>;
 }
 
+/** How a decision went: the outcome that stands, and whether this decision made it (false: an earlier one had). */
+export interface ApprovalDecision {
+  threadId: string;
+  /** The reply holding the call. */
+  messageId: string;
+  outcome: ApprovalOutcome;
+  reason?: string;
+  decidedNow: boolean;
+}
+
+/**
+ * Tool calls that asked for the user's approval (packages/history/src/parts.ts):
+ * storing a reply whose call asks records its approval as pending, and the
+ * first decision stands.
+ */
+export interface ApprovalStore {
+  /**
+   * Records the owner's decision. An approval asked for longer ago than
+   * `timeoutMs` is recorded as expired instead. Null: no such approval in the
+   * owner's threads.
+   */
+  decide(ctx: ThreadScope & { approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null>;
+}
+
 /**
  * Everything a turn reads and writes (lib/agent/turn/turn.ts): the turn's
  * claim and lease, the history it reads, the user's message and the reply it
@@ -261,4 +285,5 @@ export interface TurnHistory extends Pick<LifecycleHooks, "get" | "appendUserMes
 /** A history adapter: the lifecycle's four hooks, what a turn needs, and a thread's versions. */
 export interface HistoryConfig extends LifecycleHooks, TurnHistory {
   versions: VersionStore;
+  approvals: ApprovalStore;
 }

@@ -2,8 +2,12 @@
 // (seq, the message it follows) and how its reply ended. Isomorphic: types only.
 import type { ThreadMessage } from "./parts";
 
-/** complete; stopped by the user; incomplete: the model's stream broke off, and this is what it had written. */
-export type ReplyStatus = "complete" | "stopped" | "incomplete";
+/**
+ * complete; stopped by the user; incomplete: the model's stream broke off, and
+ * this is what it had written; waiting: a tool call in it waits for the user's
+ * approval, and the reply goes on once they decide.
+ */
+export type ReplyStatus = "complete" | "stopped" | "incomplete" | "waiting";
 
 /** A message as the server stored it. */
 export interface StoredMessage extends ThreadMessage {

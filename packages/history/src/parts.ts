@@ -37,11 +37,28 @@ const reasoningPart = z.object({
   agentName: agentName.optional(),
 });
 
+/** The user's approval a tool call asked for (its id: what the decision names). */
+const approvalRequest = z.object({ id: z.uuid() });
+
+/** How the user's approval of a call was decided: the result's outcome says why it ran or did not. */
+export const APPROVAL_OUTCOMES = ["approved", "denied", "expired", "stopped", "moved_on"] as const;
+export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+/** At most this many characters of the user's reason are kept. */
+export const MAX_APPROVAL_REASON = 500;
+
+const approvalDecision = z.object({
+  id: z.uuid(),
+  outcome: z.enum(APPROVAL_OUTCOMES),
+  reason: z.string().min(1).max(MAX_APPROVAL_REASON).optional(),
+});
+
 const toolCallPart = z.object({
   type: z.literal("tool-call"),
   toolCallId,
   toolName,
   input: toolJson,
+  /** The call waits (or waited) for the user's approval before it runs. */
+  approval: approvalRequest.optional(),
   agentName: agentName.optional(),
 });
 
@@ -53,6 +70,8 @@ const toolResultPart = z
     toolName,
     output: toolJson.optional(),
     error: z.string().optional(),
+    /** The user's decision on a call that asked first: an approved call's output, or the denial the model reads. */
+    approval: approvalDecision.optional(),
     agentName: agentName.optional(),
   })
   .refine((part) => (part.output === undefined) !== (part.error === undefined), "must hold either an output or an error");

@@ -9,8 +9,10 @@ import type { StoredMessage } from "./messages";
 import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
 import { openVersionTurn } from "./postgres-version-turn";
 import { PostgresTitleStore } from "./postgres-titles";
+import { PostgresApprovalStore } from "./postgres-approvals";
 import type { ThreadOrigin } from "./thread-source";
 import type {
+  ApprovalStore,
   HistoryConfig,
   LeaseRenewal,
   LifecycleHooks,
@@ -52,6 +54,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
   readonly summaries: SummaryStore;
   readonly versions: VersionStore;
   readonly titles: TitleStore;
+  readonly approvals: ApprovalStore;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -63,6 +66,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     this.summaries = new PostgresSummaryStore(pool);
     this.versions = new PostgresVersionStore(pool);
     this.titles = new PostgresTitleStore(pool, changed);
+    this.approvals = new PostgresApprovalStore(pool);
   }
 
   async createThread({ owner, threadId, origin = WEB }: ThreadScope & { threadId?: string; origin?: ThreadOrigin }) {

@@ -1,6 +1,6 @@
 // The messages table's rows as a Postgres read returns them, and how a read's
-// rows become messages. The conversion of each part is the parts codec's
-// (lib/protocol/parts-codec.ts); this is only what pg hands over around it:
+// rows become messages. The conversion of each part is the column codec's
+// (codec.ts); this is only what pg hands over around it:
 // seq as a bigint string, created_at as a Date, one row per part.
 import { fromColumns, roleOfKind, type StoredPart } from "./codec";
 import type { ReplyStatus, StoredMessage } from "./messages";

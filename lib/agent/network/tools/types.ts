@@ -18,7 +18,24 @@ export interface AgentTool<Input = unknown> {
   name: string;
   description: string;
   input: z.ZodType<Input>;
+  /**
+   * Whether a call waits for the user's approval before it runs: always, or
+   * as its input says (a valid input only). A tool that changes something
+   * asks; one that only reads does not (unset).
+   */
+  needsApproval?: boolean | ((input: Input) => boolean);
   execute(input: Input, context: ToolContext): Promise<JsonValue>;
+}
+
+/** Which tool calls ask for the user's approval: as each tool declares, every call, or none. */
+export const TOOL_APPROVAL_MODES = ["default", "all", "none"] as const;
+export type ToolApprovalMode = (typeof TOOL_APPROVAL_MODES)[number];
+
+/** Whether this call of `tool` with `input` (valid for it) waits for the user's approval, under `mode`. */
+export function asksApproval(tool: AgentTool, input: unknown, mode: ToolApprovalMode = "default"): boolean {
+  if (mode !== "default") return mode === "all";
+  const { needsApproval } = tool;
+  return typeof needsApproval === "function" ? needsApproval(input) : needsApproval === true;
 }
 
 export function defineTool<Input>(tool: AgentTool<Input>): AgentTool {

@@ -46,6 +46,16 @@ BEGIN
   SELECT count(*), count(*) FILTER (WHERE inserted.part_index = 0), min(inserted.seq)
     INTO v_parts, v_messages, v_first FROM inserted;
 
+  -- A call that waits for the user's approval is recorded as waiting with the reply that holds it.
+  INSERT INTO tool_approvals (id, thread_id, message_id, tool_call_id, tool_name)
+  SELECT (r.data->>'approvalId')::uuid, p_thread, p_message, r.content::jsonb->>'toolCallId', r.content::jsonb->>'toolName'
+    FROM unnest(p_kinds, p_contents, p_data) AS r(kind, content, data)
+   WHERE r.kind = 'tool_call' AND r.data ? 'approvalId'
+  ON CONFLICT (id) DO NOTHING;
+  -- A reply that goes on after a decision takes the status of where it ends now.
+  UPDATE messages m SET status = p_status
+   WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.status <> p_status;
+
   IF v_parts > 0 THEN
     UPDATE threads
        SET next_seq = next_seq + v_parts, message_count = message_count + v_messages, updated_at = now()

@@ -1,0 +1,34 @@
+-- The user's decision on a tool call that asked first. The first decision
+-- stands: a second one (two devices at once, a double click) finds it made
+-- and is told how. A decision that comes after the approval's time is up
+-- records it expired instead. No row: no such approval in the owner's threads.
+CREATE OR REPLACE FUNCTION threadline_decide_approval(
+  p_approval uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval
+) RETURNS TABLE (thread_id uuid, message_id text, decision text, reason text, decided_now boolean)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_row tool_approvals%ROWTYPE;
+  v_decision text;
+BEGIN
+  SELECT a.* INTO v_row
+    FROM tool_approvals a JOIN threads t ON t.id = a.thread_id
+   WHERE a.id = p_approval AND t.owner = p_owner
+     FOR UPDATE OF a;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+  IF v_row.decision IS NOT NULL THEN
+    RETURN QUERY SELECT v_row.thread_id, v_row.message_id, v_row.decision, v_row.reason, false;
+    RETURN;
+  END IF;
+  v_decision := CASE
+    WHEN v_row.requested_at + p_timeout < now() THEN 'expired'
+    WHEN p_approved THEN 'approved'
+    ELSE 'denied' END;
+  UPDATE tool_approvals a
+     SET decision = v_decision, reason = CASE WHEN v_decision = 'expired' THEN NULL ELSE p_reason END, decided_at = now()
+   WHERE a.id = p_approval;
+  RETURN QUERY SELECT a.thread_id, a.message_id, a.decision, a.reason, true FROM tool_approvals a WHERE a.id = p_approval;
+END;
+$$;
