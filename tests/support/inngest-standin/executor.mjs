@@ -21,6 +21,15 @@
 // set, which the SDK runs without checkpointing), then the run goes on
 // checkpointed. In "async" mode (no ctx.fn_id) the SDK runs one step per request.
 // Retries are immediate (after retryDelayMs), not Inngest's exponential backoff.
+// Waits (the SDK's async ops, reported in a 206 like the others):
+//   Sleep {name: "<duration>" | "<ISO time>"} → after that long, or at that
+//     time, the step's data is null and the run goes on;
+//   WaitForEvent {name: "<event>", opts: {timeout: "<duration>", if?}} → the
+//     first event of that name sent after the wait began, and matching `if`
+//     (the SDK's `match` is "event.<path> == async.<path>", the only form
+//     evaluated here), is the step's data; past the timeout it is null.
+// A waiting run holds no concurrency slot, as with Inngest: it takes its
+// slots again before its next request.
 import { randomUUID } from "node:crypto";
 
 const MAX_REQUESTS_PER_RUN = 500;
@@ -39,6 +48,8 @@ export class Executor {
   #live = new Map();
   /** Every run, live: status moves queued → running → completed | failed. */
   runs = [];
+  /** Runs waiting for an event: what they wait for, and how to wake them. */
+  #waiting = new Set();
 
   #betweenSteps;
 
@@ -117,6 +128,10 @@ export class Executor {
    * with Inngest; waitForRuns(event.id) works from the moment this returns.
    */
   dispatch(event) {
+    // A run waiting for this event takes it (Inngest matches events sent after the wait began).
+    for (const waiter of [...this.#waiting]) {
+      if (waiter.name === event.name && waiter.matches(event)) waiter.wake(event);
+    }
     const done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
       const config = await this.sync();
       const matching = config.functions.filter((fn) => fn.triggers?.some((t) => matches(t.event, event.name)));
@@ -155,29 +170,46 @@ export class Executor {
       checkpointedSteps: [],
       staleCheckpoints: 0,
       steps: [],
+      waits: [],
     };
     this.runs.push(run);
-    const held = [];
-    try {
-      for (const { key, limit } of fn.concurrency ?? []) {
-        const slot = `${fn.id}:${concurrencyKey(key, event)}`;
-        await this.#limiter.acquire(slot, limit);
-        held.push(slot);
+    const slots = (fn.concurrency ?? []).map(({ key, limit }) => ({ slot: `${fn.id}:${concurrencyKey(key, event)}`, limit }));
+    let holding = false;
+    const take = async () => {
+      for (const { slot, limit } of slots) await this.#limiter.acquire(slot, limit);
+      holding = true;
+    };
+    const give = () => {
+      if (holding) for (const { slot } of slots) this.#limiter.release(slot);
+      holding = false;
+    };
+    // While the run waits it holds none of its slots.
+    const paused = async (wait) => {
+      give();
+      run.status = "waiting";
+      try {
+        return await wait;
+      } finally {
+        await take();
+        run.status = "running";
       }
+    };
+    try {
+      await take();
       run.status = "running";
       run.startedAt = Date.now();
-      Object.assign(run, await this.#execute(fn, event, run));
+      Object.assign(run, await this.#execute(fn, event, run, paused));
     } catch (error) {
       Object.assign(run, { status: "failed", error: { message: String(error?.message ?? error) } });
     } finally {
       this.#live.delete(run.id);
       run.endedAt = Date.now();
-      for (const slot of held) this.#limiter.release(slot);
+      give();
     }
     return run;
   }
 
-  async #execute(fn, event, run) {
+  async #execute(fn, event, run, paused) {
     const step = fn.steps?.step;
     if (!step?.runtime?.url) throw new Error(`function ${fn.id} has no step URL in its config`);
     const maxAttempts = (step.retries?.attempts ?? 3) + 1;
@@ -255,6 +287,10 @@ export class Executor {
           if (op.op === "StepError") retry = true;
           else if (op.op === "StepPlanned") {
             if (!planned.includes(op.id)) planned.push(op.id);
+          } else if (op.op === "Sleep" || op.op === "WaitForEvent") {
+            run.waits.push({ op: op.op, name: op.name, opts: op.opts ?? null });
+            const data = await paused(op.op === "Sleep" ? this.#sleep(op.name) : this.#waitForEvent(op, event));
+            apply({ op: "Step", id: op.id, data });
           } else if (!KNOWN_OPS.has(op.op)) throw new Error(`the stand-in does not implement the ${op.op} op`);
           else apply(op);
         }
@@ -279,6 +315,37 @@ export class Executor {
     throw new Error(`run exceeded ${MAX_REQUESTS_PER_RUN} requests`);
   }
 
+  /** Resolves null once the Sleep op's time has come: a duration ("2s", "1h30m") from now, or an ISO time. */
+  #sleep(name) {
+    const at = /^\d{4}-\d\d-\d\dT/.test(name) ? Date.parse(name) : Date.now() + durationMs(name);
+    return this.#timer(Math.max(0, at - Date.now())).then(() => null);
+  }
+
+  /** Resolves with the first matching event sent from now on, or null at the op's timeout. */
+  #waitForEvent(op, trigger) {
+    const matches = eventMatcher(op.opts?.if, trigger);
+    return new Promise((resolve) => {
+      const waiter = {
+        name: op.name,
+        matches,
+        wake: (event) => {
+          this.#waiting.delete(waiter);
+          clearTimeout(timer);
+          resolve(event);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.delete(waiter);
+        resolve(null);
+      }, durationMs(op.opts?.timeout ?? "0s"));
+      this.#waiting.add(waiter);
+    });
+  }
+
+  #timer(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
   /** Inngest's internal id of a function (a UUID, unlike the slug in the config): the SDK's ctx.fn_id. */
   #internalFnId(slug) {
     if (!this.#fnIds.has(slug)) this.#fnIds.set(slug, randomUUID());
@@ -291,6 +358,36 @@ const KNOWN_OPS = new Set(["StepRun", "Step", "StepFailed", "StepError", "StepPl
 function lastError(ops) {
   return ops.findLast((op) => op.error)?.error ?? null;
 }
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A duration as the SDK writes one ("500ms", "2s", "1h30m", "1d"), in ms. */
+function durationMs(text) {
+  const parts = [...String(text).matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) throw new Error(`the stand-in cannot read the duration ${text}`);
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * UNIT_MS[unit], 0);
+}
+
+/**
+ * A waitForEvent's `if`, against the event that started the run (`event`) and
+ * an incoming one (`async`): "event.<path> == async.<path>", as the SDK writes
+ * a `match`, joined by "&&"; no expression matches every event.
+ */
+function eventMatcher(expression, trigger) {
+  if (expression === undefined) return () => true;
+  const terms = expression.split("&&").map((term) => {
+    const found = /^\s*event((?:\.[A-Za-z_$][\w$]*)+)\s*==\s*async((?:\.[A-Za-z_$][\w$]*)+)\s*$/.exec(term);
+    if (!found) throw new Error(`the stand-in cannot evaluate the wait's condition ${expression}`);
+    return { ours: path(trigger, found[1]), theirs: found[2] };
+  });
+  return (incoming) => terms.every(({ ours, theirs }) => ours !== undefined && JSON.stringify(path(incoming, theirs)) === JSON.stringify(ours));
+}
+
+const path = (value, dotted) =>
+  dotted
+    .split(".")
+    .slice(1)
+    .reduce((at, key) => (at == null ? undefined : at[key]), value);
 
 function matches(trigger, name) {
   if (typeof trigger !== "string") return false;

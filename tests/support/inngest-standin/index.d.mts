@@ -31,7 +31,8 @@ export interface StandinRun {
   eventId: string;
   fnId: string;
   mode: StandinMode;
-  status: "queued" | "running" | "completed" | "failed";
+  /** "waiting": asleep, or waiting for an event (it holds no concurrency slot meanwhile). */
+  status: "queued" | "running" | "waiting" | "completed" | "failed";
   output?: unknown;
   error?: unknown;
   /** The attempt number of the final request, plus one. */
@@ -46,6 +47,8 @@ export interface StandinRun {
   staleCheckpoints: number;
   /** Ids of the memoized steps, in the order they finished. */
   steps: string[];
+  /** The Sleep and WaitForEvent ops the run waited on, in order, as the SDK sent them. */
+  waits: { op: "Sleep" | "WaitForEvent"; name: string; opts: { timeout?: string; if?: string } | null }[];
   startedAt?: number;
   endedAt?: number;
 }
