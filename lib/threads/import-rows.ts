@@ -31,13 +31,11 @@ const BATCH_ROWS = 1_000;
 const BATCH_CHARS = 4 * 1024 * 1024;
 
 /**
- * A summary from a file is anyone's words: marked imported, so the model
- * reads it as quoted data, never as a system message (packages/history/src/summary-for-model.ts).
- */
-/**
- * A part as an import stores it: a summary marked as anyone's words, and a
- * call that waited for an approval no longer waiting: the approval was the
- * exporting server's, and nobody here can decide it.
+ * A part as an import stores it. A summary from a file is anyone's words:
+ * marked imported, so the model reads it as quoted data, never as a system
+ * message (packages/history/src/summary-for-model.ts). A call that waited for
+ * an approval waits no more: the approval was the exporting server's, and
+ * nobody here can decide it.
  */
 function asImported(part: Part): Part {
   if (part.type === "system-event") return { ...part, imported: true };
