@@ -52,9 +52,12 @@ BEGIN
     FROM unnest(p_kinds, p_contents, p_data) AS r(kind, content, data)
    WHERE r.kind = 'tool_call' AND r.data ? 'approvalId'
   ON CONFLICT (id) DO NOTHING;
-  -- A reply that goes on after a decision takes the status of where it ends now.
-  UPDATE messages m SET status = p_status
-   WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.status <> p_status;
+  -- A reply stored before (one that goes on after a decision, or a retry)
+  -- takes the status of where it ends now; a new one was written with it.
+  IF v_messages = 0 THEN
+    UPDATE messages m SET status = p_status
+     WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.status <> p_status;
+  END IF;
 
   IF v_parts > 0 THEN
     UPDATE threads
