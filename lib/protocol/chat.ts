@@ -5,7 +5,7 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { partSchema, ROLES } from "@threadline/history/parts";
+import { APPROVAL_OUTCOMES, partSchema, ROLES } from "@threadline/history/parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
 import { UUID } from "@threadline/history/uuid";
 import { sourceIdSchema, sourceMetadataSchema } from "@threadline/history/thread-source";
@@ -124,6 +124,18 @@ export const dataPartSchemas = {
   agent: z.object({ name: z.string() }),
   /** Kept in the message: the speaking agent handed the conversation over. */
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
+  /**
+   * How the user decided on a tool call that asked first, sent right before
+   * its result (tool-output-available when approved, else tool-output-denied,
+   * whose AI SDK chunk carries no reason): the page shows "Approved",
+   * "Denied: <reason>", "Expired"…, as the stored reply's tool part says it.
+   */
+  approval: z.object({
+    toolCallId: z.string(),
+    id: z.string(),
+    outcome: z.enum(APPROVAL_OUTCOMES),
+    reason: z.string().optional(),
+  }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */
   signatures: z.object({
     signatures: z.array(

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
-import type { JsonValue, Part } from "@threadline/history/parts";
+import type { JsonValue, Part, ToolResultPart } from "@threadline/history/parts";
 import { canonicalParts } from "@threadline/history/codec";
 import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 
@@ -54,6 +54,14 @@ export class ChunkWriter {
   toolError = (toolCallId: string, errorText: string) => this.send({ type: "tool-output-error", toolCallId, errorText, dynamic: true });
   /** The call waits for the user's approval: the AI SDK's own chunk, which puts the tool part in "approval-requested". */
   approvalRequest = (toolCallId: string, approvalId: string) => this.send({ type: "tool-approval-request", approvalId, toolCallId });
+  /** How the user decided, then the result: the approved call's output (or error), or the AI SDK's own denial. */
+  async approvedResult(result: ToolResultPart & { approval: NonNullable<ToolResultPart["approval"]> }): Promise<void> {
+    const { approval } = result;
+    await this.send(dataChunk("approval", { toolCallId: result.toolCallId, ...approval }));
+    if (approval.outcome !== "approved") await this.send({ type: "tool-output-denied", toolCallId: result.toolCallId });
+    else if (result.error !== undefined) await this.toolError(result.toolCallId, result.error);
+    else await this.toolOutput(result.toolCallId, result.output ?? null);
+  }
 }
 
 export const threadChunk = (threadId: string, historySource: HistorySource): UIMessageChunk =>
@@ -94,7 +102,8 @@ export async function replayParts(writer: ChunkWriter, parts: Part[], newId: () 
         if (part.approval) await writer.approvalRequest(part.toolCallId, part.approval.id);
         break;
       case "tool-result":
-        if (part.error !== undefined) await writer.toolError(part.toolCallId, part.error);
+        if (part.approval) await writer.approvedResult({ ...part, approval: part.approval });
+        else if (part.error !== undefined) await writer.toolError(part.toolCallId, part.error);
         else await writer.toolOutput(part.toolCallId, part.output ?? null);
         break;
       case "handoff":

@@ -1,0 +1,20 @@
+// What the model reads of a tool call the user did not let run: the one text
+// a denied, expired, stopped or skipped call's result holds, whoever writes
+// it (the turn that goes on after a decision, or the database settling a
+// reply the user moved on from or stopped).
+import type { ApprovalOutcome } from "./parts";
+
+export type Denial = Exclude<ApprovalOutcome, "approved">;
+
+export function denialText(outcome: Denial, reason?: string): string {
+  switch (outcome) {
+    case "denied":
+      return reason ? `The user denied this: ${reason}` : "The user denied this.";
+    case "expired":
+      return "The user did not decide in time, so this did not run.";
+    case "stopped":
+      return "The user stopped the reply before this ran.";
+    case "moved_on":
+      return "The user moved on";
+  }
+}
