@@ -7,6 +7,7 @@ import type { Part } from "@threadline/history/parts";
 import { threadExportSchema } from "@/lib/protocol/thread-export";
 import { threadExport } from "@/lib/threads/export";
 import { ThreadRepository } from "@/lib/threads/repository";
+import { denialText } from "@threadline/history/approvals";
 import { databaseTargets } from "../support/db-targets";
 
 // A tool call that asks for the user's approval is stored with the reply that
@@ -48,8 +49,8 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     return { threadId, approvalId, reply };
   }
 
-  const decide = (approvalId: string, approved: boolean, more: { reason?: string; timeoutMs?: number; as?: string } = {}) =>
-    adapter.approvals.decide({ owner: more.as ?? owner, approvalId, approved, reason: more.reason, timeoutMs: more.timeoutMs ?? DAY_MS });
+  const decide = (threadId: string, approvalId: string, approved: boolean, more: { reason?: string; timeoutMs?: number; as?: string } = {}) =>
+    adapter.approvals.decide({ owner: more.as ?? owner, threadId, approvalId, approved, reason: more.reason, timeoutMs: more.timeoutMs ?? DAY_MS });
 
   it("stores the waiting reply with its call's approval, and reads both back", async () => {
     const { threadId, approvalId, reply } = await waitingThread();
@@ -62,41 +63,43 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
 
   it("keeps the first decision: a second one is told how it went and changes nothing", async () => {
     const { threadId, approvalId, reply } = await waitingThread();
-    expect(await decide(approvalId, false, { reason: "not today" })).toEqual({
-      threadId,
+    expect(await decide(threadId, approvalId, false, { reason: "not today" })).toEqual({
       messageId: reply.id,
       outcome: "denied",
       reason: "not today",
       decidedNow: true,
+      pending: 0,
     });
-    expect(await decide(approvalId, true)).toMatchObject({ outcome: "denied", reason: "not today", decidedNow: false });
+    expect(await decide(threadId, approvalId, true)).toMatchObject({ outcome: "denied", reason: "not today", decidedNow: false });
   });
 
   it("lets exactly one of two decisions at once make it", async () => {
-    const { approvalId } = await waitingThread();
-    const both = await Promise.all([decide(approvalId, true), decide(approvalId, false, { reason: "no" })]);
+    const { threadId, approvalId } = await waitingThread();
+    const both = await Promise.all([decide(threadId, approvalId, true), decide(threadId, approvalId, false, { reason: "no" })]);
     expect(both.filter((d) => d?.decidedNow)).toHaveLength(1);
     expect(new Set(both.map((d) => d?.outcome)).size).toBe(1);
   });
 
-  it("finds no approval for another owner, an unknown id or one that is no id", async () => {
-    const { approvalId } = await waitingThread();
-    expect(await decide(approvalId, true, { as: `owner-${randomUUID()}` })).toBeNull();
-    expect(await decide(randomUUID(), true)).toBeNull();
-    expect(await decide("not-an-id", true)).toBeNull();
+  it("finds no approval for another owner, another thread, an unknown id or one that is no id", async () => {
+    const { threadId, approvalId } = await waitingThread();
+    const other = await waitingThread();
+    expect(await decide(threadId, approvalId, true, { as: `owner-${randomUUID()}` })).toBeNull();
+    expect(await decide(other.threadId, approvalId, true)).toBeNull();
+    expect(await decide(threadId, randomUUID(), true)).toBeNull();
+    expect(await decide(threadId, "not-an-id", true)).toBeNull();
     expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: null }]);
   });
 
   it("records an approval whose time is up as expired, whatever the late decision said", async () => {
-    const { approvalId } = await waitingThread();
-    expect(await decide(approvalId, true, { reason: "sure", timeoutMs: 0 })).toMatchObject({ outcome: "expired", decidedNow: true });
-    expect(await decide(approvalId, true)).toMatchObject({ outcome: "expired", decidedNow: false });
+    const { threadId, approvalId } = await waitingThread();
+    expect(await decide(threadId, approvalId, true, { reason: "sure", timeoutMs: 0 })).toMatchObject({ outcome: "expired", decidedNow: true });
+    expect(await decide(threadId, approvalId, true)).toMatchObject({ outcome: "expired", decidedNow: false });
     expect((await pool.query("SELECT reason FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ reason: null }]);
   });
 
   it("goes on under the same message once decided: the new parts follow the call, the whole reply takes its new status", async () => {
     const { threadId, approvalId, reply } = await waitingThread();
-    await decide(approvalId, true);
+    await decide(threadId, approvalId, true);
     const result: Part = {
       type: "tool-result",
       toolCallId: "call-1",
@@ -126,6 +129,87 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     const { approval: _, ...plain } = call(approvalId) as Extract<Part, { type: "tool-call" }>;
     expect(reply.parts[1]).toEqual(plain);
     expect((await pool.query("SELECT count(*)::int AS n FROM tool_approvals WHERE thread_id = $1", [imported.id])).rows).toEqual([{ n: 0 }]);
+  });
+
+  /** A thread whose reply waits on two calls' approvals, asked by the turn of its user message. */
+  async function twoCallThread() {
+    const { threadId } = await adapter.createThread({ owner });
+    const messageId = randomUUID();
+    const opened = await adapter.turns.openTurn({ owner, threadId, messageId, turnId: "turn-1", message: { id: messageId, role: "user", content: "two things" }, leaseMs: 30_000 });
+    expect(opened.claim.claimed).toBe(true);
+    const ids = [randomUUID(), randomUUID()];
+    const parts: Part[] = ids.map((id, i) => ({ ...call(id), toolCallId: `call-${i + 1}` }) as Part);
+    const reply: Reply = { id: randomUUID(), role: "assistant", status: "waiting", parts };
+    await adapter.appendResults({ owner, threadId, reply, turn: { messageId, turnId: "turn-1" } });
+    return { threadId, messageId, ids, reply };
+  }
+
+  const claim = (threadId: string, replyId: string, more: { turnId?: string; timeoutMs?: number } = {}) =>
+    adapter.approvals.claimContinuation({ owner, threadId, replyId, turnId: more.turnId ?? randomUUID(), leaseMs: 30_000, timeoutMs: more.timeoutMs ?? DAY_MS });
+
+  it("is gone on with once every call of the reply is decided, by one claim of two at once", async () => {
+    const { threadId, messageId, ids, reply } = await twoCallThread();
+    expect(await decide(threadId, ids[0], true)).toMatchObject({ decidedNow: true, pending: 1 });
+    expect(await claim(threadId, reply.id)).toEqual({ claimed: false, refused: "pending" });
+    expect(await decide(threadId, ids[1], false, { reason: "not that one" })).toMatchObject({ decidedNow: true, pending: 0 });
+    const both = await Promise.all([claim(threadId, reply.id), claim(threadId, reply.id)]);
+    const won = both.filter((c) => c?.claimed);
+    expect(won).toHaveLength(1);
+    expect(both.find((c) => !c?.claimed)).toEqual({ claimed: false, refused: "busy" });
+    expect(won[0]).toEqual({
+      claimed: true,
+      messageId,
+      decisions: expect.arrayContaining([
+        { id: ids[0], toolCallId: "call-1", outcome: "approved" },
+        { id: ids[1], toolCallId: "call-2", outcome: "denied", reason: "not that one" },
+      ]),
+    });
+    // The claim is the message's turn: a new message meanwhile is refused, as while any turn runs.
+    const next = randomUUID();
+    await expect(
+      adapter.turns.openTurn({ owner, threadId, messageId: next, turnId: "turn-3", message: { id: next, role: "user", content: "and?" }, leaseMs: 30_000 }),
+    ).rejects.toMatchObject({ code: "conflict:turn_in_progress" });
+  });
+
+  it("expires the calls undecided past their time when it is claimed, and refuses a reply that no longer waits", async () => {
+    const { threadId, ids, reply } = await twoCallThread();
+    await decide(threadId, ids[0], true);
+    expect(await claim(threadId, reply.id, { timeoutMs: 0 })).toMatchObject({
+      claimed: true,
+      decisions: expect.arrayContaining([{ id: ids[1], toolCallId: "call-2", outcome: "expired" }]),
+    });
+    expect(await claim(threadId, randomUUID())).toEqual({ claimed: false, refused: "not_waiting" });
+    expect(await adapter.approvals.claimContinuation({ owner: "someone else", threadId, replyId: reply.id, turnId: "t", leaseMs: null, timeoutMs: DAY_MS })).toBeNull();
+  });
+
+  it("is settled by a new message: the calls did not run because the user moved on, and the message follows their results", async () => {
+    const { threadId, ids, reply } = await twoCallThread();
+    await decide(threadId, ids[0], true);
+    const next = randomUUID();
+    const opened = await adapter.turns.openTurn({ owner, threadId, messageId: next, turnId: "turn-2", message: { id: next, role: "user", content: "never mind" }, leaseMs: 30_000 });
+    expect(opened.claim.claimed).toBe(true);
+    const [, settled, message] = await adapter.get({ owner, threadId });
+    expect(settled).toMatchObject({ id: reply.id, status: "complete" });
+    expect(settled.parts.slice(2)).toEqual(
+      ids.map((id, i) => ({ type: "tool-result", toolCallId: `call-${i + 1}`, toolName: "schedule_reminder", error: denialText("moved_on"), approval: { id, outcome: "moved_on" }, agentName: "Assistant" })),
+    );
+    expect(message).toMatchObject({ id: next, seq: settled.seq + 4 });
+    const { rows } = await pool.query("SELECT id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY tool_call_id", [threadId]);
+    // The decision made stands; the undecided call is recorded as skipped.
+    expect(rows).toEqual([
+      { id: ids[0], decision: "approved" },
+      { id: ids[1], decision: "moved_on" },
+    ]);
+    expect(await claim(threadId, reply.id)).toEqual({ claimed: false, refused: "not_waiting" });
+  });
+
+  it("is stopped by Stop while nothing runs: its calls did not run because the user stopped the reply", async () => {
+    const { threadId, ids, reply } = await twoCallThread();
+    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual([reply.id]);
+    const [, stopped] = await adapter.get({ owner, threadId });
+    expect(stopped.status).toBe("stopped");
+    expect(stopped.parts.slice(2)).toMatchObject(ids.map((id) => ({ type: "tool-result", error: denialText("stopped"), approval: { id, outcome: "stopped" } })));
+    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual([]);
   });
 
   it("goes with its thread", async () => {

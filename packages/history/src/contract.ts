@@ -172,7 +172,8 @@ export interface TurnStore {
   /**
    * Records a Stop for the thread's running turn and tells every process (the
    * one running it aborts it), whichever process asks. The turn ids told;
-   * none when no turn of the thread is running.
+   * with no turn running, a reply that waits for the user's approval is
+   * ended instead (its calls stopped): its id. Empty: nothing to stop.
    */
   requestStop(ctx: ThreadScope & { threadId: string }): Promise<string[]>;
   /**
@@ -246,13 +247,32 @@ export interface TitleStore {
 
 /** How a decision went: the outcome that stands, and whether this decision made it (false: an earlier one had). */
 export interface ApprovalDecision {
-  threadId: string;
   /** The reply holding the call. */
   messageId: string;
   outcome: ApprovalOutcome;
   reason?: string;
   decidedNow: boolean;
+  /** How many calls of the reply still wait for a decision, after this one made it: at none, the reply goes on. */
+  pending?: number;
 }
+
+/** A decided call of a reply that goes on: the approval, the call it is for, and how it was decided. */
+export interface DecidedCall {
+  id: string;
+  toolCallId: string;
+  outcome: ApprovalOutcome;
+  reason?: string;
+}
+
+/**
+ * The claim on going on with a reply whose calls are all decided: the user's
+ * message it answers (whose turn claim it takes, with its lease) and its
+ * decided calls; or why not: it no longer waits, a call is undecided, or
+ * another turn of the thread runs.
+ */
+export type ContinuationClaim =
+  | { claimed: true; messageId: string; decisions: DecidedCall[] }
+  | { claimed: false; refused: "not_waiting" | "pending" | "busy" };
 
 /**
  * Tool calls that asked for the user's approval (packages/history/src/parts.ts):
@@ -261,11 +281,20 @@ export interface ApprovalDecision {
  */
 export interface ApprovalStore {
   /**
-   * Records the owner's decision. An approval asked for longer ago than
-   * `timeoutMs` is recorded as expired instead. Null: no such approval in the
-   * owner's threads.
+   * Records the owner's decision on an approval of the thread. An approval
+   * asked for longer ago than `timeoutMs` is recorded as expired instead.
+   * Null: no such approval in the owner's thread.
    */
-  decide(ctx: ThreadScope & { approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null>;
+  decide(ctx: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null>;
+  /**
+   * Claims going on with the waiting reply `replyId` once its calls are all
+   * decided (those older than `timeoutMs` expire here), as a turn `turnId`
+   * of the user's message it answers, under a lease as `claimTurn`'s. Null:
+   * no such thread of the owner's.
+   */
+  claimContinuation(
+    ctx: ThreadScope & { threadId: string; replyId: string; turnId: string; leaseMs: number | null; timeoutMs: number },
+  ): Promise<ContinuationClaim | null>;
 }
 
 /**

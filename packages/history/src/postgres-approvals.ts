@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { ApprovalDecision, ApprovalStore, ThreadScope } from "./contract";
+import type { ApprovalDecision, ApprovalStore, ContinuationClaim, DecidedCall, ThreadScope, ThreadsChanged } from "./contract";
 import type { ApprovalOutcome } from "./parts";
 import { isUuid } from "./uuid";
 
@@ -8,31 +8,59 @@ import { isUuid } from "./uuid";
  * The adapter's approvals (see ApprovalStore): a row of tool_approvals per
  * call that asks, written with the reply that holds the call
  * (db/functions/threadline_append_reply.sql), decided once
- * (db/functions/threadline_decide_approval.sql).
+ * (db/functions/threadline_decide_approval.sql), gone on with by one turn
+ * (db/functions/threadline_claim_continuation.sql).
  */
 export class PostgresApprovalStore implements ApprovalStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly changed: ThreadsChanged,
+    /** This process's runner key, as the turn store's (postgres.ts RunnerKey). */
+    private readonly runner: () => Promise<string | null>,
+  ) {}
 
   async decide({
     owner,
+    threadId,
     approvalId,
     approved,
     reason,
     timeoutMs,
-  }: ThreadScope & { approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null> {
-    if (!isUuid(approvalId)) return null;
-    const { rows } = await this.pool.query<{ thread_id: string; message_id: string; decision: ApprovalOutcome; reason: string | null; decided_now: boolean }>(
-      "SELECT thread_id, message_id, decision, reason, decided_now FROM threadline_decide_approval($1, $2, $3, $4, make_interval(secs => $5))",
-      [approvalId, owner, approved, reason ?? null, timeoutMs / 1000],
+  }: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null> {
+    if (!isUuid(approvalId) || !isUuid(threadId)) return null;
+    const { rows } = await this.pool.query<{ message_id: string; decision: ApprovalOutcome; reason: string | null; decided_now: boolean; pending: number | null }>(
+      "SELECT message_id, decision, reason, decided_now, pending FROM threadline_decide_approval($1, $2, $3, $4, $5, make_interval(secs => $6))",
+      [approvalId, threadId, owner, approved, reason ?? null, timeoutMs / 1000],
     );
     if (rows.length === 0) return null;
     const row = rows[0];
     return {
-      threadId: row.thread_id,
       messageId: row.message_id,
       outcome: row.decision,
       ...(row.reason !== null ? { reason: row.reason } : {}),
       decidedNow: row.decided_now,
+      ...(row.pending !== null ? { pending: row.pending } : {}),
     };
+  }
+
+  async claimContinuation({
+    owner,
+    threadId,
+    replyId,
+    turnId,
+    leaseMs,
+    timeoutMs,
+  }: ThreadScope & { threadId: string; replyId: string; turnId: string; leaseMs: number | null; timeoutMs: number }): Promise<ContinuationClaim | null> {
+    if (!isUuid(threadId)) return null;
+    const runner = leaseMs === null ? null : await this.runner();
+    const { rows } = await this.pool.query<{ refused: "not_waiting" | "pending" | "busy" | null; message_id: string | null; decisions: DecidedCall[] | null }>(
+      "SELECT refused, message_id, decisions FROM threadline_claim_continuation($1, $2, $3, $4, $5, $6, make_interval(secs => $7))",
+      [owner, threadId, replyId, turnId, leaseMs, runner, timeoutMs / 1000],
+    );
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    if (row.refused !== null || row.message_id === null) return { claimed: false, refused: row.refused ?? "not_waiting" };
+    this.changed(owner, threadId);
+    return { claimed: true, messageId: row.message_id, decisions: row.decisions ?? [] };
   }
 }

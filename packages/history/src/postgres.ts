@@ -66,7 +66,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     this.summaries = new PostgresSummaryStore(pool);
     this.versions = new PostgresVersionStore(pool);
     this.titles = new PostgresTitleStore(pool, changed);
-    this.approvals = new PostgresApprovalStore(pool);
+    this.approvals = new PostgresApprovalStore(pool, changed, runner);
   }
 
   async createThread({ owner, threadId, origin = WEB }: ThreadScope & { threadId?: string; origin?: ThreadOrigin }) {
@@ -276,8 +276,13 @@ class PostgresTurnStore implements TurnStore {
 
   /** threadline_request_stop (db/functions/threadline_request_stop.sql): recorded, and NOTIFY to every app process. */
   async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<string[]> {
-    const { rows } = await this.pool.query<{ turn_id: string }>("SELECT turn_id FROM threadline_request_stop($1, $2)", [threadId, owner]);
-    return rows.map((row) => row.turn_id);
+    const { rows } = await this.pool.query<{ turn_id: string | null; settled_reply: string | null }>(
+      "SELECT turn_id, settled_reply FROM threadline_request_stop($1, $2)",
+      [threadId, owner],
+    );
+    const stopped = rows.flatMap((row) => row.turn_id ?? row.settled_reply ?? []);
+    if (rows.some((row) => row.settled_reply !== null)) this.changed(owner, threadId);
+    return stopped;
   }
 
   async stopRequested({ owner, messageId, turnId }: TurnArgs<"stopRequested">): Promise<boolean> {

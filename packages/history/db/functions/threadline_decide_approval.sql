@@ -1,10 +1,11 @@
 -- The user's decision on a tool call that asked first. The first decision
 -- stands: a second one (two devices at once, a double click) finds it made
 -- and is told how. A decision that comes after the approval's time is up
--- records it expired instead. No row: no such approval in the owner's threads.
+-- records it expired instead. No row: no such approval in the owner's thread.
+DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, text, boolean, text, interval);
 CREATE OR REPLACE FUNCTION threadline_decide_approval(
-  p_approval uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval
-) RETURNS TABLE (thread_id uuid, message_id text, decision text, reason text, decided_now boolean)
+  p_approval uuid, p_thread uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval
+) RETURNS TABLE (message_id text, decision text, reason text, decided_now boolean, pending integer)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -13,13 +14,13 @@ DECLARE
 BEGIN
   SELECT a.* INTO v_row
     FROM tool_approvals a JOIN threads t ON t.id = a.thread_id
-   WHERE a.id = p_approval AND t.owner = p_owner
+   WHERE a.id = p_approval AND a.thread_id = p_thread AND t.owner = p_owner
      FOR UPDATE OF a;
   IF NOT FOUND THEN
     RETURN;
   END IF;
   IF v_row.decision IS NOT NULL THEN
-    RETURN QUERY SELECT v_row.thread_id, v_row.message_id, v_row.decision, v_row.reason, false;
+    RETURN QUERY SELECT v_row.message_id, v_row.decision, v_row.reason, false, NULL::integer;
     RETURN;
   END IF;
   v_decision := CASE
@@ -29,6 +30,9 @@ BEGIN
   UPDATE tool_approvals a
      SET decision = v_decision, reason = CASE WHEN v_decision = 'expired' THEN NULL ELSE p_reason END, decided_at = now()
    WHERE a.id = p_approval;
-  RETURN QUERY SELECT a.thread_id, a.message_id, a.decision, a.reason, true FROM tool_approvals a WHERE a.id = p_approval;
+  -- How many calls of the same reply still wait: at none, the reply goes on.
+  RETURN QUERY SELECT a.message_id, a.decision, a.reason, true,
+    (SELECT count(*)::integer FROM tool_approvals o WHERE o.thread_id = p_thread AND o.message_id = a.message_id AND o.decision IS NULL)
+    FROM tool_approvals a WHERE a.id = p_approval;
 END;
 $$;

@@ -34,6 +34,10 @@ BEGIN
     RETURN;
   END IF;
 
+  -- A reply that waits for the user's approval is settled first: its calls
+  -- did not run because the user moved on (the words are denialText's, in
+  -- packages/history/src/approvals.ts; a test holds them equal).
+  PERFORM threadline_settle_waiting(p_thread, 'moved_on', 'The user moved on');
   SELECT a.seq INTO v_seq
     FROM threadline_append_user_message(p_thread, p_owner, p_message, p_turn, p_content, p_escaped, p_title) a;
   RETURN QUERY SELECT p_thread, v_created, v_count, true, true, v_seq, v_summary,

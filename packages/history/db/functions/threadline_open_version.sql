@@ -48,6 +48,10 @@ BEGIN
       RETURN QUERY SELECT NULL::text, v_thread, false, coalesce(v_running, false), 0, NULL::bigint, NULL::bigint, NULL::text, NULL::boolean, NULL::text;
       RETURN;
     END IF;
+    -- A reply that waits for the user's approval is settled first: its calls
+    -- did not run because the user moved on (the words are denialText's, in
+    -- packages/history/src/approvals.ts; a test holds them equal).
+    PERFORM threadline_settle_waiting(p_thread, 'moved_on', 'The user moved on');
     IF NOT v_stored THEN
       PERFORM threadline_branch(p_thread, p_owner, p_replaces);
     END IF;
@@ -87,6 +91,10 @@ BEGIN
     INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until, runner)
     VALUES (p_owner, p_message, p_thread, p_turn, 'running', now() + make_interval(secs => p_lease_ms / 1000), p_runner);
   END IF;
+  -- A reply that waits for the user's approval is settled first: its calls
+  -- did not run because the user moved on (the words are denialText's, in
+  -- packages/history/src/approvals.ts; a test holds them equal).
+  PERFORM threadline_settle_waiting(p_thread, 'moved_on', 'The user moved on');
   -- What the thread held before the user's message: what this turn's model reads of it.
   RETURN QUERY SELECT NULL::text, p_thread, true, true,
     (SELECT count(*)::integer FROM messages m WHERE m.thread_id = p_thread AND m.active AND m.part_index = 0
