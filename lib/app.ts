@@ -151,6 +151,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
     threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
     history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
     deviceLinks: once(() => new DeviceLinks(pool())),
+    /** How long a tool call waits for the user's decision before it is denied as expired. */
+    approvalTimeoutMs: config.TOOL_APPROVAL_TIMEOUT_HOURS * 3_600_000,
 
     /** The identity of a route handler's request; a 401 AppError without a valid cookie. */
     requireOwner: (request: Request): Promise<string> => requireOwner(request, app.sessionSecret),
@@ -217,9 +219,11 @@ export function createApp(config: Env, parts: AppParts = {}) {
         : new InlineRuntime(
             {
               history: app.history,
+              approvals: () => app.history().approvals,
               network: app.network,
               sessionSecret: app.sessionSecret,
               leaseMs: config.TURN_LEASE_SECONDS * 1000,
+              approvalTimeoutMs: app.approvalTimeoutMs,
               saveRetryMs: config.SAVE_RETRY_SECONDS * 1000,
               turnProgress: app.turnProgress,
             },

@@ -4,6 +4,7 @@ import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/compaction-se
 import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
+import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -131,6 +132,10 @@ const schema = z.object({
   TURN_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(600).describe("turn timeout, seconds"),
   /** How long the model may take to title a thread after its first reply; 0: threads keep their first words. */
   TITLE_TIMEOUT_SECONDS: wholeNumber(0, 600).default(5).describe("title timeout, seconds"),
+  /** Which tool calls wait for the user's approval: as each tool declares (the ones that change something), every call, or none. */
+  TOOL_APPROVAL: z.enum(TOOL_APPROVAL_MODES, { message: 'must be "default", "all" or "none"' }).default("default").describe("tool approval"),
+  /** How long a tool call waits for the user's decision; past it, the call is denied as expired. */
+  TOOL_APPROVAL_TIMEOUT_HOURS: wholeNumber(1, 8_760).default(24).describe("tool approval timeout, hours"),
   /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */
   MAX_MODEL_INPUT_CHARS: wholeNumber(1, 999_999_999).default(400_000).describe("model input cap, characters"),
 

@@ -110,6 +110,11 @@ export class InngestRuntime implements TurnRuntime {
     }
   }
 
+  goOn(): Promise<boolean> {
+    // The durable run waits for the decision itself (step.waitForEvent): not on this runtime yet.
+    return Promise.reject(new AppError("unavailable:inngest", "Going on after a tool approval is not available on the Inngest runtime yet."));
+  }
+
   stop(owner: string, threadId: string): Promise<boolean> {
     return this.stops.stop(owner, threadId);
   }

@@ -7,7 +7,8 @@ import { runTurn, type TurnDeps, type TurnInput } from "@/lib/agent/turn/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import type { Network } from "@/lib/agent/network/network";
-import type { TurnHistory } from "@threadline/history/contract";
+import type { ApprovalStore, TurnHistory } from "@threadline/history/contract";
+import { continueTurn } from "@/lib/agent/turn/continue-turn";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { dataChunk, WAITING_NOTICE } from "@/lib/protocol/chat";
@@ -18,6 +19,7 @@ import type { TurnStops } from "./turn-stops";
 import type { StartedTurn, TurnRuntime } from "./types";
 
 export const DEFAULT_TURN_LEASE_MS = 30_000;
+const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3_600_000;
 
 /**
  * Runs each turn in this process, detached from the request: closing the tab
@@ -35,7 +37,11 @@ export class InlineRuntime implements TurnRuntime {
   constructor(
     private readonly deps: {
       history: () => TurnHistory;
+      /** Where tool calls wait for the user's approval; unset: no call waits here, so none goes on. */
+      approvals?: () => ApprovalStore;
       network: () => Network;
+      /** How long a tool call waits for the user's decision (TOOL_APPROVAL_TIMEOUT_HOURS); 24 hours unless set. */
+      approvalTimeoutMs?: number;
       /** Signs the history the turn stores, for the client to send back. */
       sessionSecret: SessionSecret;
       /**
@@ -125,6 +131,59 @@ export class InlineRuntime implements TurnRuntime {
           // Once the stream has ended and the thread is free: neither waits on these model calls.
           if (outcome?.title) this.nameLater(outcome.title);
           if (outcome?.compact) this.compactLater(input.owner, outcome.threadId);
+        });
+    });
+  }
+
+  goOn({ owner, threadId, replyId }: { owner: string; threadId: string; replyId: string }): Promise<boolean> {
+    const turnId = randomUUID();
+    const controller = new AbortController();
+    let progress: ProgressWriter | undefined;
+    let tracked = false;
+    // Nobody's request waits on this stream: it is read through GET /api/threads/:id/stream.
+    const publish = (chunk: UIMessageChunk): void => progress?.push({ attempt: 0, chunk });
+    const approvals = this.deps.approvals?.();
+    if (!approvals) return Promise.resolve(false);
+    return new Promise<boolean>((resolve, reject) => {
+      let ready = false;
+      this.deps
+        .sessionSecret()
+        .then((secret) =>
+          continueTurn(
+            { owner, threadId, replyId, turnId },
+            {
+              history: this.deps.history(),
+              approvals,
+              approvalTimeoutMs: this.deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+              network: this.deps.network(),
+              publish,
+              signal: controller.signal,
+              signer: historySigner(secret, owner),
+              leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
+              saveRetryMs: this.deps.saveRetryMs,
+              ...this.deps.turnOptions,
+              onReady: () => {
+                this.active.track(threadId, owner, controller, turnId);
+                tracked = true;
+                progress = this.deps.turnProgress?.().writer(turnId);
+                ready = true;
+                resolve(true);
+              },
+            },
+          ),
+        )
+        .then((outcome) => {
+          if ("refused" in outcome) return resolve(false);
+          if (outcome.error) console.error(`[turn ${threadId}] going on after a decision failed:`, outcome.error);
+        })
+        .catch((error) => {
+          if (!ready) return reject(error);
+          console.error("[turn] failed going on after a decision:", error);
+          publish({ type: "error", errorText: "The server failed while answering. Please try again." });
+        })
+        .finally(() => {
+          void progress?.end();
+          if (tracked) this.active.release(threadId, controller);
         });
     });
   }

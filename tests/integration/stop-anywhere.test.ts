@@ -154,8 +154,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     // Recorded without NOTIFY, as if the listening connection had been down.
     await pool.query("UPDATE turns SET stop_requested_turn = turn_id WHERE thread_id = $1 AND turn_id = $2", [threadId, running.turnId]);
     let stopped = false;
-    const input = { owner: me.id, turnId: running.turnId, message: { id: running.messageId, content: "" } };
-    const lease = holdLease(input as Parameters<typeof holdLease>[0], elsewhere.turns, 3_000, () => (stopped = true));
+    const lease = holdLease({ owner: me.id, turnId: running.turnId, messageId: running.messageId }, elsewhere.turns, 3_000, () => (stopped = true));
     try {
       await expect.poll(() => stopped, { timeout: 5_000 }).toBe(true);
     } finally {

@@ -34,6 +34,7 @@ export function defaultNetwork(settings: Env, model: LanguageModel, search: Sear
     historyPolicy: environmentHistoryPolicy(settings),
     compaction: environmentCompaction(settings),
     logHistory: historyLogEnabled(settings.NODE_ENV),
+    toolApproval: settings.TOOL_APPROVAL,
     agents: [
       {
         name: TRIAGE,

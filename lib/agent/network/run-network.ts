@@ -34,6 +34,13 @@ export interface RunNetworkArgs {
   newId: () => string;
   /** The id of the approval a call of this reply asks for (a uuid, the same however often the turn is replayed). */
   approvalIdFor: (toolCallId: string) => string;
+  /**
+   * Goes on with a reply that waited for the user's approval: `agent` (the
+   * one whose call asked) goes on from `parts`, the reply so far with the
+   * decided calls' results; then the router, as after any run. `steps`
+   * prefixes this run's step ids, apart from the turn's that asked.
+   */
+  resume?: { agent: Agent; parts: Part[]; steps: string };
   /** The clock reasoning is timed by; Date.now unless given. */
   now?: () => number;
   /**
@@ -53,10 +60,18 @@ export interface RunNetworkArgs {
  * a finished one; each step streams what it produces while it runs.
  */
 export async function runNetwork(args: RunNetworkArgs): Promise<NetworkOutcome> {
-  const { network } = args;
-  const parts: Part[] = [];
+  const { network, resume } = args;
+  const parts: Part[] = [...(resume?.parts ?? [])];
   const runs: AgentRun[] = [];
-  for (let iteration = 0; iteration < network.maxIter; iteration++) {
+  let first = 0;
+  if (resume) {
+    const run: AgentRun = { agentName: resume.agent.name, parts: [] };
+    runs.push(run);
+    const ended = await runAgent(args, { agent: resume.agent, iteration: 0, run, parts, resumed: true });
+    if (ended) return ended;
+    first = 1;
+  }
+  for (let iteration = first; iteration < network.maxIter; iteration++) {
     const agent = network.router({ iteration, runs, agents: network.agents });
     if (!agent) break;
     const run: AgentRun = { agentName: agent.name, parts: [] };
@@ -75,20 +90,20 @@ export async function runNetwork(args: RunNetworkArgs): Promise<NetworkOutcome> 
  */
 async function runAgent(
   args: RunNetworkArgs,
-  { agent, iteration, run, parts }: { agent: Agent; iteration: number; run: AgentRun; parts: Part[] },
+  { agent, iteration, run, parts, resumed = false }: { agent: Agent; iteration: number; run: AgentRun; parts: Part[]; resumed?: boolean },
 ): Promise<NetworkOutcome | undefined> {
   const add = (...produced: Part[]) => {
     parts.push(...produced);
     run.parts.push(...produced);
   };
   for (let call = 0; call < (agent.maxSteps ?? 1); call++) {
-    const out = await modelStep(args, { agent, iteration, call, replySoFar: parts });
+    const out = await modelStep(args, { agent, iteration, call, replySoFar: parts, announce: call === 0 && !resumed });
     add(...out.parts);
     if (out.stopped) return { parts, stopped: true };
     if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
     let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
-      const stepId = `tool:${iteration}:${agent.name}:${call}:${index}`;
+      const stepId = stepName(args, `tool:${iteration}:${agent.name}:${call}:${index}`);
       if (asksFirst(args.network, agent, pending)) {
         // The call part gets its approval's id: stored with the reply, it is what the user's decision names.
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, stepId, pending) } };
@@ -113,18 +128,18 @@ async function runAgent(
 /** One model call as a step: it reads the history and the reply so far, and streams what the model writes. */
 function modelStep(
   args: RunNetworkArgs,
-  { agent, iteration, call, replySoFar }: { agent: Agent; iteration: number; call: number; replySoFar: Part[] },
+  { agent, iteration, call, replySoFar, announce }: { agent: Agent; iteration: number; call: number; replySoFar: Part[]; announce: boolean },
 ): Promise<ModelCallResult> {
   const { network, context } = args;
-  const stepId = `model:${iteration}:${agent.name}:${call}`;
+  const stepId = stepName(args, `model:${iteration}:${agent.name}:${call}`);
   const writer = new ChunkWriter(args.publish, stepId);
   return args.step(
     stepId,
     async () => {
       await writer.startStep();
-      if (call === 0) await writer.agent(agent.name, `agent:${iteration}`);
+      if (announce) await writer.agent(agent.name, `agent:${iteration}`);
       // Inside the step: a durable runtime's replays of the turn do not log it again.
-      if (call === 0 && args.historyTrim && network.logHistory) {
+      if (announce && args.historyTrim && network.logHistory) {
         console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
       }
       const result = await callModel({
@@ -147,6 +162,8 @@ function modelStep(
     { stoppable: true },
   );
 }
+
+const stepName = ({ resume }: RunNetworkArgs, id: string) => (resume ? `${resume.steps}:${id}` : id);
 
 /** Whether a call waits for the user's approval: a call of a tool the agent has, with an input that fits it, that the tool or the operator says asks first. */
 function asksFirst(network: Network, agent: Agent, pending: PendingToolCall): boolean {

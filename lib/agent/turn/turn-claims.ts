@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
-import type { TurnClaim, TurnStore } from "@threadline/history/contract";
+import type { TurnClaim, TurnRef, TurnStore } from "@threadline/history/contract";
 import { runNow } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -97,15 +97,15 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
  * a renewal that finds one recorded calls `onStop` too, in case the
  * notification was lost (the listening connection was down).
  */
-export function holdLease(input: TurnInput, turns: TurnStore, leaseMs: number, onStop: () => void): { stop(): void } {
+export function holdLease(turn: TurnRef & { owner: string }, turns: TurnStore, leaseMs: number, onStop: () => void): { stop(): void } {
   const renew = () =>
     turns
-      .renewTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, leaseMs })
+      .renewTurn({ ...turn, leaseMs })
       .then(({ held, stopRequested }) => {
-        if (!held) console.error(`[turn ${input.turnId}] lost its lease: another turn took the message over`);
+        if (!held) console.error(`[turn ${turn.turnId}] lost its lease: another turn took the message over`);
         if (stopRequested) onStop();
       })
-      .catch((error: Error) => console.error(`[turn ${input.turnId}] could not renew its lease:`, error.message));
+      .catch((error: Error) => console.error(`[turn ${turn.turnId}] could not renew its lease:`, error.message));
   const timer = setInterval(renew, Math.max(1_000, Math.floor(leaseMs / 3)));
   timer.unref();
   return { stop: () => clearInterval(timer) };

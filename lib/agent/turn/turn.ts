@@ -74,7 +74,7 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
   // renewing its lease, and the message may be answered again.
   // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
   const stopped = new AbortController();
-  const lease = deps.leaseMs ? holdLease(input, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const lease = deps.leaseMs ? holdLease({ owner: input.owner, messageId: input.message.id, turnId: input.turnId }, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
   const running: TurnDeps = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
   const finish = (status: "done" | "failed") =>
     step("finish-turn", async () => void (await turns.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));

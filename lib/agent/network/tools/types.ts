@@ -7,6 +7,13 @@ export interface ToolContext {
   owner: string;
   threadId: string;
   signal?: AbortSignal;
+  /**
+   * The same however often this call runs: an approved call's approval id.
+   * A tool that changes something outside the database makes its change
+   * keyed by it, so a run after a crash between the change and its record
+   * changes nothing twice.
+   */
+  idempotencyKey?: string;
 }
 
 /**

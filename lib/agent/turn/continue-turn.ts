@@ -1,0 +1,207 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { denialText } from "@threadline/history/approvals";
+import type { ApprovalStore, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
+import { notFoundThread } from "@threadline/history/errors";
+import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import { agentHistoryPolicy, type Agent } from "../network/network";
+import { runNetwork } from "../network/run-network";
+import { runTool } from "../network/tools/run-tool";
+import { coalescing } from "../model/coalesce";
+import { approvalIdFor, buildModelMessages, widestWindow } from "./lifecycle";
+import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
+import { runNow } from "./steps";
+import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+import { holdLease } from "./turn-claims";
+import type { TurnDeps, TurnOutcome } from "./turn-types";
+
+// A reply that waited for the user's approval goes on as a turn of its own
+// once every call it asked about is decided: on whichever server the decision
+// reached, or the one that finds it left undone. It takes the claim of the
+// user's message the reply answers, with its lease, as that message's turn
+// did, so one turn goes on and a thread runs one turn at a time.
+
+export interface ContinuationInput {
+  owner: string;
+  threadId: string;
+  /** The reply that waits. */
+  replyId: string;
+  turnId: string;
+}
+
+export interface ContinuationDeps extends TurnDeps {
+  approvals: ApprovalStore;
+  /** How long a call waits for the user; one undecided longer is denied as expired. */
+  approvalTimeoutMs: number;
+}
+
+/** The turn's outcome, or why it did not go on: the reply no longer waits, a call is undecided, or another turn runs. */
+export type ContinuationOutcome = TurnOutcome | { refused: "not_waiting" | "pending" | "busy" };
+
+export async function continueTurn(input: ContinuationInput, given: ContinuationDeps): Promise<ContinuationOutcome> {
+  const publish = coalescing(given.publish, given.coalesceWindowMs);
+  try {
+    return await claimAndGoOn(input, { ...given, publish });
+  } finally {
+    await publish.flush().catch(() => {});
+  }
+}
+
+async function claimAndGoOn(input: ContinuationInput, deps: ContinuationDeps): Promise<ContinuationOutcome> {
+  const step = deps.step ?? runNow;
+  const { owner, threadId, replyId, turnId } = input;
+  const claim = await step("claim-continuation", () =>
+    deps.approvals.claimContinuation({ owner, threadId, replyId, turnId, leaseMs: deps.leaseMs ?? null, timeoutMs: deps.approvalTimeoutMs }),
+  );
+  if (!claim) throw notFoundThread();
+  if (!claim.claimed) return { refused: claim.refused };
+  const turn = { owner, messageId: claim.messageId, turnId };
+  deps.onReady?.({ threadId, historySource: "database" });
+  const stopped = new AbortController();
+  const lease = deps.leaseMs ? holdLease(turn, deps.history.turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const signal = deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal;
+  const finish = (status: "done" | "failed") => step("finish-turn", () => deps.history.turns.finishTurn({ ...turn, status }));
+  try {
+    const outcome = await goOn(input, { ...deps, signal }, claim.messageId, claim.decisions);
+    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
+    return outcome;
+  } catch (error) {
+    await finish("failed").catch(() => {});
+    throw error;
+  } finally {
+    lease?.stop();
+  }
+}
+
+/** The reply again from its start, each decided call's result, then the agent whose call asked, on from there. */
+async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId: string, decisions: DecidedCall[]): Promise<TurnOutcome> {
+  const step = deps.step ?? runNow;
+  const newId = deps.generateId ?? randomUUID;
+  const { owner, threadId, replyId } = input;
+  const { network, history } = deps;
+  const { message, reply } = await step("load-reply", () => history.turns.replyTo({ owner, threadId, messageId }));
+  const nothing: TurnOutcome = { threadId, historySource: "database", status: "complete", compact: false };
+  if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
+
+  // The model reads the thread up to the user's message, as the turn that asked did.
+  const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent);
+  const summary = (await step("read-summary", async () => (await history.summaries.latest({ owner, threadId })) ?? null)) ?? undefined;
+  const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
+  const window = widestWindow(network.agents.map(policyFor));
+  const earlier = await step("load-history", () => history.get({ owner, threadId, lastUserMessages: window, fromSeq, untilSeq: message.seq }));
+  const asked = { id: message.id, role: "user" as const, content: textOf(message) };
+
+  await step("announce-replay", async () => {
+    await deps.publish(threadChunk(threadId, "database"));
+    await deps.publish({ type: "start", messageId: replyId });
+    const writer = new ChunkWriter(deps.publish, "replay");
+    await writer.startStep();
+    await replayParts(writer, reply.parts, newId);
+    await writer.finishStep();
+  });
+
+  // Named after the round's first approval: a reply may wait, and go on, more than once.
+  const round = `after:${decisions[0]?.id ?? replyId}`;
+  const context = { owner, threadId, signal: deps.signal };
+  const parts: Part[] = [...reply.parts];
+  for (const call of unanswered(reply.parts)) {
+    const decision = decisions.find((d) => d.id === call.approval?.id);
+    const result = await step(`${round}:decided:${call.toolCallId}`, async () => {
+      const decided = await decidedResult(call, decision, network.agents, { ...context, idempotencyKey: decision?.id });
+      await new ChunkWriter(deps.publish, `${round}:decided`).approvedResult(decided);
+      return decided;
+    });
+    parts.push(result);
+    if (decision?.outcome === "approved") {
+      // Kept before anything else runs: a turn that goes on after a crash finds the call answered, and runs it no more.
+      await step(`${round}:keep:${call.toolCallId}`, () => history.appendResults({ owner, threadId, reply: { ...assistant(replyId, parts), status: "waiting" } }));
+    }
+  }
+
+  const agent = network.agents.find((a) => a.name === lastAsker(reply.parts)) ?? network.agents[0];
+  const ran = deps.signal?.aborted
+    ? { parts, stopped: true }
+    : await runNetwork({
+        network,
+        messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary),
+        context,
+        publish: deps.publish,
+        step,
+        newId,
+        approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
+        now: deps.now,
+        retriesSteps: deps.retriesSteps,
+        resume: { agent, parts, steps: round },
+      });
+  const status = ran.stopped ? "stopped" : "failure" in ran && ran.failure !== undefined ? "incomplete" : "waiting" in ran && ran.waiting ? "waiting" : "complete";
+  const goneOn: Reply = { ...assistant(replyId, ran.parts), status };
+  const turn = { messageId, turnId: input.turnId };
+  let saved: { seq?: number; parentId?: string | null } | { refused: string };
+  try {
+    saved = await step("append-results", () =>
+      saveReply(() => history.appendResults({ owner, threadId, reply: goneOn, turn }), { retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS, turnId: input.turnId }),
+    );
+  } catch (error) {
+    saved = { refused: saveFailure(error) };
+  }
+  if ("refused" in saved) {
+    const failure = new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`);
+    await step("announce-end", async () => void (await deps.publish({ type: "error", errorText: failure.message })));
+    return { ...nothing, status: "failed", error: failure };
+  }
+  const end: UIMessageChunk[] = [];
+  if (deps.signer && saved.seq !== undefined) {
+    const place = { seq: saved.seq, parentId: saved.parentId };
+    end.push(signaturesChunk([{ id: replyId, signature: deps.signer(threadId, { ...goneOn, ...place }), ...place }]));
+  }
+  if (status === "incomplete") {
+    end.push({ type: "error", errorText: "failure" in ran && ran.failure ? ran.failure : "The reply broke off." });
+  } else {
+    if (status === "stopped") end.push(stoppedChunk);
+    end.push({ type: "finish", finishReason: status === "waiting" ? "tool-calls" : status === "stopped" ? "other" : "stop" });
+  }
+  await step("announce-end", async () => {
+    for (const chunk of end) await deps.publish(chunk);
+  });
+  return { ...nothing, status, reply: goneOn };
+}
+
+/** A decided call's result: an approved call run (once: it is kept at once), any other the words the model reads of why it did not. */
+async function decidedResult(
+  call: ToolCallPart,
+  decision: DecidedCall | undefined,
+  agents: Agent[],
+  context: { owner: string; threadId: string; signal?: AbortSignal; idempotencyKey?: string },
+): Promise<ToolResultPart & { approval: NonNullable<ToolResultPart["approval"]> }> {
+  const id = call.approval?.id ?? "";
+  const agentName = call.agentName ? { agentName: call.agentName } : {};
+  if (decision?.outcome === "approved") {
+    const tools = agents.find((a) => a.name === call.agentName)?.tools ?? agents.flatMap((a) => a.tools ?? []);
+    return { ...(await runTool(tools, call, context)), approval: { id, outcome: "approved" } };
+  }
+  // No decision on record can only be one the claim expired; said so rather than run.
+  const outcome = decision ? decision.outcome : "expired";
+  const reason = outcome === "denied" && decision?.reason ? { reason: decision.reason } : {};
+  return {
+    type: "tool-result",
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    error: denialText(outcome, decision?.reason),
+    approval: { id, outcome, ...reason },
+    ...agentName,
+  };
+}
+
+/** The calls that asked for approval and have no result yet, in the reply's order. */
+function unanswered(parts: Part[]): ToolCallPart[] {
+  const answered = new Set(parts.flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : [])));
+  return parts.filter((p): p is ToolCallPart => p.type === "tool-call" && p.approval !== undefined && !answered.has(p.toolCallId));
+}
+
+/** The agent whose call asked last: it goes on. */
+const lastAsker = (parts: Part[]) => parts.findLast((p): p is ToolCallPart => p.type === "tool-call" && p.approval !== undefined)?.agentName;
+
+const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts });
+
+const textOf = (message: StoredMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");

@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { denialText } from "@threadline/history/approvals";
+import type { Part } from "@threadline/history/parts";
+import { chatTurn, params, parseEvents, replyParts, request, visitor } from "../support/api";
+import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
+import * as streamRoute from "@/app/api/threads/[id]/stream/route";
+import * as stopRoute from "@/app/api/threads/[id]/stop/route";
+import type { App } from "@/lib/app";
+
+// A tool call that asks first, end to end on the inline runtime: the route
+// handlers in-process, the real provider code talking to the mock model
+// server, every tool call asking (TOOL_APPROVAL=all). The reply waits; the
+// owner's decision makes it go on as a turn of its own, which the thread's
+// stream carries; a new message or Stop ends the wait instead.
+describe("deciding on a tool call (inline runtime)", () => {
+  let mock: MockModelServer;
+  let app: App;
+  const pool = testPool();
+  let me: { id: string; cookie: string };
+
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    app = testApp({ modelUrl: mock.url, settings: { TOOL_APPROVAL: "all" } });
+  });
+  afterAll(async () => {
+    await mock.close();
+    await app.close();
+    await pool.end();
+  });
+  beforeEach(async () => {
+    me = await visitor();
+  });
+
+  const ASKS = '[[call:calculate:{"expression":"6 * 7"}]]';
+  const send = (content: string, threadId?: string) => chatTurn(chat, { message: { id: randomUUID(), content }, ...(threadId ? { threadId } : {}) }, me.cookie);
+  const decide = (threadId: string, approvalId: string, body: unknown, cookie = me.cookie) =>
+    decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie, json: body }), {
+      params: Promise.resolve({ id: threadId, approvalId }),
+    });
+  const replyOf = async (threadId: string, id: string) => {
+    const { rows } = await pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, id]);
+    return rows[0]?.status;
+  };
+  const storedParts = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!.parts;
+
+  /** A thread whose reply waits for the approval of one calculate call. */
+  async function waiting(content = ASKS) {
+    const turn = await send(content);
+    expect(turn.response.status).toBe(200);
+    const request = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
+    expect(request).toBeDefined();
+    expect(turn.chunks.at(-1)).toEqual({ type: "finish", finishReason: "tool-calls" });
+    const replyId = (turn.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
+    const threadId = turn.threadId!;
+    expect(await replyOf(threadId, replyId)).toBe("waiting");
+    return { threadId, replyId, approvalId: request!.approvalId, toolCallId: request!.toolCallId };
+  }
+
+  it("goes on once approved: the call runs, the model reads its result, and the thread's stream rebuilds the same reply", async () => {
+    const { threadId, replyId, approvalId, toolCallId } = await waiting(`[[slow]] ${ASKS}`);
+    const response = await decide(threadId, approvalId, { approved: true });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ approvalId, outcome: "approved" });
+
+    const stream = await streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: me.cookie }), params(threadId));
+    expect(stream.status).toBe(200);
+    const chunks = parseEvents(await stream.text()).map((e) => e.chunk);
+    expect(chunks.find((c) => c.type === "start")).toEqual({ type: "start", messageId: replyId });
+    expect(chunks).toContainEqual({ type: "data-approval", data: { toolCallId, id: approvalId, outcome: "approved" }, transient: true });
+    expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+    expect(await replyOf(threadId, replyId)).toBe("complete");
+
+    const stored = await storedParts(threadId);
+    const result = stored.find((p) => p.type === "tool-result");
+    expect(result).toMatchObject({ toolCallId, output: { expression: "6 * 7", result: "42" }, approval: { id: approvalId, outcome: "approved" } });
+    expect(stored.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining("calculate →") });
+    // What the stream rebuilt is what the thread holds.
+    expect(await replyParts(chunks)).toEqual(stored.map(({ approval, ...part }: Part & { approval?: unknown }) => (part.type === "tool-call" || part.type === "tool-result" ? { ...part, approval } : part)));
+  });
+
+  it("goes on once denied: the call never runs and the model reads the user's reason", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    mock.requests.length = 0;
+    const response = await decide(threadId, approvalId, { approved: false, reason: "  not now  " });
+    expect(await response.json()).toEqual({ approvalId, outcome: "denied", reason: "not now" });
+    await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
+    const stored = await storedParts(threadId);
+    expect(stored.find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("denied", "not now"), approval: { id: approvalId, outcome: "denied", reason: "not now" } });
+    expect(JSON.stringify(mock.requests)).toContain(denialText("denied", "not now"));
+    expect(stored.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining(denialText("denied", "not now")) });
+  });
+
+  it("keeps the first decision: a second is refused with 409 and changes nothing", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    const [first, second] = await Promise.all([decide(threadId, approvalId, { approved: true }), decide(threadId, approvalId, { approved: false })]);
+    expect([first.status, second.status].sort()).toEqual([202, 409]);
+    const refused = first.status === 409 ? first : second;
+    expect((await refused.json()).error.code).toBe("conflict:already_decided");
+    await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
+    const results = (await storedParts(threadId)).filter((p) => p.type === "tool-result");
+    expect(results).toHaveLength(1);
+  });
+
+  it("answers 404 for an unknown, foreign or malformed approval, and 400 for a body that is not a decision", async () => {
+    const { threadId, approvalId } = await waiting();
+    const stranger = await visitor();
+    expect((await decide(threadId, randomUUID(), { approved: true })).status).toBe(404);
+    expect((await decide(threadId, "nope", { approved: true })).status).toBe(404);
+    expect((await decide(threadId, approvalId, { approved: true }, stranger.cookie)).status).toBe(404);
+    const other = await waiting();
+    expect((await decide(other.threadId, approvalId, { approved: true })).status).toBe(404);
+    for (const body of [{}, { approved: "yes" }, { approved: true, reason: "x".repeat(501) }, { approved: true, extra: 1 }]) {
+      const response = await decide(threadId, approvalId, body);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.message).toMatch(/approved|reason|extra|Unrecognized/i);
+    }
+    expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: null }]);
+  });
+
+  it("denies a call decided after its time as expired, and the model reads that", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    await pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
+    const response = await decide(threadId, approvalId, { approved: true });
+    expect(await response.json()).toEqual({ approvalId, outcome: "expired" });
+    await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
+    expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("expired"), approval: { outcome: "expired" } });
+  });
+
+  it("answers a new message while a reply waits, the waiting call skipped because the user moved on", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    const next = await send("never mind, what is new?", threadId);
+    expect(next.response.status).toBe(200);
+    expect(next.text).toContain("never mind");
+    expect(await replyOf(threadId, replyId)).toBe("complete");
+    const messages = await app.history().get({ owner: me.id, threadId });
+    const skipped = messages.find((m) => m.id === replyId)!.parts.find((p) => p.type === "tool-result");
+    expect(skipped).toMatchObject({ error: denialText("moved_on"), approval: { id: approvalId, outcome: "moved_on" } });
+    expect((await decide(threadId, approvalId, { approved: true })).status).toBe(409);
+  });
+
+  it("stops a waiting reply on Stop: its call did not run", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    const stopped = await stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    expect(await stopped.json()).toEqual({ stopped: true });
+    expect(await replyOf(threadId, replyId)).toBe("stopped");
+    expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("stopped"), approval: { id: approvalId, outcome: "stopped" } });
+    expect((await decide(threadId, approvalId, { approved: true })).status).toBe(409);
+  });
+});
