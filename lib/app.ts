@@ -151,6 +151,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
     threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
     history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
     deviceLinks: once(() => new DeviceLinks(pool())),
+    /** Where tool calls wait for the user's approval. */
+    approvals: () => app.history().approvals,
     /** How long a tool call waits for the user's decision before it is denied as expired. */
     approvalTimeoutMs: config.TOOL_APPROVAL_TIMEOUT_HOURS * 3_600_000,
 
@@ -219,7 +221,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
         : new InlineRuntime(
             {
               history: app.history,
-              approvals: () => app.history().approvals,
+              approvals: app.approvals,
               network: app.network,
               sessionSecret: app.sessionSecret,
               leaseMs: config.TURN_LEASE_SECONDS * 1000,

@@ -8,8 +8,11 @@ import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
 import { AppError } from "@threadline/history/errors";
-import type { TurnHistory } from "@threadline/history/contract";
-import type { ChatTurnEventData, TurnChunkMessage, TurnInput, TurnRefusal } from "@/lib/protocol/turn-events";
+import type { ApprovalStore, TurnHistory } from "@threadline/history/contract";
+import { claimContinuation, continueClaimed, type ContinuationDeps, type ContinuationInput } from "@/lib/agent/turn/continue-turn";
+import { continuationTurnId } from "@/lib/agent/turn/lifecycle";
+import type { Publish } from "@/lib/agent/turn/stream-chunks";
+import { REPLY_DECIDED_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
 import type { ProgressWriter, TurnProgress } from "@/lib/live/progress-writer";
 import { batchedPublish } from "./batched-publish";
@@ -28,11 +31,30 @@ export interface DurableTurnDeps {
   publisher: TurnPublisher;
   /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
   turnProgress?: () => TurnProgress;
+  /** Where tool calls wait for the user's approval. */
+  approvals: () => ApprovalStore;
+  /** How long a call waits for the user's decision (TOOL_APPROVAL_TIMEOUT_HOURS). */
+  approvalTimeoutMs: number;
 }
+
+/**
+ * A run waits for the decision event in slices, asking the database after
+ * each: Inngest matches only events sent after a wait began, so a decision
+ * made just before the run began to wait is found by the next look. The
+ * first slices are short (a second, doubling), since a decision often comes
+ * at once; then at most 10 minutes, or longer for a long timeout, so a run
+ * takes at most a few hundred looks (it has a thousand steps).
+ */
+const FIRST_SLICE_MS = 1_000;
+const MAX_SLICES = 200;
+const MIN_LONGEST_SLICE_MS = 10 * 60_000;
 
 /** The run as Inngest hands it to the function: its step tools (the part a turn uses) and which attempt this is. */
 export interface DurableRun {
-  step: { run(id: string, work: () => Promise<unknown>): Promise<unknown> };
+  step: {
+    run(id: string, work: () => Promise<unknown>): Promise<unknown>;
+    waitForEvent(id: string, options: { event: string; timeout: string; if: string }): Promise<unknown>;
+  };
   attempt: number;
   maxAttempts?: number;
 }
@@ -68,6 +90,8 @@ export class DurableTurn {
   private readonly output = batchedPublish<TurnChunkMessage>((messages) => this.deps.publisher.chunks(this.input.turnId, messages));
   /** Known once the thread exists: Stop finds the model call by it. */
   private threadId: string | undefined;
+  /** The turn this run runs now: the event's, then each going on after a round of decisions (Stop names it). */
+  private turnId: string;
   /**
    * This attempt's writer of the turn's progress, known once the turn runs (a
    * replay of another turn's reply keeps none). A step runs in one request,
@@ -81,7 +105,9 @@ export class DurableTurn {
     private readonly secret: string,
     private readonly deps: DurableTurnDeps,
     private readonly run: DurableRun,
-  ) {}
+  ) {
+    this.turnId = input.turnId;
+  }
 
   /** The event's turn, or undefined when this app did not sign it: checked before any step, so a forged event neither writes nor reads. */
   static async open(data: ChatTurnEventData, deps: DurableTurnDeps, run: DurableRun): Promise<DurableTurn | undefined> {
@@ -100,11 +126,7 @@ export class DurableTurn {
       history: this.deps.history(),
       // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
       network: { ...this.deps.network(), maxRetries: 0 },
-      publish: (chunk, origin) => {
-        const message: TurnChunkMessage = { attempt: this.run.attempt, step: origin?.step, chunk };
-        this.output.push(message);
-        this.progress?.push(message);
-      },
+      publish: this.publish,
       step: this.step,
       signal: this.controller.signal,
       signer: historySigner(this.secret, this.input.owner),
@@ -119,10 +141,67 @@ export class DurableTurn {
     return outcome;
   }
 
+  /**
+   * Goes on with the reply the turn left waiting, once the user has decided
+   * on its calls: the run waits for the decision event (a slice at a time,
+   * asking the database after each), then goes on in steps of its own, as
+   * the turn `round` of the user's message. Undefined: nothing to go on with
+   * (a new message or Stop ended the wait).
+   */
+  async goOn(replyId: string, round: number): Promise<TurnOutcome | undefined> {
+    const threadId = this.threadId;
+    if (threadId === undefined) return undefined;
+    const turnId = continuationTurnId(this.input.turnId, round);
+    const input: ContinuationInput = { owner: this.input.owner, threadId, replyId, turnId, round: `round-${round}` };
+    const deps = this.continuationDeps(turnId);
+    const longest = Math.max(MIN_LONGEST_SLICE_MS, Math.ceil(this.deps.approvalTimeoutMs / MAX_SLICES));
+    const looks = MAX_SLICES + Math.ceil(Math.log2(longest / FIRST_SLICE_MS)) + 1;
+    for (let look = 0, sliceMs = FIRST_SLICE_MS; look < looks; look++, sliceMs = Math.min(longest, sliceMs * 2)) {
+      const claim = await claimContinuation(input, deps, `claim:${look}`);
+      if (claim.claimed) {
+        this.turnId = turnId;
+        const outcome = await continueClaimed(input, deps, claim);
+        await this.output.flush();
+        await this.progress?.end();
+        return outcome;
+      }
+      if (claim.refused === "not_waiting") return undefined;
+      await this.run.step.waitForEvent(`${input.round}:decided:${look}`, {
+        event: REPLY_DECIDED_EVENT,
+        timeout: `${Math.ceil(sliceMs / 1000)}s`,
+        if: `async.data.replyId == "${replyId}"`,
+      });
+    }
+    return undefined;
+  }
+
+  private continuationDeps(turnId: string): ContinuationDeps {
+    return {
+      history: this.deps.history(),
+      approvals: this.deps.approvals(),
+      approvalTimeoutMs: this.deps.approvalTimeoutMs,
+      network: { ...this.deps.network(), maxRetries: 0 },
+      publish: this.publish,
+      step: this.step,
+      signal: this.controller.signal,
+      signer: historySigner(this.secret, this.input.owner),
+      retriesSteps: true,
+      onReady: () => {
+        this.progress = this.deps.turnProgress?.().writer(turnId);
+      },
+    };
+  }
+
   /** Names a new thread, in a memoized step after the one that published the finish. */
   async nameThread(outcome: TurnOutcome): Promise<void> {
     if (outcome.title) await nameThread(outcome.title, { history: this.deps.history(), network: this.deps.network(), step: this.step });
   }
+
+  private readonly publish: Publish = (chunk, origin) => {
+    const message: TurnChunkMessage = { attempt: this.run.attempt, step: origin?.step, chunk };
+    this.output.push(message);
+    this.progress?.push(message);
+  };
 
   /**
    * A side effect of the turn as a durable step. A refusal (not found,
@@ -135,7 +214,7 @@ export class DurableTurn {
       // Stop can reach a model call only while it runs, here in this process.
       const stoppable = options?.stoppable ? this.threadId : undefined;
       if (stoppable !== undefined) {
-        this.deps.activeTurns().track(stoppable, this.input.owner, this.controller, this.input.turnId);
+        this.deps.activeTurns().track(stoppable, this.input.owner, this.controller, this.turnId);
         // A Stop recorded while none of this run's steps ran (queued, between steps, a retry's wait) reached no process.
         if (await this.stopRecorded()) this.controller.abort(new Error("Stopped by the user"));
       }
@@ -161,7 +240,8 @@ export class DurableTurn {
   };
 
   private async stopRecorded(): Promise<boolean> {
-    const { owner, turnId, message } = this.input;
+    const { owner, message } = this.input;
+    const turnId = this.turnId;
     const turns = this.deps.history().turns;
     // The Stop's NOTIFY still reaches the step once it runs; a failed look only loses this early check.
     return (await turns?.stopRequested({ owner, messageId: message.id, turnId }).catch(() => false)) ?? false;
@@ -187,7 +267,8 @@ export class DurableTurn {
     this.progress?.push(failed);
     await this.progress?.end();
     await this.deps.publisher.chunks(this.input.turnId, [failed]).catch(() => {});
-    const { owner, turnId, message } = this.input;
+    const { owner, message } = this.input;
+    const turnId = this.turnId;
     await this.deps
       .history()
       .turns?.finishTurn({ owner, messageId: message.id, turnId, status: "failed" })

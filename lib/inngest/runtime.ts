@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
 import { dataChunk, dataPartSchemas, WAITING_NOTICE } from "@/lib/protocol/chat";
-import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { CHAT_TURN_EVENT, REPLY_DECIDED_EVENT, type ReplyDecidedEventData, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
@@ -29,6 +29,9 @@ export type RunningTurnOf = (owner: string, threadId: string) => Promise<string 
 
 const DEFAULT_OPTIONS: InngestRuntimeOptions = { startTimeoutMs: 120_000, idleTimeoutMs: 120_000 };
 const DEFAULT_QUEUE_CHECK_MS = 300;
+/** How long a decision's answer waits for the run that asked to go on, and how often it looks. */
+const GO_ON_WAIT_MS = 5_000;
+const GO_ON_POLL_MS = 50;
 /** Within a proxy's idle timeout (commonly 30–60 s): a waiting message's notice is sent again this often. */
 const WAITING_NOTICE_MS = 20_000;
 
@@ -110,13 +113,31 @@ export class InngestRuntime implements TurnRuntime {
     }
   }
 
-  goOn(): Promise<boolean> {
-    // The durable run waits for the decision itself (step.waitForEvent): not on this runtime yet.
-    return Promise.reject(new AppError("unavailable:inngest", "Going on after a tool approval is not available on the Inngest runtime yet."));
+  /**
+   * The chat-turn run that asked waits for this event (lib/inngest/durable-turn.ts),
+   * and goes on in its own steps. Resolves once that turn runs (or after a
+   * few seconds), so the client's GET /api/threads/:id/stream finds it.
+   */
+  async goOn(request: { owner: string; threadId: string; replyId: string }): Promise<boolean> {
+    await this.wake(request);
+    const runningTurnOf = this.runningTurnOf;
+    if (!runningTurnOf) return true;
+    for (const until = Date.now() + GO_ON_WAIT_MS; Date.now() < until; ) {
+      if ((await runningTurnOf(request.owner, request.threadId).catch(() => null)) !== null) return true;
+      await new Promise((resolve) => setTimeout(resolve, GO_ON_POLL_MS));
+    }
+    return false;
   }
 
-  stop(owner: string, threadId: string): Promise<boolean> {
-    return this.stops.stop(owner, threadId);
+  private async wake(data: ReplyDecidedEventData): Promise<void> {
+    await this.client.send({ name: REPLY_DECIDED_EVENT, data });
+  }
+
+  async stop(owner: string, threadId: string): Promise<boolean> {
+    const { stopped, settled } = await this.stops.stop(owner, threadId);
+    // The run that waits for the reply's decisions ends once it sees the reply no longer waits.
+    await Promise.all(settled.map((replyId) => this.wake({ owner, threadId, replyId })));
+    return stopped;
   }
 
   /** Whether another turn than this one runs in the thread now; undefined when that cannot be asked (a new thread). */

@@ -55,6 +55,20 @@ export interface TurnRefusal {
   message: string;
 }
 
+/**
+ * Sent when a waiting reply's wait may be over: a decision left it no
+ * undecided call, or a new message or Stop ended it. The chat-turn run that
+ * asked wakes (it waits for its reply's id) and asks the database whether it
+ * may go on, so a forged or repeated event only makes it look sooner.
+ */
+export const REPLY_DECIDED_EVENT = "threadline/reply.decided";
+
+export interface ReplyDecidedEventData {
+  owner: string;
+  threadId: string;
+  replyId: string;
+}
+
 /** Sent by a turn whose thread has grown past the compaction threshold. */
 export const THREAD_COMPACT_EVENT = "threadline/thread.compact";
 

@@ -150,7 +150,7 @@ export class InlineRuntime implements TurnRuntime {
         .sessionSecret()
         .then((secret) =>
           continueTurn(
-            { owner, threadId, replyId, turnId },
+            { owner, threadId, replyId, turnId, round: "continue" },
             {
               history: this.deps.history(),
               approvals,
@@ -208,6 +208,6 @@ export class InlineRuntime implements TurnRuntime {
   }
 
   stop(owner: string, threadId: string): Promise<boolean> {
-    return this.stops.stop(owner, threadId);
+    return this.stops.stop(owner, threadId).then(({ stopped }) => stopped);
   }
 }

@@ -30,18 +30,23 @@ export class TurnStops {
     private readonly turns: () => TurnStore | undefined,
   ) {}
 
-  /** Whether a running turn of the thread was found (here or in the database) and told to stop. */
-  async stop(owner: string, threadId: string): Promise<boolean> {
+  /**
+   * Whether a running turn of the thread was found (here or in the database)
+   * and told to stop, or a reply waiting for the user's approval was ended
+   * (`settled`: a durable run waiting for its decisions is woken to see it).
+   */
+  async stop(owner: string, threadId: string): Promise<{ stopped: boolean; settled: string[] }> {
     const here = this.active.stop(owner, threadId);
     const turns = this.turns();
-    if (!turns) return here;
+    if (!turns) return { stopped: here, settled: [] };
     try {
-      return (await turns.requestStop({ owner, threadId })).length > 0 || here;
+      const { turns: told, settled } = await turns.requestStop({ owner, threadId });
+      return { stopped: here || told.length > 0 || settled.length > 0, settled };
     } catch (error) {
       // The turn this process runs is stopped all the same.
       if (!here) throw error;
       console.error(`[thread ${threadId}] could not record the Stop:`, (error as Error).message);
-      return true;
+      return { stopped: true, settled: [] };
     }
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import { denialText } from "@threadline/history/approvals";
 import type { Part } from "@threadline/history/parts";
 import { chatTurn, params, parseEvents, replyParts, request, visitor } from "../support/api";
@@ -13,24 +14,36 @@ import * as streamRoute from "@/app/api/threads/[id]/stream/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
 import type { App } from "@/lib/app";
 
-// A tool call that asks first, end to end on the inline runtime: the route
+// A tool call that asks first, end to end on both runtimes: the route
 // handlers in-process, the real provider code talking to the mock model
 // server, every tool call asking (TOOL_APPROVAL=all). The reply waits; the
-// owner's decision makes it go on as a turn of its own, which the thread's
+// owner's decision makes it go on (inline: as a turn of its own; Inngest: in
+// the run that asked, woken by the decision's event), which the thread's
 // stream carries; a new message or Stop ends the wait instead.
-describe("deciding on a tool call (inline runtime)", () => {
+const ASKING = { TOOL_APPROVAL: "all" };
+
+describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runtime)", (runtime) => {
   let mock: MockModelServer;
   let app: App;
+  let inngest: InProcessInngest | undefined;
   const pool = testPool();
   let me: { id: string; cookie: string };
 
   beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url, settings: { TOOL_APPROVAL: "all" } });
+    if (runtime === "inngest") {
+      inngest = await startInProcessInngest({ settings: ASKING });
+      ({ mock, app } = inngest);
+    } else {
+      mock = await startMockModelServer();
+      app = testApp({ modelUrl: mock.url, settings: ASKING });
+    }
   });
   afterAll(async () => {
-    await mock.close();
-    await app.close();
+    if (inngest) await inngest.close();
+    else {
+      await mock.close();
+      await app.close();
+    }
     await pool.end();
   });
   beforeEach(async () => {
@@ -47,6 +60,7 @@ describe("deciding on a tool call (inline runtime)", () => {
     const { rows } = await pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, id]);
     return rows[0]?.status;
   };
+  const stop = (threadId: string) => stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
   const storedParts = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!.parts;
 
   /** A thread whose reply waits for the approval of one calculate call. */
@@ -121,13 +135,18 @@ describe("deciding on a tool call (inline runtime)", () => {
       expect((await response.json()).error.message).toMatch(/approved|reason|extra|Unrecognized/i);
     }
     expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: null }]);
+    // Ended, so that no durable run waits on past the test.
+    for (const id of [threadId, other.threadId]) await stop(id);
   });
 
   it("denies a call decided after its time as expired, and the model reads that", async () => {
     const { threadId, replyId, approvalId } = await waiting();
     await pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
     const response = await decide(threadId, approvalId, { approved: true });
-    expect(await response.json()).toEqual({ approvalId, outcome: "expired" });
+    // A durable run that asked may look first, and expire it itself: the late decision is then told so.
+    const answer = await response.json();
+    if (response.status === 409) expect(answer.error).toEqual({ code: "conflict:already_decided", message: "This was already decided: it expired." });
+    else expect(answer).toEqual({ approvalId, outcome: "expired" });
     await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
     expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("expired"), approval: { outcome: "expired" } });
   });
@@ -146,8 +165,7 @@ describe("deciding on a tool call (inline runtime)", () => {
 
   it("stops a waiting reply on Stop: its call did not run", async () => {
     const { threadId, replyId, approvalId } = await waiting();
-    const stopped = await stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
-    expect(await stopped.json()).toEqual({ stopped: true });
+    expect(await (await stop(threadId)).json()).toEqual({ stopped: true });
     expect(await replyOf(threadId, replyId)).toBe("stopped");
     expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("stopped"), approval: { id: approvalId, outcome: "stopped" } });
     expect((await decide(threadId, approvalId, { approved: true })).status).toBe(409);

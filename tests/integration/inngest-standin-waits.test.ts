@@ -15,7 +15,9 @@ function waitingFunction(app: App) {
     { id: "wait-for-a-decision", triggers: [{ event: ASKED }], concurrency: [{ key: "event.data.threadId", limit: 1 }], retries: 0 },
     async ({ event, step }) => {
       const before = await step.run("before", async () => Date.now());
-      const decision = await step.waitForEvent("decision", { event: DECIDED, match: "data.approvalId", timeout: event.data.timeout as string });
+      // A condition that compares the incoming event with the run's own, or with a value written into it.
+      const condition = event.data.literal ? { if: `async.data.approvalId == "${event.data.approvalId}"` } : { match: "data.approvalId" };
+      const decision = await step.waitForEvent("decision", { event: DECIDED, ...condition, timeout: event.data.timeout as string });
       await step.sleep("a-moment", "300ms");
       const slept = await step.run("after-sleep", async () => Date.now());
       await step.sleepUntil("until", new Date(slept + 200));
@@ -39,9 +41,9 @@ describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in
   });
   afterAll(() => inProcess.close());
 
-  const ask = async (timeout: string) => {
+  const ask = async (timeout: string, literal = false) => {
     const approvalId = randomUUID();
-    const { ids } = await inProcess.app.inngest().send({ name: ASKED, data: { approvalId, threadId: randomUUID(), timeout } });
+    const { ids } = await inProcess.app.inngest().send({ name: ASKED, data: { approvalId, threadId: randomUUID(), timeout, literal } });
     return { approvalId, runs: inProcess.standin.waitForRuns(ids[0]) };
   };
 
@@ -67,6 +69,19 @@ describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in
     await send(other.approvalId, false);
     const [second] = await other.runs;
     expect(second.output).toMatchObject({ decision: { approvalId: other.approvalId, approved: false } });
+  });
+
+  it("wakes a run whose condition names the value itself, and no other", async () => {
+    const mine = await ask("1h", true);
+    const other = await ask("1h", true);
+    await waiting(2);
+    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: mine.approvalId, approved: true } });
+    const [run] = await mine.runs;
+    expect(run.output).toMatchObject({ decision: { approvalId: mine.approvalId, approved: true } });
+    expect(run.waits[0]).toMatchObject({ opts: { if: `async.data.approvalId == "${mine.approvalId}"` } });
+    expect(inProcess.standin.runs.find((r) => r.eventId !== run.eventId && r.status === "waiting")).toBeDefined();
+    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: other.approvalId, approved: false } });
+    expect((await other.runs)[0].output).toMatchObject({ decision: { approvalId: other.approvalId, approved: false } });
   });
 
   it("gives the wait null once its timeout has passed, and the run goes on", async () => {

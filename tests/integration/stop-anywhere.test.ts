@@ -105,7 +105,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
 
   it("a Stop meant for an earlier turn of the message does not stop the turn that took it over", async () => {
     const { threadId, running } = await threadRunningElsewhere();
-    expect(await elsewhere.turns.requestStop({ owner: me.id, threadId })).toEqual([running.turnId]);
+    expect(await elsewhere.turns.requestStop({ owner: me.id, threadId })).toEqual({ turns: [running.turnId], settled: [] });
     await elsewhere.turns.finishTurn({ owner: me.id, ...running, status: "failed" });
     const next = randomUUID();
     expect(await elsewhere.turns.claimTurn({ owner: me.id, threadId, messageId: running.messageId, turnId: next, leaseMs: 60_000 })).toEqual({ claimed: true });

@@ -205,11 +205,11 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
 
   it("is stopped by Stop while nothing runs: its calls did not run because the user stopped the reply", async () => {
     const { threadId, ids, reply } = await twoCallThread();
-    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual([reply.id]);
+    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual({ turns: [], settled: [reply.id] });
     const [, stopped] = await adapter.get({ owner, threadId });
     expect(stopped.status).toBe("stopped");
     expect(stopped.parts.slice(2)).toMatchObject(ids.map((id) => ({ type: "tool-result", error: denialText("stopped"), approval: { id, outcome: "stopped" } })));
-    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual([]);
+    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual({ turns: [], settled: [] });
   });
 
   it("goes with its thread", async () => {

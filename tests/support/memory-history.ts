@@ -62,11 +62,13 @@ export class MemoryHistory implements TurnHistory {
           return { held: turn?.turnId === ctx.turnId && turn.status === "running", stopRequested: turn?.stopRequested ?? false };
         }),
       requestStop: async (ctx) =>
-        store.record("requestStop", ctx, () =>
-          [...store.claims.values()]
+        store.record("requestStop", ctx, () => ({
+          turns: [...store.claims.values()]
             .filter((t) => t.threadId === ctx.threadId && t.status === "running" && store.threads.get(t.threadId)?.owner === ctx.owner)
             .map((t) => ((t.stopRequested = true), t.turnId)),
-        ),
+          // No reply waits here: the memory store keeps no approvals.
+          settled: [],
+        })),
       stopRequested: async (ctx) => store.record("stopRequested", ctx, () => store.claims.get(key(ctx.owner, ctx.messageId))?.stopRequested ?? false),
       finishTurn: async (ctx) =>
         store.record("finishTurn", ctx, () => {

@@ -37,10 +37,10 @@ export interface RunNetworkArgs {
   /**
    * Goes on with a reply that waited for the user's approval: `agent` (the
    * one whose call asked) goes on from `parts`, the reply so far with the
-   * decided calls' results; then the router, as after any run. `steps`
-   * prefixes this run's step ids, apart from the turn's that asked.
+   * decided calls' results; then the router, as after any run. Its step
+   * runner keeps its step ids apart from those of the turn that asked.
    */
-  resume?: { agent: Agent; parts: Part[]; steps: string };
+  resume?: { agent: Agent; parts: Part[] };
   /** The clock reasoning is timed by; Date.now unless given. */
   now?: () => number;
   /**
@@ -103,7 +103,7 @@ async function runAgent(
     if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
     let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
-      const stepId = stepName(args, `tool:${iteration}:${agent.name}:${call}:${index}`);
+      const stepId = `tool:${iteration}:${agent.name}:${call}:${index}`;
       if (asksFirst(args.network, agent, pending)) {
         // The call part gets its approval's id: stored with the reply, it is what the user's decision names.
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, stepId, pending) } };
@@ -131,7 +131,7 @@ function modelStep(
   { agent, iteration, call, replySoFar, announce }: { agent: Agent; iteration: number; call: number; replySoFar: Part[]; announce: boolean },
 ): Promise<ModelCallResult> {
   const { network, context } = args;
-  const stepId = stepName(args, `model:${iteration}:${agent.name}:${call}`);
+  const stepId = `model:${iteration}:${agent.name}:${call}`;
   const writer = new ChunkWriter(args.publish, stepId);
   return args.step(
     stepId,
@@ -162,8 +162,6 @@ function modelStep(
     { stoppable: true },
   );
 }
-
-const stepName = ({ resume }: RunNetworkArgs, id: string) => (resume ? `${resume.steps}:${id}` : id);
 
 /** Whether a call waits for the user's approval: a call of a tool the agent has, with an input that fits it, that the tool or the operator says asks first. */
 function asksFirst(network: Network, agent: Agent, pending: PendingToolCall): boolean {

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { denialText } from "@threadline/history/approvals";
-import type { ApprovalStore, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
+import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { agentHistoryPolicy, type Agent } from "../network/network";
@@ -11,7 +11,7 @@ import { runTool } from "../network/tools/run-tool";
 import { coalescing } from "../model/coalesce";
 import { approvalIdFor, buildModelMessages, widestWindow } from "./lifecycle";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
-import { runNow } from "./steps";
+import { runNow, type StepRunner } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import { holdLease } from "./turn-claims";
 import type { TurnDeps, TurnOutcome } from "./turn-types";
@@ -28,6 +28,8 @@ export interface ContinuationInput {
   /** The reply that waits. */
   replyId: string;
   turnId: string;
+  /** Prefixes this turn's step ids: a durable run goes on with its reply after each round of decisions, in the run that asked. */
+  round: string;
 }
 
 export interface ContinuationDeps extends TurnDeps {
@@ -39,23 +41,41 @@ export interface ContinuationDeps extends TurnDeps {
 /** The turn's outcome, or why it did not go on: the reply no longer waits, a call is undecided, or another turn runs. */
 export type ContinuationOutcome = TurnOutcome | { refused: "not_waiting" | "pending" | "busy" };
 
-export async function continueTurn(input: ContinuationInput, given: ContinuationDeps): Promise<ContinuationOutcome> {
+/** Claims going on with the reply, and goes on if it may. */
+export async function continueTurn(input: ContinuationInput, deps: ContinuationDeps): Promise<ContinuationOutcome> {
+  const claim = await claimContinuation(input, deps, "claim");
+  return claim.claimed ? continueClaimed(input, deps, claim) : { refused: claim.refused };
+}
+
+/** The claim on going on with the reply, as a step named `id` (a durable run asks again after each wait). */
+export async function claimContinuation(input: ContinuationInput, deps: ContinuationDeps, id: string): Promise<ContinuationClaim> {
+  const { owner, threadId, replyId, turnId } = input;
+  const claim = await (deps.step ?? runNow)(`${input.round}:${id}`, () =>
+    deps.approvals.claimContinuation({ owner, threadId, replyId, turnId, leaseMs: deps.leaseMs ?? null, timeoutMs: deps.approvalTimeoutMs }),
+  );
+  if (!claim) throw notFoundThread();
+  return claim;
+}
+
+/** Goes on with the reply under the claim this turn holds. */
+export async function continueClaimed(
+  input: ContinuationInput,
+  given: ContinuationDeps,
+  claim: Extract<ContinuationClaim, { claimed: true }>,
+): Promise<TurnOutcome> {
   const publish = coalescing(given.publish, given.coalesceWindowMs);
+  const base = given.step ?? runNow;
+  const step: StepRunner = (id, work, options) => base(`${input.round}:${id}`, work, options);
   try {
-    return await claimAndGoOn(input, { ...given, publish });
+    return await underClaim(input, { ...given, publish, step }, claim);
   } finally {
     await publish.flush().catch(() => {});
   }
 }
 
-async function claimAndGoOn(input: ContinuationInput, deps: ContinuationDeps): Promise<ContinuationOutcome> {
+async function underClaim(input: ContinuationInput, deps: ContinuationDeps, claim: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
   const step = deps.step ?? runNow;
-  const { owner, threadId, replyId, turnId } = input;
-  const claim = await step("claim-continuation", () =>
-    deps.approvals.claimContinuation({ owner, threadId, replyId, turnId, leaseMs: deps.leaseMs ?? null, timeoutMs: deps.approvalTimeoutMs }),
-  );
-  if (!claim) throw notFoundThread();
-  if (!claim.claimed) return { refused: claim.refused };
+  const { owner, threadId, turnId } = input;
   const turn = { owner, messageId: claim.messageId, turnId };
   deps.onReady?.({ threadId, historySource: "database" });
   const stopped = new AbortController();
@@ -101,21 +121,19 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     await writer.finishStep();
   });
 
-  // Named after the round's first approval: a reply may wait, and go on, more than once.
-  const round = `after:${decisions[0]?.id ?? replyId}`;
   const context = { owner, threadId, signal: deps.signal };
   const parts: Part[] = [...reply.parts];
   for (const call of unanswered(reply.parts)) {
     const decision = decisions.find((d) => d.id === call.approval?.id);
-    const result = await step(`${round}:decided:${call.toolCallId}`, async () => {
+    const result = await step(`decided:${call.toolCallId}`, async () => {
       const decided = await decidedResult(call, decision, network.agents, { ...context, idempotencyKey: decision?.id });
-      await new ChunkWriter(deps.publish, `${round}:decided`).approvedResult(decided);
+      await new ChunkWriter(deps.publish, "decided").approvedResult(decided);
       return decided;
     });
     parts.push(result);
     if (decision?.outcome === "approved") {
       // Kept before anything else runs: a turn that goes on after a crash finds the call answered, and runs it no more.
-      await step(`${round}:keep:${call.toolCallId}`, () => history.appendResults({ owner, threadId, reply: { ...assistant(replyId, parts), status: "waiting" } }));
+      await step(`keep:${call.toolCallId}`, () => history.appendResults({ owner, threadId, reply: { ...assistant(replyId, parts), status: "waiting" } }));
     }
   }
 
@@ -132,7 +150,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
         approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
         now: deps.now,
         retriesSteps: deps.retriesSteps,
-        resume: { agent, parts, steps: round },
+        resume: { agent, parts },
       });
   const status = ran.stopped ? "stopped" : "failure" in ran && ran.failure !== undefined ? "incomplete" : "waiting" in ran && ran.waiting ? "waiting" : "complete";
   const goneOn: Reply = { ...assistant(replyId, ran.parts), status };

@@ -35,6 +35,13 @@ export function approvalIdFor(replyId: string, toolCallId: string): string {
   return uuidv5(`${replyId}\n${toolCallId}`, APPROVAL_NAMESPACE);
 }
 
+const CONTINUATION_NAMESPACE = "9e4a1b7c-2f3d-4e8a-b5c6-d7e8f9a0b1c2";
+
+/** The turn that goes on with a reply after a round of decisions, in the durable run of the turn that asked: the same on every replay. */
+export function continuationTurnId(turnId: string, round: number): string {
+  return uuidv5(`${turnId}\n${round}`, CONTINUATION_NAMESPACE);
+}
+
 export interface LoadDecisionInput {
   /** The thread id came from the client (not created or generated in this turn). */
   clientThreadId: boolean;

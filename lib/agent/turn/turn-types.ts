@@ -64,4 +64,6 @@ export interface TurnOutcome {
   compact: boolean;
   /** The thread is named by the model now that the turn is over (lib/agent/title.ts). */
   title?: ThreadToName;
+  /** A reply that waited for the user's approval, which this turn's message ended (a durable run waiting for it is woken). */
+  settledReply?: string;
 }

@@ -109,6 +109,8 @@ interface ThreadState {
   message?: UserMessage;
   /** The message the user's message follows (null: it starts the thread). */
   userParentId?: string | null;
+  /** A waiting reply this message ended first: the client's copy still shows it waiting. */
+  settledReply?: string;
 }
 
 /**
@@ -128,8 +130,8 @@ async function openThread(input: TurnInput, deps: TurnDeps): Promise<ThreadState
   const threadId = given ?? threadIdForFirstMessage(input.owner, input.message.id);
   const turn = { owner: input.owner, messageId: input.message.id, turnId: input.turnId, replaces };
   const opened = await step("open-turn", () => turns.openTurn({ ...turn, threadId, message: input.message, leaseMs: deps.leaseMs ?? null, origin: input.origin }));
-  const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId } = opened;
-  return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId };
+  const { created: createdThisTurn, messages: messagesBefore, summary, userSeq, claim, message, userParentId, settledReply } = opened;
+  return { threadId: opened.threadId, createdThisTurn, messagesBefore, summary, clientThreadId, userSeq, claim, message, userParentId, settledReply };
 }
 
 /** What every step of a turn reads: its input and dependencies, its thread, and what each agent reads of it. */
@@ -198,6 +200,7 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     error: ending.status === "failed" || ending.status === "incomplete" ? ending.failure : undefined,
     compact: compactAfter(turn, reading, inputSize, ending),
     title: threadToName(turn, userSeq, ending),
+    ...(thread.settledReply ? { settledReply: thread.settledReply } : {}),
   };
 }
 
@@ -220,7 +223,8 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
   const fromSeq = summary ? readFrom(summary) : undefined;
   const copy = input.clientHistory;
   const userParentId = thread.userParentId;
-  const useClientHistory = copy !== undefined && clientHistoryCovers({ history: copy, userSeq, userParentId, window, fromSeq, seqAfter });
+  // A copy that still shows a reply this message ended first is read from the database instead.
+  const useClientHistory = copy !== undefined && thread.settledReply === undefined && clientHistoryCovers({ history: copy, userSeq, userParentId, window, fromSeq, seqAfter });
   const source = historySource({ clientSentHistory: useClientHistory, createdThisTurn, clientThreadId });
   deps.onReady?.({ threadId, historySource: source });
   await turn.announce("announce-thread", threadChunk(threadId, source));

@@ -2,7 +2,17 @@ import "server-only";
 import { NonRetriableError } from "inngest";
 import type { InngestClient } from "@/lib/inngest/client";
 import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
-import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT, type ChatTurnEventData, type ThreadCompactEventData } from "@/lib/protocol/turn-events";
+import {
+  CHAT_TURN_EVENT,
+  REPLY_DECIDED_EVENT,
+  THREAD_COMPACT_EVENT,
+  type ChatTurnEventData,
+  type ReplyDecidedEventData,
+  type ThreadCompactEventData,
+} from "@/lib/protocol/turn-events";
+
+/** The most rounds of decisions one run waits for: each waits, and goes on, in steps of its own. */
+const MAX_ROUNDS = 10;
 
 /**
  * Runs one chat turn durably: each side effect of the turn is a step (its id
@@ -22,7 +32,18 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
       const turn = await DurableTurn.open(event.data as ChatTurnEventData, deps, { step, attempt, maxAttempts });
       if (!turn) throw new NonRetriableError("Refused a turn event that this app did not sign.");
       try {
-        const outcome = await turn.answer();
+        let outcome = await turn.answer();
+        if (outcome.settledReply) {
+          // The run that waits for that reply's decisions ends once it sees it no longer waits.
+          const wake: ReplyDecidedEventData = { owner: turn.owner, threadId: outcome.threadId, replyId: outcome.settledReply };
+          await step.sendEvent("wake-settled", { name: REPLY_DECIDED_EVENT, data: wake });
+        }
+        // A reply that waits for the user's decisions goes on in this run once they are made, as often as it asks again.
+        for (let round = 1; outcome.status === "waiting" && outcome.reply && round <= MAX_ROUNDS; round++) {
+          const next = await turn.goOn(outcome.reply.id, round);
+          if (!next) break;
+          outcome = next;
+        }
         // The client's stream has its finish by now: the title waits for nothing and nothing waits for it.
         await turn.nameThread(outcome);
         if (outcome.compact) {

@@ -74,6 +74,12 @@ export interface TurnRef {
   turnId: string;
 }
 
+/** What a Stop reached: the running turns told to stop, or else the waiting replies it ended. */
+export interface StopRequest {
+  turns: string[];
+  settled: string[];
+}
+
 /** What opening a turn found and did. */
 export interface OpenedTurn {
   threadId: string;
@@ -88,6 +94,8 @@ export interface OpenedTurn {
   message?: UserMessage;
   /** The message the user's message follows (null: it starts the thread), when the adapter keeps versions. */
   userParentId?: string | null;
+  /** A reply that waited for the user's approval, ended by this message first (its calls skipped: the user moved on). */
+  settledReply?: string;
 }
 
 export interface ThreadScope {
@@ -171,11 +179,12 @@ export interface TurnStore {
   renewTurn(ctx: ThreadScope & TurnRef & { leaseMs: number }): Promise<LeaseRenewal>;
   /**
    * Records a Stop for the thread's running turn and tells every process (the
-   * one running it aborts it), whichever process asks. The turn ids told;
-   * with no turn running, a reply that waits for the user's approval is
-   * ended instead (its calls stopped): its id. Empty: nothing to stop.
+   * one running it aborts it), whichever process asks: the turn ids told.
+   * With no turn running, a reply that waits for the user's approval is
+   * ended instead (its calls stopped): `settled`, its id. Both empty:
+   * nothing to stop.
    */
-  requestStop(ctx: ThreadScope & { threadId: string }): Promise<string[]>;
+  requestStop(ctx: ThreadScope & { threadId: string }): Promise<StopRequest>;
   /**
    * Whether a Stop was recorded for this turn: a turn that holds no lease (a
    * durable run) asks before each step Stop can end, since a Stop announced

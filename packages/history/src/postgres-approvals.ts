@@ -28,7 +28,13 @@ export class PostgresApprovalStore implements ApprovalStore {
     timeoutMs,
   }: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null> {
     if (!isUuid(approvalId) || !isUuid(threadId)) return null;
-    const { rows } = await this.pool.query<{ message_id: string; decision: ApprovalOutcome; reason: string | null; decided_now: boolean; pending: number | null }>(
+    const { rows } = await this.pool.query<{
+      message_id: string;
+      decision: ApprovalOutcome;
+      reason: string | null;
+      decided_now: boolean;
+      pending: number | null;
+    }>(
       "SELECT message_id, decision, reason, decided_now, pending FROM threadline_decide_approval($1, $2, $3, $4, $5, make_interval(secs => $6))",
       [approvalId, threadId, owner, approved, reason ?? null, timeoutMs / 1000],
     );

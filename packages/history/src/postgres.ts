@@ -18,6 +18,7 @@ import type {
   LifecycleHooks,
   MessageVersions,
   OpenedTurn,
+  StopRequest,
   SummaryMessage,
   SummaryStore,
   ThreadScope,
@@ -227,9 +228,10 @@ class PostgresTurnStore implements TurnStore {
         user_seq: string | null;
         user_parent: string | null;
         busy: boolean;
+        settled_reply: string | null;
       } & Nullable<PartRow>
     >(
-      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, ${PART_COLUMNS}
+      `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, o.settled_reply, ${PART_COLUMNS}
          FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
       [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner, origin.source, origin.sourceId, origin.sourceMetadata],
@@ -247,6 +249,7 @@ class PostgresTurnStore implements TurnStore {
       claim: claimFrom(row),
       userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
       ...(row.user_seq === null ? {} : { userParentId: row.user_parent }),
+      ...(row.settled_reply === null ? {} : { settledReply: row.settled_reply }),
     };
   }
 
@@ -275,14 +278,14 @@ class PostgresTurnStore implements TurnStore {
   }
 
   /** threadline_request_stop (db/functions/threadline_request_stop.sql): recorded, and NOTIFY to every app process. */
-  async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<string[]> {
+  async requestStop({ owner, threadId }: TurnArgs<"requestStop">): Promise<StopRequest> {
     const { rows } = await this.pool.query<{ turn_id: string | null; settled_reply: string | null }>(
       "SELECT turn_id, settled_reply FROM threadline_request_stop($1, $2)",
       [threadId, owner],
     );
-    const stopped = rows.flatMap((row) => row.turn_id ?? row.settled_reply ?? []);
-    if (rows.some((row) => row.settled_reply !== null)) this.changed(owner, threadId);
-    return stopped;
+    const settled = rows.flatMap((row) => row.settled_reply ?? []);
+    if (settled.length > 0) this.changed(owner, threadId);
+    return { turns: rows.flatMap((row) => row.turn_id ?? []), settled };
   }
 
   async stopRequested({ owner, messageId, turnId }: TurnArgs<"stopRequested">): Promise<boolean> {

@@ -26,7 +26,8 @@
 //     time, the step's data is null and the run goes on;
 //   WaitForEvent {name: "<event>", opts: {timeout: "<duration>", if?}} → the
 //     first event of that name sent after the wait began, and matching `if`
-//     (the SDK's `match` is "event.<path> == async.<path>", the only form
+//     (terms joined by "&&", each "event.<path> == async.<path>", as the
+//     SDK writes a `match`, or "async.<path> == \"<text>\"", the only forms
 //     evaluated here), is the step's data; past the timeout it is null.
 // A waiting run holds no concurrency slot, as with Inngest: it takes its
 // slots again before its next request.
@@ -371,14 +372,18 @@ function durationMs(text) {
 /**
  * A waitForEvent's `if`, against the event that started the run (`event`) and
  * an incoming one (`async`): "event.<path> == async.<path>", as the SDK writes
- * a `match`, joined by "&&"; no expression matches every event.
+ * a `match`, or "async.<path> == \"<text>\"", joined by "&&"; no expression
+ * matches every event.
  */
 function eventMatcher(expression, trigger) {
   if (expression === undefined) return () => true;
   const terms = expression.split("&&").map((term) => {
     const found = /^\s*event((?:\.[A-Za-z_$][\w$]*)+)\s*==\s*async((?:\.[A-Za-z_$][\w$]*)+)\s*$/.exec(term);
-    if (!found) throw new Error(`the stand-in cannot evaluate the wait's condition ${expression}`);
-    return { ours: path(trigger, found[1]), theirs: found[2] };
+    if (found) return { ours: path(trigger, found[1]), theirs: found[2] };
+    // A string the function wrote into the condition itself (CEL's double-quoted literal, no escapes).
+    const literal = /^\s*async((?:\.[A-Za-z_$][\w$]*)+)\s*==\s*"([^"\\]*)"\s*$/.exec(term);
+    if (literal) return { ours: literal[2], theirs: literal[1] };
+    throw new Error(`the stand-in cannot evaluate the wait's condition ${expression}`);
   });
   return (incoming) => terms.every(({ ours, theirs }) => ours !== undefined && JSON.stringify(path(incoming, theirs)) === JSON.stringify(ours));
 }

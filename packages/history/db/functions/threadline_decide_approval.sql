@@ -3,6 +3,7 @@
 -- and is told how. A decision that comes after the approval's time is up
 -- records it expired instead. No row: no such approval in the owner's thread.
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, text, boolean, text, interval);
+DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, uuid, text, boolean, text, interval);
 CREATE OR REPLACE FUNCTION threadline_decide_approval(
   p_approval uuid, p_thread uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval
 ) RETURNS TABLE (message_id text, decision text, reason text, decided_now boolean, pending integer)

@@ -15,7 +15,7 @@ export const POST = route<{ params: Promise<{ id: string; approvalId: string }> 
   const owner = await app().requireOwner(request);
   const decided = await decideApproval(
     { owner, threadId, approvalId, ...decision },
-    { approvals: app().history().approvals, runtime: app().runtime(), timeoutMs: app().approvalTimeoutMs },
+    { approvals: app().approvals(), runtime: app().runtime(), timeoutMs: app().approvalTimeoutMs },
   );
   return jsonResponse(decided, { status: 202 });
 });
