@@ -6,4 +6,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkSettingsAtStart } = await import("@/lib/start-check");
   checkSettingsAtStart();
+  // Reminders due and replies left to go on are looked for by every server that is up (inline runtime).
+  const { app } = await import("@/lib/app");
+  app().dueWork()?.start();
 }

@@ -31,6 +31,11 @@ import { TurnResume } from "@/lib/live/turn-resume";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
+import { ReminderStore } from "@/lib/reminders/reminder-store";
+import { reminderTools } from "@/lib/reminders/reminder-tools";
+import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
+import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
+import { DueWork } from "@/lib/runtime/due-work";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -62,6 +67,7 @@ export interface ProcessState {
   runnerLock?: RunnerLock;
   runtime?: { settings: string; runtime: TurnRuntime };
   liveStreams?: LiveStreamSlots;
+  dueWork?: DueWork;
 }
 
 /** What an app may be given instead of building it from its configuration. */
@@ -164,8 +170,29 @@ export function createApp(config: Env, parts: AppParts = {}) {
     network: once((): Network => {
       const threads = app.threads();
       const model = parts.model ?? configuredLanguageModel(config);
-      return defaultNetwork(config, model, async (owner, query, options) => (await threads.search(owner, query, options)).results);
+      const reminders = reminderTools({
+        store: app.reminders(),
+        // On Inngest a run sleeps until the reminder is due; inline, every server's DueWork looks for it.
+        scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
+      });
+      return defaultNetwork(config, model, async (owner, query, options) => (await threads.search(owner, query, options)).results, reminders);
     }),
+    /** Reminders the agents schedule (lib/reminders/). */
+    reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
+    /**
+     * The inline runtime's due work (reminders, replies left to go on),
+     * looked for once a second by every server; started as the server starts
+     * (instrumentation.ts). None on Inngest, whose runs wait themselves.
+     */
+    dueWork: (): DueWork | undefined => {
+      if (app.inngestConfigured()) return undefined;
+      return (shared.dueWork ??= new DueWork({
+        reminders: app.reminders,
+        approvals: app.approvals,
+        runtime: () => app.runtime(),
+        approvalTimeoutMs: app.approvalTimeoutMs,
+      }));
+    },
 
     activeTurns: (): ActiveTurns => processNews().active,
     /** Resolves once the process hears the database's news (at once where it has no listener: the embedded database). */
@@ -205,6 +232,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
     inngestFunctions: once((): InngestFunctions => [
       createChatTurnFunction(app.inngest(), { ...app, publisher: realtimePublisher(app.inngest()) }),
       createCompactThreadFunction(app.inngest(), app),
+      createPostReminderFunction(app.inngest(), app),
     ]),
 
     /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
@@ -238,6 +266,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
 
     /** Ends what the app opened: its listener and, unless it was handed one, its pool. The process's app is never closed. */
     async close(): Promise<void> {
+      await shared.dueWork?.stop();
+      shared.dueWork = undefined;
       await shared.listener?.close();
       shared.listener = undefined;
       if (!parts.pool && shared.pool) await shared.pool.end();
@@ -249,7 +279,11 @@ export function createApp(config: Env, parts: AppParts = {}) {
 
 export type App = ReturnType<typeof createApp>;
 
-type InngestFunctions = [ReturnType<typeof createChatTurnFunction>, ReturnType<typeof createCompactThreadFunction>];
+type InngestFunctions = [
+  ReturnType<typeof createChatTurnFunction>,
+  ReturnType<typeof createCompactThreadFunction>,
+  ReturnType<typeof createPostReminderFunction>,
+];
 
 /** The process's state, on globalThis: Next's bundles and its dev reloads share it (see ProcessState). */
 const processWide = globalThis as unknown as { threadlineProcess?: ProcessState };

@@ -10,6 +10,7 @@ export interface DecideApproval {
   approvalId: string;
   approved: boolean;
   reason?: string;
+  timeZone?: string;
 }
 
 const notFoundApproval = () => new AppError("not_found:approval", "No such approval in this thread.");
@@ -32,7 +33,7 @@ export async function decideApproval(
   }
   if (decision.pending === 0) {
     // A reply that cannot go on now (another turn runs) goes on when that turn has ended; the decision stands either way.
-    await deps.runtime.goOn({ owner, threadId, replyId: decision.messageId }).catch((error) => {
+    await deps.runtime.goOn({ owner, threadId, replyId: decision.messageId, timeZone: request.timeZone }).catch((error) => {
       console.error(`[thread ${threadId}] could not go on after a decision:`, error);
     });
   }

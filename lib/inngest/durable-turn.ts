@@ -152,7 +152,7 @@ export class DurableTurn {
     const threadId = this.threadId;
     if (threadId === undefined) return undefined;
     const turnId = continuationTurnId(this.input.turnId, round);
-    const input: ContinuationInput = { owner: this.input.owner, threadId, replyId, turnId, round: `round-${round}` };
+    const input: ContinuationInput = { owner: this.input.owner, threadId, replyId, turnId, round: `round-${round}`, timeZone: this.input.timeZone };
     const deps = this.continuationDeps(turnId);
     const longest = Math.max(MIN_LONGEST_SLICE_MS, Math.ceil(this.deps.approvalTimeoutMs / MAX_SLICES));
     const looks = MAX_SLICES + Math.ceil(Math.log2(longest / FIRST_SLICE_MS)) + 1;

@@ -119,7 +119,7 @@ export class InngestRuntime implements TurnRuntime {
    * few seconds), so the client's GET /api/threads/:id/stream finds it.
    */
   async goOn(request: { owner: string; threadId: string; replyId: string }): Promise<boolean> {
-    await this.wake(request);
+    await this.wake({ owner: request.owner, threadId: request.threadId, replyId: request.replyId });
     const runningTurnOf = this.runningTurnOf;
     if (!runningTurnOf) return true;
     for (const until = Date.now() + GO_ON_WAIT_MS; Date.now() < until; ) {

@@ -50,9 +50,29 @@ export function offlineReply(prompt: LanguageModelV3Prompt): string {
   ].join("\n");
 }
 
+const UNIT_MS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const IN_TIME = String.raw`in (\d{1,4}|an?|one) (second|minute|hour|day)s?`;
+const REMIND_IN_THEN_WHAT = new RegExp(String.raw`\bremind me ${IN_TIME} (?:to |that |about |of )?(.+?)[.!?]*$`, "i");
+const REMIND_WHAT_THEN_IN = new RegExp(String.raw`\bremind me (?:to |that |about |of )?(.+?) ${IN_TIME}[.!?]*$`, "i");
+
+/** "remind me in 2 minutes to stretch" (or "to stretch in 2 minutes"): what, and when, from `now`. */
+export function plannedReminder(text: string, now: number): { at: string; text: string } | undefined {
+  const first = REMIND_IN_THEN_WHAT.exec(text);
+  const second = first ? undefined : REMIND_WHAT_THEN_IN.exec(text);
+  const [count, unit, what] = first ? [first[1], first[2], first[3]] : second ? [second[2], second[3], second[1]] : [];
+  if (!count || !unit || !what?.trim()) return undefined;
+  const n = /^\d+$/.test(count) ? Number(count) : 1;
+  return { at: new Date(now + n * UNIT_MS[unit.toLowerCase()]).toISOString(), text: what.trim().slice(0, 500) };
+}
+
 /** The tool calls the user's words ask for, among the tools on offer. */
-export function plannedToolCalls(text: string, tools: ReadonlySet<string>): ToolCall[] {
+export function plannedToolCalls(text: string, tools: ReadonlySet<string>, now = Date.now()): ToolCall[] {
   const calls: ToolCall[] = [];
+  if (tools.has("schedule_reminder")) {
+    const reminder = plannedReminder(text, now);
+    // A reminder's "in 2 minutes" is not a question about the time.
+    if (reminder) return [{ toolName: "schedule_reminder", input: reminder }];
+  }
   if (tools.has("current_time") && /\b(time|date|day|clock)\b/i.test(text)) {
     const place = /\b(?:time|date|day|clock)\b[^?!.;]*?\bin ((?:[A-Z][\w'’.-]*)(?:[ /_](?:[A-Z][\w'’.-]*))*)/.exec(text)?.[1];
     calls.push({ toolName: "current_time", input: { timeZone: place ?? "UTC" } });
@@ -97,6 +117,8 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
       return `- In ${value.place} it is **${value.local}** (UTC${value.utcOffset}).`;
     case "calculate":
       return `- ${value.expression} = **${value.result}**`;
+    case "schedule_reminder":
+      return `- I will remind you to ${value.text} on **${value.local}** (${value.timeZone}).`;
     case "search_threads": {
       const hits = (value.hits ?? []) as { title: string; snippet: string }[];
       if (hits.length === 0) return `- I found nothing about "${value.query}" in your other conversations.`;
@@ -126,7 +148,7 @@ function plan(options: LanguageModelV3CallOptions): Plan {
     };
   }
   const text = userText(options.prompt);
-  const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads"]));
+  const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads", "schedule_reminder"]));
   const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === HANDOFF_TOOL);
   if (wanted.length > 0 && handOver?.type === "function") {
     const agents = (handOver.inputSchema as { properties?: { agent?: { enum?: string[] } } }).properties?.agent?.enum ?? [];

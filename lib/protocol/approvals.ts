@@ -3,6 +3,7 @@
 // checks the body with it, the page sends and reads it.
 import { z } from "zod";
 import { APPROVAL_OUTCOMES, MAX_APPROVAL_REASON } from "@threadline/history/parts";
+import { timeZoneSchema } from "./chat";
 
 export const approvalDecisionSchema = z.strictObject({
   approved: z.boolean({ message: "must be true or false" }),
@@ -13,6 +14,8 @@ export const approvalDecisionSchema = z.strictObject({
     .max(MAX_APPROVAL_REASON, `must be at most ${MAX_APPROVAL_REASON} characters`)
     .optional()
     .transform((reason) => reason || undefined),
+  /** The deciding page's IANA time zone: an approved reminder's "5 pm" is the user's. */
+  timeZone: timeZoneSchema.optional(),
 });
 
 export type ApprovalDecisionRequest = z.input<typeof approvalDecisionSchema>;

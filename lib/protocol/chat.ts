@@ -10,6 +10,12 @@ import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
 import { UUID } from "@threadline/history/uuid";
 import { sourceIdSchema, sourceMetadataSchema } from "@threadline/history/thread-source";
 
+const TIME_ZONES = new Set(Intl.supportedValuesOf("timeZone").concat("UTC"));
+export const timeZoneSchema = z
+  .string({ message: "must be a string" })
+  .max(100, "must be an IANA time zone such as Europe/Paris")
+  .refine((zone) => TIME_ZONES.has(zone), "must be an IANA time zone such as Europe/Paris");
+
 /** The sources a chat request may give its thread: the others are the other entry points'. */
 export const CHAT_SOURCES = ["web", "api"] as const;
 
@@ -95,6 +101,8 @@ export const chatRequestFields = z.object({
    * Kept by the thread it makes; ignored for a thread that exists.
    */
   source: z.enum(CHAT_SOURCES, { message: '"web" or "api"' }).optional(),
+  /** The user's IANA time zone (the page's): a reminder's "5 pm" is theirs. */
+  timeZone: timeZoneSchema.optional(),
   sourceId: sourceIdSchema.optional(),
   sourceMetadata: sourceMetadataSchema.optional(),
 });

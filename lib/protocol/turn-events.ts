@@ -26,6 +26,8 @@ export interface TurnInput {
   replaces?: string;
   /** Where the thread comes from if this turn makes it (packages/history/src/thread-source.ts); unset: the chat page. */
   origin?: ThreadOrigin;
+  /** The user's IANA time zone, as their page said (the tools read it); unset: UTC. */
+  timeZone?: string;
 }
 
 /** The chat-turn event: the turn, and what Inngest and the function need to run it. */
@@ -67,6 +69,16 @@ export interface ReplyDecidedEventData {
   owner: string;
   threadId: string;
   replyId: string;
+}
+
+/** Sent when an agent has scheduled a reminder: a run sleeps until it is due, then posts it (lib/inngest/functions/post-reminder.ts). */
+export const REMINDER_SCHEDULED_EVENT = "threadline/reminder.scheduled";
+
+/** The reminder only: the run reads it from the database when due, so a cancelled or deleted one posts nothing. */
+export interface ReminderScheduledEventData {
+  id: string;
+  /** ISO 8601: when the run wakes. */
+  dueAt: string;
 }
 
 /** Sent by a turn whose thread has grown past the compaction threshold. */

@@ -27,6 +27,7 @@ export const POST = route(async (request) => {
       historyPolicy: { policy: body.historyPolicy, length: body.historyLength },
       replaces: body.replaces,
       origin: { source: body.source ?? "api", sourceId: body.sourceId ?? null, sourceMetadata: body.sourceMetadata ?? null },
+      timeZone: body.timeZone,
     },
     // A resend waiting for its running turn stops waiting when this request's client hangs up.
     { signal: request.signal },

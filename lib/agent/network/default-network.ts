@@ -4,6 +4,7 @@ import type { Env } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
 import { createNetwork, type Network } from "./network";
+import type { AgentTool } from "./tools/types";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
 import { searchThreads, type SearchThreads } from "./tools/search-threads";
@@ -22,7 +23,7 @@ export const RESEARCHER = "Researcher";
  * Researcher, who has the tools. `search` finds the user's other
  * conversations (lib/app.ts hands it the thread repository's search).
  */
-export function defaultNetwork(settings: Env, model: LanguageModel, search: SearchThreads): Network {
+export function defaultNetwork(settings: Env, model: LanguageModel, search: SearchThreads, reminders: AgentTool[] = []): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
     model,
@@ -41,21 +42,23 @@ export function defaultNetwork(settings: Env, model: LanguageModel, search: Sear
         description: "Answers directly, or hands over when a question needs tools.",
         system:
           `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
-          `a calculation or unit conversion, or what the user said in another conversation, call hand_over to ` +
+          `a calculation or unit conversion, what the user said in another conversation, or a reminder to schedule or cancel, call hand_over to ` +
           `${RESEARCHER}, who has tools for those, and write nothing else. Otherwise answer the user yourself.`,
         handoffs: [RESEARCHER],
       },
       {
         name: RESEARCHER,
-        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations.",
+        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations, reminders.",
         system:
           `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
-          `arithmetic or unit conversion, search_threads to recall what the user said in other conversations. ` +
+          `arithmetic or unit conversion, search_threads to recall what the user said in other conversations, ` +
+          `schedule_reminder and cancel_reminder for reminders (the user approves each first). ` +
           `Call several tools at once when the question needs several. Then answer from their results.`,
         tools: [
           currentTime(),
           calculate(),
           searchThreads(search),
+          ...reminders,
         ],
         maxSteps: 4,
       },

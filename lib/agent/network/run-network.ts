@@ -188,7 +188,9 @@ function toolStep(args: RunNetworkArgs, agent: Agent, stepId: string, pending: P
   return args.step(
     stepId,
     async () => {
-      const result = await runTool(agent.tools ?? [], pending.call, args.context, pending.invalid);
+      // Keyed like the call's approval (its reply and its id): the same however often this step runs.
+      const context = { ...args.context, idempotencyKey: args.context.idempotencyKey ?? args.approvalIdFor(pending.call.toolCallId) };
+      const result = await runTool(agent.tools ?? [], pending.call, context, pending.invalid);
       if (result.error !== undefined) await writer.toolError(result.toolCallId, result.error);
       else await writer.toolOutput(result.toolCallId, result.output ?? null);
       return result;

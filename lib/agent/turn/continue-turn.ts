@@ -8,6 +8,7 @@ import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/par
 import { agentHistoryPolicy, type Agent } from "../network/network";
 import { runNetwork } from "../network/run-network";
 import { runTool } from "../network/tools/run-tool";
+import type { ToolContext } from "../network/tools/types";
 import { coalescing } from "../model/coalesce";
 import { approvalIdFor, buildModelMessages, widestWindow } from "./lifecycle";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
@@ -30,6 +31,8 @@ export interface ContinuationInput {
   turnId: string;
   /** Prefixes this turn's step ids: a durable run goes on with its reply after each round of decisions, in the run that asked. */
   round: string;
+  /** The user's IANA time zone (the deciding page's, or the asking turn's). */
+  timeZone?: string;
 }
 
 export interface ContinuationDeps extends TurnDeps {
@@ -121,7 +124,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     await writer.finishStep();
   });
 
-  const context = { owner, threadId, signal: deps.signal };
+  const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone };
   const parts: Part[] = [...reply.parts];
   for (const call of unanswered(reply.parts)) {
     const decision = decisions.find((d) => d.id === call.approval?.id);
@@ -190,7 +193,7 @@ async function decidedResult(
   call: ToolCallPart,
   decision: DecidedCall | undefined,
   agents: Agent[],
-  context: { owner: string; threadId: string; signal?: AbortSignal; idempotencyKey?: string },
+  context: ToolContext,
 ): Promise<ToolResultPart & { approval: NonNullable<ToolResultPart["approval"]> }> {
   const id = call.approval?.id ?? "";
   const agentName = call.agentName ? { agentName: call.agentName } : {};

@@ -344,7 +344,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       network,
       messagesFor: messagesFor(turn, reading),
       historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
-      context: { owner: input.owner, threadId: turn.thread.threadId, signal },
+      context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone },
       publish: deps.publish,
       step,
       newId,

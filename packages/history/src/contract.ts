@@ -304,6 +304,13 @@ export interface ApprovalStore {
   claimContinuation(
     ctx: ThreadScope & { threadId: string; replyId: string; turnId: string; leaseMs: number | null; timeoutMs: number },
   ): Promise<ContinuationClaim | null>;
+  /**
+   * Replies, of any owner, that could go on now and no turn goes on with:
+   * every call decided (or undecided longer than `timeoutMs`), and nothing
+   * running in the thread; a turn that went on with one died, or its server
+   * did before it began.
+   */
+  dueReplies(ctx: { timeoutMs: number; limit: number }): Promise<(ThreadScope & { threadId: string; replyId: string })[]>;
 }
 
 /**

@@ -69,4 +69,19 @@ export class PostgresApprovalStore implements ApprovalStore {
     this.changed(owner, threadId);
     return { claimed: true, messageId: row.message_id, decisions: row.decisions ?? [] };
   }
+
+  async dueReplies({ timeoutMs, limit }: { timeoutMs: number; limit: number }) {
+    const { rows } = await this.pool.query<{ owner: string; thread_id: string; message_id: string }>(
+      `SELECT t.owner, m.thread_id, m.message_id
+         FROM messages m JOIN threads t ON t.id = m.thread_id
+        WHERE m.status = 'waiting' AND m.part_index = 0
+          AND NOT EXISTS (SELECT 1 FROM tool_approvals a
+                           WHERE a.thread_id = m.thread_id AND a.message_id = m.message_id AND a.decision IS NULL
+                             AND a.requested_at + make_interval(secs => $1) >= now())
+          AND NOT EXISTS (SELECT 1 FROM turns tu WHERE tu.thread_id = m.thread_id AND threadline_turn_running(tu))
+        LIMIT $2`,
+      [timeoutMs / 1000, limit],
+    );
+    return rows.map((row) => ({ owner: row.owner, threadId: row.thread_id, replyId: row.message_id }));
+  }
 }

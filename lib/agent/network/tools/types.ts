@@ -14,6 +14,8 @@ export interface ToolContext {
    * changes nothing twice.
    */
   idempotencyKey?: string;
+  /** The user's IANA time zone, as their page said; unset: unknown (UTC). */
+  timeZone?: string;
 }
 
 /**
