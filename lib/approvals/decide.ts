@@ -26,14 +26,14 @@ export async function decideApproval(
   deps: { approvals: ApprovalStore; runtime: TurnRuntime; timeoutMs: number },
 ): Promise<ApprovalDecisionResponse> {
   const { owner, threadId, approvalId, approved, reason } = request;
-  const decision = await deps.approvals.decide({ owner, threadId, approvalId, approved, reason, timeoutMs: deps.timeoutMs });
+  const decision = await deps.approvals.decide({ owner, threadId, approvalId, approved, reason, timeoutMs: deps.timeoutMs, timeZone: request.timeZone });
   if (!decision) throw notFoundApproval();
   if (!decision.decidedNow) {
     throw new AppError("conflict:already_decided", `This was already decided: ${describe(decision.outcome, decision.reason)}.`);
   }
   if (decision.pending === 0) {
     // A reply that cannot go on now (another turn runs) goes on when that turn has ended; the decision stands either way.
-    await deps.runtime.goOn({ owner, threadId, replyId: decision.messageId, timeZone: request.timeZone }).catch((error) => {
+    await deps.runtime.goOn({ owner, threadId, replyId: decision.messageId }).catch((error) => {
       console.error(`[thread ${threadId}] could not go on after a decision:`, error);
     });
   }

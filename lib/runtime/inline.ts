@@ -135,7 +135,7 @@ export class InlineRuntime implements TurnRuntime {
     });
   }
 
-  goOn({ owner, threadId, replyId, timeZone }: { owner: string; threadId: string; replyId: string; timeZone?: string }): Promise<boolean> {
+  goOn({ owner, threadId, replyId }: { owner: string; threadId: string; replyId: string }): Promise<boolean> {
     const turnId = randomUUID();
     const controller = new AbortController();
     let progress: ProgressWriter | undefined;
@@ -150,7 +150,7 @@ export class InlineRuntime implements TurnRuntime {
         .sessionSecret()
         .then((secret) =>
           continueTurn(
-            { owner, threadId, replyId, turnId, round: "continue", timeZone },
+            { owner, threadId, replyId, turnId, round: "continue" },
             {
               history: this.deps.history(),
               approvals,

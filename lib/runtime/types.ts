@@ -23,7 +23,7 @@ export interface TurnRuntime {
    * nothing to go on with (false: the reply no longer waits, a call is still
    * undecided, or another turn runs and the reply goes on after it).
    */
-  goOn(request: { owner: string; threadId: string; replyId: string; timeZone?: string }): Promise<boolean>;
+  goOn(request: { owner: string; threadId: string; replyId: string }): Promise<boolean>;
   /** Ends the thread's running generation, keeping what it wrote. False when nothing was running. */
   stop(owner: string, threadId: string): Promise<boolean>;
 }

@@ -31,7 +31,7 @@ export interface ContinuationInput {
   turnId: string;
   /** Prefixes this turn's step ids: a durable run goes on with its reply after each round of decisions, in the run that asked. */
   round: string;
-  /** The user's IANA time zone (the deciding page's, or the asking turn's). */
+  /** The user's IANA time zone, as the asking turn had it: a call runs in its deciding page's zone when that said one. */
   timeZone?: string;
 }
 
@@ -129,7 +129,11 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   for (const call of unanswered(reply.parts)) {
     const decision = decisions.find((d) => d.id === call.approval?.id);
     const result = await step(`decided:${call.toolCallId}`, async () => {
-      const decided = await decidedResult(call, decision, network.agents, { ...context, idempotencyKey: decision?.id });
+      const decided = await decidedResult(call, decision, network.agents, {
+        ...context,
+        idempotencyKey: decision?.id,
+        timeZone: decision?.timeZone ?? context.timeZone,
+      });
       await new ChunkWriter(deps.publish, "decided").approvedResult(decided);
       return decided;
     });

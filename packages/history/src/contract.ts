@@ -271,6 +271,8 @@ export interface DecidedCall {
   toolCallId: string;
   outcome: ApprovalOutcome;
   reason?: string;
+  /** The deciding page's IANA time zone, when it said. */
+  timeZone?: string;
 }
 
 /**
@@ -294,7 +296,9 @@ export interface ApprovalStore {
    * asked for longer ago than `timeoutMs` is recorded as expired instead.
    * Null: no such approval in the owner's thread.
    */
-  decide(ctx: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null>;
+  decide(
+    ctx: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number; timeZone?: string },
+  ): Promise<ApprovalDecision | null>;
   /**
    * Claims going on with the waiting reply `replyId` once its calls are all
    * decided (those older than `timeoutMs` expire here), as a turn `turnId`

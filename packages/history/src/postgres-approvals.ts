@@ -26,7 +26,8 @@ export class PostgresApprovalStore implements ApprovalStore {
     approved,
     reason,
     timeoutMs,
-  }: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number }): Promise<ApprovalDecision | null> {
+    timeZone,
+  }: ThreadScope & { threadId: string; approvalId: string; approved: boolean; reason?: string; timeoutMs: number; timeZone?: string }): Promise<ApprovalDecision | null> {
     if (!isUuid(approvalId) || !isUuid(threadId)) return null;
     const { rows } = await this.pool.query<{
       message_id: string;
@@ -35,8 +36,8 @@ export class PostgresApprovalStore implements ApprovalStore {
       decided_now: boolean;
       pending: number | null;
     }>(
-      "SELECT message_id, decision, reason, decided_now, pending FROM threadline_decide_approval($1, $2, $3, $4, $5, make_interval(secs => $6))",
-      [approvalId, threadId, owner, approved, reason ?? null, timeoutMs / 1000],
+      "SELECT message_id, decision, reason, decided_now, pending FROM threadline_decide_approval($1, $2, $3, $4, $5, make_interval(secs => $6), $7)",
+      [approvalId, threadId, owner, approved, reason ?? null, timeoutMs / 1000, timeZone ?? null],
     );
     if (rows.length === 0) return null;
     const row = rows[0];

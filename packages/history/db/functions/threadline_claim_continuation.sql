@@ -44,7 +44,8 @@ BEGIN
   END IF;
   RETURN QUERY SELECT NULL::text, r.parent_message_id,
     (SELECT jsonb_agg(jsonb_build_object('id', a.id, 'toolCallId', a.tool_call_id, 'outcome', a.decision)
-                      || CASE WHEN a.reason IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', a.reason) END)
+                      || CASE WHEN a.reason IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', a.reason) END
+                      || CASE WHEN a.time_zone IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('timeZone', a.time_zone) END)
        FROM tool_approvals a WHERE a.thread_id = p_thread AND a.message_id = p_reply);
 END;
 $$;

@@ -4,8 +4,9 @@
 -- records it expired instead. No row: no such approval in the owner's thread.
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, text, boolean, text, interval);
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, uuid, text, boolean, text, interval);
+DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, uuid, text, boolean, text, interval, text);
 CREATE OR REPLACE FUNCTION threadline_decide_approval(
-  p_approval uuid, p_thread uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval
+  p_approval uuid, p_thread uuid, p_owner text, p_approved boolean, p_reason text, p_timeout interval, p_time_zone text
 ) RETURNS TABLE (message_id text, decision text, reason text, decided_now boolean, pending integer)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -29,7 +30,8 @@ BEGIN
     WHEN p_approved THEN 'approved'
     ELSE 'denied' END;
   UPDATE tool_approvals a
-     SET decision = v_decision, reason = CASE WHEN v_decision = 'expired' THEN NULL ELSE p_reason END, decided_at = now()
+     SET decision = v_decision, reason = CASE WHEN v_decision = 'expired' THEN NULL ELSE p_reason END, decided_at = now(),
+         time_zone = p_time_zone
    WHERE a.id = p_approval;
   -- How many calls of the same reply still wait: at none, the reply goes on.
   RETURN QUERY SELECT a.message_id, a.decision, a.reason, true,
