@@ -26,3 +26,8 @@ export interface ApprovalDecisionResponse {
   outcome: (typeof APPROVAL_OUTCOMES)[number];
   reason?: string;
 }
+
+/** GET /api/threads/:id/reminders: the thread's reminders still to come, soonest first. */
+export interface ThreadReminders {
+  reminders: { id: string; threadId: string; text: string; dueAt: string; timeZone: string; status: "scheduled" }[];
+}
