@@ -19,6 +19,8 @@ export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
       messageId: message.id,
       role: message.role,
       createdAt: message.createdAt,
+      // A call's own id, under the name every part of a call tree goes by (a sub-agent's parts name it as their parent).
+      ...(part.type === "tool-call" || part.type === "tool-result" ? { callId: part.toolCallId } : {}),
       ...part,
     })),
   );
@@ -49,7 +51,9 @@ export function toModelMessages(messages: ThreadMessage[], summaryText: (part: S
   return out;
 }
 
-function assistantToModel(parts: Part[]): ModelMessage[] {
+function assistantToModel(all: Part[]): ModelMessage[] {
+  // What a sub-agent did inside its call is its own: the caller read the call and its result.
+  let parts = all.filter((p) => !("parentCallId" in p) || p.parentCallId === undefined);
   const answered = new Set(parts.flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : [])));
   const called = new Set(parts.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : [])));
   const out: ModelMessage[] = [];
@@ -101,6 +105,26 @@ type UIPart = ChatMessage["parts"][number];
 /** Our metadata on UI parts that carry provider metadata. */
 export const UI_METADATA_KEY = "threadline";
 
+type Inside = { parentCallId?: string; rootCallId?: string };
+
+/** The sub-agent call a part runs inside, as our provider metadata on its UI part carries it. */
+function insideMeta(part: Part): Inside {
+  if (!("parentCallId" in part) || part.parentCallId === undefined) return {};
+  return { parentCallId: part.parentCallId, ...(part.rootCallId !== undefined ? { rootCallId: part.rootCallId } : {}) };
+}
+
+function insideOfMeta(meta: unknown): Inside {
+  const { parentCallId, rootCallId } = (meta ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof parentCallId === "string" ? { parentCallId } : {}),
+    ...(typeof rootCallId === "string" ? { rootCallId } : {}),
+  };
+}
+
+/** Our provider metadata, when there is any to carry. */
+const withMeta = <K extends "providerMetadata" | "callProviderMetadata">(key: K, meta: Record<string, JsonValue>) =>
+  (Object.keys(meta).length > 0 ? { [key]: { [UI_METADATA_KEY]: meta } } : {}) as unknown as { [P in K]?: Record<string, Record<string, JsonValue>> };
+
 export function toUIParts(parts: Part[]): UIPart[] {
   const out: UIPart[] = [];
   const tools = new Map<string, UIPart & { type: "dynamic-tool" }>();
@@ -112,21 +136,30 @@ export function toUIParts(parts: Part[]): UIPart[] {
     }
     switch (part.type) {
       case "text":
-        out.push({ type: "text", text: part.text, state: "done" });
+        out.push({ type: "text", text: part.text, state: "done", ...withMeta("providerMetadata", insideMeta(part)) });
         break;
       case "reasoning":
         out.push({
           type: "reasoning",
           text: part.text,
           state: "done",
-          ...(part.durationMs !== undefined ? { providerMetadata: { [UI_METADATA_KEY]: { durationMs: part.durationMs } } } : {}),
+          ...withMeta("providerMetadata", { ...(part.durationMs !== undefined ? { durationMs: part.durationMs } : {}), ...insideMeta(part) }),
         });
         break;
       case "tool-call": {
         // A call that asks for the user's approval shows waiting for it until its result says how it was decided.
+        const inside = withMeta("callProviderMetadata", insideMeta(part));
         const tool: UIPart & { type: "dynamic-tool" } = part.approval
-          ? { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "approval-requested", input: part.input, approval: { id: part.approval.id } }
-          : { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "input-available", input: part.input };
+          ? {
+              type: "dynamic-tool",
+              toolName: part.toolName,
+              toolCallId: part.toolCallId,
+              state: "approval-requested",
+              input: part.input,
+              approval: { id: part.approval.id },
+              ...inside,
+            }
+          : { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "input-available", input: part.input, ...inside };
         tools.set(part.toolCallId, tool);
         out.push(tool);
         break;
@@ -135,7 +168,8 @@ export function toUIParts(parts: Part[]): UIPart[] {
         const tool = tools.get(part.toolCallId);
         if (!tool) break; // a result without its call cannot be shown
         const index = out.indexOf(tool);
-        const called = { type: "dynamic-tool" as const, toolName: tool.toolName, toolCallId: tool.toolCallId, input: tool.input };
+        const inside = insideOfMeta(tool.callProviderMetadata?.[UI_METADATA_KEY]);
+        const called = { type: "dynamic-tool" as const, toolName: tool.toolName, toolCallId: tool.toolCallId, input: tool.input, ...withMeta("callProviderMetadata", inside) };
         const { approval } = part;
         const reason = approval?.reason !== undefined ? { reason: approval.reason } : {};
         if (approval && approval.outcome !== "approved") {
@@ -144,7 +178,7 @@ export function toUIParts(parts: Part[]): UIPart[] {
             ...called,
             state: "output-denied",
             approval: { id: approval.id, approved: false, ...reason },
-            callProviderMetadata: { [UI_METADATA_KEY]: { outcome: approval.outcome, error: part.error ?? "" } },
+            callProviderMetadata: { [UI_METADATA_KEY]: { outcome: approval.outcome, error: part.error ?? "", ...inside } },
           };
           break;
         }
@@ -196,17 +230,18 @@ export function fromUIParts(parts: UIPart[]): Part[] {
         agent = part.data.name;
         break;
       case "text":
-        if (part.text.length > 0) out.push(tagged({ type: "text", text: part.text }));
+        if (part.text.length > 0) out.push(tagged({ type: "text", text: part.text, ...insideOfMeta(part.providerMetadata?.[UI_METADATA_KEY]) }));
         break;
       case "reasoning": {
         const durationMs = part.providerMetadata?.[UI_METADATA_KEY]?.durationMs;
-        out.push(tagged({ type: "reasoning", text: part.text, ...(typeof durationMs === "number" ? { durationMs } : {}) }));
+        const inside = insideOfMeta(part.providerMetadata?.[UI_METADATA_KEY]);
+        out.push(tagged({ type: "reasoning", text: part.text, ...(typeof durationMs === "number" ? { durationMs } : {}), ...inside }));
         break;
       }
       case "dynamic-tool": {
         if (part.state === "input-streaming") break;
         const approval = part.approval;
-        const call = { toolCallId: part.toolCallId, toolName: part.toolName };
+        const call = { toolCallId: part.toolCallId, toolName: part.toolName, ...insideOfMeta(part.callProviderMetadata?.[UI_METADATA_KEY]) };
         out.push(tagged({ type: "tool-call", ...call, input: part.input as JsonValue, ...(approval ? { approval: { id: approval.id } } : {}) }));
         const decided = (outcome: ApprovalOutcome) =>
           approval ? { approval: { id: approval.id, outcome, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) } } : {};

@@ -42,9 +42,12 @@ const agentArb = fc.constantFrom(...AGENTS);
 const toolNameArb = fc.oneof(fc.constantFrom("calculate", "current_time", "search_threads"), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/));
 const idPrefixArb = fc.stringMatching(/^[A-Za-z0-9_-]{0,12}$/);
 
+/** The sub-agent call a part runs inside, now and then. */
+type Inside = { parentCallId: string; rootCallId?: string } | null;
+
 type Skeleton =
-  | { type: "text"; text: string; agent: string }
-  | { type: "reasoning"; text: string; durationMs: number | undefined; agent: string }
+  | { type: "text"; text: string; agent: string; inside: Inside }
+  | { type: "reasoning"; text: string; durationMs: number | undefined; agent: string; inside: Inside }
   | { type: "handoff"; to: string; reason: string | undefined; agent: string }
   | {
       type: "tool-call";
@@ -55,17 +58,26 @@ type Skeleton =
       result: { outcome: { output: JsonValue } | { error: string }; delay: number; key: number } | null;
       /** The user's approval it asked for, and how it was decided (`denial`: what the model reads when it was not approved). */
       approval: { id: string; outcome: ApprovalOutcome; reason: string | undefined; denial: string } | null;
+      inside: Inside;
     };
+
+const insideArb: fc.Arbitrary<Inside> = fc.option(
+  fc.record({ parentCallId: fc.stringMatching(/^call-[a-z0-9]{1,8}$/), rootCallId: fc.option(fc.stringMatching(/^call-[a-z0-9]{1,8}$/), { nil: undefined }) }).map(
+    ({ parentCallId, rootCallId }) => (rootCallId === undefined ? { parentCallId } : { parentCallId, rootCallId }),
+  ),
+  { nil: null, freq: 4 },
+);
 
 function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
   const text = emptyText ? anyText : nonEmptyText;
   return fc.oneof(
-    fc.record({ type: fc.constant("text" as const), text, agent: agentArb }),
+    fc.record({ type: fc.constant("text" as const), text, agent: agentArb, inside: insideArb }),
     fc.record({
       type: fc.constant("reasoning" as const),
       text: anyText,
       durationMs: fc.option(fc.nat({ max: 600_000 }), { nil: undefined }),
       agent: agentArb,
+      inside: insideArb,
     }),
     // The server leaves an empty reason out (lib/agent/model/model-call.ts): a reason is never "".
     fc.record({ type: fc.constant("handoff" as const), to: agentArb, reason: fc.option(nonEmptyText, { nil: undefined }), agent: agentArb }),
@@ -92,6 +104,7 @@ function skeletonArb(emptyText: boolean): fc.Arbitrary<Skeleton> {
         }),
         { nil: null },
       ),
+      inside: insideArb,
     }),
   );
 }
@@ -109,16 +122,16 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
       idPrefix: idPrefixArb,
     })
     .map(({ skeletons, withAgents, idPrefix }) => {
-      const tag = (agent: string) => (withAgents ? { agentName: agent } : {});
+      const tag = (agent: string, inside: Inside = null) => ({ ...(withAgents ? { agentName: agent } : {}), ...(inside ?? {}) });
       const later: { at: number; key: number; part: ToolResultPart }[] = [];
       const parts: Part[] = [];
       skeletons.forEach((s, i) => {
         switch (s.type) {
           case "text":
-            parts.push({ type: "text", text: s.text, ...tag(s.agent) });
+            parts.push({ type: "text", text: s.text, ...tag(s.agent, s.inside) });
             break;
           case "reasoning":
-            parts.push({ type: "reasoning", text: s.text, ...(s.durationMs !== undefined ? { durationMs: s.durationMs } : {}), ...tag(s.agent) });
+            parts.push({ type: "reasoning", text: s.text, ...(s.durationMs !== undefined ? { durationMs: s.durationMs } : {}), ...tag(s.agent, s.inside) });
             break;
           case "handoff":
             parts.push({ type: "handoff", to: s.to, ...(s.reason !== undefined ? { reason: s.reason } : {}), ...tag(s.agent) });
@@ -126,7 +139,7 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
           case "tool-call": {
             const toolCallId = `${idPrefix}call-${i}`;
             const { approval } = s;
-            parts.push({ type: "tool-call", toolCallId, toolName: s.toolName, input: s.input, ...(approval ? { approval: { id: approval.id } } : {}), ...tag(s.agent) });
+            parts.push({ type: "tool-call", toolCallId, toolName: s.toolName, input: s.input, ...(approval ? { approval: { id: approval.id } } : {}), ...tag(s.agent, s.inside) });
             if (s.result) {
               const at = i + (s.result.delay % (skeletons.length - i));
               // A call that was not approved never ran: its result is the denial the model reads.
@@ -134,7 +147,7 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
               const decided = approval
                 ? { approval: { id: approval.id, outcome: approval.outcome, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) } }
                 : {};
-              later.push({ at, key: s.result.key, part: { type: "tool-result", toolCallId, toolName: s.toolName, ...outcome, ...decided, ...tag(s.agent) } });
+              later.push({ at, key: s.result.key, part: { type: "tool-result", toolCallId, toolName: s.toolName, ...outcome, ...decided, ...tag(s.agent, s.inside) } });
             }
             break;
           }
@@ -330,12 +343,13 @@ describe("the parts codec", () => {
     );
   });
 
-  it("gives the model every answered call once, its result after it, the text in order, and nothing else", () => {
+  it("gives the model every answered call once, its result after it, the text in order, and nothing else: nothing a sub-agent did inside its call", () => {
     fc.assert(
-      fc.property(assistantPartsArb({ emptyText: true }), (parts) => {
-        const message: ThreadMessage = { id: "m", role: "assistant", parts };
+      fc.property(assistantPartsArb({ emptyText: true }), (all) => {
+        const message: ThreadMessage = { id: "m", role: "assistant", parts: all };
         const model: ModelMessage[] = toModelMessages([message], summaryForModel);
         z.array(modelMessageSchema).parse(model);
+        const parts = all.filter((p) => !("parentCallId" in p) || p.parentCallId === undefined);
 
         const results = new Map(parts.flatMap((p) => (p.type === "tool-result" ? [[p.toolCallId, p] as const] : [])));
         const answered = parts.filter((p): p is ToolCallPart => p.type === "tool-call" && results.has(p.toolCallId));
@@ -371,7 +385,7 @@ describe("the parts codec", () => {
           }
         });
 
-        expect(text).toBe(textOf(message));
+        expect(text).toBe(textOf({ parts }));
         expect([...callsAt.keys()].sort()).toStrictEqual(answered.map((p) => p.toolCallId).sort());
         expect([...resultsAt.keys()].sort()).toStrictEqual(answered.map((p) => p.toolCallId).sort());
         for (const call of answered) {

@@ -43,17 +43,31 @@ function unescapeNul(content: string, escaped: boolean): string {
 // JSON.stringify writes U+0000 as the six characters \u0000, so tool payloads need no escaping.
 const json = (value: unknown) => JSON.stringify(value);
 
+/** The calls a part runs inside (a sub-agent's), as its data holds them. */
+function insideOf(part: Part): Record<string, string> {
+  if (!("parentCallId" in part) || part.parentCallId === undefined) return {};
+  return { parentCallId: part.parentCallId, ...(part.rootCallId !== undefined ? { rootCallId: part.rootCallId } : {}) };
+}
+
+function insideFrom(data: Record<string, unknown> | null): { parentCallId?: string; rootCallId?: string } {
+  const { parentCallId, rootCallId } = data ?? {};
+  return {
+    ...(typeof parentCallId === "string" ? { parentCallId } : {}),
+    ...(typeof rootCallId === "string" ? { rootCallId } : {}),
+  };
+}
+
 export function toColumns(role: Role, part: Part): PartColumns {
   const agentName = ("agentName" in part ? part.agentName : undefined) ?? null;
   switch (part.type) {
     case "text":
-      return { kind: role === "user" ? "user" : "assistant", agentName, ...escapeNul(part.text), data: {} };
+      return { kind: role === "user" ? "user" : "assistant", agentName, ...escapeNul(part.text), data: insideOf(part) };
     case "reasoning":
       return {
         kind: "reasoning",
         agentName,
         ...escapeNul(part.text),
-        data: part.durationMs === undefined ? {} : { durationMs: part.durationMs },
+        data: { ...(part.durationMs === undefined ? {} : { durationMs: part.durationMs }), ...insideOf(part) },
       };
     case "tool-call":
       return {
@@ -62,7 +76,7 @@ export function toColumns(role: Role, part: Part): PartColumns {
         content: json({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }),
         escaped: false,
         // The database reads the approval id here: storing the call records the approval it waits for.
-        data: part.approval ? { approvalId: part.approval.id } : {},
+        data: { ...(part.approval ? { approvalId: part.approval.id } : {}), ...insideOf(part) },
       };
     case "tool-result": {
       const outcome = part.error !== undefined ? { error: part.error } : { output: part.output };
@@ -72,7 +86,7 @@ export function toColumns(role: Role, part: Part): PartColumns {
         agentName,
         content: json({ toolCallId: part.toolCallId, toolName: part.toolName, ...outcome, ...(approval ? { approval } : {}) }),
         escaped: false,
-        data: approval ? { approvalId: approval.id } : {},
+        data: { ...(approval ? { approvalId: approval.id } : {}), ...insideOf(part) },
       };
     }
     case "handoff":
@@ -99,19 +113,21 @@ export function fromColumns(row: StoredPart): Part {
     case "user":
       return { type: "text", text };
     case "assistant":
-      return { type: "text", text, ...agent };
+      return { type: "text", text, ...agent, ...insideFrom(row.data) };
     case "reasoning": {
       const durationMs = row.data?.durationMs;
-      return { type: "reasoning", text, ...(typeof durationMs === "number" ? { durationMs } : {}), ...agent };
+      return { type: "reasoning", text, ...(typeof durationMs === "number" ? { durationMs } : {}), ...agent, ...insideFrom(row.data) };
     }
     case "tool_call": {
       const { toolCallId, toolName, input } = JSON.parse(row.content) as ToolCallPart;
       const approvalId = row.data?.approvalId;
-      return { type: "tool-call", toolCallId, toolName, input, ...(typeof approvalId === "string" ? { approval: { id: approvalId } } : {}), ...agent };
+      const approval = typeof approvalId === "string" ? { approval: { id: approvalId } } : {};
+      return { type: "tool-call", toolCallId, toolName, input, ...approval, ...agent, ...insideFrom(row.data) };
     }
     case "tool_result": {
       const { toolCallId, toolName, output, error, approval } = JSON.parse(row.content) as ToolResultPart;
-      return { type: "tool-result", toolCallId, toolName, ...(error !== undefined ? { error } : { output }), ...(approval ? { approval } : {}), ...agent };
+      const outcome = error !== undefined ? { error } : { output };
+      return { type: "tool-result", toolCallId, toolName, ...outcome, ...(approval ? { approval } : {}), ...agent, ...insideFrom(row.data) };
     }
     case "handoff":
       return { type: "handoff", to: String(row.data?.to), ...(text ? { reason: text } : {}), ...agent };

@@ -27,7 +27,18 @@ const toolJson = z
   .refine((value) => jsonDepth(value) <= MAX_JSON_DEPTH, tooDeepMessage)
   .pipe(z.json());
 
-const textPart = z.object({ type: z.literal("text"), text: z.string(), agentName: agentName.optional() });
+/**
+ * Where a part runs inside a sub-agent's call: the call it runs in
+ * (`parentCallId`, the id of the call_agent tool call) and the outermost one
+ * (`rootCallId`). A part of the turn's own agents has neither. A call's own
+ * id is its `toolCallId`.
+ */
+const insideCall = {
+  parentCallId: toolCallId.optional(),
+  rootCallId: toolCallId.optional(),
+};
+
+const textPart = z.object({ type: z.literal("text"), text: z.string(), agentName: agentName.optional(), ...insideCall });
 
 const reasoningPart = z.object({
   type: z.literal("reasoning"),
@@ -35,6 +46,7 @@ const reasoningPart = z.object({
   /** How long the model thought; the UI says "Thought for N s". */
   durationMs: z.number().int().min(0).optional(),
   agentName: agentName.optional(),
+  ...insideCall,
 });
 
 /** The user's approval a tool call asked for (its id: what the decision names). */
@@ -60,6 +72,7 @@ const toolCallPart = z.object({
   /** The call waits (or waited) for the user's approval before it runs. */
   approval: approvalRequest.optional(),
   agentName: agentName.optional(),
+  ...insideCall,
 });
 
 /** The outcome of a tool call: its output, or the error the model is told about. Exactly one of them. */
@@ -73,6 +86,7 @@ const toolResultPart = z
     /** The user's decision on a call that asked first: an approved call's output, or the denial the model reads. */
     approval: approvalDecision.optional(),
     agentName: agentName.optional(),
+    ...insideCall,
   })
   .refine((part) => (part.output === undefined) !== (part.error === undefined), "must hold either an output or an error");
 
@@ -132,9 +146,9 @@ export interface UserMessage {
   content: string;
 }
 
-/** The visible text of a message: its text parts, in order. */
+/** The text of a message: its text parts, in order, but not what a sub-agent wrote inside its call (the flat views leave it out). */
 export function textOf(message: Pick<ThreadMessage, "parts">): string {
-  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return message.parts.map((part) => (part.type === "text" && part.parentCallId === undefined ? part.text : "")).join("");
 }
 
 export const userMessage = (id: string, text: string): ThreadMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
