@@ -7,7 +7,7 @@ import type {
 // Node's own delay takes its abort listener off the signal when it ends: a
 // listener left behind per word keeps the turn's signal, and what it reaches, alive.
 import { setTimeout as sleep } from "node:timers/promises";
-import { HANDOFF_TOOL } from "./handoff-tool";
+import { CALL_AGENT_TOOL, HANDOFF_TOOL } from "./handoff-tool";
 import { arithmeticExpression, calculationPhrase } from "./offline-arithmetic";
 import { isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
 import { offlineSummary } from "./summary-request";
@@ -117,6 +117,11 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
       return `- In ${value.place} it is **${value.local}** (UTC${value.utcOffset}).`;
     case "calculate":
       return `- ${value.expression} = **${value.result}**`;
+    case CALL_AGENT_TOOL:
+      return `- ${value.agent} (sub-agent) found:\n\n${String(value.result)
+        .split("\n")
+        .map((line) => `  > ${line}`)
+        .join("\n")}`;
     case "schedule_reminder":
       return `- I will remind you to ${value.text} on **${value.local}** (${value.timeZone}).`;
     case "search_threads": {
@@ -148,6 +153,14 @@ function plan(options: LanguageModelV3CallOptions): Plan {
     };
   }
   const text = userText(options.prompt);
+  // "Ask the researcher …": a sub-agent's call, when the agent may make one; it answers from the result.
+  const callAgent = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === CALL_AGENT_TOOL);
+  const asked = /\b(?:ask|have|get) (?:the |your )?([A-Z][a-z]+)\b/i.exec(text)?.[1];
+  if (callAgent?.type === "function" && asked) {
+    const agents = (callAgent.inputSchema as { properties?: { agent?: { enum?: string[] } } }).properties?.agent?.enum ?? [];
+    const agent = agents.find((name) => name.toLowerCase() === asked.toLowerCase());
+    if (agent) return { kind: "tools", reasoning: `${agent} can find this out; I will write the answer from what it returns.`, calls: [{ toolName: CALL_AGENT_TOOL, input: { agent, task: text } }] };
+  }
   const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads", "schedule_reminder"]));
   const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === HANDOFF_TOOL);
   if (wanted.length > 0 && handOver?.type === "function") {

@@ -1,6 +1,6 @@
 import { tool, zodSchema, type ToolSet } from "ai";
 import { z } from "zod";
-import { HANDOFF_TOOL } from "@/lib/model/handoff-tool";
+import { CALL_AGENT_TOOL, HANDOFF_TOOL } from "@/lib/model/handoff-tool";
 import type { Agent } from "../network/network";
 
 const handoffInputs = new WeakMap<Agent, ReturnType<typeof buildHandoffInput>>();
@@ -16,6 +16,22 @@ function buildHandoffInput(agent: Agent) {
   return z.object({
     agent: z.enum(agent.handoffs as [string, ...string[]]).describe("The agent to hand over to"),
     reason: z.string().max(500).optional().describe("Why, in a few words"),
+  });
+}
+
+const callAgentInputs = new WeakMap<Agent, ReturnType<typeof buildCallAgentInput>>();
+
+/** What the call_agent tool takes: one of the agent's sub-agents, and the task. Built once per agent. */
+export function callAgentInput(agent: Agent) {
+  let schema = callAgentInputs.get(agent);
+  if (!schema) callAgentInputs.set(agent, (schema = buildCallAgentInput(agent)));
+  return schema;
+}
+
+function buildCallAgentInput(agent: Agent) {
+  return z.object({
+    agent: z.enum(agent.subAgents as [string, ...string[]]).describe("The agent to call"),
+    task: z.string().min(1).max(4_000).describe("What it should find out or do, in full: it sees nothing else of the conversation"),
   });
 }
 
@@ -44,12 +60,22 @@ function buildModelTools(agent: Agent): ToolSet | undefined {
       inputSchema: zodSchema(handoffInput(agent)),
     });
   }
+  if (agent.subAgents?.length) {
+    tools[CALL_AGENT_TOOL] = tool({
+      description: `Calls another agent with a task; it works with its own tools and returns its answer to you, and you go on: ${agent.subAgents.join(", ")}.`,
+      inputSchema: zodSchema(callAgentInput(agent)),
+    });
+  }
   return Object.keys(tools).length > 0 ? tools : undefined;
 }
 
 /** Why a call the model made cannot run, in words the model reads in the call's result. */
 export function describeInvalidCall(toolName: string, error: unknown, agent: Agent): string {
-  const known = [...(agent.tools ?? []).map((t) => t.name), ...(agent.handoffs?.length ? [HANDOFF_TOOL] : [])];
+  const known = [
+    ...(agent.tools ?? []).map((t) => t.name),
+    ...(agent.handoffs?.length ? [HANDOFF_TOOL] : []),
+    ...(agent.subAgents?.length ? [CALL_AGENT_TOOL] : []),
+  ];
   if (!known.includes(toolName)) return `There is no tool named "${toolName}". The tools are: ${known.join(", ") || "none"}.`;
   return `The input does not fit ${toolName}: ${error instanceof Error ? error.message : String(error)}`;
 }

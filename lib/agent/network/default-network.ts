@@ -43,8 +43,14 @@ export function defaultNetwork(settings: Env, model: LanguageModel, search: Sear
         system:
           `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
           `a calculation or unit conversion, what the user said in another conversation, or a reminder to schedule or cancel, call hand_over to ` +
-          `${RESEARCHER}, who has tools for those, and write nothing else. Otherwise answer the user yourself.`,
+          `${RESEARCHER}, who has tools for those, and write nothing else. When you should write the answer yourself from ` +
+          `facts ${RESEARCHER} can find (the user asks you to, or the answer weaves several together), call call_agent with ` +
+          `${RESEARCHER} and the whole task instead, then answer from its result. Otherwise answer the user yourself.`,
         handoffs: [RESEARCHER],
+        // Asked to find something out for an answer Triage writes itself, Researcher works as a sub-agent and returns.
+        subAgents: [RESEARCHER],
+        // The call, then the answer from its result.
+        maxSteps: 2,
       },
       {
         name: RESEARCHER,

@@ -15,6 +15,8 @@ export interface Agent {
   tools?: AgentTool[];
   /** The agents it may hand the conversation to (by name), through its hand_over tool. */
   handoffs?: string[];
+  /** The agents it may call as sub-agents (by name), through its call_agent tool: each returns its answer, and this agent goes on. */
+  subAgents?: string[];
   /** Model calls it may make in one run: each tool round trip takes one. */
   maxSteps?: number;
   /** How much of the thread it reads, unless the operator or the page's URL says otherwise. */
@@ -93,6 +95,10 @@ export function createNetwork(
   for (const agent of options.agents) {
     for (const target of agent.handoffs ?? []) {
       if (!names.has(target)) throw new Error(`Agent "${agent.name}" hands over to "${target}", which is not in the network.`);
+    }
+    for (const target of agent.subAgents ?? []) {
+      if (!names.has(target)) throw new Error(`Agent "${agent.name}" calls "${target}", which is not in the network.`);
+      if (target === agent.name) throw new Error(`Agent "${agent.name}" cannot call itself as a sub-agent.`);
     }
   }
   return { ...options, router: options.router ?? followHandoffs, maxIter: options.maxIter ?? 4 };

@@ -2,12 +2,14 @@ import "server-only";
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@threadline/history/summary-for-model";
-import type { Part, ToolResultPart } from "@threadline/history/parts";
+import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import { CALL_AGENT_TOOL } from "@/lib/model/handoff-tool";
+import { callAgentInput } from "../model/model-tools";
 import { historyTrimLine, type AgentHistoryTrim } from "../turn/history-log";
 import { callModel, ModelCallError, type ModelCallResult } from "../model/model-call";
 import type { PendingToolCall } from "../model/model-stream-reducer";
 import type { Agent, AgentRun, Network } from "./network";
-import { ChunkWriter, type Publish } from "../turn/stream-chunks";
+import { ChunkWriter, type InsideCall, type Publish } from "../turn/stream-chunks";
 import { runTool } from "./tools/run-tool";
 import { asksApproval, type ToolContext } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
@@ -40,7 +42,12 @@ export interface RunNetworkArgs {
    * decided calls' results; then the router, as after any run. Its step
    * runner keeps its step ids apart from those of the turn that asked.
    */
-  resume?: { agent: Agent; parts: Part[] };
+  resume?: {
+    agent: Agent;
+    parts: Part[];
+    /** The sub-agent call (the agent's call_agent call) a decided call ran inside: it goes on first, then the agent. */
+    subAgentCall?: ToolCallPart;
+  };
   /** The clock reasoning is timed by; Date.now unless given. */
   now?: () => number;
   /**
@@ -67,6 +74,13 @@ export async function runNetwork(args: RunNetworkArgs): Promise<NetworkOutcome> 
   if (resume) {
     const run: AgentRun = { agentName: resume.agent.name, parts: [] };
     runs.push(run);
+    if (resume.subAgentCall) {
+      const call = resume.subAgentCall;
+      const sub = await subAgentStep(args, resume.agent, call, outerOf(call), parts.filter((p) => "parentCallId" in p && p.parentCallId === call.toolCallId));
+      parts.push(...sub.parts);
+      run.parts.push(...sub.parts);
+      if (sub.ended) return { ...sub.ended, parts };
+    }
     const ended = await runAgent(args, { agent: resume.agent, iteration: 0, run, parts, resumed: true });
     if (ended) return ended;
     first = 1;
@@ -104,6 +118,13 @@ async function runAgent(
     let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
       const stepId = `tool:${iteration}:${agent.name}:${call}:${index}`;
+      if (callsSubAgent(agent, pending)) {
+        const sub = await subAgentStep(args, agent, pending.call, undefined, []);
+        add(...sub.parts);
+        if (sub.ended?.waiting) waiting = true;
+        else if (sub.ended) return { ...sub.ended, parts };
+        continue;
+      }
       if (asksFirst(args.network, agent, pending)) {
         // The call part gets its approval's id: stored with the reply, it is what the user's decision names.
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, stepId, pending) } };
@@ -128,16 +149,34 @@ async function runAgent(
 /** One model call as a step: it reads the history and the reply so far, and streams what the model writes. */
 function modelStep(
   args: RunNetworkArgs,
-  { agent, iteration, call, replySoFar, announce }: { agent: Agent; iteration: number; call: number; replySoFar: Part[]; announce: boolean },
+  {
+    agent,
+    iteration,
+    call,
+    replySoFar,
+    announce,
+    within,
+  }: {
+    agent: Agent;
+    iteration: number;
+    call: number;
+    replySoFar: Part[];
+    announce: boolean;
+    /** A sub-agent's call: it reads its task instead of the thread, and what it wrote so far; its parts are tagged with the call. */
+    within?: { inside: InsideCall; task: string; stepId: string };
+  },
 ): Promise<ModelCallResult> {
   const { network, context } = args;
-  const stepId = `model:${iteration}:${agent.name}:${call}`;
-  const writer = new ChunkWriter(args.publish, stepId);
+  const stepId = within?.stepId ?? `model:${iteration}:${agent.name}:${call}`;
+  const writer = new ChunkWriter(args.publish, stepId, within?.inside);
+  const earlier: ModelMessage[] = within ? [{ role: "user", content: within.task }] : args.messagesFor(agent);
+  // Its own parts as plain parts (what runs inside calls of its own stays out of its view).
+  const sofar = within ? replySoFar.map((p) => (isInside(p, within.inside.parentCallId) ? plain(p) : p)) : replySoFar;
   return args.step(
     stepId,
     async () => {
       await writer.startStep();
-      if (announce) await writer.agent(agent.name, `agent:${iteration}`);
+      if (announce) await writer.agent(agent.name, within ? `agent:${within.stepId}` : `agent:${iteration}`);
       // Inside the step: a durable runtime's replays of the turn do not log it again.
       if (announce && args.historyTrim && network.logHistory) {
         console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
@@ -145,7 +184,7 @@ function modelStep(
       const result = await callModel({
         agent,
         model: network.model,
-        messages: [...args.messagesFor(agent), ...toModelMessages([{ id: "reply", role: "assistant", parts: replySoFar }], summaryForModel)],
+        messages: [...earlier, ...toModelMessages([{ id: "reply", role: "assistant", parts: sofar }], summaryForModel)],
         writer,
         newId: args.newId,
         now: args.now,
@@ -157,10 +196,103 @@ function modelStep(
         throw new ModelCallError(result.failure);
       }
       await writer.finishStep();
-      return result;
+      return within ? insideResult(result, within.inside) : result;
     },
     { stoppable: true },
   );
+}
+
+/** A model call's result as it ran inside a sub-agent's call: every part and call tagged with it. */
+function insideResult(result: ModelCallResult, inside: InsideCall): ModelCallResult {
+  return {
+    ...result,
+    parts: result.parts.map((p) => tagInside(p, inside)),
+    toolCalls: result.toolCalls.map((t) => ({ ...t, call: tagInside(t.call, inside) })),
+  };
+}
+
+const tagInside = <T extends Part>(part: T, inside: InsideCall | undefined): T => (inside && part.type !== "handoff" && part.type !== "system-event" ? { ...part, ...inside } : part);
+
+const isInside = (part: Part, parentCallId: string) => "parentCallId" in part && part.parentCallId === parentCallId;
+
+/** A part without the call it ran inside. */
+function plain(part: Part): Part {
+  if (!("parentCallId" in part)) return part;
+  const { parentCallId: _parent, rootCallId: _root, ...rest } = part;
+  return rest as Part;
+}
+
+/** The call a sub-agent's call part itself runs inside, if any. */
+function outerOf(call: ToolCallPart): InsideCall | undefined {
+  return call.parentCallId ? { parentCallId: call.parentCallId, rootCallId: call.rootCallId ?? call.parentCallId } : undefined;
+}
+
+/** A valid call of the agent's call_agent tool. */
+function callsSubAgent(agent: Agent, pending: PendingToolCall): boolean {
+  return pending.call.toolName === CALL_AGENT_TOOL && !pending.invalid && Boolean(agent.subAgents?.length);
+}
+
+/** How a sub-agent's call ended the turn instead of answering: Stop, a model that broke off, or a call of its own that waits for approval. */
+type Ended = Pick<NetworkOutcome, "stopped" | "waiting" | "failure">;
+
+/**
+ * A sub-agent's call: the agent it names runs on the task alone, with its
+ * own tools, a model call and its tool calls at a time, as any agent's run;
+ * every part it writes carries the call (parentCallId) and the outermost one
+ * (rootCallId). Its answer, the text it wrote, is the call's result, and the
+ * caller goes on. `prior`: what it wrote before a call of its own waited for
+ * the user's approval (going on after the decision).
+ */
+async function subAgentStep(
+  args: RunNetworkArgs,
+  caller: Agent,
+  call: ToolCallPart,
+  outer: InsideCall | undefined,
+  prior: Part[],
+): Promise<{ parts: Part[]; ended?: Ended }> {
+  const { agent: name, task } = callAgentInput(caller).parse(call.input);
+  const callee = args.network.agents.find((a) => a.name === name)!;
+  const inside: InsideCall = { parentCallId: call.toolCallId, rootCallId: outer?.rootCallId ?? call.toolCallId };
+  const own: Part[] = [...prior];
+  const made: Part[] = [];
+  const add = (...produced: Part[]) => {
+    own.push(...produced);
+    made.push(...produced);
+  };
+  const steps = `sub:${call.toolCallId}`;
+  for (let n = 0; n < (callee.maxSteps ?? 1); n++) {
+    const stepId = `${steps}:${prior.length}:${n}`;
+    const out = await modelStep(args, { agent: callee, iteration: 0, call: n, replySoFar: own, announce: n === 0, within: { inside, task, stepId: `${stepId}:model` } });
+    add(...out.parts);
+    if (out.stopped) return { parts: made, ended: { stopped: true } };
+    if (out.failure !== undefined) return { parts: made, ended: { stopped: false, failure: out.failure } };
+    let waiting = false;
+    for (const [index, pending] of out.toolCalls.entries()) {
+      const toolId = `${stepId}:tool:${index}`;
+      if (asksFirst(args.network, callee, pending)) {
+        const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, toolId, pending) } };
+        for (const list of [own, made]) list[list.findIndex((part) => part.type === "tool-call" && part.toolCallId === asked.toolCallId)] = asked;
+        waiting = true;
+        continue;
+      }
+      add(tagInside(await toolStep(args, callee, toolId, pending, inside), inside));
+    }
+    if (args.context.signal?.aborted) return { parts: made, ended: { stopped: true } };
+    if (waiting) return { parts: made, ended: { stopped: false, waiting: true } };
+    if (out.toolCalls.length === 0) break;
+  }
+  const answer = own.map((p) => (p.type === "text" && isInside(p, inside.parentCallId) ? p.text : "")).join("");
+  const result = tagInside<ToolResultPart>(
+    { type: "tool-result", toolCallId: call.toolCallId, toolName: CALL_AGENT_TOOL, output: { agent: callee.name, result: answer }, agentName: caller.name },
+    outer,
+  );
+  await args.step(`${steps}:result`, async () => {
+    const writer = new ChunkWriter(args.publish, `${steps}:result`, outer);
+    await writer.toolOutput(call.toolCallId, result.output ?? null);
+    // The caller writes on: the page names it again.
+    await writer.agent(caller.name, `${steps}:caller`);
+  });
+  return { parts: [...made, result] };
 }
 
 /** Whether a call waits for the user's approval: a call of a tool the agent has, with an input that fits it, that the tool or the operator says asks first. */
@@ -183,8 +315,8 @@ function approvalStep(args: RunNetworkArgs, stepId: string, pending: PendingTool
 }
 
 /** One tool call as a step: it runs the tool (or answers why it cannot run) and streams the result. */
-function toolStep(args: RunNetworkArgs, agent: Agent, stepId: string, pending: PendingToolCall): Promise<ToolResultPart> {
-  const writer = new ChunkWriter(args.publish, stepId);
+function toolStep(args: RunNetworkArgs, agent: Agent, stepId: string, pending: PendingToolCall, inside?: InsideCall): Promise<ToolResultPart> {
+  const writer = new ChunkWriter(args.publish, stepId, inside);
   return args.step(
     stepId,
     async () => {

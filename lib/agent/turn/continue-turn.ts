@@ -134,7 +134,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
         idempotencyKey: decision?.id,
         timeZone: decision?.timeZone ?? context.timeZone,
       });
-      await new ChunkWriter(deps.publish, "decided").approvedResult(decided);
+      await new ChunkWriter(deps.publish, "decided", insideOf(call)).approvedResult(decided);
       return decided;
     });
     parts.push(result);
@@ -144,7 +144,12 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     }
   }
 
-  const agent = network.agents.find((a) => a.name === lastAsker(reply.parts)) ?? network.agents[0];
+  // The agent whose call asked goes on; a call that ran inside a sub-agent's call finishes that call first.
+  const asking = lastAsking(reply.parts);
+  const subAgentCall = asking?.parentCallId
+    ? reply.parts.find((p): p is ToolCallPart => p.type === "tool-call" && p.toolCallId === asking.parentCallId)
+    : undefined;
+  const agent = network.agents.find((a) => a.name === (subAgentCall ?? asking)?.agentName) ?? network.agents[0];
   const ran = deps.signal?.aborted
     ? { parts, stopped: true }
     : await runNetwork({
@@ -157,7 +162,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
         approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
         now: deps.now,
         retriesSteps: deps.retriesSteps,
-        resume: { agent, parts },
+        resume: { agent, parts, ...(subAgentCall ? { subAgentCall } : {}) },
       });
   const status = ran.stopped ? "stopped" : "failure" in ran && ran.failure !== undefined ? "incomplete" : "waiting" in ran && ran.waiting ? "waiting" : "complete";
   const goneOn: Reply = { ...assistant(replyId, ran.parts), status };
@@ -201,9 +206,10 @@ async function decidedResult(
 ): Promise<ToolResultPart & { approval: NonNullable<ToolResultPart["approval"]> }> {
   const id = call.approval?.id ?? "";
   const agentName = call.agentName ? { agentName: call.agentName } : {};
+  const inside = insideOf(call) ?? {};
   if (decision?.outcome === "approved") {
     const tools = agents.find((a) => a.name === call.agentName)?.tools ?? agents.flatMap((a) => a.tools ?? []);
-    return { ...(await runTool(tools, call, context)), approval: { id, outcome: "approved" } };
+    return { ...(await runTool(tools, call, context)), approval: { id, outcome: "approved" }, ...inside };
   }
   // No decision on record can only be one the claim expired; said so rather than run.
   const outcome = decision ? decision.outcome : "expired";
@@ -215,6 +221,7 @@ async function decidedResult(
     error: denialText(outcome, decision?.reason),
     approval: { id, outcome, ...reason },
     ...agentName,
+    ...inside,
   };
 }
 
@@ -224,8 +231,12 @@ function unanswered(parts: Part[]): ToolCallPart[] {
   return parts.filter((p): p is ToolCallPart => p.type === "tool-call" && p.approval !== undefined && !answered.has(p.toolCallId));
 }
 
-/** The agent whose call asked last: it goes on. */
-const lastAsker = (parts: Part[]) => parts.findLast((p): p is ToolCallPart => p.type === "tool-call" && p.approval !== undefined)?.agentName;
+/** The call that asked last. */
+const lastAsking = (parts: Part[]) => parts.findLast((p): p is ToolCallPart => p.type === "tool-call" && p.approval !== undefined);
+
+/** The sub-agent call a call ran inside, as its result runs in it too. */
+const insideOf = (call: ToolCallPart) =>
+  call.parentCallId ? { parentCallId: call.parentCallId, rootCallId: call.rootCallId ?? call.parentCallId } : undefined;
 
 const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts });
 

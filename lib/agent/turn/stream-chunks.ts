@@ -11,16 +11,23 @@ import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
  */
 export type Publish = (chunk: UIMessageChunk, origin?: { step: string }) => void | Promise<void>;
 
+/** The sub-agent call the parts a writer streams run inside (packages/history/src/parts.ts). */
+export type InsideCall = { parentCallId: string; rootCallId: string };
+
 /** The chunks of the UI message stream that a reply's parts stream as, published from one step. */
 export class ChunkWriter {
   /** The same for every chunk of the step: one object, not one per token. */
   private readonly origin: { step: string };
+  /** Our provider metadata on each part this writer starts: the call they run inside, for the page to nest them. */
+  private readonly meta: { providerMetadata?: { [UI_METADATA_KEY]: { parentCallId: string; rootCallId: string } } };
 
   constructor(
     private readonly publish: Publish,
     step: string,
+    private readonly inside?: InsideCall,
   ) {
     this.origin = { step };
+    this.meta = inside ? { providerMetadata: { [UI_METADATA_KEY]: { ...inside } } } : {};
   }
 
   /** The publish's own result: nothing when it took the chunk at once, else the promise to wait for. */
@@ -36,20 +43,20 @@ export class ChunkWriter {
   handoff = (to: string, reason: string | undefined, id: string) =>
     this.send(dataChunk("handoff", { to, ...(reason ? { reason } : {}) }, id));
 
-  textStart = (id: string) => this.send({ type: "text-start", id });
+  textStart = (id: string) => this.send({ type: "text-start", id, ...this.meta });
   textDelta = (id: string, delta: string) => this.send({ type: "text-delta", id, delta });
   textEnd = (id: string) => this.send({ type: "text-end", id });
 
-  reasoningStart = (id: string) => this.send({ type: "reasoning-start", id });
+  reasoningStart = (id: string) => this.send({ type: "reasoning-start", id, ...this.meta });
   reasoningDelta = (id: string, delta: string) => this.send({ type: "reasoning-delta", id, delta });
   reasoningEnd = (id: string, durationMs: number) =>
-    this.send({ type: "reasoning-end", id, providerMetadata: { [UI_METADATA_KEY]: { durationMs } } });
+    this.send({ type: "reasoning-end", id, providerMetadata: { [UI_METADATA_KEY]: { durationMs, ...this.inside } } });
 
   toolInputStart = (toolCallId: string, toolName: string) =>
-    this.send({ type: "tool-input-start", toolCallId, toolName, dynamic: true });
+    this.send({ type: "tool-input-start", toolCallId, toolName, dynamic: true, ...this.meta });
   toolInputDelta = (toolCallId: string, inputTextDelta: string) => this.send({ type: "tool-input-delta", toolCallId, inputTextDelta });
   toolInputAvailable = (toolCallId: string, toolName: string, input: JsonValue) =>
-    this.send({ type: "tool-input-available", toolCallId, toolName, input, dynamic: true });
+    this.send({ type: "tool-input-available", toolCallId, toolName, input, dynamic: true, ...this.meta });
   toolOutput = (toolCallId: string, output: JsonValue) => this.send({ type: "tool-output-available", toolCallId, output, dynamic: true });
   toolError = (toolCallId: string, errorText: string) => this.send({ type: "tool-output-error", toolCallId, errorText, dynamic: true });
   /** The call waits for the user's approval: the AI SDK's own chunk, which puts the tool part in "approval-requested". */

@@ -18,6 +18,8 @@ BEGIN
     SELECT t.next_seq INTO v_next FROM threads t WHERE t.id = p_thread;
     WITH unanswered AS (
       SELECT c.content::jsonb AS call, c.data->>'approvalId' AS approval_id, c.agent_name,
+             -- A call inside a sub-agent's call: its result is too.
+             jsonb_strip_nulls(jsonb_build_object('parentCallId', c.data->'parentCallId', 'rootCallId', c.data->'rootCallId')) AS inside,
              row_number() OVER (ORDER BY c.part_index) AS n
         FROM messages c
        WHERE c.thread_id = p_thread AND c.message_id = r.message_id AND c.kind = 'tool_call' AND c.data ? 'approvalId'
@@ -31,7 +33,7 @@ BEGIN
       SELECT p_thread, v_next + u.n - 1, r.message_id, last.part_index + u.n, 'tool_result', u.agent_name,
              jsonb_build_object('toolCallId', u.call->>'toolCallId', 'toolName', u.call->>'toolName', 'error', p_error,
                                 'approval', jsonb_build_object('id', u.approval_id, 'outcome', p_outcome))::text,
-             false, jsonb_build_object('approvalId', u.approval_id), r.status, r.parent_message_id, r.chosen, r.active
+             false, jsonb_build_object('approvalId', u.approval_id) || u.inside, r.status, r.parent_message_id, r.chosen, r.active
         FROM unanswered u, last
       RETURNING 1
     )
