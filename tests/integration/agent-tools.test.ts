@@ -55,8 +55,8 @@ describe("an agent that acts", () => {
     const a = await turn({ message: msg(TWO_TOOLS) });
     expect(a.response.status).toBe(200);
     // Triage (offered only hand_over) → Researcher (offered the tools) → Researcher again with the results.
-    expect(requestTools(0)).toEqual(["hand_over"]);
-    expect(requestTools(1).sort()).toEqual(["calculate", "current_time", "search_threads"]);
+    expect(requestTools(0).sort()).toEqual(["call_agent", "hand_over"]);
+    expect(requestTools(1).sort()).toEqual(["calculate", "cancel_reminder", "current_time", "schedule_reminder", "search_threads"]);
     expect(mock.requests).toHaveLength(3);
 
     const parts = await timelineOf(a.threadId);

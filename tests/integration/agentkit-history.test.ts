@@ -248,8 +248,9 @@ describe("a network with Threadline's history", () => {
     });
     expect(parts).toEqual([
       { role: "user", type: "text", text: ADD },
-      { role: "assistant", type: "tool-call", toolCallId: tool?.id, toolName: "add", input: { a: 1, b: 2 }, agentName: "Calculator" },
-      { role: "assistant", type: "tool-result", toolCallId: tool?.id, toolName: "add", output: 3, agentName: "Calculator" },
+      // The timeline names a call's id as callId too, as it does for every call of the tree.
+      { role: "assistant", type: "tool-call", callId: tool?.id, toolCallId: tool?.id, toolName: "add", input: { a: 1, b: 2 }, agentName: "Calculator" },
+      { role: "assistant", type: "tool-result", callId: tool?.id, toolCallId: tool?.id, toolName: "add", output: 3, agentName: "Calculator" },
       { role: "assistant", type: "text", text: text.type === "text" ? text.content : undefined, agentName: "Calculator" },
     ]);
   });

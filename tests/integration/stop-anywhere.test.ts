@@ -134,7 +134,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     const listener = new NotificationListener(TEST_DATABASE_URL, { [STOP_CHANNEL]: (payload) => hearStop(theirs, payload) });
     try {
       await listener.ready();
-      expect(await new TurnStops(theirs, () => elsewhere.turns).stop(me.id, threadId)).toBe(true);
+      expect(await new TurnStops(theirs, () => elsewhere.turns).stop(me.id, threadId)).toEqual({ stopped: true, settled: [] });
     } finally {
       await listener.close();
     }
