@@ -137,3 +137,37 @@ describe("the reminder store", () => {
     expect(await a.cancel({ owner, id })).toBeNull();
   });
 });
+
+describe("a reminder asked of the offline model (a fresh clone, no model key)", () => {
+  let app: App;
+  const pool = testPool();
+  let me: { id: string; cookie: string };
+  beforeAll(async () => {
+    app = testApp();
+    me = await visitor();
+  });
+  afterAll(async () => {
+    await app.close();
+    await pool.end();
+  });
+
+  it("asks to schedule it in two minutes, and once approved says when it will come", async () => {
+    const asked = Date.now();
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "Remind me in 2 minutes to stretch" }, timeZone: "Europe/Paris" }, me.cookie);
+    expect(turn.response.status).toBe(200);
+    const threadId = turn.threadId!;
+    const input = turn.chunks.find((c) => c.type === "tool-input-available" && c.toolName === "schedule_reminder") as { input: { at: string; text: string } } | undefined;
+    expect(input?.input.text).toBe("stretch");
+    expect(Math.abs(Date.parse(input!.input.at) - (asked + 120_000))).toBeLessThan(10_000);
+    const request = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
+    const decided = await decisionRoute.POST(
+      request(`/api/threads/${threadId}/approvals/${request.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
+      { params: Promise.resolve({ id: threadId, approvalId: request.approvalId }) },
+    );
+    expect(decided.status).toBe(202);
+    const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+    await expect.poll(async () => (await last()).status, { timeout: 15_000 }).toBe("complete");
+    expect((await last()).parts.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining("I will remind you to stretch on") });
+    expect((await pool.query("SELECT text, time_zone FROM reminders WHERE thread_id = $1", [threadId])).rows).toEqual([{ text: "stretch", time_zone: "Europe/Paris" }]);
+  });
+});
