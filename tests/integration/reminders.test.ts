@@ -159,10 +159,10 @@ describe("a reminder asked of the offline model (a fresh clone, no model key)", 
     const input = turn.chunks.find((c) => c.type === "tool-input-available" && c.toolName === "schedule_reminder") as { input: { at: string; text: string } } | undefined;
     expect(input?.input.text).toBe("stretch");
     expect(Math.abs(Date.parse(input!.input.at) - (asked + 120_000))).toBeLessThan(10_000);
-    const request = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
+    const asking = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
     const decided = await decisionRoute.POST(
-      request(`/api/threads/${threadId}/approvals/${request.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
-      { params: Promise.resolve({ id: threadId, approvalId: request.approvalId }) },
+      request(`/api/threads/${threadId}/approvals/${asking.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
+      { params: Promise.resolve({ id: threadId, approvalId: asking.approvalId }) },
     );
     expect(decided.status).toBe(202);
     const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
