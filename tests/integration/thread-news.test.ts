@@ -192,6 +192,22 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     }
   });
 
+  // A reminder posted by another server (straight in SQL here) is news too: the sidebar marks its thread's new reply.
+  it.skipIf(inject("embeddedDatabase"))("streams a reminder another process posts, and lists it as an unseen reply", async () => {
+    const threadId = await answeredThread(me.cookie);
+    await read(me.cookie, threadId);
+    const news = await follow(me.cookie, me.id);
+    try {
+      const id = randomUUID();
+      await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone) VALUES ($1, $2, $3, 'stretch', now(), 'UTC')", [id, threadId, me.id]);
+      await pool.query("SELECT threadline_post_reminder($1)", [id]);
+      expect(await news.next()).toEqual({ type: "threads", threadId });
+      expect(await item(me.cookie, threadId)).toMatchObject({ unseen: true });
+    } finally {
+      news.abort();
+    }
+  });
+
   it("does not list as generating a turn whose runner died (its lease ran out)", async () => {
     const threadId = await answeredThread(me.cookie);
     await pool.query(

@@ -36,6 +36,8 @@ BEGIN
           'complete', v_parent, true, true);
   UPDATE threads SET next_seq = next_seq + 1, message_count = message_count + 1, updated_at = now() WHERE id = r.thread_id;
   UPDATE reminders SET status = 'posted', settled_at = now(), message_id = v_message WHERE id = r.id;
+  -- The owner's pages, on every server, learn of the new reply (their sidebars mark it new).
+  PERFORM pg_notify('threadline_threads', json_build_object('owner', r.owner, 'threadId', r.thread_id)::text);
   RETURN QUERY SELECT 'posted', r.thread_id, r.owner;
 END;
 $$;

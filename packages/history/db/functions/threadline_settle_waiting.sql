@@ -43,6 +43,8 @@ BEGIN
     UPDATE messages m SET status = CASE WHEN p_outcome = 'stopped' THEN 'stopped' ELSE 'complete' END
      WHERE m.thread_id = p_thread AND m.message_id = r.message_id;
     UPDATE threads SET next_seq = next_seq + v_parts, updated_at = now() WHERE id = p_thread;
+    -- The owner's pages, on every server, see the card answered.
+    PERFORM pg_notify('threadline_threads', json_build_object('owner', t.owner, 'threadId', t.id)::text) FROM threads t WHERE t.id = p_thread;
     RETURN QUERY SELECT r.message_id, v_parts;
   END LOOP;
 END;
