@@ -75,12 +75,12 @@ function steppingClock() {
 async function turnBytes(
   model: LanguageModel,
   content: string,
-  options: { window: number; agent?: Partial<Agent>; onBytes?: (soFar: string, runtime: InlineRuntime) => void },
+  options: { window: number; agent?: Partial<Agent>; others?: Agent[]; onBytes?: (soFar: string, runtime: InlineRuntime) => void },
 ): Promise<string> {
   // A break-off is logged with the provider's words; the log is not the wire.
   vi.spyOn(console, "error").mockImplementation(() => {});
   const agent: Agent = { name: "Answerer", system: "Answer briefly.", ...options.agent };
-  const network = createNetwork({ agents: [agent], model, modelIdleTimeoutMs: 5_000 });
+  const network = createNetwork({ agents: [agent, ...(options.others ?? [])], model, modelIdleTimeoutMs: 5_000 });
   const history = new MemoryHistory();
   const active = new ActiveTurns();
   const runtime = new InlineRuntime(
@@ -140,6 +140,13 @@ describe("the bytes of a turn's stream stay as recorded", () => {
       const content = '[[call:guarded_lookup:{"key":"alpha"}]]';
       expectGolden(`approval-${mode}`, await turnBytes(await mockModel(), content, { window, agent: { tools: [guardedLookup], maxSteps: 2 } }));
       expectRequestsGolden(`approval-${mode}`);
+    });
+
+    it(`a sub-agent's call: its parts inside it, its answer as the call's result, then the caller's (${mode})`, async () => {
+      const content = `[[call:call_agent:${JSON.stringify({ agent: "Helper", task: '[[call:lookup:{"key":"alpha"}]]' })}]]`;
+      const helper: Agent = { name: "Helper", system: "Look things up.", tools: [lookup], maxSteps: 2 };
+      expectGolden(`sub-agent-${mode}`, await turnBytes(await mockModel(), content, { window, agent: { subAgents: ["Helper"], maxSteps: 2 }, others: [helper] }));
+      expectRequestsGolden(`sub-agent-${mode}`);
     });
 
     it(`a stream cut inside a surrogate pair (${mode})`, async () => {
