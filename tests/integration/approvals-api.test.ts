@@ -110,6 +110,22 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     expect(stored.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining(denialText("denied", "not now")) });
   });
 
+  it("asks inside a sub-agent's call as anywhere: once approved, the sub-agent finishes its call, and the caller answers from it", async () => {
+    const task = '[[call:calculate:{"expression":"6 * 7"}]]';
+    const { threadId, replyId, toolCallId } = await waiting(`[[call:call_agent:${JSON.stringify({ agent: "Researcher", task })}]]`);
+    const asked = (await storedParts(threadId)).find((p) => p.type === "tool-call" && p.toolCallId === toolCallId);
+    const call = (await storedParts(threadId)).find((p) => p.type === "tool-call" && p.toolName === "call_agent")!;
+    expect(asked).toMatchObject({ toolName: "calculate", parentCallId: (call as { toolCallId: string }).toolCallId });
+    const approvalId = (asked as { approval: { id: string } }).approval.id;
+    expect((await decide(threadId, approvalId, { approved: true })).status).toBe(202);
+    await expect.poll(() => replyOf(threadId, replyId), { timeout: 15_000 }).toBe("complete");
+    const parts = await storedParts(threadId);
+    const callId = (call as { toolCallId: string }).toolCallId;
+    expect(parts.find((p) => p.type === "tool-result" && p.toolCallId === toolCallId)).toMatchObject({ output: { result: "42" }, parentCallId: callId });
+    expect(parts.find((p) => p.type === "tool-result" && p.toolCallId === callId)).toMatchObject({ toolName: "call_agent", output: { agent: "Researcher" } });
+    expect(parts.at(-1)).toMatchObject({ type: "text", agentName: "Triage", text: expect.stringContaining("call_agent →") });
+  });
+
   it("keeps the first decision: a second is refused with 409 and changes nothing", async () => {
     const { threadId, replyId, approvalId } = await waiting();
     const [first, second] = await Promise.all([decide(threadId, approvalId, { approved: true }), decide(threadId, approvalId, { approved: false })]);
