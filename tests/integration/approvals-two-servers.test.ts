@@ -6,18 +6,22 @@ import { mockModelEnv } from "../support/app-env";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
 import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
 
 // Approvals and reminders between two app servers (`npm start`, one worker
-// each, inline runtime) on one database: a call asked on one is decided
-// through the other, once; the server going on with an approved reminder is
-// killed with SIGKILL mid-reply, and the other finishes the reply without
-// running the tool again; the reminder posts once, whichever server looks.
-// The embedded database is one process's by design: skipped there.
+// each) on one database: a call asked on one is decided through the other,
+// once; the server going on with an approved reminder is killed with SIGKILL
+// mid-reply, and the other finishes the reply without running the tool
+// again; the reminder posts once, whichever server looks. On the Inngest
+// runtime the stand-in calls the two servers' serve endpoints in turn, as
+// behind a balancer. The embedded database is one process's by design:
+// skipped there.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(inject("embeddedDatabase"))("tool approvals across two app servers (inline runtime)", () => {
+describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("tool approvals across two app servers (%s runtime)", (runtime) => {
   let mock: MockModelServer;
+  let standin: InngestStandin | undefined;
   let env: Record<string, string>;
   let a: StartedApp;
   let b: StartedApp;
@@ -27,6 +31,8 @@ describe.skipIf(inject("embeddedDatabase"))("tool approvals across two app serve
   beforeAll(async () => {
     await ensureProductionBuild();
     mock = await startMockModelServer({ port: await freePort() });
+    const ports = [await freePort(), await freePort()];
+    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately(ports), retryDelayMs: 50 });
     env = {
       DATABASE_URL: TEST_DATABASE_URL,
       WEB_CONCURRENCY: "1",
@@ -35,18 +41,38 @@ describe.skipIf(inject("embeddedDatabase"))("tool approvals across two app serve
       // Long: a reply the killed server left is taken over because its session ended, not its lease.
       TURN_LEASE_SECONDS: "30",
       TOOL_APPROVAL: "all",
+      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
     };
-    const ports = [await freePort(), await freePort()];
     [a, b] = ports.map((port) => startApp({ ...env, PORT: String(port) }));
     await Promise.all([a.ready(), b.ready()]);
     cookie = await visit(a.base);
   }, 900_000);
 
   afterAll(async () => {
+    await standin?.idle();
+    await standin?.close();
     await stopApps();
     await mock?.close();
     await db.end();
   });
+
+  /** The stand-in's way to the serve endpoint: each request to the next server that answers, over HTTP. */
+  function alternately(ports: number[]) {
+    let next = 0;
+    return async (request: Request) => {
+      const body = request.method === "GET" ? undefined : await request.text();
+      const url = new URL(request.url);
+      for (let tries = 0; ; tries++) {
+        const port = ports[next++ % ports.length];
+        try {
+          return await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
+        } catch (error) {
+          // A killed server: the balancer sends the request to the other.
+          if (tries >= ports.length) throw error;
+        }
+      }
+    };
+  }
 
   const chat = (app: StartedApp, content: string) => send(app.port, "POST", "/api/chat", { cookie, json: { message: { id: randomUUID(), content } } });
   const decide = (app: StartedApp, threadId: string, approvalId: string) =>
