@@ -36,6 +36,8 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     } else {
       mock = await startMockModelServer();
       app = testApp({ modelUrl: mock.url, settings: ASKING });
+      // As the server does when it starts (instrumentation.ts): replies left undone, or whose calls expired, go on.
+      app.dueWork()!.start();
     }
   });
   afterAll(async () => {
@@ -165,6 +167,15 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     else expect(answer).toEqual({ approvalId, outcome: "expired" });
     await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
     expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("expired"), approval: { outcome: "expired" } });
+  });
+
+  it("denies a call nobody decided as expired once its time is up, and the reply goes on without anyone asking", async () => {
+    const { threadId, replyId, approvalId } = await waiting();
+    await pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
+    // Inline, a server's look for due work finds it; on Inngest, the run that waits looks again.
+    await expect.poll(() => replyOf(threadId, replyId), { timeout: 20_000 }).toBe("complete");
+    expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("expired"), approval: { id: approvalId, outcome: "expired" } });
+    expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: "expired" }]);
   });
 
   it("answers a new message while a reply waits, the waiting call skipped because the user moved on", async () => {
