@@ -1,4 +1,5 @@
 import { TZDate } from "@date-fns/tz";
+import { timeIn } from "@/lib/agent/network/tools/current-time";
 
 // When a reminder is due, from what the model wrote: an ISO 8601 date-time
 // with its offset ("2026-11-26T17:00:00+01:00", "…Z"), or a wall-clock time
@@ -25,16 +26,7 @@ export function dueTime(at: string, timeZone: string): Date | undefined {
   return new Date(local.getTime());
 }
 
-/** The time as the user reads it, in their zone: "Thursday, 26 November 2026 at 17:00". */
+/** The time as the user reads it, in their zone: "Thursday, 26 November 2026 at 17:00" (as current_time says it). */
 export function localTime(time: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(time);
+  return timeIn(timeZone, time).local;
 }

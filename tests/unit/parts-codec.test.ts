@@ -417,7 +417,7 @@ describe("the parts codec", () => {
     expect(fromColumns(rowOf("s", "system", summary(true).parts[0], "complete", "2025-01-01T00:00:00.000Z"))).toStrictEqual(summary(true).parts[0]);
   });
 
-  it("lists one timeline entry per part, in order, with ids messageId:index", () => {
+  it("lists one timeline entry per part, in order, with ids messageId:index, each call's id as callId", () => {
     fc.assert(
       fc.property(storedThreadArb, (messages) => {
         const timeline = timelineOf(messages);
@@ -425,7 +425,8 @@ describe("the parts codec", () => {
         expect(timeline).toHaveLength(expected.length);
         timeline.forEach((entry, i) => {
           const { message, part, index } = expected[i];
-          const { id, messageId, role, createdAt, ...rest } = entry;
+          const { id, messageId, role, createdAt, callId, ...rest } = entry;
+          expect(callId).toBe(part.type === "tool-call" || part.type === "tool-result" ? part.toolCallId : undefined);
           expect(id).toBe(`${message.id}:${index}`);
           expect(messageId).toBe(message.id);
           expect(role).toBe(message.role);

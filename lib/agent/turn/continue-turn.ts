@@ -14,7 +14,7 @@ import { approvalIdFor, buildModelMessages, widestWindow } from "./lifecycle";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { runNow, type StepRunner } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
-import { holdLease } from "./turn-claims";
+import { underLease } from "./turn-claims";
 import type { TurnDeps, TurnOutcome } from "./turn-types";
 
 // A reply that waited for the user's approval goes on as a turn of its own
@@ -77,24 +77,9 @@ export async function continueClaimed(
 }
 
 async function underClaim(input: ContinuationInput, deps: ContinuationDeps, claim: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
-  const step = deps.step ?? runNow;
   const { owner, threadId, turnId } = input;
-  const turn = { owner, messageId: claim.messageId, turnId };
   deps.onReady?.({ threadId, historySource: "database" });
-  const stopped = new AbortController();
-  const lease = deps.leaseMs ? holdLease(turn, deps.history.turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
-  const signal = deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal;
-  const finish = (status: "done" | "failed") => step("finish-turn", () => deps.history.turns.finishTurn({ ...turn, status }));
-  try {
-    const outcome = await goOn(input, { ...deps, signal }, claim.messageId, claim.decisions);
-    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
-    return outcome;
-  } catch (error) {
-    await finish("failed").catch(() => {});
-    throw error;
-  } finally {
-    lease?.stop();
-  }
+  return underLease({ owner, messageId: claim.messageId, turnId }, deps, (running) => goOn(input, running, claim.messageId, claim.decisions));
 }
 
 /** The reply again from its start, each decided call's result, then the agent whose call asked, on from there. */

@@ -92,6 +92,36 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
 }
 
 /**
+ * Runs a turn that holds its message's claim: under its lease (renewed while
+ * it runs; a Stop the renewal finds recorded aborts it, as the runtime's own
+ * Stop does), and records how it ended unless storing its reply did (a
+ * stored reply finishes its turn in the same statement). A turn that throws
+ * is recorded failed: a resend, or a durable run's retry, may try again.
+ */
+export async function underLease<D extends TurnDeps>(
+  turn: TurnRef & { owner: string },
+  deps: D,
+  work: (running: D) => Promise<TurnOutcome>,
+): Promise<TurnOutcome> {
+  const step = deps.step ?? runNow;
+  const { turns } = deps.history;
+  const stopped = new AbortController();
+  const lease = deps.leaseMs ? holdLease(turn, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
+  const running: D = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
+  const finish = (status: "done" | "failed") => step("finish-turn", async () => void (await turns.finishTurn({ ...turn, status })));
+  try {
+    const outcome = await work(running);
+    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
+    return outcome;
+  } catch (error) {
+    await finish("failed").catch(() => {});
+    throw error;
+  } finally {
+    lease?.stop();
+  }
+}
+
+/**
  * Renews the turn's lease while it runs, a third of the lease at a time. A
  * Stop asked for the turn is heard at once by NOTIFY (lib/runtime/turn-stops.ts);
  * a renewal that finds one recorded calls `onStop` too, in case the

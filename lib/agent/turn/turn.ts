@@ -33,7 +33,7 @@ import {
 } from "../compaction";
 import { runNetwork } from "../network/run-network";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
-import { claimOrWait, holdLease, replayTurn } from "./turn-claims";
+import { claimOrWait, replayTurn, underLease } from "./turn-claims";
 import { namesThread, type ThreadToName } from "../title";
 import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -62,7 +62,6 @@ export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOu
 }
 
 async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
-  const step = deps.step ?? runNow;
   const { turns } = deps.history;
   const thread = await openThread(given, deps);
   // A regenerate answers the user's message as the thread holds it, whatever the request said it was.
@@ -72,24 +71,7 @@ async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcom
   if (!claim.claimed) return replayTurn(input, deps, turns, claim.threadId);
   // A runner that dies takes its session's lock with it (lib/db/runner-lock.ts), or stops
   // renewing its lease, and the message may be answered again.
-  // A Stop the renewal finds recorded ends the turn as the runtime's own Stop does.
-  const stopped = new AbortController();
-  const lease = deps.leaseMs ? holdLease({ owner: input.owner, messageId: input.message.id, turnId: input.turnId }, turns, deps.leaseMs, () => stopped.abort(new Error("Stopped by the user"))) : undefined;
-  const running: TurnDeps = lease ? { ...deps, signal: deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal } : deps;
-  const finish = (status: "done" | "failed") =>
-    step("finish-turn", async () => void (await turns.finishTurn({ owner: input.owner, messageId: input.message.id, turnId: input.turnId, status })));
-  try {
-    const outcome = await answerTurn(input, running, thread);
-    // A stored reply finished its turn in the same statement.
-    if (!outcome.reply) await finish(outcome.status === "failed" ? "failed" : "done");
-    return outcome;
-  } catch (error) {
-    // A resend (or the durable run's retry) may try again.
-    await finish("failed").catch(() => {});
-    throw error;
-  } finally {
-    lease?.stop();
-  }
+  return underLease({ owner: input.owner, messageId: input.message.id, turnId: input.turnId }, deps, (running) => answerTurn(input, running, thread));
 }
 
 /** Where the turn stands once its thread is known. */
