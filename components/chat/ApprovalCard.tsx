@@ -24,8 +24,8 @@ type Sending = { state: "idle" } | { state: "sending"; approved: boolean } | { s
 /**
  * A tool call that waits for the user: what the agent wants to run, with
  * what, and the decision. While it is sent the buttons wait; a call decided
- * already (in another tab, or settled by the server) says so and stays
- * decided; any other failure says why and the buttons come back.
+ * already (in another tab, or settled by the server) stays decided (the
+ * thread says how); any other failure says why and the buttons come back.
  */
 export function ApprovalCard({ toolName, input, approvalId, onDecide, locked }: ApprovalCardProps) {
   const titleId = useId();
@@ -116,7 +116,9 @@ export function ApprovalCard({ toolName, input, approvalId, onDecide, locked }: 
           </span>
         )}
       </div>
-      {sending.state === "failed" && (
+      {/* Decided already: the thread says how, under it, as it catches up. */}
+      {sending.state === "failed" && sending.final && <p className="text-xs text-neutral-700 dark:text-neutral-300">Already decided.</p>}
+      {sending.state === "failed" && !sending.final && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400">
           {sending.message}
         </p>

@@ -230,7 +230,7 @@ export class ThreadController {
    * has it and the reply's every call is decided, the reply goes on as a turn
    * of its own, streamed again from its start: the waiting reply makes way
    * and the stream is followed. Rejects with why the decision was not taken;
-   * one made already elsewhere brings the thread up to date as well.
+   * one made already elsewhere is said under the thread, which catches up.
    */
   readonly decide = async (approvalId: string, decision: api.ApprovalDecision): Promise<void> => {
     const id = this.session.threadId;
@@ -238,7 +238,12 @@ export class ThreadController {
     try {
       await api.decideApproval(id, approvalId, decision);
     } catch (error) {
-      if (error instanceof AppError && error.code === "conflict:already_decided") void this.catchUp();
+      if (error instanceof AppError && error.code === "conflict:already_decided") {
+        // Said under the thread, where it outlasts the card: catching up redraws the call as it was decided.
+        this.actionError = error.message;
+        this.changed();
+        void this.catchUp();
+      }
       throw error;
     }
     if (id !== this.session.threadId) return;

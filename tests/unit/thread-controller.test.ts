@@ -293,6 +293,8 @@ describe("a reply that waits for the user's decision on a tool call", () => {
     await expect(thread.decide(APPROVAL, { approved: false })).rejects.toMatchObject({ code: "conflict:already_decided", message: "This was already decided: approved." });
     const done = await until((s) => toolState(s)[0] === "output-available");
     expect(texts(done)).toEqual(["user: u1", "assistant: It is 42."]);
+    // Said under the thread, where it outlasts the card that was redrawn.
+    expect(done.actionError).toBe("This was already decided: approved.");
     expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(0);
   });
 
