@@ -6,7 +6,9 @@ import { assistantMessages, expectReplyFinished, lastReply, sendMessage, threadA
 // reply waits with a card to decide on; Approve or Deny sends the decision
 // and the same reply goes on in place, once, live and after a reload; a
 // reload while it waits still offers the decision; a decision made in
-// another window shows here, and a card decided there says so.
+// another window shows here, and a card decided there says so; a reply with
+// two such calls goes on once both are decided; a new message skips a call
+// that still waits.
 
 const approvalCard = (page: Page) => lastReply(page).getByRole("group", { name: /^Waiting for your approval/ });
 const reminderCard = (page: Page) => lastReply(page).getByRole("group", { name: "Tool: schedule_reminder" });
@@ -153,4 +155,34 @@ test("a decision made in another window shows here; a card decided there says so
   // It catches up from the server: the call as it was decided.
   await expect(reminderCard(other)).toContainText("Denied", { timeout: 30_000 });
   await elsewhere.close();
+});
+
+test("a reply with two calls that ask goes on once both are decided; the first shows decided meanwhile", async ({ page }) => {
+  await page.goto("/");
+  await sendMessage(page, `two reminders ${reminderCall(`first ${uniqueToken()}`)} ${reminderCall(`second ${uniqueToken()}`)}`);
+  await expect(approvalCard(page)).toHaveCount(2, { timeout: 30_000 });
+  await expectReplyFinished(page);
+
+  await approvalCard(page).first().getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(approvalCard(page)).toHaveCount(1);
+  await expect(reminderCard(page).first()).toContainText("Approved");
+  await expect(assistantMessages(page)).toHaveCount(1);
+
+  await denyButton(page).click();
+  await expect(lastReply(page).locator(".markdown")).toContainText("Tool results:", { timeout: 30_000 });
+  await expectReplyFinished(page);
+  await expect(reminderCard(page).first()).toContainText("Done");
+  await expect(reminderCard(page).last()).toContainText("Denied");
+  await expect(assistantMessages(page)).toHaveCount(1);
+});
+
+test("a new message while a reply waits skips its call, live and after a reload", async ({ page }) => {
+  await waitingThread(page);
+  await sendMessage(page, `never mind ${uniqueToken()}`);
+  const first = assistantMessages(page).first().getByRole("group", { name: "Tool: schedule_reminder" });
+  await expect(first).toContainText("Skipped: you moved on");
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expectReplyFinished(page);
+  await page.reload();
+  await expect(assistantMessages(page).first().getByRole("group", { name: "Tool: schedule_reminder" })).toContainText("Skipped: you moved on");
 });
