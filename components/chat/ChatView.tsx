@@ -47,6 +47,11 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
         controller.edit(messageId, text);
         composerInput.current?.focus();
       },
+      // The card makes way for the reply going on: the focus goes to the composer, where Stop is.
+      decide: async (approvalId, decision) => {
+        await controller.decide(approvalId, decision);
+        composerInput.current?.focus();
+      },
     }),
     [controller],
   );

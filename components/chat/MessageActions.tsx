@@ -5,6 +5,7 @@ import type { MessageVersions } from "@/lib/protocol/threads";
 import { neighbourVersion } from "@/lib/client/versions";
 import { ChevronLeftIcon, ChevronRightIcon } from "@/components/ui/icons";
 import type { VersionControl } from "@/lib/client/thread-controller";
+import type { DecideApproval } from "@/components/chat/ApprovalCard";
 
 /** What a message's buttons do; one object for the whole thread, so a memoised bubble is not drawn again for them. */
 export interface MessageActions {
@@ -12,6 +13,8 @@ export interface MessageActions {
   regenerate: (replyId: string) => void;
   edit: (messageId: string, text: string) => void;
   fork: (messageId: string) => void;
+  /** The user's decision on a tool call that waits for it; rejects with the reason it was not taken. */
+  decide: DecideApproval;
 }
 
 export const actionButtonClass =

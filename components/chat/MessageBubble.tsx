@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState, type ComponentProps } from "react";
 import { AgentLabel, HandoffNote } from "@/components/chat/AgentLabel";
 import { CopyButton } from "@/components/chat/CopyButton";
 import { EditMessageForm } from "@/components/chat/EditMessageForm";
@@ -26,12 +26,14 @@ interface MessageBubbleProps {
   locked: boolean;
   /** The thread's last reply: it can be answered anew. */
   regenerable: boolean;
+  /** The thread's last message: a tool call in it that waits can be decided on; in an earlier one it was skipped. */
+  latest: boolean;
   actions: MessageActions;
 }
 
 // Memoised: the chat engine keeps earlier message objects as they were, so while a
 // reply streams only its own bubble re-renders.
-export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, actions }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, latest, actions }: MessageBubbleProps) {
   const text = messageText(message);
 
   if (message.role === "user") return <UserMessage message={message} text={text} versions={versions} locked={locked} actions={actions} />;
@@ -47,7 +49,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
       className="flex w-full min-w-0 scroll-mt-6 flex-col gap-3 break-words"
       aria-busy={streaming || undefined}
     >
-      <Timeline parts={message.parts} streaming={streaming} />
+      <Timeline parts={message.parts} tools={{ streaming, followed: !latest, locked, onDecide: latest && !streaming ? actions.decide : undefined }} />
       {!streaming && (
         <div className="-mt-1 -ml-1.5 flex flex-wrap items-center gap-1">
           {versions && <VersionSwitcher versions={versions} locked={locked} onSwitch={actions.switchVersion} />}
@@ -124,8 +126,12 @@ function UserMessage({ message, text, versions, locked, actions }: { message: Ch
   );
 }
 
+/** Where the reply's tool calls stand: what their cards need besides the call. */
+type ToolsContext = Omit<ComponentProps<typeof ToolCard>, "part">;
+
 /** A reply's parts in order, in one section per speaking agent. */
-function Timeline({ parts, streaming }: { parts: ChatMessage["parts"]; streaming: boolean }) {
+function Timeline({ parts, tools }: { parts: ChatMessage["parts"]; tools: ToolsContext }) {
+  const { streaming } = tools;
   const sections = buildTimeline(parts);
   const lastItem = sections.at(-1)?.items.at(-1);
   // Nothing is moving yet, or the next step has not begun: show the thinking dots at the end.
@@ -143,7 +149,7 @@ function Timeline({ parts, streaming }: { parts: ChatMessage["parts"]; streaming
           {section.agent !== undefined && <AgentLabel name={section.agent} />}
           <div className="flex flex-col gap-3">
             {section.items.map((item) => (
-              <TimelineEntry key={item.key} item={item} streaming={streaming} />
+              <TimelineEntry key={item.key} item={item} tools={tools} />
             ))}
             {waiting && index === sections.length - 1 && <ThinkingIndicator />}
           </div>
@@ -153,7 +159,7 @@ function Timeline({ parts, streaming }: { parts: ChatMessage["parts"]; streaming
   );
 }
 
-function TimelineEntry({ item, streaming }: { item: TimelineItem; streaming: boolean }) {
+function TimelineEntry({ item, tools }: { item: TimelineItem; tools: ToolsContext }) {
   switch (item.kind) {
     case "text":
       return <Markdown text={item.text} />;
@@ -162,11 +168,11 @@ function TimelineEntry({ item, streaming }: { item: TimelineItem; streaming: boo
         <ReasoningBlock
           text={item.part.text}
           durationMs={reasoningDurationMs(item.part)}
-          thinking={streaming && item.part.state === "streaming"}
+          thinking={tools.streaming && item.part.state === "streaming"}
         />
       );
     case "tool":
-      return <ToolCard part={item.part} streaming={streaming} />;
+      return <ToolCard part={item.part} {...tools} />;
     case "handoff":
       return <HandoffNote from={item.from} to={item.to} reason={item.reason} />;
   }

@@ -146,6 +146,7 @@ export function MessageList({ thread, actions }: { thread: ThreadView; actions: 
                 versions={versions.get(message.id)}
                 locked={locked}
                 regenerable={message.id === regenerableReplyId}
+                latest={message === last}
                 actions={actions}
               />
             ),

@@ -3,77 +3,15 @@
 import { memo, useId, useState } from "react";
 import type { DynamicToolUIPart } from "ai";
 import { ChevronDownIcon } from "@/components/ui/icons";
-import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
+import { ApprovalCard, type DecideApproval } from "@/components/chat/ApprovalCard";
+import { pretty, summarize, toolStatus, type Tone, type ToolContext } from "@/components/chat/tool-status";
 
-interface ToolCardProps {
+interface ToolCardProps extends ToolContext {
   part: DynamicToolUIPart;
-  /** The reply is still being written: a call without its result is running, not stopped. */
-  streaming: boolean;
-}
-
-type Tone = "running" | "done" | "error" | "muted";
-
-interface ToolStatus {
-  label: string;
-  /** A one-line result summary or the error. */
-  detail?: string;
-  tone: Tone;
-}
-
-export function toolStatus(part: DynamicToolUIPart, streaming: boolean): ToolStatus {
-  switch (part.state) {
-    case "input-streaming":
-    case "input-available":
-    case "approval-responded":
-      return streaming ? { label: "Running…", tone: "running" } : { label: "Stopped", tone: "muted" };
-    case "approval-requested":
-      return streaming ? { label: "Waiting for approval", tone: "running" } : { label: "Stopped", tone: "muted" };
-    case "output-available":
-      return { label: "Done", detail: summarize(part.output), tone: "done" };
-    case "output-error":
-      if (part.errorText === STOPPED_TOOL_ERROR) return { label: "Stopped", tone: "muted" };
-      return { label: "Error", detail: part.errorText, tone: "error" };
-    case "output-denied":
-      return { label: "Denied", tone: "muted" };
-  }
-}
-
-const MAX_SUMMARY = 160;
-
-function compactJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > MAX_SUMMARY ? `${line.slice(0, MAX_SUMMARY - 1)}…` : line;
-}
-
-/** `key: value, …` for an object (values as JSON), the text of a string, JSON for anything else. */
-export function summarize(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return oneLine(value);
-  if (typeof value === "object" && !Array.isArray(value)) {
-    return oneLine(
-      Object.entries(value)
-        .map(([key, item]) => `${key}: ${compactJson(item)}`)
-        .join(", "),
-    );
-  }
-  return oneLine(compactJson(value));
-}
-
-function pretty(value: unknown): string {
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  /** How the user decides on a call that waits for them; absent where the page cannot (a reply no longer the thread's last). */
+  onDecide?: DecideApproval;
+  /** Another reply is on its way in the thread: a decision waits. */
+  locked?: boolean;
 }
 
 const STATUS_CLASS: Record<Tone, string> = {
@@ -81,6 +19,7 @@ const STATUS_CLASS: Record<Tone, string> = {
   done: "text-emerald-700 dark:text-emerald-400",
   error: "text-red-700 dark:text-red-400",
   muted: "text-neutral-500 dark:text-neutral-400",
+  asking: "text-amber-800 dark:text-amber-300",
 };
 
 const DOT_CLASS: Record<Tone, string> = {
@@ -88,17 +27,22 @@ const DOT_CLASS: Record<Tone, string> = {
   done: "bg-emerald-500",
   error: "bg-red-500",
   muted: "bg-neutral-400 dark:bg-neutral-500",
+  asking: "bg-amber-500",
 };
 
 const PRE_CLASS =
   "max-h-72 overflow-auto rounded-lg bg-neutral-100 p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere dark:bg-neutral-800/70";
 
 /** One tool call: its name, arguments and status on one line, the full input and result behind "Details". */
-export const ToolCard = memo(function ToolCard({ part, streaming }: ToolCardProps) {
+export const ToolCard = memo(function ToolCard({ part, streaming, followed, onDecide, locked = false }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
-  const status = toolStatus(part, streaming);
+  const status = toolStatus(part, { streaming, followed });
   const args = summarize(part.input);
+
+  if (status.tone === "asking" && onDecide && part.approval) {
+    return <ApprovalCard toolName={part.toolName} input={part.input} approvalId={part.approval.id} onDecide={onDecide} locked={locked} />;
+  }
 
   return (
     <div
@@ -113,7 +57,14 @@ export const ToolCard = memo(function ToolCard({ part, streaming }: ToolCardProp
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-neutral-500 dark:text-neutral-400">
           {args}
         </span>
-        <span className={`shrink-0 text-xs font-medium ${STATUS_CLASS[status.tone]}`}>{status.label}</span>
+        {status.approved && (
+          <span className="shrink-0 text-xs font-medium text-emerald-700 dark:text-emerald-400">
+            Approved<span aria-hidden="true"> ·</span>
+          </span>
+        )}
+        <span title={status.label} className={`max-w-[50%] shrink-0 truncate text-xs font-medium ${STATUS_CLASS[status.tone]}`}>
+          {status.label}
+        </span>
         <button
           type="button"
           aria-label="Details"

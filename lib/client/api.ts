@@ -1,6 +1,8 @@
 // Typed calls to the thread API. Every failure becomes an AppError whose message
 // can be shown to the user as is.
 import { AppError, fromErrorBody } from "@threadline/history/errors";
+import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
+import { pageTimeZone } from "@/lib/client/time-zone";
 import type {
   MessagesPage,
   MessageVersions,
@@ -126,6 +128,27 @@ export async function forkThread(threadId: string, messageId: string): Promise<T
 /** A thread made from an exported one: the export file, sent as it is (the server reads it as it arrives and checks it). */
 export async function importThread(file: Blob | string): Promise<ThreadSummary> {
   return (await request<ThreadResponse>("/api/threads/import", { method: "POST", body: file })).thread;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  /** Why, for the agent to read; blank is none. At most 500 characters. */
+  reason?: string;
+}
+
+/**
+ * The user's decision on a tool call that waits for it. Once every call of its
+ * reply is decided, the reply goes on through GET /api/threads/:id/stream. A
+ * call decided already (here, in another tab, or settled by a new message)
+ * rejects with the AppError conflict:already_decided, whose message says how.
+ */
+export function decideApproval(threadId: string, approvalId: string, { approved, reason }: ApprovalDecision): Promise<ApprovalDecisionResponse> {
+  const why = reason?.trim();
+  const timeZone = pageTimeZone();
+  return request<ApprovalDecisionResponse>(`${threadPath(threadId)}/approvals/${encodeURIComponent(approvalId)}`, {
+    method: "POST",
+    body: JSON.stringify({ approved, ...(why ? { reason: why } : {}), ...(timeZone ? { timeZone } : {}) }),
+  });
 }
 
 /** Where the thread's export downloads from (an attachment). */

@@ -9,6 +9,7 @@ import { Allow, parse as parsePartialJson } from "partial-json";
 import type { DynamicToolUIPart, UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import type { DataPart } from "@/lib/client/messages";
+import { decidedPart } from "@/lib/client/approval-parts";
 
 type UIPart = ChatMessage["parts"][number];
 type ToolState = DynamicToolUIPart["state"];
@@ -154,7 +155,7 @@ export class ReplyMessage {
         throw new Error(chunk.errorText);
       default:
         if (chunk.type.startsWith("data-")) return this.data(chunk as DataPart & { transient?: boolean }, onData);
-        // Files, sources and tool approvals: this app's server writes none of them.
+        // Files and sources: this app's server writes none of them.
         return "none";
     }
   }
@@ -199,6 +200,7 @@ export class ReplyMessage {
   }
 
   private data(chunk: DataPart & { transient?: boolean }, onData?: (part: DataPart) => void): ReplyChange {
+    if (chunk.type === "data-approval") return this.decided(chunk, onData);
     if (chunk.transient) {
       onData?.(chunk);
       return "none";
@@ -207,6 +209,19 @@ export class ReplyMessage {
     if (at === -1) this.setParts([...this.message.parts, chunk as UIPart]);
     else this.replacePart(at, { ...this.message.parts[at], data: chunk.data } as UIPart);
     onData?.(chunk);
+    return "changed";
+  }
+
+  /**
+   * How the user decided on a call, sent just before its result: the call's
+   * part takes the shape the stored reply gives it (the AI SDK's reader
+   * skips this transient part, and its denial chunk carries no reason).
+   */
+  private decided(chunk: Extract<DataPart, { type: "data-approval" }>, onData?: (part: DataPart) => void): ReplyChange {
+    onData?.(chunk);
+    const at = this.message.parts.findLastIndex((p) => p.type === "dynamic-tool" && p.toolCallId === chunk.data.toolCallId);
+    if (at === -1) throw new ReplyStreamError(`a decision on a call the reply does not hold (${chunk.data.toolCallId})`);
+    this.replacePart(at, decidedPart(this.message.parts[at] as DynamicToolUIPart, chunk.data) as UIPart);
     return "changed";
   }
 

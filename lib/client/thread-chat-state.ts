@@ -106,6 +106,17 @@ export function unansweredTurn(history: HistoryMessage[], pendingTurn: PendingTu
   return last?.role === "user" && last.id === pendingTurn?.messageId ? pendingTurn.state : null;
 }
 
+/**
+ * Whether the page was rendered while a reply that waited for the user's
+ * decision goes on: the thread ends with it, still stored as waiting, and the
+ * turn of the user's message it answers runs again. The page follows it.
+ */
+export function continuingTurn(history: HistoryMessage[], pendingTurn: PendingTurn | null): boolean {
+  const last = history.at(-1);
+  if (last?.role !== "assistant" || last.status !== "waiting" || pendingTurn?.state !== "running") return false;
+  return (last.parentId ?? history.at(-2)?.id) === pendingTurn.messageId;
+}
+
 /** A page of earlier messages put before the thread; a message the thread already holds is not added twice. */
 export function withOlderMessages(messages: ChatMessage[], page: HistoryMessage[]): ChatMessage[] {
   const known = new Set(messages.map((m) => m.id));

@@ -7,7 +7,9 @@
 // (components/chat/useThreadChat.ts), and the rules here run without React.
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { PendingTurn } from "@/lib/protocol/chat";
+import { AppError } from "@threadline/history/errors";
 import * as api from "@/lib/client/api";
+import { afterDecision } from "@/lib/client/after-decision";
 import { describeChatError } from "@/lib/client/chat-error";
 import { catchUpWith } from "@/lib/client/live/catch-up";
 import { followSharedResume } from "@/lib/client/live/shared-resume";
@@ -19,6 +21,7 @@ import { ReplyStop } from "@/lib/client/reply-stop";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import type { ThreadListPort } from "@/lib/client/thread-list-port";
 import {
+  continuingTurn,
   initialThreadChatState,
   retryOf,
   threadChatReducer,
@@ -96,6 +99,8 @@ export class ThreadController {
   private readonly chat: ChatEngine;
   private readonly listeners = new Set<() => void>();
   private readonly unanswered: PendingTurn["state"] | null;
+  /** The page was rendered while a reply that waited for a decision goes on. */
+  private readonly continuing: boolean;
   private state: ThreadChatState;
   private versions: VersionIndex;
   /** Only the latest read or switch of the versions may write them. */
@@ -111,6 +116,12 @@ export class ThreadController {
   private newVersion = false;
   /** The reply being streamed was resumed (GET /api/threads/:id/stream). */
   private resumed = false;
+  /** A resumed stream is being opened or read: the page is busy, though the engine may not say so until its first chunk. */
+  private following = false;
+  /** The stream followed is a waiting reply's possible continuation: when nothing runs, the page stays as it is. */
+  private quietFollow = false;
+  /** The thread's news came while the page followed a stream: it is caught up with once that ends. */
+  private missedNews = false;
   /** The user's message whose turn ended on this page without a reply (lib/client/live/catch-up.ts). */
   private endedHere: string | null;
   private readonly catchingUp = { running: false, again: false };
@@ -119,6 +130,7 @@ export class ThreadController {
   constructor(private readonly options: ThreadControllerOptions) {
     const { threadId, initialHistory, pendingTurn = null, olderCursor = null, versions = [] } = options;
     this.unanswered = unansweredTurn(initialHistory, pendingTurn);
+    this.continuing = continuingTurn(initialHistory, pendingTurn);
     this.state = initialThreadChatState({ olderCursor, interrupted: this.unanswered === "interrupted" });
     this.endedHere = this.unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
     this.versions = indexVersions(versions);
@@ -140,7 +152,9 @@ export class ThreadController {
       // The reply ended between the page's rendering and the resume: the thread holds it now.
       onNothingToResume: () => {
         this.resumed = false;
-        if (this.mounted) void this.redrawThread();
+        const quiet = this.quietFollow;
+        this.quietFollow = false;
+        if (this.mounted && !quiet) void this.redrawThread();
       },
       onData: (part) => this.receive(part),
       onFinish: (finish) => this.replyEnded(finish),
@@ -164,7 +178,7 @@ export class ThreadController {
   readonly attach = (): (() => void) => {
     this.mounted = true;
     this.followNews();
-    if (this.unanswered === "running") this.followPendingTurn();
+    if (this.unanswered === "running" || this.continuing) this.followPendingTurn();
     return () => {
       this.mounted = false;
       this.followedPendingTurn = false;
@@ -209,6 +223,33 @@ export class ThreadController {
   readonly stop = (): void => {
     this.dispatch({ type: "stopping" });
     void this.stopper.stop(this.session.threadId, () => this.chat.stop());
+  };
+
+  /**
+   * The user's decision on a tool call that waits for it. Once the server
+   * has it and the reply's every call is decided, the reply goes on as a turn
+   * of its own, streamed again from its start: the waiting reply makes way
+   * and the stream is followed. Rejects with why the decision was not taken;
+   * one made already elsewhere is said under the thread, which catches up.
+   */
+  readonly decide = async (approvalId: string, decision: api.ApprovalDecision): Promise<void> => {
+    const id = this.session.threadId;
+    if (!id) throw new AppError("not_found:thread", "This thread is not saved yet.");
+    try {
+      await api.decideApproval(id, approvalId, decision);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "conflict:already_decided") {
+        // Said under the thread, where it outlasts the card: catching up redraws the call as it was decided.
+        this.actionError = error.message;
+        this.changed();
+        void this.catchUp();
+      }
+      throw error;
+    }
+    if (id !== this.session.threadId) return;
+    const next = afterDecision(this.chat.messages, approvalId, decision);
+    this.chat.messages = next.messages;
+    if (next.follow) this.followRunningTurn();
   };
 
   /** Another version of a message: the server's answer is the thread along the new path, drawn as it is. */
@@ -297,15 +338,22 @@ export class ThreadController {
       do {
         runs.again = false;
         const id = this.session.threadId;
-        if (!id || this.busy()) return;
+        if (!id || this.busy()) {
+          if (this.following) this.missedNews = true;
+          return;
+        }
         const latest = await api.latestMessages(id);
-        if (this.busy() || id !== this.session.threadId) return;
-        const { redraw, follow } = catchUpWith(this.chat.messages, latest.messages, this.endedHere);
+        if (this.busy() || id !== this.session.threadId) {
+          if (this.following) this.missedNews = true;
+          return;
+        }
+        const { redraw, follow, continuation } = catchUpWith(this.chat.messages, latest.messages, this.endedHere);
         if (redraw) {
           this.redraw(latest);
           void this.refreshVersions();
         }
         if (follow) this.followRunningTurn();
+        else if (continuation) this.followContinuation();
         // Read through the object: news may have set it while this awaited.
       } while (runs.again as boolean);
     } catch {
@@ -316,7 +364,7 @@ export class ThreadController {
   };
 
   private busy(): boolean {
-    return this.chat.status === "submitted" || this.chat.status === "streaming";
+    return this.following || this.chat.status === "submitted" || this.chat.status === "streaming";
   }
 
   private ask(request: () => Promise<void>): void {
@@ -329,7 +377,33 @@ export class ThreadController {
   /** The reply being written when the page was rendered, from its start: shown once, as a reply sent from this page is. */
   private resume(): void {
     this.resumed = true;
-    this.ask(() => this.chat.resumeStream());
+    this.ask(() => this.follow());
+  }
+
+  private async follow(): Promise<void> {
+    this.following = true;
+    try {
+      await this.chat.resumeStream();
+    } finally {
+      this.following = false;
+      this.quietFollow = false;
+      if (this.missedNews && this.mounted) {
+        this.missedNews = false;
+        void this.catchUp();
+      }
+    }
+  }
+
+  /**
+   * A waiting reply that a decision made elsewhere may have set going: its
+   * stream, if one runs, is followed as any other, rebuilding the reply in
+   * place (the same id, from its start). Most often none runs, and nothing on
+   * the page moves: no jump to the end, no drawing again.
+   */
+  private followContinuation(): void {
+    this.resumed = true;
+    this.quietFollow = true;
+    void this.follow();
   }
 
   private followPendingTurn(): void {

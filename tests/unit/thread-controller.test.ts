@@ -210,3 +210,158 @@ describe("the thread controller", () => {
     expect(news.has("t1")).toBe(false);
   });
 });
+
+describe("a reply that waits for the user's decision on a tool call", () => {
+  const APPROVAL = "3c9b1f0e-8d7a-4b6c-95e4-d3c2b1a0f9e8";
+  const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "calculate", input: { expression: "6 * 7" }, approval: { id: APPROVAL } };
+  const waitingReply: HistoryMessage = { ...stored("a1", "assistant", 2), status: "waiting", parts: [call] };
+  const history = [stored("u1", "user", 1), waitingReply];
+
+  /** The continuation as GET /stream sends it: the same reply from its start, the decision, the result, the agent's words. */
+  const continuation = (outcome: "approved" | "denied") =>
+    sse(
+      { type: "data-thread", data: { threadId: "t1", historySource: "database" }, transient: true },
+      { type: "start", messageId: "a1" },
+      { type: "start-step" },
+      { type: "tool-input-available", toolCallId: "c1", toolName: "calculate", input: { expression: "6 * 7" }, dynamic: true },
+      { type: "tool-approval-request", toolCallId: "c1", approvalId: APPROVAL },
+      { type: "finish-step" },
+      { type: "data-approval", data: { toolCallId: "c1", id: APPROVAL, outcome }, transient: true },
+      outcome === "approved" ? { type: "tool-output-available", toolCallId: "c1", output: { result: "42" }, dynamic: true } : { type: "tool-output-denied", toolCallId: "c1" },
+      { type: "start-step" },
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: outcome === "approved" ? "It is 42." : "As you wish." },
+      { type: "text-end", id: "t" },
+      { type: "finish-step" },
+      { type: "data-signatures", data: { signatures: [{ id: "a1", signature: "sig-a1-done", seq: 2, parentId: "u1" }] }, transient: true },
+      { type: "finish", finishReason: "stop" },
+    );
+  const toolState = (snapshot: ThreadSnapshot) => snapshot.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === "dynamic-tool" ? [p.state] : [])));
+  const ids = (snapshot: ThreadSnapshot) => snapshot.messages.map((m) => m.id);
+
+  it("after an approval, the waiting reply makes way and its continuation streams in, never shown twice", async () => {
+    const server = fakeServer({
+      [`POST /api/threads/t1/approvals/${APPROVAL}`]: () => Response.json({ approvalId: APPROVAL, outcome: "approved" }, { status: 202 }),
+      "GET /api/threads/t1/stream": streamed(continuation("approved")),
+    });
+    const { thread, until } = controller({ threadId: "t1", initialHistory: history });
+    const snapshots: ThreadSnapshot[] = [];
+    thread.subscribe(() => snapshots.push(thread.getSnapshot()));
+
+    await thread.decide(APPROVAL, { approved: true, reason: "" });
+    const done = await until((s) => s.phase === "idle" && s.messages.length === 2);
+
+    expect(server.sent(`POST /api/threads/t1/approvals/${APPROVAL}`)[0].body).toMatchObject({ approved: true });
+    expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1);
+    expect(texts(done)).toEqual(["user: u1", "assistant: It is 42."]);
+    expect(toolState(done)).toEqual(["output-available"]);
+    expect(done.messages[1].parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ approval: { id: APPROVAL, approved: true } });
+    // The waiting reply left before the stream came: at no moment two of it.
+    expect(snapshots.every((s) => new Set(ids(s)).size === s.messages.length)).toBe(true);
+    expect(snapshots.some((s) => s.messages.length === 1)).toBe(true);
+  });
+
+  it("after a denial, the call reads denied as a reload would show it", async () => {
+    fakeServer({
+      [`POST /api/threads/t1/approvals/${APPROVAL}`]: () => Response.json({ approvalId: APPROVAL, outcome: "denied" }, { status: 202 }),
+      "GET /api/threads/t1/stream": streamed(continuation("denied")),
+    });
+    const { thread, until } = controller({ threadId: "t1", initialHistory: history });
+    await thread.decide(APPROVAL, { approved: false });
+    const done = await until((s) => s.phase === "idle" && texts(s).at(-1) === "assistant: As you wish.");
+    expect(done.messages[1].parts.find((p) => p.type === "dynamic-tool")).toMatchObject({
+      state: "output-denied",
+      approval: { id: APPROVAL, approved: false },
+      callProviderMetadata: { threadline: { outcome: "denied", error: "The user denied this." } },
+    });
+  });
+
+  it("a decision made already elsewhere: rejects with the server's words and draws the thread as the server holds it", async () => {
+    const goneOn: HistoryMessage = {
+      ...waitingReply,
+      status: "complete",
+      parts: [call, { type: "tool-result", toolCallId: "c1", toolName: "calculate", output: { result: "42" }, approval: { id: APPROVAL, outcome: "approved" } }, { type: "text", text: "It is 42." }],
+    };
+    const server = fakeServer({
+      [`POST /api/threads/t1/approvals/${APPROVAL}`]: () =>
+        Response.json({ error: { code: "conflict:already_decided", message: "This was already decided: approved." } }, { status: 409 }),
+      "GET /api/threads/t1/messages": json({ messages: [history[0], goneOn], nextCursor: null }),
+      "GET /api/threads/t1/versions": json({ versions: [] }),
+    });
+    const { thread, until } = controller({ threadId: "t1", initialHistory: history });
+
+    await expect(thread.decide(APPROVAL, { approved: false })).rejects.toMatchObject({ code: "conflict:already_decided", message: "This was already decided: approved." });
+    const done = await until((s) => toolState(s)[0] === "output-available");
+    expect(texts(done)).toEqual(["user: u1", "assistant: It is 42."]);
+    // Said under the thread, where it outlasts the card that was redrawn.
+    expect(done.actionError).toBe("This was already decided: approved.");
+    expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(0);
+  });
+
+  it("a failed decision changes nothing on the page", async () => {
+    fakeServer({
+      [`POST /api/threads/t1/approvals/${APPROVAL}`]: () => Response.json({ error: { code: "internal:db", message: "The database is unavailable." } }, { status: 500 }),
+    });
+    const { thread } = controller({ threadId: "t1", initialHistory: history });
+    await expect(thread.decide(APPROVAL, { approved: true })).rejects.toMatchObject({ message: "The database is unavailable." });
+    expect(toolState(thread.getSnapshot())).toEqual(["approval-requested"]);
+    expect(thread.getSnapshot().phase).toBe("idle");
+  });
+
+  it("on news, follows the reply another tab set going, rebuilding it in place", async () => {
+    const server = fakeServer({
+      "GET /api/threads/t1/messages": json({ messages: history, nextCursor: null }),
+      "GET /api/threads/t1/stream": streamed(continuation("approved")),
+    });
+    const { news, until } = controller({ threadId: "t1", initialHistory: history });
+
+    news.get("t1")!();
+    const done = await until((s) => s.phase === "idle" && texts(s).at(-1) === "assistant: It is 42.");
+    expect(ids(done)).toEqual(["u1", "a1"]);
+    expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1);
+  });
+
+  it("on news while the reply still waits and nothing runs, leaves the page as it is", async () => {
+    const server = fakeServer({
+      "GET /api/threads/t1/messages": json({ messages: history, nextCursor: null }),
+      "GET /api/threads/t1/stream": () => new Response(null, { status: 204 }),
+    });
+    const { thread, news } = controller({ threadId: "t1", initialHistory: history });
+    const before = thread.getSnapshot();
+
+    news.get("t1")!();
+    await vi.waitFor(() => expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const after = thread.getSnapshot();
+    expect(after.messages[1]).toBe(before.messages[1]);
+    expect(after.sendCount).toBe(before.sendCount);
+    expect(after.phase).toBe("idle");
+    // Not drawn again: no second read of the thread.
+    expect(server.sent("GET /api/threads/t1/messages")).toHaveLength(1);
+  });
+
+  it("on news that the reply went on elsewhere and ended, draws it as the server holds it", async () => {
+    const goneOn: HistoryMessage = {
+      ...waitingReply,
+      status: "complete",
+      parts: [call, { type: "tool-result", toolCallId: "c1", toolName: "calculate", error: "The user denied this.", approval: { id: APPROVAL, outcome: "denied" } }, { type: "text", text: "As you wish." }],
+    };
+    fakeServer({
+      "GET /api/threads/t1/messages": json({ messages: [history[0], goneOn], nextCursor: null }),
+      "GET /api/threads/t1/versions": json({ versions: [] }),
+    });
+    const { news, until } = controller({ threadId: "t1", initialHistory: history });
+    news.get("t1")!();
+    const done = await until((s) => toolState(s)[0] === "output-denied");
+    expect(texts(done)).toEqual(["user: u1", "assistant: As you wish."]);
+  });
+
+  it("follows the continuation that was running when the page was rendered", async () => {
+    const server = fakeServer({ "GET /api/threads/t1/stream": streamed(continuation("approved")) });
+    const { until } = controller({ threadId: "t1", initialHistory: history, pendingTurn: { messageId: "u1", state: "running" } });
+    const done = await until((s) => s.phase === "idle" && texts(s).at(-1) === "assistant: It is 42.");
+    expect(ids(done)).toEqual(["u1", "a1"]);
+    expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1);
+  });
+});
