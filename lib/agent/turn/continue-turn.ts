@@ -98,7 +98,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
   const window = widestWindow(network.agents.map(policyFor));
   const earlier = await step("load-history", () => history.get({ owner, threadId, lastUserMessages: window, fromSeq, untilSeq: message.seq }));
-  const asked = { id: message.id, role: "user" as const, content: textOf(message) };
+  const asked = { id: message.id, role: "user" as const, content: userText(message) };
 
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
@@ -225,4 +225,5 @@ const insideOf = (call: ToolCallPart) =>
 
 const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts });
 
-const textOf = (message: StoredMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+/** The user's message as the model reads it. */
+const userText = (message: StoredMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
