@@ -50,6 +50,8 @@ export const E2E_APP_ENV = {
   RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "10000",
   // The title test holds the model's title until the page shows the first words; a loaded machine must not time it out first.
   TITLE_TIMEOUT_SECONDS: "60",
+  // The many-tabs test holds a reply open ([[hang-mid]]) while eight tabs load; a loaded machine must not cut it off first.
+  MODEL_IDLE_TIMEOUT_SECONDS: "120",
 };
 
 export const E2E_INNGEST_APP_ENV = {
