@@ -8,6 +8,7 @@ import { ActionButton, VersionSwitcher, type MessageActions } from "@/components
 import { Markdown } from "@/components/chat/Markdown";
 import { ReasoningBlock } from "@/components/chat/ReasoningBlock";
 import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
+import { SubAgentCard } from "@/components/chat/SubAgentCard";
 import { ToolCard } from "@/components/chat/ToolCard";
 import { buildTimeline, reasoningDurationMs, type TimelineItem } from "@/components/chat/timeline";
 import { messageText, type ChatMessage } from "@/lib/client/messages";
@@ -139,7 +140,8 @@ function Timeline({ parts, tools }: { parts: ChatMessage["parts"]; tools: ToolsC
     streaming &&
     (lastItem === undefined ||
       lastItem.kind === "handoff" ||
-      (lastItem.kind === "tool" && (lastItem.part.state === "output-available" || lastItem.part.state === "output-error")));
+      ((lastItem.kind === "tool" || lastItem.kind === "sub-agent") &&
+        (lastItem.part.state === "output-available" || lastItem.part.state === "output-error")));
 
   if (sections.length === 0) return waiting ? <ThinkingIndicator /> : null;
   return (
@@ -173,6 +175,17 @@ function TimelineEntry({ item, tools }: { item: TimelineItem; tools: ToolsContex
       );
     case "tool":
       return <ToolCard part={item.part} {...tools} />;
+    case "sub-agent":
+      return (
+        <SubAgentCard part={item.part} call={item.call} streaming={tools.streaming} followed={tools.followed}>
+          {item.call.items
+            // Once the call returned, its text shows once, as the result.
+            .filter((inner) => item.call.result === undefined || inner.kind !== "text")
+            .map((inner) => (
+              <TimelineEntry key={inner.key} item={inner} tools={tools} />
+            ))}
+        </SubAgentCard>
+      );
     case "handoff":
       return <HandoffNote from={item.from} to={item.to} reason={item.reason} />;
   }

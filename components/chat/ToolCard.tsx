@@ -4,7 +4,8 @@ import { memo, useId, useState } from "react";
 import type { DynamicToolUIPart } from "ai";
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { ApprovalCard, type DecideApproval } from "@/components/chat/ApprovalCard";
-import { pretty, summarize, toolStatus, type Tone, type ToolContext } from "@/components/chat/tool-status";
+import { pretty, summarize, toolStatus, type ToolContext } from "@/components/chat/tool-status";
+import { TONE_DOT_CLASS, TONE_TEXT_CLASS } from "@/components/chat/tone-classes";
 
 interface ToolCardProps extends ToolContext {
   part: DynamicToolUIPart;
@@ -13,22 +14,6 @@ interface ToolCardProps extends ToolContext {
   /** Another reply is on its way in the thread: a decision waits. */
   locked?: boolean;
 }
-
-const STATUS_CLASS: Record<Tone, string> = {
-  running: "text-neutral-500 dark:text-neutral-400",
-  done: "text-emerald-700 dark:text-emerald-400",
-  error: "text-red-700 dark:text-red-400",
-  muted: "text-neutral-500 dark:text-neutral-400",
-  asking: "text-amber-800 dark:text-amber-300",
-};
-
-const DOT_CLASS: Record<Tone, string> = {
-  running: "animate-pulse bg-blue-500",
-  done: "bg-emerald-500",
-  error: "bg-red-500",
-  muted: "bg-neutral-400 dark:bg-neutral-500",
-  asking: "bg-amber-500",
-};
 
 const PRE_CLASS =
   "max-h-72 overflow-auto rounded-lg bg-neutral-100 p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere dark:bg-neutral-800/70";
@@ -52,7 +37,7 @@ export const ToolCard = memo(function ToolCard({ part, streaming, followed, onDe
     >
       {/* The Details button stretches over the whole header (after:inset-0), so a click anywhere on it toggles. */}
       <div className="relative flex items-center gap-2 px-3 py-2">
-        <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${DOT_CLASS[status.tone]}`} />
+        <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${TONE_DOT_CLASS[status.tone]}`} />
         <span className="shrink-0 font-mono text-xs font-semibold">{part.toolName}</span>
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-neutral-500 dark:text-neutral-400">
           {args}
@@ -62,7 +47,7 @@ export const ToolCard = memo(function ToolCard({ part, streaming, followed, onDe
             Approved<span aria-hidden="true"> ·</span>
           </span>
         )}
-        <span title={status.label} className={`max-w-[50%] shrink-0 truncate text-xs font-medium ${STATUS_CLASS[status.tone]}`}>
+        <span title={status.label} className={`max-w-[50%] shrink-0 truncate text-xs font-medium ${TONE_TEXT_CLASS[status.tone]}`}>
           {status.label}
         </span>
         <button

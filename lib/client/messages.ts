@@ -1,7 +1,7 @@
 // The browser's view of a thread: AI SDK UIMessages, converted to and from the
 // shapes our API speaks. Pure functions only, so they are easy to test.
 import type { DataUIPart } from "ai";
-import { fromUIParts } from "@/lib/protocol/parts-codec";
+import { fromUIParts, uiParentCallId } from "@/lib/protocol/parts-codec";
 import type { ChatDataParts, ChatMessage, HistoryItem } from "@/lib/protocol/chat";
 
 export type { ChatMessage } from "@/lib/protocol/chat";
@@ -18,9 +18,10 @@ export interface SignedPlace {
 /** A data part as the chat engine's onData hands it over, as this app's server wrote it (lib/protocol/chat.ts). */
 export type DataPart = DataUIPart<ChatDataParts>;
 
-/** The visible text of a message: its text parts in order. */
+/** The visible text of a message: its own text parts in order. */
 export function messageText(message: Pick<ChatMessage, "parts">): string {
-  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+  // A sub-agent's text is its answer to the caller, which wrote the reply from it.
+  return message.parts.map((part) => (part.type === "text" && uiParentCallId(part) === undefined ? part.text : "")).join("");
 }
 
 /**

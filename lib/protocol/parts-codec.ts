@@ -121,6 +121,13 @@ function insideOfMeta(meta: unknown): Inside {
   };
 }
 
+/** The sub-agent call a UI part runs inside, as our provider metadata on it says; none for the reply's own parts. */
+export function uiParentCallId(part: UIPart): string | undefined {
+  const meta =
+    part.type === "dynamic-tool" ? part.callProviderMetadata : part.type === "text" || part.type === "reasoning" ? part.providerMetadata : undefined;
+  return insideOfMeta(meta?.[UI_METADATA_KEY]).parentCallId;
+}
+
 /** Our provider metadata, when there is any to carry. */
 const withMeta = <K extends "providerMetadata" | "callProviderMetadata">(key: K, meta: Record<string, JsonValue>) =>
   (Object.keys(meta).length > 0 ? { [key]: { [UI_METADATA_KEY]: meta } } : {}) as unknown as { [P in K]?: Record<string, Record<string, JsonValue>> };
