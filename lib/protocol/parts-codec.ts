@@ -9,7 +9,7 @@ import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import type { ChatMessage } from "./chat";
 import type { ApprovalOutcome, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { canonicalParts } from "@threadline/history/codec";
-import type { StoredMessage, TimelineEntry } from "./threads";
+import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 
 /** The timeline view: every part of every message, in order, each with its message's id, role and time. */
 export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
@@ -132,7 +132,8 @@ export function uiParentCallId(part: UIPart): string | undefined {
 const withMeta = <K extends "providerMetadata" | "callProviderMetadata">(key: K, meta: Record<string, JsonValue>) =>
   (Object.keys(meta).length > 0 ? { [key]: { [UI_METADATA_KEY]: meta } } : {}) as unknown as { [P in K]?: Record<string, Record<string, JsonValue>> };
 
-export function toUIParts(parts: Part[]): UIPart[] {
+/** `decided`: on a reply that waits, the calls decided so far (HistoryMessage.decided), which show decided while the rest wait. */
+export function toUIParts(parts: Part[], decided?: DecidedSoFar): UIPart[] {
   const out: UIPart[] = [];
   const tools = new Map<string, UIPart & { type: "dynamic-tool" }>();
   let agent: string | undefined;
@@ -156,7 +157,18 @@ export function toUIParts(parts: Part[]): UIPart[] {
       case "tool-call": {
         // A call that asks for the user's approval shows waiting for it until its result says how it was decided.
         const inside = withMeta("callProviderMetadata", insideMeta(part));
-        const tool: UIPart & { type: "dynamic-tool" } = part.approval
+        const decision = part.approval ? decided?.[part.approval.id] : undefined;
+        const tool: UIPart & { type: "dynamic-tool" } = decision
+          ? {
+              type: "dynamic-tool",
+              toolName: part.toolName,
+              toolCallId: part.toolCallId,
+              state: "approval-responded",
+              input: part.input,
+              approval: { id: part.approval!.id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) },
+              ...inside,
+            }
+          : part.approval
           ? {
               type: "dynamic-tool",
               toolName: part.toolName,
@@ -209,7 +221,7 @@ export function toUIParts(parts: Part[]): UIPart[] {
   return out;
 }
 
-export function toUIMessage(message: StoredMessage): ChatMessage {
+export function toUIMessage(message: StoredMessage & { decided?: DecidedSoFar }): ChatMessage {
   return {
     id: message.id,
     role: message.role,
@@ -218,7 +230,7 @@ export function toUIMessage(message: StoredMessage): ChatMessage {
       ...(message.status === "stopped" ? { stopped: true } : {}),
       ...(message.status === "incomplete" ? { incomplete: true } : {}),
     },
-    parts: toUIParts(message.parts),
+    parts: toUIParts(message.parts, message.decided),
   };
 }
 

@@ -41,7 +41,20 @@ export interface ThreadListItem extends ThreadSummary {
   lastReplyAt: string | null;
   /** That reply is newer than lastReadAt: the owner has not seen it. */
   unseen: boolean;
+  /** The thread's reminders still to come, soonest first: the first few (LISTED_REMINDERS) of reminderCount. */
+  reminders: ListedReminder[];
+  reminderCount: number;
 }
+
+/** A reminder as the sidebar lists it under its thread. */
+export interface ListedReminder {
+  id: string;
+  text: string;
+  dueAt: string;
+}
+
+/** How many of a thread's reminders the list carries; the rest are counted. */
+export const LISTED_REMINDERS = 3;
 
 /** GET /api/threads: the owner's threads, most recent activity first, and where the next page starts. */
 export interface ThreadPage {
@@ -69,7 +82,12 @@ export interface ThreadNews {
 export interface HistoryMessage extends StoredMessage {
   /** The server's signature (lib/auth/history-signature.ts): the client sends it back with its copy. */
   signature?: string;
+  /** A reply that waits for several decisions: those made so far, by approval id (the rest still wait). Not signed: no part of the message. */
+  decided?: DecidedSoFar;
 }
+
+/** The decisions made so far on a waiting reply's calls, by approval id. */
+export type DecidedSoFar = Record<string, { approved: boolean; reason?: string }>;
 
 /** How many messages a page of a thread holds, unless the request says. */
 export const MESSAGES_PAGE = 50;

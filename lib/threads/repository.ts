@@ -17,7 +17,9 @@ import type { ThreadSize, VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
 import { ImportBatches } from "./import-rows";
 import type {
+  DecidedSoFar,
   FlatMessage,
+  HistoryMessage,
   MessageVersions,
   SearchResult,
   StoredMessage,
@@ -27,6 +29,7 @@ import type {
   ThreadSummary,
   TimelineEntry,
 } from "@/lib/protocol/threads";
+import { LISTED_REMINDERS } from "@/lib/protocol/threads";
 
 interface ThreadRow {
   id: string;
@@ -60,18 +63,25 @@ interface ListedRow extends ThreadRow {
   last_read_at: Date | null;
   last_reply_at: Date | null;
   unseen: boolean;
+  reminder_count: number;
+  reminders: { id: string; text: string; dueAt: string }[];
 }
 
 // Each is one index probe per listed thread, made only for the rows the page
 // returns: a running turn by the partial index of unfinished turns
 // (turns_thread_idx), the thread's latest message by (thread_id, seq) read
-// backwards. A summary (system_event) is no message of the conversation.
+// backwards, its reminders still to come by reminders_thread_idx. A summary
+// (system_event) is no message of the conversation.
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
   t.source, t.source_id, t.source_metadata,
   EXISTS (SELECT 1 FROM turns tu
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
-  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen`;
+  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen,
+  (SELECT count(*)::int FROM reminders r WHERE r.thread_id = t.id AND r.status = 'scheduled') AS reminder_count,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'text', s.text, 'dueAt', s.due_at) ORDER BY s.due_at, s.id), '[]'::jsonb)
+     FROM (SELECT id, text, due_at FROM reminders r WHERE r.thread_id = t.id AND r.status = 'scheduled'
+            ORDER BY due_at, id LIMIT ${LISTED_REMINDERS}) s) AS reminders`;
 const LATEST_REPLY = `LEFT JOIN LATERAL (
     SELECT CASE WHEN m.kind <> 'user' THEN m.created_at END AS created_at
       FROM messages m WHERE m.thread_id = t.id AND m.active AND m.kind <> 'system_event'
@@ -84,6 +94,9 @@ function toListItem(row: ListedRow): ThreadListItem {
     lastReadAt: row.last_read_at?.toISOString() ?? null,
     lastReplyAt: row.last_reply_at?.toISOString() ?? null,
     unseen: row.unseen,
+    // jsonb keeps the timestamp as Postgres prints it; the API speaks ISO.
+    reminders: row.reminders.map((r) => ({ ...r, dueAt: new Date(r.dueAt).toISOString() })),
+    reminderCount: row.reminder_count,
   };
 }
 
@@ -318,11 +331,30 @@ export class ThreadRepository {
   }
 
   /** A page of the thread: the newest messages before a place, oldest first (see PostgresHistoryAdapter.page); 404 if it is not the owner's. */
-  async page(owner: string, id: string, options: { before?: number; limit: number }) {
+  async page(owner: string, id: string, options: { before?: number; limit: number }): Promise<{ messages: HistoryMessage[]; olderBefore: number | null }> {
     const page = await this.history.page({ owner, threadId: id, ...options });
     // An empty page is a thread with nothing before the cursor, or no thread of this owner's.
     if (page.messages.length === 0) await this.get(owner, id);
-    return page;
+    const waiting = page.messages.find((m) => m.status === "waiting");
+    if (!waiting) return page;
+    return { ...page, messages: await this.withDecided(id, page.messages, waiting.id) };
+  }
+
+  /**
+   * A waiting reply with the decisions made so far on its calls: a page drawn
+   * while one of two calls is decided shows that one decided (the reply goes
+   * on once the other is). One read, only for a page that ends waiting.
+   */
+  private async withDecided(threadId: string, messages: StoredMessage[], waitingId: string): Promise<HistoryMessage[]> {
+    const { rows } = await this.pool.query<{ id: string; decision: string; reason: string | null }>(
+      "SELECT id, decision, reason FROM tool_approvals WHERE thread_id = $1 AND message_id = $2 AND decision IS NOT NULL",
+      [threadId, waitingId],
+    );
+    if (rows.length === 0) return messages;
+    const decided: DecidedSoFar = Object.fromEntries(
+      rows.map((r) => [r.id, { approved: r.decision === "approved", ...(r.reason !== null ? { reason: r.reason } : {}) }]),
+    );
+    return messages.map((m) => (m.id === waitingId ? { ...m, decided } : m));
   }
 
   /** The messages of the thread's active path that have other versions ("2 / 3"); 404 if it is not the owner's. */

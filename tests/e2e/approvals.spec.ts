@@ -157,7 +157,7 @@ test("a decision made in another window shows here; a card decided there says so
   await elsewhere.close();
 });
 
-test("a reply with two calls that ask goes on once both are decided; the first shows decided meanwhile", async ({ page }) => {
+test("a reply with two calls that ask goes on once both are decided; the first shows decided meanwhile, after a reload too", async ({ page }) => {
   await page.goto("/");
   await sendMessage(page, `two reminders ${reminderCall(`first ${uniqueToken()}`)} ${reminderCall(`second ${uniqueToken()}`)}`);
   await expect(approvalCard(page)).toHaveCount(2, { timeout: 30_000 });
@@ -167,6 +167,10 @@ test("a reply with two calls that ask goes on once both are decided; the first s
   await expect(approvalCard(page)).toHaveCount(1);
   await expect(reminderCard(page).first()).toContainText("Approved");
   await expect(assistantMessages(page)).toHaveCount(1);
+  // Drawn again from the server: the first still shows decided, only the second asks.
+  await page.reload();
+  await expect(approvalCard(page)).toHaveCount(1);
+  await expect(reminderCard(page).first()).toContainText("Approved");
 
   await denyButton(page).click();
   await expect(lastReply(page).locator(".markdown")).toContainText("Tool results:", { timeout: 30_000 });

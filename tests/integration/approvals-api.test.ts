@@ -12,6 +12,10 @@ import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import * as streamRoute from "@/app/api/threads/[id]/stream/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
+import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
+import { signMessage } from "@/lib/auth/history-signature";
+import { toChatMessage } from "@/lib/client/messages";
+import type { MessagesPage } from "@/lib/protocol/threads";
 import type { App } from "@/lib/app";
 
 // A tool call that asks first, end to end on both runtimes: the route
@@ -126,6 +130,33 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     expect(parts.find((p) => p.type === "tool-result" && p.toolCallId === toolCallId)).toMatchObject({ output: { result: "42" }, parentCallId: callId });
     expect(parts.find((p) => p.type === "tool-result" && p.toolCallId === callId)).toMatchObject({ toolName: "call_agent", output: { agent: "Researcher" } });
     expect(parts.at(-1)).toMatchObject({ type: "text", agentName: "Triage", text: expect.stringContaining("call_agent →") });
+  });
+
+  it("pages a reply with two waiting calls with the one decided so far, which the page draws decided while the other asks", async () => {
+    const { threadId, replyId, approvalId } = await waiting(`${ASKS} [[call:calculate:{"expression":"1 + 1"}]]`);
+    const page = async () => {
+      const response = await messagesRoute.GET(request(`/api/threads/${threadId}/messages`, { cookie: me.cookie }), params(threadId));
+      return ((await response.json()) as MessagesPage).messages.at(-1)!;
+    };
+    expect((await page()).decided).toBeUndefined();
+    expect((await decide(threadId, approvalId, { approved: false, reason: "not that one" })).status).toBe(202);
+    expect(await replyOf(threadId, replyId)).toBe("waiting");
+
+    const reply = await page();
+    expect(reply.decided).toEqual({ [approvalId]: { approved: false, reason: "not that one" } });
+    const states = toChatMessage(reply).parts.flatMap((p) => (p.type === "dynamic-tool" ? [[p.toolName, p.state]] : []));
+    expect(states).toEqual([
+      ["calculate", "approval-responded"],
+      ["calculate", "approval-requested"],
+    ]);
+    // The signature covers the stored reply alone: the page's copy, sent back, is trusted as it was.
+    const signature = reply.signature;
+    const { decided: _decided, ...stored } = reply;
+    expect(signMessage(await app.sessionSecret(), me.id, threadId, stored)).toBe(signature);
+
+    // Stop ends the wait (a durable run would otherwise wait out its day).
+    expect((await stop(threadId)).status).toBeLessThan(300);
+    await expect.poll(() => replyOf(threadId, replyId)).not.toBe("waiting");
   });
 
   it("keeps the first decision: a second is refused with 409 and changes nothing", async () => {
