@@ -4,7 +4,8 @@ import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import type { ThreadListItem, ThreadSummary } from "@/lib/protocol/threads";
 import { errorMessage } from "@/lib/client/error-message";
-import { PencilIcon, TrashIcon } from "@/components/ui/icons";
+import { reminderWhen } from "@/lib/client/reminder-time";
+import { BellIcon, PencilIcon, TrashIcon } from "@/components/ui/icons";
 import { ThreadTitleInput } from "@/components/sidebar/ThreadTitleInput";
 
 interface ThreadRowProps {
@@ -77,12 +78,34 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
           </div>
         </div>
       )}
+      {thread.reminderCount > 0 && !editing && <ReminderList thread={thread} />}
       {error && (
         <p role="alert" className="px-3 pt-1 pb-2 text-xs text-red-600 dark:text-red-400">
           {error}
         </p>
       )}
     </li>
+  );
+}
+
+/** The thread's reminders still to come, soonest first, under its row. */
+function ReminderList({ thread }: { thread: ThreadListItem }) {
+  const now = new Date();
+  const more = thread.reminderCount - thread.reminders.length;
+  return (
+    <ul aria-label={`Reminders: ${thread.title}`} className="flex flex-col gap-0.5 pt-0.5 pr-2 pb-1.5 pl-3 text-xs text-neutral-500 dark:text-neutral-400">
+      {thread.reminders.map((reminder) => (
+        <li key={reminder.id} className="flex min-w-0 items-center gap-1.5" title={new Date(reminder.dueAt).toLocaleString()}>
+          <BellIcon />
+          <span className="shrink-0">{reminderWhen(reminder.dueAt, now)}</span>
+          <span className="min-w-0 truncate">
+            <span aria-hidden="true">· </span>
+            {reminder.text}
+          </span>
+        </li>
+      ))}
+      {more > 0 && <li className="pl-[18px]">and {more} more</li>}
+    </ul>
   );
 }
 

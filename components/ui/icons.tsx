@@ -84,6 +84,13 @@ export const ChevronDownIcon = ({ className }: { className?: string }) => (
   </Icon>
 );
 
+export const BellIcon = () => (
+  <Icon width="12" height="12">
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </Icon>
+);
+
 export const ChevronLeftIcon = () => (
   <Icon width="16" height="16">
     <path d="m15 18-6-6 6-6" />

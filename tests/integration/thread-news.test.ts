@@ -200,9 +200,21 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     try {
       const id = randomUUID();
       await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone) VALUES ($1, $2, $3, 'stretch', now(), 'UTC')", [id, threadId, me.id]);
+      // Three more to come: the list carries the soonest few of them all, and counts them all.
+      const later = [3, 1, 2].map((days) => ({ id: randomUUID(), text: `in ${days} days`, dueAt: new Date(Date.now() + days * 86_400_000).toISOString() }));
+      for (const r of later) {
+        await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone) VALUES ($1, $2, $3, $4, $5, 'UTC')", [r.id, threadId, me.id, r.text, r.dueAt]);
+      }
+      const before = (await item(me.cookie, threadId))!;
+      expect(before.reminderCount).toBe(4);
+      expect(before.reminders.map((r) => r.text)).toEqual(["stretch", "in 1 days", "in 2 days"]);
+      expect(before.reminders[1]).toEqual(later[1]);
+
       await pool.query("SELECT threadline_post_reminder($1)", [id]);
       expect(await news.next()).toEqual({ type: "threads", threadId });
-      expect(await item(me.cookie, threadId)).toMatchObject({ unseen: true });
+      const after = (await item(me.cookie, threadId))!;
+      expect(after).toMatchObject({ unseen: true, reminderCount: 3 });
+      expect(after.reminders.map((r) => r.text)).toEqual(["in 1 days", "in 2 days", "in 3 days"]);
     } finally {
       news.abort();
     }

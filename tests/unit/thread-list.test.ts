@@ -12,6 +12,8 @@ const item = (id: string, extra: Partial<ThreadListItem> = {}): ThreadListItem =
   sourceId: null,
   sourceMetadata: null,
   hasActiveGeneration: false,
+  reminders: [],
+  reminderCount: 0,
   lastReadAt: null,
   lastReplyAt: "2026-11-20T10:00:00.000Z",
   unseen: true,
