@@ -90,6 +90,29 @@ describe("the resumed stream the tabs of a thread share", () => {
     expect(openSecond).not.toHaveBeenCalled();
   });
 
+  it("is opened once when the holder's page stops reading at the reply's finish, before the server closes the stream", async () => {
+    vi.stubGlobal("navigator", { locks: queuedLocks() });
+    const threadId = crypto.randomUUID();
+    const server = serverStream();
+    const openSecond = vi.fn<OpenStream>(serverStream().open);
+
+    const first = followSharedResume(threadId, new AbortController().signal, server.open);
+    const second = followSharedResume(threadId, new AbortController().signal, openSecond);
+    server.send("7.0", '{"type":"text-delta","delta":"Hello"}');
+    const secondStream = (await second)!;
+    server.send("7.1", '{"type":"finish","finishReason":"stop"}');
+    // The server keeps the response open a moment longer; the holder's page is done at the finish and cancels.
+    const reader = (await first)!.getReader();
+    let text = "";
+    while (!text.includes('"finish"')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+
+    const secondText = await readAll(secondStream);
+    expect(secondText).toContain('"finish"');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(openSecond).not.toHaveBeenCalled();
+  });
+
   it("goes on from the last event it had when the tab that held the stream leaves mid-reply", async () => {
     vi.stubGlobal("navigator", { locks: queuedLocks() });
     const threadId = crypto.randomUUID();

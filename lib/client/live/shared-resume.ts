@@ -37,6 +37,13 @@ function isLater(a: string, b: string | undefined): boolean {
   return rowA > rowB || (rowA === rowB && indexA > indexB);
 }
 
+/**
+ * Whether an event is the reply's last word (its finish, abort or error
+ * chunk). A page stops reading there, which may be before the server closes
+ * the response (under Inngest the realtime subscription closes a moment later).
+ */
+const isLastWord = ({ data }: RelayedEvent) => /^\{"type":"(?:finish|abort|error)"/.test(data);
+
 const sse = ({ id, data }: RelayedEvent) => encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${data}\n\n`);
 
 /**
@@ -55,13 +62,22 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
   let lastId: string | undefined;
   let ended = false;
   let holding = false;
+  /** The reply's last word has come: nobody needs the stream opened again. */
+  let over = false;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let settle: { resolve: (stream: ReadableStream<Uint8Array> | null) => void; reject: (error: Error) => void } | undefined;
   const leaving = new AbortController();
 
   const stream = new ReadableStream<Uint8Array>({
     start: (c) => void (controller = c),
-    cancel: () => leave(),
+    cancel: () => {
+      // This page read to the reply's end before the server closed the
+      // stream: the tabs queued for the lock are told it ended, or the next
+      // would open it again for a reply already over.
+      if (holding && over && !ended) channel.postMessage({ type: "end" } satisfies Message);
+      ended = true;
+      leave();
+    },
   });
   const started = () => {
     settle?.resolve(stream);
@@ -75,6 +91,7 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
       lastId = event.id;
     }
     had.push(event);
+    if (isLastWord(event)) over = true;
     started();
     controller?.enqueue(sse(event));
     if (holding) channel.postMessage({ type: "event", event } satisfies Message);
@@ -156,7 +173,8 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
         for (;;) {
           const { done, value } = await reader.read();
           parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-          if (done) break;
+          // Past the reply's last word the server only closes: no need to wait for it.
+          if (done || over) break;
         }
       } finally {
         reader.cancel().catch(() => {});
