@@ -27,6 +27,19 @@ type Message =
   | { type: "sync"; from: string };
 
 const encoder = new TextEncoder();
+
+/**
+ * How long the holder keeps the lock after it told the others the reply
+ * ended. The end goes over the channel and the lock through the browser's
+ * lock manager, and a busy tab can be granted the lock before the end reaches
+ * it (its own probe, below, does not always come after another tab's
+ * message): it would open the stream again for a reply already over. Tabs
+ * that had the end leave the queue meanwhile; one that did not by then opens
+ * the stream and is told the rest by the server. A tab that follows the
+ * thread's next reply waits as long before it opens its stream, from the
+ * reply's start, so it misses nothing.
+ */
+const HANDOVER_GRACE_MS = 500;
 const channelName = (threadId: string) => `threadline:resume:${threadId}`;
 
 /** Whether event id `a` comes after `b` ("<row>.<index>", as lib/live/turn-resume.ts places them). */
@@ -74,7 +87,7 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
       // This page read to the reply's end before the server closed the
       // stream: the tabs queued for the lock are told it ended, or the next
       // would open it again for a reply already over.
-      if (holding && over && !ended) channel.postMessage({ type: "end" } satisfies Message);
+      if (holding && over && !ended) tellEnd({ type: "end" });
       ended = true;
       leave();
     },
@@ -109,6 +122,11 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
     settle = undefined;
     leave();
   };
+  let toldEnd = false;
+  const tellEnd = (message: Extract<Message, { type: "end" }>) => {
+    toldEnd = true;
+    channel.postMessage(message satisfies Message);
+  };
   const leave = () => {
     leaving.abort();
     channel.close();
@@ -137,9 +155,9 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
 
   // The tab that held the stream before posts its end before it lets the
   // lock go, but the lock can come here before the end does: opening the
-  // stream then would ask for a reply already over. The channel delivers in
-  // the order it was posted to, so a message this tab posts to itself now
-  // arrives after that end: until it does, the tab waits.
+  // stream then would ask for a reply already over. A message this tab posts
+  // to itself now most often arrives after that end: until it does, the tab
+  // waits (and the holder keeps the lock a moment after its end, above).
   let synced: (() => void) | undefined;
   const caughtUp = () =>
     new Promise<void>((resolve) => {
@@ -152,6 +170,25 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
       probe.postMessage({ type: "sync", from: me } satisfies Message);
     });
 
+  /** The holder's reading: every event taken here and passed on, to the reply's end. */
+  const relay = async (body: ReadableStream<Uint8Array>) => {
+    const parser = createParser({ onEvent: ({ id, data }) => (data === "[DONE]" ? undefined : take(id === undefined ? { data } : { id, data })) });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+        // Past the reply's last word the server only closes: no need to wait for it.
+        if (done || over) break;
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    tellEnd({ type: "end" });
+    end({});
+  };
+
   // The holder reads the stream until it ends or this tab no longer shows the thread; then the lock passes on.
   const hold = async () => {
     await caughtUp();
@@ -163,31 +200,18 @@ export function followSharedResume(threadId: string, signal: AbortSignal, open: 
     try {
       const body = await open({ signal: leaving.signal, lastEventId: lastId });
       if (body === null) {
-        channel.postMessage({ type: "end", nothing: true } satisfies Message);
-        return end({ nothing: true });
-      }
-      const parser = createParser({ onEvent: ({ id, data }) => (data === "[DONE]" ? undefined : take(id === undefined ? { data } : { id, data })) });
-      const reader = body.getReader();
-      const decoder = new TextDecoder();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-          // Past the reply's last word the server only closes: no need to wait for it.
-          if (done || over) break;
-        }
-      } finally {
-        reader.cancel().catch(() => {});
-      }
-      channel.postMessage({ type: "end" } satisfies Message);
-      end({});
+        tellEnd({ type: "end", nothing: true });
+        end({ nothing: true });
+      } else await relay(body);
     } catch (error) {
-      // This tab went: the next tab in the queue goes on from where it was.
-      if (leaving.signal.aborted) return;
-      const refusal = error instanceof Error ? error.message : String(error);
-      channel.postMessage({ type: "end", refusal } satisfies Message);
-      end({ refusal });
+      // This tab went (mid-reply: the next tab in the queue goes on from where it was), or it read to the reply's end and told the others.
+      if (!leaving.signal.aborted) {
+        const refusal = error instanceof Error ? error.message : String(error);
+        tellEnd({ type: "end", refusal });
+        end({ refusal });
+      }
     }
+    if (toldEnd) await new Promise((resolve) => setTimeout(resolve, HANDOVER_GRACE_MS));
   };
 
   return new Promise<ReadableStream<Uint8Array> | null>((resolve, reject) => {
