@@ -118,6 +118,8 @@ export class ThreadController {
   private resumed = false;
   /** A resumed stream is being opened or read: the page is busy, though the engine may not say so until its first chunk. */
   private following = false;
+  /** Decisions on tool calls sent and not yet answered. */
+  private deciding = 0;
   /** The stream followed is a waiting reply's possible continuation: when nothing runs, the page stays as it is. */
   private quietFollow = false;
   /** The thread's news came while the page followed a stream: it is caught up with once that ends. */
@@ -235,6 +237,8 @@ export class ThreadController {
   readonly decide = async (approvalId: string, decision: api.ApprovalDecision): Promise<void> => {
     const id = this.session.threadId;
     if (!id) throw new AppError("not_found:thread", "This thread is not saved yet.");
+    // Its news can come before its answer: the continuation is followed once, from here (catchUp leaves it).
+    this.deciding += 1;
     try {
       await api.decideApproval(id, approvalId, decision);
     } catch (error) {
@@ -245,6 +249,8 @@ export class ThreadController {
         void this.catchUp();
       }
       throw error;
+    } finally {
+      this.deciding -= 1;
     }
     if (id !== this.session.threadId) return;
     const next = afterDecision(this.chat.messages, approvalId, decision);
@@ -353,7 +359,7 @@ export class ThreadController {
           void this.refreshVersions();
         }
         if (follow) this.followRunningTurn();
-        else if (continuation) this.followContinuation();
+        else if (continuation && this.deciding === 0) this.followContinuation();
         // Read through the object: news may have set it while this awaited.
       } while (runs.again as boolean);
     } catch {

@@ -261,6 +261,33 @@ describe("a reply that waits for the user's decision on a tool call", () => {
     expect(snapshots.some((s) => s.messages.length === 1)).toBe(true);
   });
 
+  it("after an approval whose news comes before its answer, follows the continuation once", async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const server = fakeServer({
+      [`POST /api/threads/t1/approvals/${APPROVAL}`]: async () => {
+        await answered;
+        return Response.json({ approvalId: APPROVAL, outcome: "approved" }, { status: 202 });
+      },
+      "GET /api/threads/t1/messages": json({ messages: history, nextCursor: null }),
+      "GET /api/threads/t1/stream": streamed(continuation("approved")),
+    });
+    const { thread, news, until } = controller({ threadId: "t1", initialHistory: history });
+
+    const deciding = thread.decide(APPROVAL, { approved: true });
+    // The server took the decision and told the owner's pages; its 202 is still on the way.
+    news.get("t1")!();
+    await vi.waitFor(() => expect(server.sent("GET /api/threads/t1/messages")).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer();
+    await deciding;
+    const done = await until((s) => s.phase === "idle" && texts(s).at(-1) === "assistant: It is 42.");
+
+    expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1);
+    expect(done.messages[1].metadata?.stopped).toBeUndefined();
+    expect(done.stoppedReplyIds.has("a1")).toBe(false);
+  });
+
   it("after a denial, the call reads denied as a reload would show it", async () => {
     fakeServer({
       [`POST /api/threads/t1/approvals/${APPROVAL}`]: () => Response.json({ approvalId: APPROVAL, outcome: "denied" }, { status: 202 }),
