@@ -105,6 +105,13 @@ describe("a reply that waits for the user's decision on a tool call", () => {
   it("is no change while this page has decided one of its calls and the server waits for the others", () => {
     const decidedHere = toChatMessage(waiting);
     decidedHere.parts = decidedHere.parts.map((p) => (p.type === "dynamic-tool" ? { ...p, state: "approval-responded", approval: { id: APPROVAL, approved: true } } : p)) as typeof decidedHere.parts;
-    expect(catchUpWith([...asked.map(toChatMessage), decidedHere], [...asked, waiting])).toEqual({ redraw: false, follow: false, continuation: true });
+    const serverSays: HistoryMessage = { ...waiting, decided: { [APPROVAL]: { approved: true } } };
+    expect(catchUpWith([...asked.map(toChatMessage), decidedHere], [...asked, serverSays])).toEqual({ redraw: false, follow: false, continuation: true });
+  });
+
+  it("is drawn again with its call decided when it was decided elsewhere, before it goes on (a going on this page may miss)", () => {
+    const shownWaiting = [...asked, waiting].map(toChatMessage);
+    const deniedThere: HistoryMessage = { ...waiting, decided: { [APPROVAL]: { approved: false, reason: "no" } } };
+    expect(catchUpWith(shownWaiting, [...asked, deniedThere])).toEqual({ redraw: true, follow: false, continuation: true });
   });
 });

@@ -58,13 +58,18 @@ function lastReplyMovedOn(shown: ChatMessage[], theirs: ChatMessage[]): boolean 
   return toolStates(ours) !== toolStates(their);
 }
 
-/** Where each tool call of a reply stands; a call waiting for the user counts as waiting, decided here or not. */
+/**
+ * Where each tool call of a reply stands. A call decided while its reply
+ * still waits says how (the server's page carries the decisions made so
+ * far, the page that decided has its own), so a call decided elsewhere is
+ * drawn decided even when its reply's going on is missed.
+ */
 function toolStates(message: ChatMessage): string {
   return message.parts
     .map((part) => {
       if (part.type !== "dynamic-tool") return null;
-      const waiting = part.state === "approval-requested" || part.state === "approval-responded";
-      return `${part.toolCallId}:${waiting ? "waiting" : part.state === "input-streaming" ? "input-available" : part.state}`;
+      const state = part.state === "approval-responded" ? `decided-${part.approval?.approved === true}` : part.state === "input-streaming" ? "input-available" : part.state;
+      return `${part.toolCallId}:${state}`;
     })
     .filter((state) => state !== null)
     .join(",");
