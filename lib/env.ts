@@ -5,6 +5,7 @@ import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
+import { parseModelList } from "@/lib/model/model-list";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -51,6 +52,8 @@ const schema = z.object({
     .describe("model provider"),
   /** Model id; unset: the provider's default. */
   MODEL: text.optional().describe("model id"),
+  /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model/model-list.ts); unset: what the credentials allow. */
+  MODELS: text.max(4000).optional().describe("models on offer"),
   /** OpenAI's key. */
   OPENAI_API_KEY: text.optional().describe("OpenAI API key"),
   /** Another OpenAI endpoint (a proxy, Azure's). */
@@ -197,6 +200,8 @@ export function parseEnv(raw: RawEnv): Env {
   if (settings.MODEL_PROVIDER === "openai-compatible" && !settings.OPENAI_COMPATIBLE_BASE_URL) {
     fail("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
   }
+  const models = parseModelList(settings);
+  if ("error" in models) fail(models.error);
   return { ...settings, compaction: compactionFrom(settings) };
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Env } from "@/lib/env";
+import { defaultModel } from "./model-list";
 
 export type ProviderName = "openai" | "anthropic" | "openai-compatible" | "offline";
 
@@ -10,29 +11,14 @@ export interface ModelSettings {
   baseURL?: string;
 }
 
-const DEFAULT_MODELS: Record<ProviderName, string> = {
-  openai: "gpt-4.1-mini",
-  anthropic: "claude-haiku-4-5",
-  "openai-compatible": "llama3.2",
-  offline: "threadline-offline",
-};
-
 /**
- * Which model answers. MODEL_PROVIDER wins when set; otherwise the first
- * configured credential decides; with none, the built-in offline model runs
- * so that the app works end to end without any key.
+ * Which model answers by default: the first of the models on offer
+ * (lib/model/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
+ * else the first configured credential; with none, the built-in offline
+ * model runs so that the app works end to end without any key.
  */
 export function modelSettings(settings: Env): ModelSettings {
-  const provider: ProviderName =
-    settings.MODEL_PROVIDER ??
-    (settings.OPENAI_COMPATIBLE_BASE_URL
-      ? "openai-compatible"
-      : settings.OPENAI_API_KEY
-        ? "openai"
-        : settings.ANTHROPIC_API_KEY
-          ? "anthropic"
-          : "offline");
-  const model = settings.MODEL || DEFAULT_MODELS[provider];
+  const { provider, model } = defaultModel(settings);
   switch (provider) {
     case "openai":
       return { provider, model, apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL };

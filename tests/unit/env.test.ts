@@ -16,6 +16,8 @@ const good: [string, string, unknown][] = [
   ["SESSION_SECRET", "x".repeat(32), "x".repeat(32)],
   ["MODEL_PROVIDER", "anthropic", "anthropic"],
   ["MODEL", "gpt-4.1", "gpt-4.1"],
+  ["MODELS", "", undefined],
+  ["MODELS", " offline:threadline-offline=Demo ", "offline:threadline-offline=Demo"],
   ["OPENAI_BASE_URL", "https://proxy.example/v1", "https://proxy.example/v1"],
   ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1"],
   ["OPENAI_COMPATIBLE_BASE_URL", "http://localhost:11434/v1", "http://localhost:11434/v1"],
@@ -75,6 +77,7 @@ const bad: [string, string, string][] = [
   ["DATABASE_POOL_SIZE", "ten", 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "ten".'],
   ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters long, not a 5-character value."],
   ["MODEL_PROVIDER", "gemini", 'MODEL_PROVIDER must be one of openai, anthropic, openai-compatible, offline, not "gemini".'],
+  ["MODELS", "openai:gpt-4.1-mini", "MODELS lists openai:gpt-4.1-mini, which needs OPENAI_API_KEY."],
   ["OPENAI_BASE_URL", "api.openai.com", 'OPENAI_BASE_URL must be an http:// or https:// URL, not "api.openai.com".'],
   ["OPENAI_COMPATIBLE_BASE_URL", "ftp://x/v1", 'OPENAI_COMPATIBLE_BASE_URL must be an http:// or https:// URL, not "ftp://x/v1".'],
   ["PORT", "70000", 'PORT must be a whole number from 0 to 65535, not "70000".'],
@@ -126,6 +129,7 @@ describe("the configuration", () => {
     expect(parseEnv({ COMPACTION_MAX_MESSAGES: "12" }).compaction).toEqual({ maxMessages: 12, targetMessages: 11, keepTurns: 10 });
     expect(parseEnv({ COMPACTION_MAX_MESSAGES: "0", COMPACTION_TARGET_MESSAGES: "99" }).compaction).toBeUndefined();
     expect(() => parseEnv({ MODEL_PROVIDER: "openai-compatible" })).toThrow("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
+    expect(() => parseEnv({ MODELS: "offline:threadline-offline", MODEL: "gpt-4.1" })).toThrow("set it or MODEL_PROVIDER and MODEL, not both.");
   });
 
   it("has a test here for every variable it reads (docs/configuration.md lists them: tests/unit/docs.test.ts)", () => {
