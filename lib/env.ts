@@ -5,7 +5,7 @@ import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
-import { parseModelList } from "@/lib/model/model-list";
+import { parseModelList } from "@/lib/model-list";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -52,7 +52,7 @@ const schema = z.object({
     .describe("model provider"),
   /** Model id; unset: the provider's default. */
   MODEL: text.optional().describe("model id"),
-  /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model/model-list.ts); unset: what the credentials allow. */
+  /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model-list.ts); unset: what the credentials allow. */
   MODELS: text.max(4000).optional().describe("models on offer"),
   /** OpenAI's key. */
   OPENAI_API_KEY: text.optional().describe("OpenAI API key"),

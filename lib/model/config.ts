@@ -1,8 +1,8 @@
 import "server-only";
 import type { Env } from "@/lib/env";
-import { defaultModel } from "./model-list";
+import { defaultModel, type ProviderName } from "@/lib/model-list";
 
-export type ProviderName = "openai" | "anthropic" | "openai-compatible" | "offline";
+export type { ProviderName } from "@/lib/model-list";
 
 export interface ModelSettings {
   provider: ProviderName;
@@ -13,7 +13,7 @@ export interface ModelSettings {
 
 /**
  * Which model answers by default: the first of the models on offer
- * (lib/model/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
+ * (lib/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
  * else the first configured credential; with none, the built-in offline
  * model runs so that the app works end to end without any key.
  */

@@ -1,6 +1,6 @@
 import { app } from "@/lib/app";
 import { jsonResponse, route } from "@/lib/http/handler";
-import { modelOptions } from "@/lib/model/model-list";
+import { modelOptions } from "@/lib/model-list";
 import type { ModelsResponse } from "@/lib/protocol/models";
 
 export const dynamic = "force-dynamic";

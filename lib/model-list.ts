@@ -3,7 +3,8 @@
 // so the start's check, the model that answers and GET /api/models read the
 // same list.
 import type { ModelOption } from "@/lib/protocol/models";
-import type { ProviderName } from "./config";
+
+export type ProviderName = "openai" | "anthropic" | "openai-compatible" | "offline";
 
 export interface ModelCapabilities {
   tools: boolean;
