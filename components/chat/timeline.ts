@@ -91,8 +91,10 @@ function subAgentCall(part: DynamicToolUIPart): SubAgentCall | undefined {
  * reply streams, nothing came after it yet and a call of that agent is open.
  */
 function announcesSubAgent(parts: ChatMessage["parts"], index: number, calls: Map<string, SubAgentCall>): boolean {
-  const next = parts.slice(index + 1).find((p) => p.type !== "data-agent" && p.type !== "step-start");
-  if (next) return uiParentCallId(next) !== undefined;
+  for (let at = index + 1; at < parts.length; at++) {
+    const next = parts[at];
+    if (next.type !== "data-agent" && next.type !== "step-start") return uiParentCallId(next) !== undefined;
+  }
   const name = (parts[index] as { data: { name: string } }).data.name;
   return [...calls.values()].some((call) => call.agent === name && call.result === undefined);
 }

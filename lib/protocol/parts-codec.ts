@@ -157,28 +157,14 @@ export function toUIParts(parts: Part[], decided?: DecidedSoFar): UIPart[] {
       case "tool-call": {
         // A call that asks for the user's approval shows waiting for it until its result says how it was decided.
         const inside = withMeta("callProviderMetadata", insideMeta(part));
+        const call = { type: "dynamic-tool" as const, toolName: part.toolName, toolCallId: part.toolCallId, input: part.input, ...inside };
         const decision = part.approval ? decided?.[part.approval.id] : undefined;
-        const tool: UIPart & { type: "dynamic-tool" } = decision
-          ? {
-              type: "dynamic-tool",
-              toolName: part.toolName,
-              toolCallId: part.toolCallId,
-              state: "approval-responded",
-              input: part.input,
-              approval: { id: part.approval!.id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) },
-              ...inside,
-            }
-          : part.approval
-          ? {
-              type: "dynamic-tool",
-              toolName: part.toolName,
-              toolCallId: part.toolCallId,
-              state: "approval-requested",
-              input: part.input,
-              approval: { id: part.approval.id },
-              ...inside,
-            }
-          : { type: "dynamic-tool", toolName: part.toolName, toolCallId: part.toolCallId, state: "input-available", input: part.input, ...inside };
+        const why = decision?.reason !== undefined ? { reason: decision.reason } : {};
+        const tool: UIPart & { type: "dynamic-tool" } = !part.approval
+          ? { ...call, state: "input-available" }
+          : decision
+            ? { ...call, state: "approval-responded", approval: { id: part.approval.id, approved: decision.approved, ...why } }
+            : { ...call, state: "approval-requested", approval: { id: part.approval.id } };
         tools.set(part.toolCallId, tool);
         out.push(tool);
         break;

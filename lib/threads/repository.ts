@@ -63,8 +63,7 @@ interface ListedRow extends ThreadRow {
   last_read_at: Date | null;
   last_reply_at: Date | null;
   unseen: boolean;
-  reminder_count: number;
-  reminders: { id: string; text: string; dueAt: string }[];
+  reminders: { count: number; first: { id: string; text: string; dueAt: string }[] };
 }
 
 // Each is one index probe per listed thread, made only for the rows the page
@@ -78,10 +77,11 @@ const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::t
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
   latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen,
-  (SELECT count(*)::int FROM reminders r WHERE r.thread_id = t.id AND r.status = 'scheduled') AS reminder_count,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'text', s.text, 'dueAt', s.due_at) ORDER BY s.due_at, s.id), '[]'::jsonb)
-     FROM (SELECT id, text, due_at FROM reminders r WHERE r.thread_id = t.id AND r.status = 'scheduled'
-            ORDER BY due_at, id LIMIT ${LISTED_REMINDERS}) s) AS reminders`;
+  (SELECT jsonb_build_object('count', coalesce(max(s.total), 0),
+            'first', coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'text', s.text, 'dueAt', s.due_at) ORDER BY s.due_at, s.id), '[]'::jsonb))
+     -- The window counts every row before LIMIT keeps the first few: one probe for both.
+     FROM (SELECT id, text, due_at, count(*) OVER () AS total FROM reminders r
+            WHERE r.thread_id = t.id AND r.status = 'scheduled' ORDER BY due_at, id LIMIT ${LISTED_REMINDERS}) s) AS reminders`;
 const LATEST_REPLY = `LEFT JOIN LATERAL (
     SELECT CASE WHEN m.kind <> 'user' THEN m.created_at END AS created_at
       FROM messages m WHERE m.thread_id = t.id AND m.active AND m.kind <> 'system_event'
@@ -95,8 +95,8 @@ function toListItem(row: ListedRow): ThreadListItem {
     lastReplyAt: row.last_reply_at?.toISOString() ?? null,
     unseen: row.unseen,
     // jsonb keeps the timestamp as Postgres prints it; the API speaks ISO.
-    reminders: row.reminders.map((r) => ({ ...r, dueAt: new Date(r.dueAt).toISOString() })),
-    reminderCount: row.reminder_count,
+    reminders: row.reminders.first.map((r) => ({ ...r, dueAt: new Date(r.dueAt).toISOString() })),
+    reminderCount: row.reminders.count,
   };
 }
 
