@@ -19,7 +19,9 @@ import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thr
 import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
-import { configuredLanguageModel } from "@/lib/model/provider";
+import { answeringModels } from "@/lib/model/provider";
+import { modelOptions } from "@/lib/model-list";
+import type { ModelOption } from "@/lib/protocol/models";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
@@ -167,15 +169,25 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** The identity of the visitor a server component renders for, or null. */
     ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
 
+    /** The models on offer, the default first (MODELS, else what the credentials allow). */
+    models: once((): ModelOption[] => modelOptions(config)),
+    /** Refuses (400 invalid:model) a model that is not on offer. */
+    requireOfferedModel(id: string): void {
+      if (!app.models().some((m) => m.id === id)) {
+        throw new AppError("invalid:model", `The model "${id}" is not offered here; GET /api/models lists the ones that are.`);
+      }
+    },
+
     network: once((): Network => {
       const threads = app.threads();
-      const model = parts.model ?? configuredLanguageModel(config);
+      // A test's own model answers every turn, whatever it picks; else the configured ones.
+      const models = parts.model ? { model: parts.model } : answeringModels(config);
       const reminders = reminderTools({
         store: app.reminders(),
         // On Inngest a run sleeps until the reminder is due; inline, every server's DueWork looks for it.
         scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
       });
-      return defaultNetwork(config, model, async (owner, query, options) => (await threads.search(owner, query, options)).results, reminders);
+      return defaultNetwork(config, models, async (owner, query, options) => (await threads.search(owner, query, options)).results, reminders);
     }),
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),

@@ -5,7 +5,7 @@ import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
-import { parseModelList } from "@/lib/model-list";
+import { parseModelList, parseUtilityModel } from "@/lib/model-list";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -54,6 +54,8 @@ const schema = z.object({
   MODEL: text.optional().describe("model id"),
   /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model-list.ts); unset: what the credentials allow. */
   MODELS: text.max(4000).optional().describe("models on offer"),
+  /** The model titles and summaries are asked of, `provider:model`; unset: the thread's own model. */
+  UTILITY_MODEL: text.max(300).optional().describe("utility model"),
   /** OpenAI's key. */
   OPENAI_API_KEY: text.optional().describe("OpenAI API key"),
   /** Another OpenAI endpoint (a proxy, Azure's). */
@@ -202,6 +204,8 @@ export function parseEnv(raw: RawEnv): Env {
   }
   const models = parseModelList(settings);
   if ("error" in models) fail(models.error);
+  const utility = parseUtilityModel(settings);
+  if (utility && "error" in utility) fail(utility.error);
   return { ...settings, compaction: compactionFrom(settings) };
 }
 

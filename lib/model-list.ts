@@ -30,6 +30,7 @@ export interface ModelListSettings {
   OPENAI_API_KEY?: string;
   ANTHROPIC_API_KEY?: string;
   OPENAI_COMPATIBLE_BASE_URL?: string;
+  UTILITY_MODEL?: string;
 }
 
 export const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "openai-compatible", "offline"];
@@ -118,6 +119,30 @@ export function parseModelList(settings: ModelListSettings): { models: ModelChoi
     models.push(choice(provider, model, label, models.length === 0));
   }
   return { models };
+}
+
+/** `provider:model` → its parts, or undefined when it names no provider (a model id may hold colons). */
+export function splitModelId(id: string): { provider: ProviderName; model: string } | undefined {
+  const colon = id.indexOf(":");
+  const provider = id.slice(0, colon) as ProviderName;
+  const model = id.slice(colon + 1);
+  return colon > 0 && PROVIDERS.includes(provider) && model !== "" ? { provider, model } : undefined;
+}
+
+/**
+ * The model titles and summaries are asked of (UTILITY_MODEL), or the line
+ * that says what is wrong with it; undefined: unset, and each thread's own
+ * model writes them. It need not be on offer: a cheap model the user never
+ * picks is what it is for. Its provider must be configured.
+ */
+export function parseUtilityModel(settings: ModelListSettings): { provider: ProviderName; model: string } | { error: string } | undefined {
+  const id = settings.UTILITY_MODEL;
+  if (id === undefined) return undefined;
+  const parts = splitModelId(id.trim());
+  if (!parts) return { error: `UTILITY_MODEL must be provider:model, as openai:gpt-4.1-nano (providers: ${PROVIDERS.join(", ")}), not "${id}".` };
+  const needs = NEEDS[parts.provider];
+  if (needs && !settings[needs]) return { error: `UTILITY_MODEL names ${id}, which needs ${needs}.` };
+  return parts;
 }
 
 /** The list without MODELS: the configured model first, then the other configured providers' defaults. */

@@ -9,7 +9,7 @@ import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mj
 import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
-import type { Network } from "./network/network";
+import { utilityModelOf, type Network } from "./network/network";
 import type { StepRunner } from "./turn/steps";
 
 // Compaction keeps a long thread inside the model's window. When the history a
@@ -191,7 +191,7 @@ export async function summarizeThread(
 
   const summary = await step("compaction:summarize", async () => {
     const { text } = await generateText({
-      model: network.model,
+      model: utilityModelOf(network),
       system: SUMMARY_INSTRUCTIONS,
       prompt: plan.request,
       headers: requestKindHeaders(SUMMARY_REQUEST),

@@ -4,7 +4,7 @@ import type { TurnHistory, Reply } from "@threadline/history/contract";
 import { requestKindHeaders, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { textOf } from "@threadline/history/parts";
-import type { Network } from "./network/network";
+import { utilityModelOf, withModel, type Network } from "./network/network";
 import type { StepRunner } from "./turn/steps";
 
 // A thread is named by the model after its first reply. Until then, and
@@ -66,7 +66,7 @@ export async function nameThread(target: ThreadToName, { history, network, step 
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
       const { text } = await generateText({
-        model: network.model,
+        model: utilityModelOf(withModel(network, target.reply.model)),
         system: TITLE_INSTRUCTIONS,
         prompt: titleRequestText(target.message, textOf(target.reply)),
         headers: requestKindHeaders(TITLE_REQUEST),

@@ -11,6 +11,21 @@ export interface ModelSettings {
   baseURL?: string;
 }
 
+/** A model of `provider` with that provider's credentials and endpoint from the configuration. */
+export function providerSettings(settings: Env, provider: ProviderName, model: string): ModelSettings {
+  switch (provider) {
+    case "openai":
+      return { provider, model, apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL };
+    case "anthropic":
+      return { provider, model, apiKey: settings.ANTHROPIC_API_KEY, baseURL: settings.ANTHROPIC_BASE_URL };
+    case "openai-compatible":
+      // parseEnv refuses an openai-compatible model without its base URL
+      return { provider, model, apiKey: settings.OPENAI_COMPATIBLE_API_KEY, baseURL: settings.OPENAI_COMPATIBLE_BASE_URL! };
+    case "offline":
+      return { provider, model };
+  }
+}
+
 /**
  * Which model answers by default: the first of the models on offer
  * (lib/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
@@ -19,17 +34,7 @@ export interface ModelSettings {
  */
 export function modelSettings(settings: Env): ModelSettings {
   const { provider, model } = defaultModel(settings);
-  switch (provider) {
-    case "openai":
-      return { provider, model, apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL };
-    case "anthropic":
-      return { provider, model, apiKey: settings.ANTHROPIC_API_KEY, baseURL: settings.ANTHROPIC_BASE_URL };
-    case "openai-compatible":
-      // parseEnv refuses openai-compatible without its base URL
-      return { provider, model, apiKey: settings.OPENAI_COMPATIBLE_API_KEY, baseURL: settings.OPENAI_COMPATIBLE_BASE_URL! };
-    case "offline":
-      return { provider, model };
-  }
+  return providerSettings(settings, provider, model);
 }
 
 /** What the UI shows about the model; never includes credentials. */

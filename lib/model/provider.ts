@@ -4,7 +4,8 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { Env } from "@/lib/env";
-import { modelSettings, type ModelSettings } from "./config";
+import { defaultModel, parseModelList, parseUtilityModel } from "@/lib/model-list";
+import { providerSettings, type ModelSettings } from "./config";
 import { createOfflineModel } from "./offline-model";
 
 export function languageModelFor(settings: ModelSettings): LanguageModel {
@@ -25,7 +26,37 @@ export function languageModelFor(settings: ModelSettings): LanguageModel {
   }
 }
 
-/** The model the configuration names. */
-export function configuredLanguageModel(settings: Env): LanguageModel {
-  return languageModelFor(modelSettings(settings));
+
+/** The models the agents answer with: the default, the others on offer by id, and the one titles and summaries use. */
+export interface AnsweringModels {
+  model: LanguageModel;
+  /** The default's id, `provider:model`. */
+  modelId: string;
+  models: ReadonlyMap<string, LanguageModel>;
+  /** UTILITY_MODEL's; unset: each thread's own. */
+  utilityModel?: LanguageModel;
+}
+
+/** The configuration's models, each built once. */
+export function answeringModels(settings: Env): AnsweringModels {
+  const models = offeredLanguageModels(settings);
+  const { provider, model } = defaultModel(settings);
+  const modelId = `${provider}:${model}`;
+  return { model: models.get(modelId)!, modelId, models, utilityModel: utilityLanguageModel(settings) };
+}
+
+/** The configured models by id (`provider:model`), each built once: the ones on offer. */
+function offeredLanguageModels(settings: Env): Map<string, LanguageModel> {
+  const parsed = parseModelList(settings);
+  // parseEnv refuses a bad MODELS at start; this reads a checked configuration.
+  if ("error" in parsed) throw new Error(parsed.error);
+  return new Map(parsed.models.map(({ id, provider, model }) => [id, languageModelFor(providerSettings(settings, provider, model))]));
+}
+
+/** UTILITY_MODEL's model, or undefined when unset (each thread's own model writes its titles and summaries). */
+function utilityLanguageModel(settings: Env): LanguageModel | undefined {
+  const parsed = parseUtilityModel(settings);
+  if (parsed === undefined) return undefined;
+  if ("error" in parsed) throw new Error(parsed.error);
+  return languageModelFor(providerSettings(settings, parsed.provider, parsed.model));
 }

@@ -103,6 +103,8 @@ export const chatRequestFields = z.object({
   source: z.enum(CHAT_SOURCES, { message: '"web" or "api"' }).optional(),
   /** The user's IANA time zone (the page's): a reminder's "5 pm" is theirs. */
   timeZone: timeZoneSchema.optional(),
+  /** The model to answer with, an id GET /api/models lists (`provider:model`); unset: the default. */
+  model: z.string({ message: "must be a model's id, as GET /api/models lists them" }).min(1, "must not be empty").max(300, "must be at most 300 characters").optional(),
   sourceId: sourceIdSchema.optional(),
   sourceMetadata: sourceMetadataSchema.optional(),
 });
@@ -213,6 +215,8 @@ export interface ChatMetadata {
   stopped?: boolean;
   /** The model's stream broke off: the reply holds what it had written. */
   incomplete?: boolean;
+  /** A reply: the model that wrote it (`provider:model`). */
+  model?: string;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;

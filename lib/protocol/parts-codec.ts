@@ -215,6 +215,7 @@ export function toUIMessage(message: StoredMessage & { decided?: DecidedSoFar })
       createdAt: message.createdAt,
       ...(message.status === "stopped" ? { stopped: true } : {}),
       ...(message.status === "incomplete" ? { incomplete: true } : {}),
+      ...(message.model ? { model: message.model } : {}),
     },
     parts: toUIParts(message.parts, message.decided),
   };

@@ -16,6 +16,8 @@ export interface ThreadSummary extends ThreadOrigin {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** The model its latest reply was written with (`provider:model`); null before its first. The page's picker starts from it. */
+  model: string | null;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface TurnInput {
   origin?: ThreadOrigin;
   /** The user's IANA time zone, as their page said (the tools read it); unset: UTC. */
   timeZone?: string;
+  /** The model picked to answer (`provider:model`, one on offer); unset: the default. */
+  model?: string;
 }
 
 /** The chat-turn event: the turn, and what Inngest and the function need to run it. */

@@ -41,9 +41,10 @@ interface ThreadRow {
   source: ThreadSource;
   source_id: string | null;
   source_metadata: Record<string, unknown> | null;
+  model: string | null;
 }
 
-const THREAD_COLUMNS = "id, title, created_at, updated_at, updated_at::text AS updated_at_exact, message_count, source, source_id, source_metadata";
+const THREAD_COLUMNS = "id, title, created_at, updated_at, updated_at::text AS updated_at_exact, message_count, source, source_id, source_metadata, model";
 
 function toSummary(row: ThreadRow): ThreadSummary {
   return {
@@ -55,6 +56,7 @@ function toSummary(row: ThreadRow): ThreadSummary {
     source: row.source,
     sourceId: row.source_id,
     sourceMetadata: row.source_metadata,
+    model: row.model,
   };
 }
 
@@ -72,7 +74,7 @@ interface ListedRow extends ThreadRow {
 // backwards, its reminders still to come by reminders_thread_idx. A summary
 // (system_event) is no message of the conversation.
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
-  t.source, t.source_id, t.source_metadata,
+  t.source, t.source_id, t.source_metadata, t.model,
   EXISTS (SELECT 1 FROM turns tu
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,

@@ -20,6 +20,7 @@ const FUNCTIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "fun
 /** The functions written since that commit. */
 const ADDED = [
   "threadline_answered",
+  "threadline_append_reply",
   "threadline_claim_continuation",
   "threadline_decide_approval",
   "threadline_finish_turn",
@@ -30,7 +31,7 @@ const ADDED = [
   "threadline_settle_waiting",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
-const REWRITTEN = ["threadline_append_reply", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
+const REWRITTEN = ["threadline_append_reply", "threadline_fork_thread", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
 /** The tables made since that commit, whose indexes are new too. */
 const TABLES_ADDED = ["db_functions", "reminders", "tool_approvals"];
 /** Indexes made since on tables that were there. */

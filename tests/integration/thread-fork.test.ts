@@ -155,7 +155,7 @@ describe("POST /api/threads/:id/fork", () => {
     const body = await response.json();
     expect(Object.keys(body)).toEqual(["thread"]);
     expect(body.thread).toMatchObject({ title: "What time is it in Zürich? (fork)", messageCount: 3 });
-    expect(Object.keys(body.thread).sort()).toEqual(["createdAt", "id", "messageCount", "source", "sourceId", "sourceMetadata", "title", "updatedAt"]);
+    expect(Object.keys(body.thread).sort()).toEqual(["createdAt", "id", "messageCount", "model", "source", "sourceId", "sourceMetadata", "title", "updatedAt"]);
     expect(body.thread).toMatchObject({ source: "fork", sourceId: threadId, sourceMetadata: { messageId: "u2" } });
     const read = await thread.GET(request(`/api/threads/${body.thread.id}`, { cookie: me.cookie }), params(body.thread.id));
     expect((await read.json()).thread).toEqual(body.thread);

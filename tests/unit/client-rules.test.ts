@@ -6,7 +6,7 @@ import { withoutRetriedParts } from "@/lib/client/retried-parts";
 import { describeChatError } from "@/lib/client/chat-error";
 import { dataChunk, dataPartSchemas } from "@/lib/protocol/chat";
 
-const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2, source: "web" as const, sourceId: null, sourceMetadata: null });
+const thread = (id: string, updatedAt: string) => ({ id, title: id, createdAt: updatedAt, updatedAt, messageCount: 2, source: "web" as const, sourceId: null, sourceMetadata: null, model: null });
 
 describe("groupThreadsByDate", () => {
   it("puts threads under Today, Yesterday, Previous 7 days, Previous 30 days and Older by calendar day", () => {

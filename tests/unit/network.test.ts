@@ -254,7 +254,7 @@ describe("the development console", () => {
 
   it("is the app's network's in development only: quiet in production and under the test runner", () => {
     const search = async () => [];
-    const networkIn = (NODE_ENV: string) => defaultNetwork(parseEnv({ NODE_ENV }), scriptedModel(["Hi."]).model, search);
+    const networkIn = (NODE_ENV: string) => defaultNetwork(parseEnv({ NODE_ENV }), { model: scriptedModel(["Hi."]).model }, search);
     expect(networkIn("development").logHistory).toBe(true);
     expect(networkIn("production").logHistory).toBe(false);
     expect(networkIn("test").logHistory).toBe(false);

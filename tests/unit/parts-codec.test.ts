@@ -222,6 +222,7 @@ function rowOf(messageId: string, role: Role, part: Part, status: ReplyStatus, c
     status,
     data: viaJsonb(columns.data),
     created_at: new Date(createdAt),
+    model: null,
   };
 }
 

@@ -11,6 +11,7 @@ const item = (id: string, extra: Partial<ThreadListItem> = {}): ThreadListItem =
   source: "web",
   sourceId: null,
   sourceMetadata: null,
+  model: null,
   hasActiveGeneration: false,
   reminders: [],
   reminderCount: 0,
@@ -34,7 +35,7 @@ describe("the sidebar's list across refreshes", () => {
     expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[0]).toMatchObject({ unseen: false, lastReadAt: "2026-11-20T10:00:06.000Z" });
     expect(withRead(list, "a", "2026-11-20T10:00:04.000Z").threads[0]).toMatchObject({ unseen: true });
     expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[1]).toBe(list.threads[1]);
-    const renamed = withSummary(list, { id: "b", title: "New name", createdAt: "x", updatedAt: "y", messageCount: 2, source: "web", sourceId: null, sourceMetadata: null });
+    const renamed = withSummary(list, { id: "b", title: "New name", createdAt: "x", updatedAt: "y", messageCount: 2, source: "web", sourceId: null, sourceMetadata: null, model: null });
     expect(renamed.threads[1]).toMatchObject({ title: "New name", hasActiveGeneration: true, unseen: true });
   });
 });

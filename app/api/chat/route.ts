@@ -17,6 +17,7 @@ export const POST = route(async (request) => {
   const owner = await app().requireOwner(request);
   await app().rateLimits().limitChatTurn(owner, requestAddress(request));
   const body = await readJson(request, chatRequestSchema);
+  if (body.model !== undefined) app().requireOfferedModel(body.model);
   const turn = await app().runtime().start(
     {
       owner,
@@ -28,6 +29,7 @@ export const POST = route(async (request) => {
       replaces: body.replaces,
       origin: { source: body.source ?? "api", sourceId: body.sourceId ?? null, sourceMetadata: body.sourceMetadata ?? null },
       timeZone: body.timeZone,
+      model: body.model,
     },
     // A resend waiting for its running turn stops waiting when this request's client hangs up.
     { signal: request.signal },

@@ -1,5 +1,4 @@
 import "server-only";
-import type { LanguageModel } from "ai";
 import type { Env } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
@@ -23,10 +22,15 @@ export const RESEARCHER = "Researcher";
  * Researcher, who has the tools. `search` finds the user's other
  * conversations (lib/app.ts hands it the thread repository's search).
  */
-export function defaultNetwork(settings: Env, model: LanguageModel, search: SearchThreads, reminders: AgentTool[] = []): Network {
+export function defaultNetwork(
+  settings: Env,
+  models: Pick<Network, "model" | "modelId" | "models" | "utilityModel">,
+  search: SearchThreads,
+  reminders: AgentTool[] = [],
+): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
-    model,
+    ...models,
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
     modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
     turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,

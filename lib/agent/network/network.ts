@@ -49,6 +49,12 @@ export interface Network {
   /** The most characters of conversation one model call may be given (history and message); over it, no call is made. */
   maxInputChars?: number;
   model: LanguageModel;
+  /** The id (`provider:model`) a reply records of `model`; unset: replies record none. */
+  modelId?: string;
+  /** The models a turn may ask for by id (the ones on offer); `model` answers a turn that names none or one not here. */
+  models?: ReadonlyMap<string, LanguageModel>;
+  /** What titles and summaries are asked of; unset: `model`, the one answering the thread. */
+  utilityModel?: LanguageModel;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
@@ -75,6 +81,19 @@ export interface Network {
 export function agentHistoryPolicy(network: Pick<Network, "historyPolicy">, agent: Agent, url?: Partial<HistoryPolicy>): ResolvedHistoryPolicy {
   return resolveHistoryPolicy({ environment: network.historyPolicy, url, agentDefault: agent.history });
 }
+
+/**
+ * The network as it answers with the model `modelId` names, when it offers
+ * it; otherwise as it is (its default model). What a reply records as the
+ * model that wrote it is the one that did.
+ */
+export function withModel(network: Network, modelId: string | undefined): Network {
+  const model = modelId === undefined ? undefined : network.models?.get(modelId);
+  return model && modelId !== network.modelId ? { ...network, model, modelId } : network;
+}
+
+/** The model titles and summaries are asked of. */
+export const utilityModelOf = (network: Pick<Network, "model" | "utilityModel">): LanguageModel => network.utilityModel ?? network.model;
 
 /**
  * Code routing: the first agent takes every turn, and an agent that hands

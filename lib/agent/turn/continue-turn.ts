@@ -5,7 +5,7 @@ import { denialText } from "@threadline/history/approvals";
 import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
-import { agentHistoryPolicy, type Agent } from "../network/network";
+import { agentHistoryPolicy, withModel, type Agent } from "../network/network";
 import { runNetwork } from "../network/run-network";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
@@ -87,10 +87,13 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const { owner, threadId, replyId } = input;
-  const { network, history } = deps;
+  const { history } = deps;
   const { message, reply } = await step("load-reply", () => history.turns.replyTo({ owner, threadId, messageId }));
   const nothing: TurnOutcome = { threadId, historySource: "database", status: "complete", compact: false };
   if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
+  // The reply goes on with the model that began it, while it is still on offer.
+  const network = withModel(deps.network, reply.model);
+  const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, model: network.modelId });
 
   // The model reads the thread up to the user's message, as the turn that asked did.
   const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent);
@@ -102,7 +105,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
 
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
-    await deps.publish({ type: "start", messageId: replyId });
+    await deps.publish({ type: "start", messageId: replyId, ...(network.modelId ? { messageMetadata: { model: network.modelId } } : {}) });
     const writer = new ChunkWriter(deps.publish, "replay");
     await writer.startStep();
     await replayParts(writer, reply.parts, newId);
@@ -223,7 +226,6 @@ const lastAsking = (parts: Part[]) => parts.findLast((p): p is ToolCallPart => p
 const insideOf = (call: ToolCallPart) =>
   call.parentCallId ? { parentCallId: call.parentCallId, rootCallId: call.rootCallId ?? call.parentCallId } : undefined;
 
-const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts });
 
 /** The user's message as the model reads it. */
 const userText = (message: StoredMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");

@@ -73,7 +73,7 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
     const signed = [message, reply].flatMap((m) =>
       m && deps.signer ? [{ id: m.id, signature: deps.signer(threadId, m), seq: m.seq, parentId: m.parentId }] : [],
     );
-    await deps.publish({ type: "start", messageId: reply?.id ?? newId() });
+    await deps.publish({ type: "start", messageId: reply?.id ?? newId(), ...(reply?.model ? { messageMetadata: { model: reply.model } } : {}) });
     if (reply) {
       const writer = new ChunkWriter(deps.publish, "replay");
       await writer.startStep();

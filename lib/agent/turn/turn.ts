@@ -16,7 +16,7 @@ import {
   widestWindow,
   type HistorySource,
 } from "./lifecycle";
-import { agentHistoryPolicy, type Agent } from "../network/network";
+import { agentHistoryPolicy, withModel, type Agent } from "../network/network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "../model/coalesce";
@@ -53,7 +53,8 @@ export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
   // Token deltas that arrive close together go out as one chunk (the first at once).
   const publish = coalescing(given.publish, given.coalesceWindowMs);
-  const deps: TurnDeps = { ...given, publish };
+  // The model the user picked answers, while it is on offer; else the default does, and the reply says which.
+  const deps: TurnDeps = { ...given, publish, network: withModel(given.network, input.model) };
   try {
     return await runTurnWith(input, deps);
   } finally {
@@ -311,7 +312,8 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
   const { input, deps, step, newId, policyFor } = turn;
   const { network } = deps;
   const replyId = await step("assistant-message-id", async () => newId());
-  await turn.announce("announce-start", { type: "start", messageId: replyId });
+  // The model that writes the reply, for the page to show under it.
+  await turn.announce("announce-start", { type: "start", messageId: replyId, ...(network.modelId ? { messageMetadata: { model: network.modelId } } : {}) });
   const timeoutMs = network.turnTimeoutMs;
   const deadline = new AbortController();
   const deadlineTimer = timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), timeoutMs);
@@ -335,7 +337,8 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       retriesSteps: deps.retriesSteps,
     });
     const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
-    const wrote = (status: Reply["status"]) => (outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status } : undefined);
+    const wrote = (status: Reply["status"]) =>
+      outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, model: network.modelId } : undefined;
     if (outOfTime) {
       const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
       return { status: "incomplete", reply: wrote("incomplete"), failure };

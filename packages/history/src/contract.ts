@@ -57,6 +57,8 @@ export type ThreadsChanged = (owner: string, threadId: string) => void;
 export interface Reply extends ThreadMessage {
   role: "assistant";
   status: ReplyStatus;
+  /** The model that wrote it (`provider:model`); the thread then names it as its model. */
+  model?: string;
 }
 
 /** A thread's compaction summary: a system message whose one part says what it stands for. */

@@ -4,6 +4,8 @@
 
 export type ErrorKind =
   | "bad_request"
+  /** A value the request names that is well formed but not one the server offers (a model not on its list). */
+  | "invalid"
   | "unauthorized"
   | "forbidden"
   | "not_found"
@@ -18,6 +20,7 @@ export type ErrorCode = `${ErrorKind}:${string}`;
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
+  invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -18,6 +18,8 @@ export interface StoredMessage extends ThreadMessage {
   createdAt: string;
   /** "stopped" (the user pressed Stop) or "incomplete" (the model broke off): the parts are what was produced so far. */
   status: ReplyStatus;
+  /** A reply: the model that wrote it (`provider:model`), where the store recorded one. */
+  model?: string;
 }
 
 /** A message on the active path that has other versions: its siblings (itself among them), oldest first. */

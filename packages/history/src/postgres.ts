@@ -162,7 +162,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     // trip. Parts already stored (a retried step whose first try committed)
     // are skipped; the thread's row lock orders it after any other writer.
     const { rows } = await this.pool.query<{ first_seq: string; parent_message_id: string | null }>(
-      "SELECT first_seq, parent_message_id FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+      "SELECT first_seq, parent_message_id FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
       [
         threadId,
         owner,
@@ -176,6 +176,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
         turn?.messageId ?? null,
         turn?.turnId ?? null,
         replaces ?? null,
+        reply.model ?? null,
       ],
     );
     if (rows.length === 0) throw notFoundThread();

@@ -8,7 +8,7 @@ import type { SystemEventPart } from "./parts";
 
 /** A message part's columns, as every read selects them (messages aliased m). */
 export const PART_COLUMNS =
-  "m.seq, m.message_id, m.parent_message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at";
+  "m.seq, m.message_id, m.parent_message_id, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data, m.created_at, m.model";
 
 export type Nullable<T> = { [K in keyof T]: T[K] | null };
 
@@ -19,6 +19,7 @@ export interface PartRow extends StoredPart {
   parent_message_id: string | null;
   status: ReplyStatus;
   created_at: Date;
+  model: string | null;
 }
 
 /** Rows in seq order → messages: consecutive rows of one message_id are its parts. */
@@ -39,6 +40,7 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
       parts: [part],
       createdAt: row.created_at.toISOString(),
       status: row.status,
+      ...(row.model ? { model: row.model } : {}),
     });
   }
   return messages;

@@ -1,7 +1,8 @@
+DROP FUNCTION IF EXISTS threadline_append_reply(uuid, text, text, text[], text[], text[], boolean[], jsonb[], text, text, text, text);
 CREATE OR REPLACE FUNCTION threadline_append_reply(
   p_thread uuid, p_owner text, p_message text,
   p_kinds text[], p_agents text[], p_contents text[], p_escaped boolean[], p_data jsonb[], p_status text,
-  p_turn_message text, p_turn text, p_replaces text
+  p_turn_message text, p_turn text, p_replaces text, p_model text
 ) RETURNS TABLE (first_seq bigint, parent_message_id text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -37,9 +38,9 @@ BEGIN
   ), inserted AS (
     -- A new version joins the path only when it is selected, below.
     INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status,
-                          parent_message_id, chosen, active)
+                          parent_message_id, chosen, active, model)
     SELECT p_thread, v_next + incoming.n - 1, p_message, incoming.part_index - 1, incoming.kind, incoming.agent_name,
-           incoming.content, incoming.escaped, incoming.data, p_status, v_parent, p_replaces IS NULL, p_replaces IS NULL
+           incoming.content, incoming.escaped, incoming.data, p_status, v_parent, p_replaces IS NULL, p_replaces IS NULL, p_model
       FROM incoming
     RETURNING seq, part_index
   )
@@ -59,9 +60,11 @@ BEGIN
      WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.status <> p_status;
   END IF;
 
+  -- The thread's model is the one its latest reply was written with: the picker's start after a reload.
   IF v_parts > 0 THEN
     UPDATE threads
-       SET next_seq = next_seq + v_parts, message_count = message_count + v_messages, updated_at = now()
+       SET next_seq = next_seq + v_parts, message_count = message_count + v_messages, updated_at = now(),
+           model = coalesce(p_model, model)
      WHERE id = p_thread;
   END IF;
   IF p_replaces IS NOT NULL THEN

@@ -18,16 +18,17 @@ BEGIN
     RETURN;
   END IF;
 
-  INSERT INTO threads (id, owner, title, title_source, next_seq, source, source_id, source_metadata)
-  VALUES (p_fork, p_owner, p_title, 'user', v_last + 1, 'fork', p_source::text, jsonb_build_object('messageId', p_message));
+  INSERT INTO threads (id, owner, title, title_source, next_seq, source, source_id, source_metadata, model)
+  SELECT p_fork, p_owner, p_title, 'user', v_last + 1, 'fork', p_source::text, jsonb_build_object('messageId', p_message), t.model
+    FROM threads t WHERE t.id = p_source;
   WITH renamed AS (
     SELECT m.message_id, gen_random_uuid()::text AS new_id
       FROM messages m WHERE m.thread_id = p_source AND m.active AND m.part_index = 0 AND m.seq <= v_first
   )
   INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, status, data,
-                        created_at, parent_message_id, chosen, active)
+                        created_at, parent_message_id, chosen, active, model)
   SELECT p_fork, m.seq, r.new_id, m.part_index, m.kind, m.agent_name, m.content, m.content_escaped, m.status, m.data,
-         m.created_at, parent.new_id, true, true
+         m.created_at, parent.new_id, true, true, m.model
     FROM messages m
     JOIN renamed r ON r.message_id = m.message_id
     LEFT JOIN renamed parent ON parent.message_id = m.parent_message_id

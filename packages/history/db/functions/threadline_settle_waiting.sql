@@ -29,11 +29,11 @@ BEGIN
       SELECT max(m.part_index) AS part_index FROM messages m WHERE m.thread_id = p_thread AND m.message_id = r.message_id
     ), inserted AS (
       INSERT INTO messages (thread_id, seq, message_id, part_index, kind, agent_name, content, content_escaped, data, status,
-                            parent_message_id, chosen, active)
+                            parent_message_id, chosen, active, model)
       SELECT p_thread, v_next + u.n - 1, r.message_id, last.part_index + u.n, 'tool_result', u.agent_name,
              jsonb_build_object('toolCallId', u.call->>'toolCallId', 'toolName', u.call->>'toolName', 'error', p_error,
                                 'approval', jsonb_build_object('id', u.approval_id, 'outcome', p_outcome))::text,
-             false, jsonb_build_object('approvalId', u.approval_id) || u.inside, r.status, r.parent_message_id, r.chosen, r.active
+             false, jsonb_build_object('approvalId', u.approval_id) || u.inside, r.status, r.parent_message_id, r.chosen, r.active, r.model
         FROM unanswered u, last
       RETURNING 1
     )

@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request, signaturesIn, visitor } from "../support/api";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
+import * as threadRoute from "@/app/api/threads/[id]/route";
+import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import type { App } from "@/lib/app";
+import type { MessagesPage, ThreadResponse, VersionsPage } from "@/lib/protocol/threads";
+
+// The model picked in the page answers: POST /api/chat names it, the real
+// provider code asks the mock server for it over HTTP, and the reply records
+// it, as does the thread (what the picker starts from after a reload).
+let app: App;
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  app = testApp({
+    titles: true,
+    settings: {
+      MODEL_PROVIDER: "",
+      MODEL: "",
+      OPENAI_COMPATIBLE_BASE_URL: mock.url,
+      MODELS: "openai-compatible:mock-a=Mock A, openai-compatible:mock-b=Mock B, offline:threadline-offline",
+      UTILITY_MODEL: "openai-compatible:mock-utility",
+    },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await mock.close();
+});
+beforeEach(async () => {
+  await fetch(`${mock.url.replace(/\/v1$/, "")}/__requests`, { method: "DELETE" });
+});
+
+type MockRequest = { model: string; messages: { role: string; content: unknown }[] };
+const answerModels = () => (mock.requests as MockRequest[]).filter((r) => !JSON.stringify(r.messages).includes("title")).map((r) => r.model);
+const page = async (threadId: string, cookie: string): Promise<MessagesPage> =>
+  (await messagesRoute.GET(request(`/api/threads/${threadId}/messages`, { cookie }), params(threadId))).json();
+const thread = async (threadId: string, cookie: string) =>
+  ((await (await threadRoute.GET(request(`/api/threads/${threadId}`, { cookie }), params(threadId))).json()) as ThreadResponse).thread;
+
+describe("the model picked for a message", () => {
+  it("answers each message with the model it names, and each reply and the thread record it", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "first" }, model: "openai-compatible:mock-b" }, me.cookie);
+    expect(first.response.status).toBe(200);
+    const threadId = first.threadId!;
+    // The stream says which model writes the reply before its first word.
+    expect(first.chunks.find((c) => c.type === "start")).toMatchObject({ messageMetadata: { model: "openai-compatible:mock-b" } });
+    expect((await thread(threadId, me.cookie)).model).toBe("openai-compatible:mock-b");
+
+    const second = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "second" }, model: "openai-compatible:mock-a" }, me.cookie);
+    expect(second.response.status).toBe(200);
+    const third = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "third" }, model: "offline:threadline-offline" }, me.cookie);
+    expect(third.response.status).toBe(200);
+    expect(third.text).not.toBe("");
+
+    // The provider was asked for each by its own id; the offline model is no HTTP request.
+    const asked = (mock.requests as MockRequest[]).map((r) => r.model);
+    expect(asked.filter((m) => m !== "mock-utility")).toEqual(["mock-b", "mock-a"]);
+    // The title (the first reply's) went to UTILITY_MODEL, not to the thread's model.
+    expect(asked).toContain("mock-utility");
+
+    const { messages } = await page(threadId, me.cookie);
+    expect(messages.map((m) => [m.role, m.model])).toEqual([
+      ["user", undefined],
+      ["assistant", "openai-compatible:mock-b"],
+      ["user", undefined],
+      ["assistant", "openai-compatible:mock-a"],
+      ["user", undefined],
+      ["assistant", "offline:threadline-offline"],
+    ]);
+    expect((await thread(threadId, me.cookie)).model).toBe("offline:threadline-offline");
+  });
+
+  it("answers with the default (the first of MODELS) when the message names none, and records it", async () => {
+    const me = await visitor();
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "no pick" } }, me.cookie);
+    expect(turn.response.status).toBe(200);
+    expect(answerModels()).toEqual(["mock-a"]);
+    const { messages } = await page(turn.threadId!, me.cookie);
+    expect(messages.at(-1)?.model).toBe("openai-compatible:mock-a");
+  });
+
+  it("refuses a model that is not on offer with 400 invalid:model, and stores nothing", async () => {
+    const me = await visitor();
+    const id = randomUUID();
+    for (const model of ["openai:gpt-4.1-mini", "mock-a", "openai-compatible:mock-c"]) {
+      const turn = await chatTurn(chat, { message: { id, content: "hello" }, model }, me.cookie);
+      expect(turn.response.status).toBe(400);
+      expect(turn.error?.error.code).toBe("invalid:model");
+      expect(turn.error?.error.message).toContain(model);
+    }
+    const blank = await chatTurn(chat, { message: { id, content: "hello" }, model: "" }, me.cookie);
+    expect(blank.response.status).toBe(400);
+    expect(blank.error?.error.message).toMatch(/model/);
+    expect(mock.requests).toEqual([]);
+    // The message was never stored: sending it again with a model on offer starts its thread.
+    const sent = await chatTurn(chat, { message: { id, content: "hello" }, model: "openai-compatible:mock-b" }, me.cookie);
+    expect(sent.response.status).toBe(200);
+    expect((await page(sent.threadId!, me.cookie)).messages).toHaveLength(2);
+  });
+
+  it("regenerates a reply with another model: the new version records its model, the old one keeps its own", async () => {
+    const me = await visitor();
+    const userId = randomUUID();
+    const first = await chatTurn(chat, { message: { id: userId, content: "regenerate me" }, model: "openai-compatible:mock-a" }, me.cookie);
+    const threadId = first.threadId!;
+    const before = await page(threadId, me.cookie);
+    const [question, reply] = before.messages;
+    const signatures = signaturesIn(first.chunks);
+    const history = [question].map((m) => ({ id: m.id, role: m.role, parts: m.parts, seq: m.seq, parentId: m.parentId, signature: signatures.get(m.id)?.signature }));
+
+    const again = await chatTurn(
+      chat,
+      { threadId, message: { id: userId, content: "regenerate me" }, replaces: reply.id, history: history.slice(0, 0), model: "openai-compatible:mock-b" },
+      me.cookie,
+    );
+    expect(again.response.status).toBe(200);
+    expect(answerModels()).toEqual(["mock-a", "mock-b"]);
+
+    const after = await page(threadId, me.cookie);
+    expect(after.messages.map((m) => m.model)).toEqual([undefined, "openai-compatible:mock-b"]);
+    const versions = (await (await versionsRoute.GET(request(`/api/threads/${threadId}/versions`, { cookie: me.cookie }), params(threadId))).json()) as VersionsPage;
+    const [switcher] = versions.versions;
+    expect(switcher.versions).toHaveLength(2);
+    // Back to the first version: it still says the model that wrote it.
+    const back = await versionsRoute.POST(
+      request(`/api/threads/${threadId}/versions`, { method: "POST", cookie: me.cookie, json: { messageId: reply.id } }),
+      params(threadId),
+    );
+    expect(back.status).toBe(200);
+    expect((await page(threadId, me.cookie)).messages.map((m) => m.model)).toEqual([undefined, "openai-compatible:mock-a"]);
+  });
+});
