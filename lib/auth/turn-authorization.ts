@@ -5,7 +5,8 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 // who reaches an Inngest dev server, or holds the event key) could name
 // someone else's. So the app signs what it sends with the session secret, and
 // the function runs only events that carry this app's signature over exactly
-// their owner, thread, message, client history and the message they replace.
+// their owner, thread, message, client history, the message they replace and
+// the model that answers (another would spend someone else's money).
 
 export interface TurnClaims {
   turnId: string;
@@ -15,6 +16,7 @@ export interface TurnClaims {
   clientHistory?: unknown[];
   historyPolicy?: { policy?: string; length?: number };
   replaces?: string;
+  model?: string;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
@@ -31,6 +33,8 @@ function mac(claims: TurnClaims, secret: string): Buffer {
     claims.historyPolicy?.policy ?? null,
     claims.historyPolicy?.length ?? null,
     claims.replaces ?? null,
+    // Only when named: an event signed before models were picked still verifies.
+    ...(claims.model !== undefined ? [claims.model] : []),
   ];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
 }
