@@ -4,6 +4,7 @@ import { app } from "@/lib/app";
 import { describeModel } from "@/lib/model/config";
 import { AppShell } from "@/components/ui/AppShell";
 import { BRAND } from "@/lib/brand";
+import type { ModelOption } from "@/lib/protocol/models";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -34,12 +35,23 @@ function model(): { label: string; offline: boolean } {
   }
 }
 
+/** The models on offer for the picker; none when the configuration is bad (the header says what is wrong). */
+function offered(): ModelOption[] {
+  try {
+    return app().models();
+  } catch {
+    return [];
+  }
+}
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { label, offline } = model();
   return (
     <html lang="en">
       <body>
-        <AppShell model={{ label, offline }}>{children}</AppShell>
+        <AppShell model={{ label, offline }} models={offered()}>
+          {children}
+        </AppShell>
       </body>
     </html>
   );

@@ -41,9 +41,9 @@ export const E2E_APP_ENV = {
   HOSTNAME: "127.0.0.1",
   ...database(E2E_EMBEDDED_DIRS[0]),
   SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
-  MODEL_PROVIDER: "openai-compatible",
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
-  MODEL: "mock-model",
+  // Two models on offer, both the mock's: the picker and "Regenerate with" have a choice, and the mock records which was asked.
+  MODELS: "openai-compatible:mock-model=Mock model, openai-compatible:mock-model-b=Mock model B",
   // Every test is a new visitor from 127.0.0.1: the per-address limits would
   // count the whole suite as one network. The limits have tests of their own.
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "10000",

@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useMemo, useRef } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import { Composer } from "@/components/chat/Composer";
@@ -10,6 +10,9 @@ import type { MessageActions } from "@/components/chat/MessageActions";
 import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
 import { HeaderActions } from "@/components/ui/HeaderActions";
+import { ModelPicker } from "@/components/chat/ModelPicker";
+import { useModels } from "@/components/chat/ModelsContext";
+import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
 
 // Shown only with ?debug=true: loaded then.
 const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
@@ -27,16 +30,35 @@ export interface ChatViewProps {
   versions?: MessageVersions[];
   /** With ?debug=true: the history setting the next message will be given, as the server resolved it for this page. */
   historyDebug?: NextTurnHistory;
+  /** The model the thread's latest reply was written with (null: none yet, or a new chat). */
+  threadModel?: string | null;
 }
 
-export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
+export function ChatView({ historyDebug, threadModel, ...thread }: ChatViewProps) {
   const { view, snapshot, controller } = useThreadChat(thread);
   const isEmpty = snapshot.messages.length === 0;
   const composerInput = useRef<HTMLTextAreaElement>(null);
+  const models = useModels();
+  const [model, setModel] = useState<ModelChoice | undefined>(() => initialModel(models, threadModel, null));
+  // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
+  useEffect(() => {
+    if (!threadModel) setModel(initialModel(models, null, readLastChoice()));
+  }, [models, threadModel]);
+  useEffect(() => controller.pickModel(model?.id), [controller, model]);
+  const choose = useMemo(
+    () => (id: string) => {
+      // At once, not after the next render: a regenerate with this model is sent right after.
+      controller.pickModel(id);
+      setModel({ id });
+      keepLastChoice(id);
+    },
+    [controller],
+  );
   const actions = useMemo<MessageActions>(
     () => ({
       // The reply and its button make way for the new one: the focus goes to the composer, where Stop is.
-      regenerate: (replyId) => {
+      regenerate: (replyId, picked) => {
+        if (picked) choose(picked);
         controller.regenerate(replyId);
         composerInput.current?.focus();
       },
@@ -53,7 +75,7 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
         composerInput.current?.focus();
       },
     }),
-    [controller],
+    [controller, choose],
   );
 
   // The composer keeps the same position in the tree in both layouts, so its
@@ -71,7 +93,15 @@ export function ChatView({ historyDebug, ...thread }: ChatViewProps) {
         </HeaderActions>
       )}
       {isEmpty ? <EmptyState /> : <MessageList thread={view} actions={actions} />}
-      <Composer busy={snapshot.busy} stopping={snapshot.stopping} onSend={controller.send} onStop={controller.stop} inputRef={composerInput} />
+      <Composer
+        busy={snapshot.busy}
+        stopping={snapshot.stopping}
+        onSend={controller.send}
+        onStop={controller.stop}
+        inputRef={composerInput}
+        picker={model && models.length > 1 ? <ModelPicker models={models} value={model.id} disabled={snapshot.busy} onChange={choose} /> : undefined}
+        notice={model?.notice}
+      />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
   );

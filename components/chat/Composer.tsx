@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from "react";
+import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode, type Ref } from "react";
 import { limits } from "@/lib/limits";
 import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
 
@@ -12,9 +12,13 @@ interface ComposerProps {
   onStop: () => void;
   /** The message box, for the page to give it the focus. */
   inputRef?: Ref<HTMLTextAreaElement>;
+  /** Beside Send: the model picker, when there is a choice. */
+  picker?: ReactNode;
+  /** Above the box: what the page says about the model (one no longer offered). */
+  notice?: string;
 }
 
-export function Composer({ busy, stopping, onSend, onStop, inputRef }: ComposerProps) {
+export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, notice }: ComposerProps) {
   const [text, setText] = useState("");
   const hintId = useId();
   const content = text.trim();
@@ -43,6 +47,11 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef }: ComposerP
 
   return (
     <form onSubmit={onSubmit} className="mx-auto w-full max-w-3xl px-4 pb-4">
+      {notice && (
+        <p role="status" className="mb-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+          {notice}
+        </p>
+      )}
       <div className="flex items-end gap-2 rounded-3xl border border-neutral-200 bg-white p-2 pl-4 shadow-sm focus-within:border-neutral-400 dark:border-neutral-700 dark:bg-neutral-800 dark:focus-within:border-neutral-500">
         <textarea
           ref={inputRef}
@@ -57,6 +66,7 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef }: ComposerP
           autoFocus
           className="field-sizing-content max-h-60 min-h-10 flex-1 resize-none bg-transparent py-2 outline-none placeholder:text-neutral-400"
         />
+        {picker}
         {busy ? (
           <button
             type="button"

@@ -10,7 +10,8 @@ import type { DecideApproval } from "@/components/chat/ApprovalCard";
 /** What a message's buttons do; one object for the whole thread, so a memoised bubble is not drawn again for them. */
 export interface MessageActions {
   switchVersion: (messageId: string, control: VersionControl) => void;
-  regenerate: (replyId: string) => void;
+  /** The reply answered anew, by `model` when one is picked ("Regenerate with"), else by the thread's. */
+  regenerate: (replyId: string, model?: string) => void;
   edit: (messageId: string, text: string) => void;
   fork: (messageId: string) => void;
   /** The user's decision on a tool call that waits for it; rejects with the reason it was not taken. */

@@ -13,7 +13,10 @@ import { ToolCard } from "@/components/chat/ToolCard";
 import { buildTimeline, reasoningDurationMs, type TimelineItem } from "@/components/chat/timeline";
 import { messageText, type ChatMessage } from "@/lib/client/messages";
 import type { MessageVersions } from "@/lib/protocol/threads";
-import { ForkIcon, PencilIcon, RegenerateIcon } from "@/components/ui/icons";
+import { ForkIcon, PencilIcon } from "@/components/ui/icons";
+import { useModels } from "@/components/chat/ModelsContext";
+import { RegenerateMenu } from "@/components/chat/RegenerateMenu";
+import { modelLabel } from "@/lib/client/model-choice";
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -36,6 +39,7 @@ interface MessageBubbleProps {
 // reply streams only its own bubble re-renders.
 export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, latest, actions }: MessageBubbleProps) {
   const text = messageText(message);
+  const models = useModels();
 
   if (message.role === "user") return <UserMessage message={message} text={text} versions={versions} locked={locked} actions={actions} />;
   if (message.role !== "assistant") return null;
@@ -43,6 +47,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
   const isStopped = stopped || message.metadata?.stopped === true;
   // Stored as it was when the model's stream broke off (live, the error notice says so).
   const isIncomplete = message.metadata?.incomplete === true;
+  const model = message.metadata?.model;
   return (
     <div
       id={`message-${message.id}`}
@@ -56,15 +61,18 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
           {versions && <VersionSwitcher versions={versions} locked={locked} onSwitch={actions.switchVersion} />}
           {text.length > 0 && <CopyButton text={text} />}
           {regenerable && (
-            <ActionButton label="Regenerate" title="Regenerate this reply" disabled={locked} onClick={() => actions.regenerate(message.id)}>
-              <RegenerateIcon />
-            </ActionButton>
+            <RegenerateMenu models={models} current={model} disabled={locked} onRegenerate={(picked) => actions.regenerate(message.id, picked)} />
           )}
           <ActionButton label="Fork" title="Fork: a new thread from here" disabled={locked} onClick={() => actions.fork(message.id)}>
             <ForkIcon />
           </ActionButton>
           {isStopped && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
           {isIncomplete && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}
+          {model && (
+            <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400" data-reply-model={model}>
+              {modelLabel(models, model)}
+            </p>
+          )}
         </div>
       )}
     </div>

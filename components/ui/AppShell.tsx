@@ -8,9 +8,11 @@ import { Sidebar } from "@/components/sidebar/Sidebar";
 import { ThreadsProvider } from "@/components/sidebar/ThreadsContext";
 import { Header, type ModelBadgeInfo } from "@/components/ui/Header";
 import { HeaderActionsProvider } from "@/components/ui/HeaderActions";
+import { ModelsProvider } from "@/components/chat/ModelsContext";
+import type { ModelOption } from "@/lib/protocol/models";
 
 /** The page frame: threads sidebar on the left, header and the page in the main column. */
-export function AppShell({ model, children }: { model: ModelBadgeInfo; children: ReactNode }) {
+export function AppShell({ model, models, children }: { model: ModelBadgeInfo; models: ModelOption[]; children: ReactNode }) {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const pathname = usePathname();
   const [lastPathname, setLastPathname] = useState(pathname);
@@ -21,18 +23,20 @@ export function AppShell({ model, children }: { model: ModelBadgeInfo; children:
   }
 
   return (
+    <ModelsProvider models={models}>
     <NewChatProvider>
       <ThreadsProvider>
         <HeaderActionsProvider>
           <div className="flex h-dvh overflow-hidden">
             <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
             <div className="flex min-w-0 flex-1 flex-col">
-              <Header model={model} onOpenSidebar={() => setSidebarOpen(true)} />
+              <Header model={model} several={models.length > 1} onOpenSidebar={() => setSidebarOpen(true)} />
               <main className="min-h-0 flex-1">{children}</main>
             </div>
           </div>
         </HeaderActionsProvider>
       </ThreadsProvider>
     </NewChatProvider>
+    </ModelsProvider>
   );
 }

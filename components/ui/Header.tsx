@@ -14,7 +14,7 @@ export interface ModelBadgeInfo {
   offline: boolean;
 }
 
-export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpenSidebar: () => void }) {
+export function Header({ model, several, onOpenSidebar }: { model: ModelBadgeInfo; several: boolean; onOpenSidebar: () => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
   const linkDialogLoaded = useOpenedOnce(linkOpen);
   return (
@@ -32,7 +32,8 @@ export function Header({ model, onOpenSidebar }: { model: ModelBadgeInfo; onOpen
         <span className="truncate rounded-full border border-amber-300 bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
           Offline demo model — no API key configured
         </span>
-      ) : (
+      ) : several ? null : (
+        // With several on offer, the picker beside the composer says which one answers.
         <span className="truncate text-sm font-medium text-neutral-700 dark:text-neutral-200">{model.label}</span>
       )}
       <div className="ml-auto flex shrink-0 items-center gap-1">

@@ -24,6 +24,8 @@ export class ChatSession {
   private newSummary: ChatDataParts["compacted"] | null = null;
   // The message the next request makes a new version of (regenerate: the reply; edit: the user's message).
   private nextReplaces: string | null = null;
+  /** The model the picker holds: each request names it (unset: the server's default answers). */
+  model: string | undefined;
 
   /** `threadId` null for a brand-new chat; `history` the messages the page was rendered with. */
   constructor(threadId: string | null, history: HistoryMessage[]) {
@@ -64,6 +66,7 @@ export class ChatSession {
     const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
     // A thread this message starts says it came from the chat page (another client of the API is "api").
     if (body.threadId === undefined) body.source = "web";
+    if (this.model !== undefined) body.model = this.model;
     if (this.nextReplaces !== null) {
       body.replaces = this.nextReplaces;
       this.nextReplaces = null;

@@ -204,6 +204,11 @@ export class ThreadController {
     else this.send(retry.send);
   };
 
+  /** The model each message is sent with from now on (the picker's). */
+  readonly pickModel = (id: string | undefined): void => {
+    this.session.model = id;
+  };
+
   /** The last reply answered anew: the server stores it beside the one it replaces. */
   readonly regenerate = (replyId: string): void => {
     if (!this.chat.messages.some((m) => m.id === replyId && m.role === "assistant")) return;

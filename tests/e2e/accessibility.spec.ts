@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { expectReplyFinished, lastReply, startThread, threadRow, uniqueToken, userMessages } from "./helpers";
+import { expectReplyFinished, lastReply, regenerateWith, startThread, threadRow, uniqueToken, userMessages } from "./helpers";
 
 // An axe-core audit of what a visitor meets on a thread with versions, in the
 // light and the dark colour scheme: the chat page, the sidebar, the open edit
@@ -20,7 +20,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.goto("/");
     const text = `audit me ${uniqueToken()} [[nth]]`;
     await startThread(page, text);
-    await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+    await regenerateWith(page);
     await expect(lastReply(page)).toContainText("(answer 2)");
     await expectReplyFinished(page);
     await expect(lastReply(page).getByText("2 / 2", { exact: true })).toBeVisible();

@@ -20,6 +20,11 @@ export const stopButton = (page: Page) => page.getByRole("button", { name: "Stop
 export const userMessages = (page: Page) => page.locator('[data-role="user"]');
 export const assistantMessages = (page: Page) => page.locator('[data-role="assistant"]');
 export const lastReply = (page: Page) => assistantMessages(page).last();
+/** "Regenerate" on the last reply, then the model it is written by from "Regenerate with" (the suite's apps offer two). */
+export async function regenerateWith(page: Page, model = "Mock model"): Promise<void> {
+  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await page.getByRole("menu", { name: "Regenerate with" }).getByRole("menuitem", { name: model, exact: true }).click();
+}
 export const threadsNav = (page: Page) => page.getByRole("navigation", { name: "Threads" });
 export const threadLink = (page: Page, title: string) => threadsNav(page).getByRole("link", { name: title });
 

@@ -5,6 +5,7 @@ import {
   composer,
   expectReplyFinished,
   lastReply,
+  regenerateWith,
   sendMessage,
   startThread,
   stopButton,
@@ -36,7 +37,7 @@ test("Regenerate keeps both replies: 2 / 2, Previous version shows the first and
   // One reply, no other version yet: nothing to switch between.
   await expect(previousVersion(lastReply(page))).toHaveCount(0);
 
-  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await regenerateWith(page);
   await expect(lastReply(page)).toContainText(`${echoReply(text, 1, 0)} (answer 2)`);
   await expectReplyFinished(page);
   await expect(assistantMessages(page)).toHaveCount(1);
@@ -72,7 +73,7 @@ test("a stopped reply can be regenerated, and while a reply streams the versions
   await expectReplyFinished(page);
   await expect(lastReply(page).getByText("Stopped", { exact: true })).toBeVisible();
 
-  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await regenerateWith(page);
   await expect(lastReply(page)).toContainText("Streaming slowly");
   await expect(stopButton(page)).toBeVisible();
   // The reply being written has no buttons yet; the question's wait for it.
@@ -198,7 +199,7 @@ test("a regenerate that fails keeps the reply it meant to replace, in view and a
   await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));
   await expectReplyFinished(page);
 
-  await lastReply(page).getByRole("button", { name: "Regenerate" }).click();
+  await regenerateWith(page);
   await expect(page.getByRole("alert").filter({ hasText: /problem answering/i })).toBeVisible();
   // The server kept the old reply: the page draws the thread as the server holds it, the error beside it.
   await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));

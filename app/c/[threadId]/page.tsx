@@ -64,6 +64,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
       pendingTurn={loaded.pendingTurn}
       versions={loaded.versions}
       historyDebug={historyDebug}
+      threadModel={loaded.thread.model}
     />
   );
 }
