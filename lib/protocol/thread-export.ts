@@ -3,7 +3,7 @@
 //
 //   { format: "threadline.thread", version: 1, exportedAt,
 //     thread: { title, createdAt, updatedAt, source?, sourceId?, sourceMetadata? },
-//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq }] }
+//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model? }] }
 //
 // `messages` holds every version of every message (the whole tree, not only
 // the path the thread shows), oldest first (by seq), each with every part
@@ -37,6 +37,8 @@ export interface ExportedMessage {
   /** The selected version among the messages of the same parent. */
   chosen: boolean;
   seq: number;
+  /** A reply: the model that wrote it (`provider:model`), where one was recorded. */
+  model?: string;
 }
 
 export interface ThreadExport {
@@ -85,6 +87,7 @@ export const exportedMessageSchema = z.object({
   createdAt: dateTime,
   chosen: z.boolean({ message: "must be true or false" }),
   seq: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
+  model: z.string({ message: "must be a string" }).min(1, "must not be empty").max(300, "must be at most 300 characters").optional(),
 }, { message: "must be an object" });
 
 /** A file's fields other than its messages, each checked as soon as it is read. */

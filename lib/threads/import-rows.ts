@@ -19,11 +19,12 @@ export interface ImportRows {
   parents: (string | null)[];
   chosen: boolean[];
   active: boolean[];
+  models: (string | null)[];
 }
 
 const emptyRows = (): ImportRows => ({
   seqs: [], messageIds: [], partIndexes: [], kinds: [], agents: [], contents: [], escaped: [], data: [],
-  statuses: [], createdAts: [], parents: [], chosen: [], active: [],
+  statuses: [], createdAts: [], parents: [], chosen: [], active: [], models: [],
 });
 
 /** A batch is written when it holds this many rows or this much text, whichever comes first. */
@@ -87,6 +88,7 @@ export class ImportBatches {
       r.parents.push(parent?.id ?? null);
       r.chosen.push(message.chosen);
       r.active.push(active);
+      r.models.push(message.model ?? null);
       this.chars += columns.content.length;
     });
     return r.seqs.length >= BATCH_ROWS || this.chars >= BATCH_CHARS;

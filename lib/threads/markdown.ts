@@ -91,7 +91,8 @@ function speaker(message: ExportedMessage): string {
   if (message.role === "user") return "User";
   if (message.role === "system") return "Summary";
   const agents = [...new Set(message.parts.flatMap((part) => ("agentName" in part && part.agentName ? [part.agentName] : [])))];
-  return agents.length === 0 ? "Assistant" : `Assistant (${agents.join(" → ")})`;
+  const who = agents.length === 0 ? "Assistant" : `Assistant (${agents.join(" → ")})`;
+  return message.model ? `${who} · ${escapeInline(message.model)}` : who;
 }
 
 /** A message's parts as blocks of markdown: text as written, tools and hand-overs one line each, reasoning left out. */

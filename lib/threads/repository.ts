@@ -241,7 +241,8 @@ export class ThreadRepository {
     const first = new Map(rows.map((row) => [row.message_id, row] as const).reverse());
     const messages = rowsToMessages(rows).map((message): ExportedMessage => {
       const row = first.get(message.id)!;
-      return { id: message.id, parentId: message.parentId ?? null, role: message.role, parts: message.parts, status: message.status, createdAt: message.createdAt, chosen: row.chosen, seq: message.seq };
+      const { id: messageId, parentId, role, parts, status, createdAt, seq, model } = message;
+      return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}) };
     });
     const [thread] = threads;
     const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
@@ -275,8 +276,8 @@ export class ThreadRepository {
     const write = async () => {
       const r = batches.take();
       if (!r) return;
-      await client.query("SELECT threadline_import_parts($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14)", [
-        id, r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active,
+      await client.query("SELECT threadline_import_parts($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14, $15)", [
+        id, r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active, r.models,
       ]);
     };
     try {

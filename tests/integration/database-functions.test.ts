@@ -24,6 +24,7 @@ const ADDED = [
   "threadline_claim_continuation",
   "threadline_decide_approval",
   "threadline_finish_turn",
+  "threadline_import_parts",
   "threadline_post_due_reminders",
   "threadline_post_reminder",
   "threadline_renew_turn",
@@ -31,7 +32,7 @@ const ADDED = [
   "threadline_settle_waiting",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
-const REWRITTEN = ["threadline_append_reply", "threadline_fork_thread", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
+const REWRITTEN = ["threadline_append_reply", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
 /** The tables made since that commit, whose indexes are new too. */
 const TABLES_ADDED = ["db_functions", "reminders", "tool_approvals"];
 /** Indexes made since on tables that were there. */

@@ -7,6 +7,9 @@ import * as chat from "@/app/api/chat/route";
 import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { App } from "@/lib/app";
 import type { MessagesPage, ThreadResponse, VersionsPage } from "@/lib/protocol/threads";
 
@@ -135,5 +138,35 @@ describe("the model picked for a message", () => {
     );
     expect(back.status).toBe(200);
     expect((await page(threadId, me.cookie)).messages.map((m) => m.model)).toEqual([undefined, "openai-compatible:mock-a"]);
+  });
+
+  it("export names each reply's model (JSON and Markdown), and an import keeps them, the thread's model too", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "export me" }, model: "openai-compatible:mock-b" }, me.cookie);
+    const threadId = first.threadId!;
+    await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "and me" }, model: "openai-compatible:mock-a" }, me.cookie);
+
+    const json = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie: me.cookie }), params(threadId));
+    const file = (await json.json()) as ThreadExport;
+    expect(file.messages.map((m) => m.model)).toEqual([undefined, "openai-compatible:mock-b", undefined, "openai-compatible:mock-a"]);
+    const markdown = await (await exportRoute.GET(request(`/api/threads/${threadId}/export?format=markdown`, { cookie: me.cookie }), params(threadId))).text();
+    expect(markdown).toContain("## Assistant (Triage) · openai-compatible:mock-b");
+    expect(markdown).toContain("## Assistant (Triage) · openai-compatible:mock-a");
+
+    const other = await visitor();
+    const imported = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: file }), undefined);
+    expect(imported.status).toBe(201);
+    const copy = ((await imported.json()) as ThreadResponse).thread;
+    expect(copy.model).toBe("openai-compatible:mock-a");
+    expect((await page(copy.id, other.cookie)).messages.map((m) => m.model)).toEqual([undefined, "openai-compatible:mock-b", undefined, "openai-compatible:mock-a"]);
+
+    // A file's model is text to show, never a model to call: one this server does not offer imports as well.
+    const foreign = { ...file, messages: file.messages.map((m) => (m.model ? { ...m, model: "someone:else's-model" } : m)) };
+    const again = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: foreign }), undefined);
+    expect(again.status).toBe(201);
+    const bad = { ...file, messages: file.messages.map((m) => (m.model ? { ...m, model: "" } : m)) };
+    const refused = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: bad }), undefined);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("model");
   });
 });
