@@ -84,7 +84,12 @@ export function ChatView({ historyDebug, threadModel, ...thread }: ChatViewProps
     <div className="flex h-full flex-col">
       {historyDebug && (
         <Suspense fallback={null}>
-          <HistoryDebugPanel report={snapshot.history.report} historySource={snapshot.history.source} next={historyDebug} />
+          <HistoryDebugPanel
+            report={snapshot.history.report}
+            historySource={snapshot.history.source}
+            next={historyDebug}
+            models={{ lastReply: snapshot.messages.findLast((m) => m.role === "assistant")?.metadata?.model, next: model?.id }}
+          />
         </Suspense>
       )}
       {!isEmpty && snapshot.threadId && (

@@ -14,6 +14,8 @@ interface HistoryDebugPanelProps {
   historySource: HistorySource | null;
   /** The setting the next message will be given, as the server rendered the page: shown until a turn reports. */
   next: NextTurnHistory;
+  /** The model ids (`provider:model`) of the thread's last reply and of the picker's choice for the next message. */
+  models: { lastReply?: string; next?: string };
 }
 
 /**
@@ -21,7 +23,7 @@ interface HistoryDebugPanelProps {
  * operator can check that the environment wins before sending anything), then,
  * after each message, what the model was given.
  */
-export function HistoryDebugPanel({ report, historySource, next }: HistoryDebugPanelProps) {
+export function HistoryDebugPanel({ report, historySource, next, models }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
       <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
@@ -46,6 +48,8 @@ export function HistoryDebugPanel({ report, historySource, next }: HistoryDebugP
             {row("Length", settings.length)}
             {row("Source", settings.source)}
             {row("Messages in thread", settings.threadMessages)}
+            {models.lastReply && row("Last reply's model", models.lastReply)}
+            {models.next && row("Next message's model", models.next)}
             {report ? (
               <>
                 {row("Sent to the model", `${plural(report.sentMessages, "message")}, ~${plural(report.sentTokens, "token")}`)}

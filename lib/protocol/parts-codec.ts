@@ -19,6 +19,8 @@ export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
       messageId: message.id,
       role: message.role,
       createdAt: message.createdAt,
+      // The model that wrote the reply the part belongs to.
+      ...(message.model ? { model: message.model } : {}),
       // A call's own id, under the name every part of a call tree goes by (a sub-agent's parts name it as their parent).
       ...(part.type === "tool-call" || part.type === "tool-result" ? { callId: part.toolCallId } : {}),
       ...part,

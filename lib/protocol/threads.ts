@@ -121,7 +121,7 @@ export interface FlatMessage {
 }
 
 /** One part of the thread as GET /api/threads/:id/timeline serves it. */
-export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string; callId?: string };
+export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string; callId?: string; model?: string };
 
 /** A thread that matches a search, with where it matched. */
 export interface SearchResult {

@@ -32,6 +32,11 @@ test("a model picked before the first message answers it; the thread keeps it af
   await expect(lastReply(page)).toContainText(echoReply(text, 1, 0));
   await expect(replyModel(page)).toHaveText("Mock model B");
   await expect(picker(page)).toHaveValue("openai-compatible:mock-model-b");
+  // The debug panel names both: the last reply's, and the next message's.
+  await page.goto(`${new URL(page.url()).pathname}?debug=true`);
+  const panel = page.getByRole("region", { name: "History debug" });
+  await expect(panel).toContainText("Last reply's model: openai-compatible:mock-model-b");
+  await expect(panel).toContainText("Next message's model: openai-compatible:mock-model-b");
 
   // Back to the default for the next message of this thread: it answers, and the earlier reply still names its own.
   await picker(page).selectOption({ label: "Mock model" });

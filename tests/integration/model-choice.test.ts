@@ -7,6 +7,7 @@ import * as chat from "@/app/api/chat/route";
 import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
@@ -78,6 +79,16 @@ describe("the model picked for a message", () => {
       ["assistant", "offline:threadline-offline"],
     ]);
     expect((await thread(threadId, me.cookie)).model).toBe("offline:threadline-offline");
+    // The timeline says it of each part of a reply.
+    const timeline = (await (await timelineRoute.GET(request(`/api/threads/${threadId}/timeline`, { cookie: me.cookie }), params(threadId))).json()) as {
+      parts: { role: string; model?: string }[];
+    };
+    expect([...new Set(timeline.parts.filter((e) => e.role === "assistant").map((e) => e.model))]).toEqual([
+      "openai-compatible:mock-b",
+      "openai-compatible:mock-a",
+      "offline:threadline-offline",
+    ]);
+    expect(timeline.parts.filter((e) => e.role === "user").every((e) => e.model === undefined)).toBe(true);
   });
 
   it("answers with the default (the first of MODELS) when the message names none, and records it", async () => {
