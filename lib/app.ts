@@ -38,6 +38,7 @@ import { reminderTools } from "@/lib/reminders/reminder-tools";
 import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
 import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
 import { DueWork } from "@/lib/runtime/due-work";
+import { McpServers } from "@/lib/mcp/mcp-servers";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -149,6 +150,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
     return shared.limiters.limiters;
   }
 
+  let mcpServers: McpServers | undefined;
+
   const app = {
     /** The configuration the app was built from. */
     config,
@@ -187,8 +190,22 @@ export function createApp(config: Env, parts: AppParts = {}) {
         // On Inngest a run sleeps until the reminder is due; inline, every server's DueWork looks for it.
         scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
       });
-      return defaultNetwork(config, models, async (owner, query, options) => (await threads.search(owner, query, options)).results, reminders);
+      const mcp = app.mcp();
+      return defaultNetwork(
+        config,
+        models,
+        async (owner, query, options) => (await threads.search(owner, query, options)).results,
+        reminders,
+        mcp.configured ? () => mcp.tools() : undefined,
+      );
     }),
+    /** The operator's MCP tool servers (MCP_SERVERS), connected on first use. */
+    mcp: (): McpServers =>
+      (mcpServers ??= new McpServers(config.mcpServers, {
+        callTimeoutMs: config.MCP_TOOL_TIMEOUT_SECONDS * 1000,
+        maxResultChars: config.MCP_RESULT_MAX_CHARS,
+        log: (line) => console.warn(line),
+      })),
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
     /**
@@ -278,6 +295,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
 
     /** Ends what the app opened: its listener and, unless it was handed one, its pool. The process's app is never closed. */
     async close(): Promise<void> {
+      await mcpServers?.close();
       await shared.dueWork?.stop();
       shared.dueWork = undefined;
       await shared.listener?.close();

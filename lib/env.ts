@@ -6,6 +6,7 @@ import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/cha
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
 import { parseModelList, parseUtilityModel } from "@/lib/model-list";
+import { parseMcpServers, type McpServerConfig } from "@/lib/mcp-config";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -141,6 +142,12 @@ const schema = z.object({
   TOOL_APPROVAL: z.enum(TOOL_APPROVAL_MODES, { message: 'must be "default", "all" or "none"' }).default("default").describe("tool approval"),
   /** How long a tool call waits for the user's decision; past it, the call is denied as expired. */
   TOOL_APPROVAL_TIMEOUT_HOURS: wholeNumber(1, 8_760).default(24).describe("tool approval timeout, hours"),
+  /** The MCP tool servers the agents may call: JSON, or the path of a JSON file, `{ "mcpServers": { … } }` (lib/mcp-config.ts). */
+  MCP_SERVERS: text.max(100_000).optional().describe("MCP servers"),
+  /** How long one MCP tool call may take before it ends as an error the model reads. */
+  MCP_TOOL_TIMEOUT_SECONDS: wholeNumber(1, 3_600).default(30).describe("MCP tool timeout, seconds"),
+  /** The most characters of one MCP tool result the model is given; the rest is cut, with a note. */
+  MCP_RESULT_MAX_CHARS: wholeNumber(100, 1_000_000).default(20_000).describe("MCP result cap, characters"),
   /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */
   MAX_MODEL_INPUT_CHARS: wholeNumber(1, 999_999_999).default(400_000).describe("model input cap, characters"),
 
@@ -177,6 +184,8 @@ export const ENV_NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape
 export type Env = z.output<typeof schema> & {
   /** The compaction the settings ask for, the target's default worked out; undefined: compaction is off. */
   compaction: CompactionSettings | undefined;
+  /** The MCP servers MCP_SERVERS names, read and checked (its file too) as the server starts. */
+  mcpServers: McpServerConfig[];
 };
 
 const fail = (message: string): never => {
@@ -206,7 +215,9 @@ export function parseEnv(raw: RawEnv): Env {
   if ("error" in models) fail(models.error);
   const utility = parseUtilityModel(settings);
   if (utility && "error" in utility) fail(utility.error);
-  return { ...settings, compaction: compactionFrom(settings) };
+  const mcp = parseMcpServers(settings.MCP_SERVERS);
+  if ("error" in mcp) return fail(mcp.error);
+  return { ...settings, compaction: compactionFrom(settings), mcpServers: mcp.servers };
 }
 
 /** COMPACTION_TARGET_MESSAGES's default and its bound depend on COMPACTION_MAX_MESSAGES. */

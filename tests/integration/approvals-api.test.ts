@@ -91,7 +91,7 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     const stream = await streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: me.cookie }), params(threadId));
     expect(stream.status).toBe(200);
     const chunks = parseEvents(await stream.text()).map((e) => e.chunk);
-    expect(chunks.find((c) => c.type === "start")).toEqual({ type: "start", messageId: replyId });
+    expect(chunks.find((c) => c.type === "start")).toEqual({ type: "start", messageId: replyId, messageMetadata: { model: "openai-compatible:mock-model" } });
     expect(chunks).toContainEqual({ type: "data-approval", data: { toolCallId, id: approvalId, outcome: "approved" }, transient: true });
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
     expect(await replyOf(threadId, replyId)).toBe("complete");

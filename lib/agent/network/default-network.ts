@@ -27,6 +27,8 @@ export function defaultNetwork(
   models: Pick<Network, "model" | "modelId" | "models" | "utilityModel">,
   search: SearchThreads,
   reminders: AgentTool[] = [],
+  /** Tools listed before each turn (the operator's MCP servers'), given to Researcher. */
+  listedTools?: () => Promise<AgentTool[]>,
 ): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
@@ -40,6 +42,7 @@ export function defaultNetwork(
     compaction: environmentCompaction(settings),
     logHistory: historyLogEnabled(settings.NODE_ENV),
     toolApproval: settings.TOOL_APPROVAL,
+    dynamicTools: listedTools ? { agent: RESEARCHER, tools: listedTools } : undefined,
     agents: [
       {
         name: TRIAGE,

@@ -71,6 +71,8 @@ export interface Network {
   logHistory?: boolean;
   /** Which tool calls wait for the user's approval (TOOL_APPROVAL); unset: as each tool declares. */
   toolApproval?: ToolApprovalMode;
+  /** Tools listed anew before each turn (the MCP servers'), given to `agent`; a source that lists none adds none. */
+  dynamicTools?: { agent: string; tools: () => Promise<AgentTool[]> };
 }
 
 /**
@@ -90,6 +92,40 @@ export function agentHistoryPolicy(network: Pick<Network, "historyPolicy">, agen
 export function withModel(network: Network, modelId: string | undefined): Network {
   const model = modelId === undefined ? undefined : network.models?.get(modelId);
   return model && modelId !== network.modelId ? { ...network, model, modelId } : network;
+}
+
+// The network's agents grown with one list of dynamic tools, per list: the
+// source hands out the same array while its tools stay the same, so the
+// agents (and the tool schemas built once per agent) are built once per list.
+const grownAgents = new WeakMap<AgentTool[], Map<Agent, Agent>>();
+
+/**
+ * The network as this turn runs it: the agent `dynamicTools` names with the
+ * tools listed now, and the agents that hand over to it or call it told
+ * what they are. Unchanged when nothing is listed.
+ */
+export async function withDynamicTools(network: Network): Promise<Network> {
+  const source = network.dynamicTools;
+  if (!source) return network;
+  const tools = await source.tools();
+  if (tools.length === 0) return network;
+  let grown = grownAgents.get(tools);
+  if (!grown) grownAgents.set(tools, (grown = new Map()));
+  const names = tools.map((tool) => tool.name).join(", ");
+  const agents = network.agents.map((agent) => {
+    const owner = agent.name === source.agent;
+    const caller = agent.handoffs?.includes(source.agent) || agent.subAgents?.includes(source.agent);
+    if (!owner && !caller) return agent;
+    let built = grown.get(agent);
+    if (!built) {
+      built = owner
+        ? { ...agent, tools: [...(agent.tools ?? []), ...tools], system: `${agent.system}\n\nYou also have these tools of the operator's MCP servers: ${names}.` }
+        : { ...agent, system: `${agent.system}\n\n${source.agent} also has these tools of the operator's MCP servers: ${names}; a question that needs one goes to ${source.agent}.` };
+      grown.set(agent, built);
+    }
+    return built;
+  });
+  return { ...network, agents };
 }
 
 /** The model titles and summaries are asked of. */

@@ -5,7 +5,7 @@ import { denialText } from "@threadline/history/approvals";
 import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
-import { agentHistoryPolicy, withModel, type Agent } from "../network/network";
+import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
 import { runNetwork } from "../network/run-network";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
@@ -92,7 +92,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const nothing: TurnOutcome = { threadId, historySource: "database", status: "complete", compact: false };
   if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
   // The reply goes on with the model that began it, while it is still on offer.
-  const network = withModel(deps.network, reply.model);
+  const network = await withDynamicTools(withModel(deps.network, reply.model));
   const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, model: network.modelId });
 
   // The model reads the thread up to the user's message, as the turn that asked did.

@@ -16,7 +16,7 @@ import {
   widestWindow,
   type HistorySource,
 } from "./lifecycle";
-import { agentHistoryPolicy, withModel, type Agent } from "../network/network";
+import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "../model/coalesce";
@@ -54,7 +54,9 @@ export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOu
   // Token deltas that arrive close together go out as one chunk (the first at once).
   const publish = coalescing(given.publish, given.coalesceWindowMs);
   // The model the user picked answers, while it is on offer; else the default does, and the reply says which.
-  const deps: TurnDeps = { ...given, publish, network: withModel(given.network, input.model) };
+  // The MCP servers' tools are the ones listed now: a server that does not answer is left out of this turn.
+  const network = await withDynamicTools(withModel(given.network, input.model));
+  const deps: TurnDeps = { ...given, publish, network };
   try {
     return await runTurnWith(input, deps);
   } finally {

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, request, visitor } from "../support/api";
+import { startTestMcpServer, type TestMcpServer } from "../support/mcp-server";
+import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
+import type { App } from "@/lib/app";
+import type { Part } from "@threadline/history/parts";
+
+// An operator's MCP server, a real one from the protocol's SDK over
+// Streamable HTTP: its tools reach Researcher as <server>__<tool>, every call
+// asks first unless autoApprove names it, a server that is down is a missing
+// tool for that turn (never a failed turn), a slow call times out and a long
+// result is cut with a note.
+let mock: MockModelServer;
+let mcp: TestMcpServer;
+let app: App;
+const pool = testPool();
+let me: { id: string; cookie: string };
+
+beforeAll(async () => {
+  mock = await startMockModelServer();
+  mcp = await startTestMcpServer();
+  const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
+  app = testApp({
+    modelUrl: mock.url,
+    settings: { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" },
+  });
+  app.dueWork()!.start();
+});
+afterAll(async () => {
+  await app.close();
+  await mcp.close();
+  await mock.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  me = await visitor();
+  mcp.calls.length = 0;
+  mock.requests.length = 0;
+});
+
+const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+const lastReply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+const resultOf = (parts: Part[], toolName: string) => parts.find((p): p is Extract<Part, { type: "tool-result" }> => p.type === "tool-result" && p.toolName === toolName);
+/** The tools the model was offered, by the last request that offered any. */
+const offered = () =>
+  ((mock.requests as { tools?: { function: { name: string } }[] }[]).findLast((r) => r.tools && r.tools.some((t) => t.function.name !== "hand_over" && t.function.name !== "call_agent"))?.tools ?? []).map(
+    (t) => t.function.name,
+  );
+
+describe("MCP tool servers", () => {
+  it("gives the server's tools to Researcher; a call asks first, and runs once, after the approval", async () => {
+    const turn = await send('[[call:notes__record_note:{"text":"buy milk"}]]');
+    expect(turn.response.status).toBe(200);
+    expect(offered()).toEqual(expect.arrayContaining(["notes__record_note", "notes__lookup", "calculate"]));
+    const asked = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
+    expect(asked).toBeDefined();
+    expect(mcp.calls).toEqual([]);
+    const threadId = turn.threadId!;
+    const reply = await lastReply(threadId);
+    expect(reply.status).toBe("waiting");
+    expect(reply.parts.find((p) => p.type === "tool-call")).toMatchObject({ toolName: "notes__record_note", agentName: "Researcher", input: { text: "buy milk" } });
+
+    const decided = await decisionRoute.POST(
+      request(`/api/threads/${threadId}/approvals/${asked!.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true } }),
+      { params: Promise.resolve({ id: threadId, approvalId: asked!.approvalId }) },
+    );
+    expect(decided.status).toBe(202);
+    await expect.poll(async () => (await lastReply(threadId)).status, { timeout: 15_000 }).toBe("complete");
+    expect(mcp.calls).toEqual([{ tool: "record_note", input: { text: "buy milk" }, authorization: "Bearer t0ken" }]);
+    expect(resultOf((await lastReply(threadId)).parts, "notes__record_note")).toMatchObject({ output: "noted: buy milk" });
+  });
+
+  it("runs a tool autoApprove names without asking", async () => {
+    const turn = await send('[[call:notes__lookup:{"word":"ephemeral"}]]');
+    expect(turn.chunks.some((c) => c.type === "tool-approval-request")).toBe(false);
+    expect(mcp.calls).toEqual([{ tool: "lookup", input: { word: "ephemeral" }, authorization: "Bearer t0ken" }]);
+    const reply = await lastReply(turn.threadId!);
+    expect(reply.status).toBe("complete");
+    expect(resultOf(reply.parts, "notes__lookup")).toMatchObject({ output: "ephemeral means something" });
+  });
+
+  it("ends a slow call at the timeout, and cuts a long result with a note: errors the model reads, not failed turns", async () => {
+    const slow = await send("[[call:notes__slow:{}]]");
+    const slowReply = await lastReply(slow.threadId!);
+    expect(slowReply.status).toBe("complete");
+    expect(resultOf(slowReply.parts, "notes__slow")).toMatchObject({ error: 'The MCP server "notes" did not answer within 1 s.' });
+
+    const big = await send('[[call:notes__big:{"chars":5000}]]');
+    const output = resultOf((await lastReply(big.threadId!)).parts, "notes__big")?.output as string;
+    expect(output.startsWith("x".repeat(200))).toBe(true);
+    expect(output).toContain("[cut: the result was 5,000 characters; the first 200 are shown]");
+    expect(output.length).toBeLessThan(300);
+  });
+
+  it("leaves a server that is down out of the turn, which still answers; its tools are back once it answers again", async () => {
+    await mcp.stop();
+    try {
+      const turn = await send('[[call:notes__lookup:{"word":"gone"}]]');
+      expect(turn.response.status).toBe(200);
+      expect(turn.chunks.some((c) => c.type === "error")).toBe(false);
+      expect(offered().filter((name) => name.startsWith("notes__"))).toEqual([]);
+      const reply = await lastReply(turn.threadId!);
+      expect(reply.status).toBe("complete");
+      // The model asked for a tool it was not offered: an error it reads, and it answers.
+      expect(resultOf(reply.parts, "notes__lookup")).toMatchObject({ error: expect.any(String) });
+      expect(mcp.calls).toEqual([]);
+    } finally {
+      await mcp.start();
+    }
+    const back = await send('[[call:notes__lookup:{"word":"back"}]]');
+    expect(resultOf((await lastReply(back.threadId!)).parts, "notes__lookup")).toMatchObject({ output: "back means something" });
+    expect(mcp.calls).toHaveLength(1);
+  });
+});
