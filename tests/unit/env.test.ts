@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_NAMES, parseEnv } from "@/lib/env";
@@ -19,6 +20,12 @@ const good: [string, string, unknown][] = [
   ["MODELS", "", undefined],
   ["MODELS", " offline:threadline-offline=Demo ", "offline:threadline-offline=Demo"],
   ["UTILITY_MODEL", "", undefined],
+  ["MCP_SERVERS", "", undefined],
+  ["MCP_SERVERS", '{"mcpServers":{}}', '{"mcpServers":{}}'],
+  ["MCP_TOOL_TIMEOUT_SECONDS", "", 30],
+  ["MCP_TOOL_TIMEOUT_SECONDS", "5", 5],
+  ["MCP_RESULT_MAX_CHARS", "", 20_000],
+  ["MCP_RESULT_MAX_CHARS", "500", 500],
   ["UTILITY_MODEL", "offline:threadline-offline", "offline:threadline-offline"],
   ["OPENAI_BASE_URL", "https://proxy.example/v1", "https://proxy.example/v1"],
   ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1"],
@@ -80,6 +87,14 @@ const bad: [string, string, string][] = [
   ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters long, not a 5-character value."],
   ["MODEL_PROVIDER", "gemini", 'MODEL_PROVIDER must be one of openai, anthropic, openai-compatible, offline, not "gemini".'],
   ["MODELS", "openai:gpt-4.1-mini", "MODELS lists openai:gpt-4.1-mini, which needs OPENAI_API_KEY."],
+  ["MCP_SERVERS", "/no/such/mcp.json", "MCP_SERVERS names a file that cannot be read (ENOENT): /no/such/mcp.json; give a JSON file's path, or the JSON itself."],
+  ["MCP_SERVERS", '{"servers":{}}', 'MCP_SERVERS mcpServers must be an object of servers by name.'],
+  ["MCP_SERVERS", '{"mcpServers":{"a b":{"url":"http://x"}}}', `MCP_SERVERS names a server "a b": a name must be 1-24 letters, digits or '-' (its tools are called <name>__<tool>).`],
+  ["MCP_SERVERS", '{"mcpServers":{"fs":{"command":"npx"}}}', 'MCP_SERVERS server "fs" is started by a command: only servers reached over HTTP (Streamable HTTP or SSE) are supported; give its url.'],
+  ["MCP_SERVERS", '{"mcpServers":{"docs":{"url":"ftp://x"}}}', 'MCP_SERVERS server "docs": url must be an http:// or https:// URL.'],
+  ["MCP_SERVERS", '{"mcpServers":{"docs":{"url":"http://x","autoApprove":"all"}}}', 'MCP_SERVERS server "docs": autoApprove must be a list of the server\'s tool names.'],
+  ["MCP_TOOL_TIMEOUT_SECONDS", "0", 'MCP_TOOL_TIMEOUT_SECONDS must be a whole number from 1 to 3600, not "0".'],
+  ["MCP_RESULT_MAX_CHARS", "10", 'MCP_RESULT_MAX_CHARS must be a whole number from 100 to 1000000, not "10".'],
   ["UTILITY_MODEL", "anthropic:claude-haiku-4-5", "UTILITY_MODEL names anthropic:claude-haiku-4-5, which needs ANTHROPIC_API_KEY."],
   ["UTILITY_MODEL", "gpt-4.1-nano", 'UTILITY_MODEL must be provider:model, as openai:gpt-4.1-nano (providers: openai, anthropic, openai-compatible, offline), not "gpt-4.1-nano".'],
   ["OPENAI_BASE_URL", "api.openai.com", 'OPENAI_BASE_URL must be an http:// or https:// URL, not "api.openai.com".'],
@@ -134,6 +149,24 @@ describe("the configuration", () => {
     expect(parseEnv({ COMPACTION_MAX_MESSAGES: "0", COMPACTION_TARGET_MESSAGES: "99" }).compaction).toBeUndefined();
     expect(() => parseEnv({ MODEL_PROVIDER: "openai-compatible" })).toThrow("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
     expect(() => parseEnv({ MODELS: "offline:threadline-offline", MODEL: "gpt-4.1" })).toThrow("set it or MODEL_PROVIDER and MODEL, not both.");
+    // JSON.parse's own words differ between Node versions: the line names the variable and says what it is not.
+    expect(() => parseEnv({ MCP_SERVERS: "{not json" })).toThrow(/^MCP_SERVERS is not JSON: .+\.$/);
+  });
+
+  it("reads MCP_SERVERS from the JSON file it names, as from the JSON itself", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "mcp-config-"));
+    const file = path.join(dir, "mcp.json");
+    const config = { mcpServers: { docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, autoApprove: ["search"] }, old: { url: "http://127.0.0.1:9/sse", type: "sse" } } };
+    writeFileSync(file, JSON.stringify(config));
+    const expected = [
+      { name: "docs", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, autoApprove: ["search"], transport: "http" },
+      { name: "old", url: "http://127.0.0.1:9/sse", headers: {}, autoApprove: [], transport: "sse" },
+    ];
+    expect(parseEnv({ MCP_SERVERS: file }).mcpServers).toEqual(expected);
+    expect(parseEnv({ MCP_SERVERS: JSON.stringify(config) }).mcpServers).toEqual(expected);
+    writeFileSync(file, '{"mcpServers": {"docs": {}}}');
+    expect(() => parseEnv({ MCP_SERVERS: file })).toThrow(`MCP_SERVERS (${file}) server "docs": url must be an http:// or https:// URL.`);
+    rmSync(dir, { recursive: true });
   });
 
   it("has a test here for every variable it reads (docs/configuration.md lists them: tests/unit/docs.test.ts)", () => {
