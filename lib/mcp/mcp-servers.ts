@@ -157,7 +157,9 @@ export class McpServers {
         if (!client) throw new Error(`The MCP server "${serverName}" is unavailable; try again later.`);
         let result;
         try {
-          result = await client.callTool({ name: tool.name, arguments: input as Record<string, unknown> }, undefined, {
+          // An approved call's key rides in the request's _meta: a server that keys its change by it changes nothing twice after a crash.
+          const meta = context.idempotencyKey ? { _meta: { "threadline/idempotencyKey": context.idempotencyKey } } : {};
+          result = await client.callTool({ name: tool.name, arguments: input as Record<string, unknown>, ...meta }, undefined, {
             timeout: callTimeoutMs,
             signal: context.signal,
           });

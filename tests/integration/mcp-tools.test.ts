@@ -6,6 +6,7 @@ import { chatTurn, request, visitor } from "../support/api";
 import { startTestMcpServer, type TestMcpServer } from "../support/mcp-server";
 import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
+import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import type { App } from "@/lib/app";
@@ -16,44 +17,53 @@ import type { Part } from "@threadline/history/parts";
 // asks first unless autoApprove names it, a server that is down is a missing
 // tool for that turn (never a failed turn), a slow call times out and a long
 // result is cut with a note.
-let mock: MockModelServer;
-let mcp: TestMcpServer;
-let app: App;
-const pool = testPool();
-let me: { id: string; cookie: string };
+describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (runtime) => {
+  let mock: MockModelServer;
+  let mcp: TestMcpServer;
+  let app: App;
+  let inngest: InProcessInngest | undefined;
+  const pool = testPool();
+  let me: { id: string; cookie: string };
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  mcp = await startTestMcpServer();
-  const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
-  app = testApp({
-    modelUrl: mock.url,
-    settings: { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" },
+  beforeAll(async () => {
+    mcp = await startTestMcpServer();
+    const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
+    const settings = { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" };
+    if (runtime === "inngest") {
+      inngest = await startInProcessInngest({ settings });
+      ({ mock, app } = inngest);
+    } else {
+      mock = await startMockModelServer();
+      app = testApp({ modelUrl: mock.url, settings });
+      // As the server does when it starts: a decided reply goes on.
+      app.dueWork()!.start();
+    }
   });
-  app.dueWork()!.start();
-});
-afterAll(async () => {
-  await app.close();
-  await mcp.close();
-  await mock.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mcp.calls.length = 0;
-  mock.requests.length = 0;
-});
+  afterAll(async () => {
+    if (inngest) await inngest.close();
+    else {
+      await app.close();
+      await mock.close();
+    }
+    await mcp.close();
+    await pool.end();
+  });
+  beforeEach(async () => {
+    me = await visitor();
+    mcp.calls.length = 0;
+    mock.requests.length = 0;
+  });
 
-const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
-const lastReply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
-const resultOf = (parts: Part[], toolName: string) => parts.find((p): p is Extract<Part, { type: "tool-result" }> => p.type === "tool-result" && p.toolName === toolName);
-/** The tools the model was offered, by the last request that offered any. */
-const offered = () =>
-  ((mock.requests as { tools?: { function: { name: string } }[] }[]).findLast((r) => r.tools && r.tools.some((t) => t.function.name !== "hand_over" && t.function.name !== "call_agent"))?.tools ?? []).map(
-    (t) => t.function.name,
-  );
+  const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+  const lastReply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+  const resultOf = (parts: Part[], toolName: string) => parts.find((p): p is Extract<Part, { type: "tool-result" }> => p.type === "tool-result" && p.toolName === toolName);
+  /** The tools the model was offered, by the last request that offered any. */
+  const offered = () => {
+    const requests = mock.requests as { tools?: { function: { name: string } }[] }[];
+    const researcher = requests.findLast((r) => r.tools?.some((t) => t.function.name !== "hand_over" && t.function.name !== "call_agent"));
+    return (researcher?.tools ?? []).map((t) => t.function.name);
+  };
 
-describe("MCP tool servers", () => {
   it("gives the server's tools to Researcher; a call asks first, and runs once, after the approval", async () => {
     const turn = await send('[[call:notes__record_note:{"text":"buy milk"}]]');
     expect(turn.response.status).toBe(200);
