@@ -5,7 +5,7 @@ import { AppError } from "@threadline/history/errors";
 import { MAX_APPROVAL_REASON } from "@threadline/history/parts";
 import type { ApprovalDecision } from "@/lib/client/api";
 import { errorMessage } from "@/lib/client/error-message";
-import { pretty } from "@/components/chat/tool-status";
+import { pretty, toolDisplayName } from "@/components/chat/tool-status";
 
 export type DecideApproval = (approvalId: string, decision: ApprovalDecision) => Promise<void>;
 
@@ -28,6 +28,7 @@ type Sending = { state: "idle" } | { state: "sending"; approved: boolean } | { s
  * thread says how); any other failure says why and the buttons come back.
  */
 export function ApprovalCard({ toolName, input, approvalId, onDecide, locked }: ApprovalCardProps) {
+  const shown = toolDisplayName(toolName);
   const titleId = useId();
   const nameId = useId();
   const reasonId = useId();
@@ -67,9 +68,9 @@ export function ApprovalCard({ toolName, input, approvalId, onDecide, locked }: 
         <p className="mb-1 text-xs text-neutral-700 dark:text-neutral-300">
           The agent wants to run{" "}
           <code id={nameId} className="font-mono font-semibold">
-            {toolName}
-          </code>{" "}
-          with:
+            {shown.name}
+          </code>
+          {shown.server && <> of the MCP server <strong className="font-semibold">{shown.server}</strong></>} with:
         </p>
         <pre className="max-h-60 overflow-auto rounded-lg bg-white/80 p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere dark:bg-neutral-900/70">
           {pretty(input)}

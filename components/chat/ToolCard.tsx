@@ -4,7 +4,7 @@ import { memo, useId, useState } from "react";
 import type { DynamicToolUIPart } from "ai";
 import { ChevronDownIcon } from "@/components/ui/icons";
 import { ApprovalCard, type DecideApproval } from "@/components/chat/ApprovalCard";
-import { pretty, summarize, toolStatus, type ToolContext } from "@/components/chat/tool-status";
+import { pretty, summarize, toolDisplayName, toolStatus, type ToolContext } from "@/components/chat/tool-status";
 import { TONE_DOT_CLASS, TONE_TEXT_CLASS } from "@/components/chat/tone-classes";
 
 interface ToolCardProps extends ToolContext {
@@ -24,6 +24,7 @@ export const ToolCard = memo(function ToolCard({ part, streaming, followed, onDe
   const detailsId = useId();
   const status = toolStatus(part, { streaming, followed });
   const args = summarize(part.input);
+  const shown = toolDisplayName(part.toolName);
 
   if (status.tone === "asking" && onDecide && part.approval) {
     return <ApprovalCard toolName={part.toolName} input={part.input} approvalId={part.approval.id} onDecide={onDecide} locked={locked} />;
@@ -32,13 +33,14 @@ export const ToolCard = memo(function ToolCard({ part, streaming, followed, onDe
   return (
     <div
       role="group"
-      aria-label={`Tool: ${part.toolName}`}
+      aria-label={`Tool: ${shown.name}${shown.server ? ` (MCP server ${shown.server})` : ""}`}
       className="rounded-xl border border-neutral-200 text-sm dark:border-neutral-700"
     >
       {/* The Details button stretches over the whole header (after:inset-0), so a click anywhere on it toggles. */}
       <div className="relative flex items-center gap-2 px-3 py-2">
         <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${TONE_DOT_CLASS[status.tone]}`} />
-        <span className="shrink-0 font-mono text-xs font-semibold">{part.toolName}</span>
+        <span className="shrink-0 font-mono text-xs font-semibold">{shown.name}</span>
+        {shown.server && <span className="shrink-0 rounded bg-neutral-100 px-1 text-xs text-neutral-600 dark:bg-neutral-800 dark:text-neutral-300">{shown.server}</span>}
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-neutral-500 dark:text-neutral-400">
           {args}
         </span>

@@ -102,3 +102,13 @@ export function pretty(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * A tool's name as the page shows it: an MCP server's tool (`<server>__<tool>`)
+ * by its own name, with the server it comes from; the built-in tools, whose
+ * names never hold a double underscore, as they are.
+ */
+export function toolDisplayName(toolName: string): { name: string; server?: string } {
+  const at = toolName.indexOf("__");
+  return at > 0 && at < toolName.length - 2 ? { name: toolName.slice(at + 2), server: toolName.slice(0, at) } : { name: toolName };
+}

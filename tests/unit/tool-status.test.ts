@@ -4,7 +4,7 @@ import type { Part } from "@threadline/history/parts";
 import { denialText } from "@threadline/history/approvals";
 import { toUIParts } from "@/lib/protocol/parts-codec";
 import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
-import { toolStatus } from "@/components/chat/tool-status";
+import { toolDisplayName, toolStatus } from "@/components/chat/tool-status";
 
 // What a tool call's card says about a call that asked for the user's
 // approval, as the stored reply gives it back (toUIParts), so a reload shows
@@ -70,5 +70,15 @@ describe("a tool call that asks first", () => {
     expect(toolStatus(plain, idle)).toEqual({ label: "Done", detail: "42", tone: "done" });
     const unanswered = toUIParts([{ type: "tool-call", toolCallId: "c2", toolName: "calculate", input: {} }])[0] as DynamicToolUIPart;
     expect(toolStatus(unanswered, idle)).toEqual({ label: "Stopped", tone: "muted" });
+  });
+});
+
+describe("a tool's name as the page shows it", () => {
+  it("shows an MCP server's tool by its own name, with its server; a built-in tool as it is", () => {
+    expect(toolDisplayName("notes__record_note")).toEqual({ name: "record_note", server: "notes" });
+    expect(toolDisplayName("deep-wiki__ask__twice")).toEqual({ name: "ask__twice", server: "deep-wiki" });
+    expect(toolDisplayName("schedule_reminder")).toEqual({ name: "schedule_reminder" });
+    expect(toolDisplayName("__odd")).toEqual({ name: "__odd" });
+    expect(toolDisplayName("odd__")).toEqual({ name: "odd__" });
   });
 });
