@@ -4,5 +4,8 @@ import { app } from "@/lib/app";
 
 export default async function NewChatPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const query = await searchParams;
-  return <NewChatView historyDebug={wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: 0, network: app().network() }) : undefined} />;
+  if (!wantsHistoryDebug(query)) return <NewChatView />;
+  // The debug panel asks each MCP server now: what it shows is where they stand, not where they stood at the last turn.
+  const historyDebug = nextTurnHistory({ searchParams: query, threadMessages: 0, network: app().network() });
+  return <NewChatView historyDebug={historyDebug} mcpServers={await app().mcp().statusNow()} />;
 }

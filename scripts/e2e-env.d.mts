@@ -1,5 +1,7 @@
 export const MOCK_MODEL_PORT: number;
 export const MOCK_MODEL_URL: string;
+export const MOCK_MCP_PORT: number;
+export const MOCK_MCP_URL: string;
 export const APP_PORT: number;
 export const APP_URL: string;
 export const E2E_DATABASE_URL: string | undefined;

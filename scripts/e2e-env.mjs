@@ -5,6 +5,10 @@
 export const MOCK_MODEL_PORT = 4010;
 export const MOCK_MODEL_URL = `http://127.0.0.1:${MOCK_MODEL_PORT}`;
 
+/** The operator's MCP server (scripts/mock-mcp-server.mjs) every app of the suite is given. */
+export const MOCK_MCP_PORT = 4020;
+export const MOCK_MCP_URL = `http://127.0.0.1:${MOCK_MCP_PORT}`;
+
 export const APP_PORT = 3100;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
@@ -44,6 +48,8 @@ export const E2E_APP_ENV = {
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
   // Two models on offer, both the mock's: the picker and "Regenerate with" have a choice, and the mock records which was asked.
   MODELS: "openai-compatible:mock-model=Mock model, openai-compatible:mock-model-b=Mock model B",
+  // One MCP server, "notes": record_note asks first, lookup runs without asking.
+  MCP_SERVERS: JSON.stringify({ mcpServers: { notes: { url: `${MOCK_MCP_URL}/mcp`, autoApprove: ["lookup"] } } }),
   // Every test is a new visitor from 127.0.0.1: the per-address limits would
   // count the whole suite as one network. The limits have tests of their own.
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "10000",

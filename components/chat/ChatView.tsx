@@ -3,6 +3,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
+import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { ExportMenu } from "@/components/chat/ExportMenu";
@@ -32,9 +33,11 @@ export interface ChatViewProps {
   historyDebug?: NextTurnHistory;
   /** The model the thread's latest reply was written with (null: none yet, or a new chat). */
   threadModel?: string | null;
+  /** With ?debug=true: the operator's MCP servers, as the page was rendered. */
+  mcpServers?: McpServerStatus[];
 }
 
-export function ChatView({ historyDebug, threadModel, ...thread }: ChatViewProps) {
+export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
   const { view, snapshot, controller } = useThreadChat(thread);
   const isEmpty = snapshot.messages.length === 0;
   const composerInput = useRef<HTMLTextAreaElement>(null);
@@ -89,6 +92,7 @@ export function ChatView({ historyDebug, threadModel, ...thread }: ChatViewProps
             historySource={snapshot.history.source}
             next={historyDebug}
             models={{ lastReply: snapshot.messages.findLast((m) => m.role === "assistant")?.metadata?.model, next: model?.id }}
+            mcpServers={mcpServers}
           />
         </Suspense>
       )}

@@ -1,5 +1,6 @@
 "use client";
 
+import type { McpServerStatus } from "@/lib/protocol/mcp";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {
@@ -16,6 +17,8 @@ interface HistoryDebugPanelProps {
   next: NextTurnHistory;
   /** The model ids (`provider:model`) of the thread's last reply and of the picker's choice for the next message. */
   models: { lastReply?: string; next?: string };
+  /** The operator's MCP servers as the page was rendered (none configured: empty). */
+  mcpServers: McpServerStatus[];
 }
 
 /**
@@ -23,7 +26,7 @@ interface HistoryDebugPanelProps {
  * operator can check that the environment wins before sending anything), then,
  * after each message, what the model was given.
  */
-export function HistoryDebugPanel({ report, historySource, next, models }: HistoryDebugPanelProps) {
+export function HistoryDebugPanel({ report, historySource, next, models, mcpServers }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
       <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
@@ -59,6 +62,19 @@ export function HistoryDebugPanel({ report, historySource, next, models }: Histo
               row("Sent to the model", "shown after the next message")
             )}
           </dl>
+        </>
+      )}
+      {mcpServers.length > 0 && (
+        <>
+          <p className="mt-2 text-neutral-500 dark:text-neutral-400">MCP servers</p>
+          <ul aria-label="MCP servers">
+            {mcpServers.map((server) => (
+              <li key={server.name}>
+                {server.name}: {server.connected ? `connected, ${server.tools.length === 0 ? "no tools" : server.tools.join(", ")}` : "not connected"}
+                {server.note && ` (${server.note})`}
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </section>

@@ -8,22 +8,12 @@ import type { JsonValue } from "@threadline/history/parts";
 import { defineTool, type AgentTool } from "@/lib/agent/network/tools/types";
 import type { McpServerConfig } from "@/lib/mcp-config";
 import { BRAND } from "@/lib/brand";
+import type { McpServerStatus } from "@/lib/protocol/mcp";
 
 /** How long connecting to a server, or listing its tools, may take before the turn goes on without it. */
 const LIST_TIMEOUT_MS = 5_000;
 /** A tool's full name the providers accept: `<server>__<tool>`. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** What the debug panel and the log say about a server. */
-export interface McpServerStatus {
-  name: string;
-  url: string;
-  connected: boolean;
-  /** Its tools as the agents call them, `<server>__<tool>`. */
-  tools: string[];
-  /** Why it is not connected, or why some of its tools were left out. */
-  note?: string;
-}
 
 export interface McpOptions {
   /** How long one tool call may take. */
@@ -74,6 +64,12 @@ export class McpServers {
     const same = tools.length === this.last.length && tools.every((tool, i) => tool === this.last[i]);
     if (!same) this.last = tools;
     return this.last;
+  }
+
+  /** Where each server stands now: each is asked for its tools first (the debug panel's look). */
+  async statusNow(): Promise<McpServerStatus[]> {
+    await this.tools();
+    return this.status();
   }
 
   /** Where each server stands, as of the last turn. */

@@ -3,7 +3,7 @@ import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, request, visitor } from "../support/api";
-import { startTestMcpServer, type TestMcpServer } from "../support/mcp-server";
+import { startMockMcpServer, type MockMcpServer } from "../../scripts/mock-mcp-server.mjs";
 import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
 import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
@@ -19,14 +19,14 @@ import type { Part } from "@threadline/history/parts";
 // result is cut with a note.
 describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (runtime) => {
   let mock: MockModelServer;
-  let mcp: TestMcpServer;
+  let mcp: MockMcpServer;
   let app: App;
   let inngest: InProcessInngest | undefined;
   const pool = testPool();
   let me: { id: string; cookie: string };
 
   beforeAll(async () => {
-    mcp = await startTestMcpServer();
+    mcp = await startMockMcpServer();
     const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
     const settings = { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" };
     if (runtime === "inngest") {

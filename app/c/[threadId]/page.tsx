@@ -54,7 +54,10 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
   const loaded = await loadThread(threadId);
   if (!loaded) notFound();
   const query = await searchParams;
-  const historyDebug = wantsHistoryDebug(query) ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app().network() }) : undefined;
+  const debug = wantsHistoryDebug(query);
+  const historyDebug = debug ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app().network() }) : undefined;
+  // The debug panel asks each MCP server now: what it shows is where they stand, not where they stood at the last turn.
+  const mcpServers = debug ? await app().mcp().statusNow() : undefined;
   return (
     <ChatView
       key={threadId}
@@ -65,6 +68,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
       versions={loaded.versions}
       historyDebug={historyDebug}
       threadModel={loaded.thread.model}
+      mcpServers={mcpServers}
     />
   );
 }

@@ -1,0 +1,20 @@
+/** A call a tool of the mock MCP server received. */
+export interface RecordedCall {
+  tool: string;
+  input: Record<string, unknown>;
+  /** The request's Authorization header: the config's headers reach the server. */
+  authorization?: string;
+}
+
+export interface MockMcpServer {
+  /** Its Streamable HTTP endpoint, e.g. "http://127.0.0.1:4020/mcp". */
+  url: string;
+  port: number;
+  calls: RecordedCall[];
+  /** Stops answering (the port closes); `start` opens it again on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startMockMcpServer(options?: { port?: number; host?: string }): Promise<MockMcpServer>;
