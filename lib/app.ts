@@ -39,6 +39,8 @@ import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
 import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
 import { DueWork } from "@/lib/runtime/due-work";
 import { McpServers } from "@/lib/mcp/mcp-servers";
+import { parseModelPrices } from "@/lib/model-prices";
+import { threadUsage } from "@/lib/threads/thread-usage";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -151,6 +153,12 @@ export function createApp(config: Env, parts: AppParts = {}) {
   }
 
   let mcpServers: McpServers | undefined;
+  const prices = once(() => {
+    const parsed = parseModelPrices(config.MODEL_PRICES);
+    // parseEnv refused a bad MODEL_PRICES at start.
+    if ("error" in parsed) throw new Error(parsed.error);
+    return parsed.prices;
+  });
 
   const app = {
     /** The configuration the app was built from. */
@@ -206,6 +214,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
         maxResultChars: config.MCP_RESULT_MAX_CHARS,
         log: (line) => console.warn(line),
       })),
+    /** What a thread's model calls spent, priced (MODEL_PRICES over the built-in table). */
+    threadUsage: (owner: string, threadId: string) => threadUsage(pool(), owner, threadId, prices()),
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
     /**

@@ -7,6 +7,7 @@ import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
 import { parseModelList, parseUtilityModel } from "@/lib/model-list";
 import { parseMcpServers, type McpServerConfig } from "@/lib/mcp-config";
+import { parseModelPrices } from "@/lib/model-prices";
 
 // The app's configuration, in one place: every variable docs/configuration.md
 // lists, with its type, default and bounds. Nothing else in the app reads
@@ -55,6 +56,8 @@ const schema = z.object({
   MODEL: text.optional().describe("model id"),
   /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model-list.ts); unset: what the credentials allow. */
   MODELS: text.max(4000).optional().describe("models on offer"),
+  /** Prices per million tokens by model, JSON, over the built-in table (lib/model-prices.ts). */
+  MODEL_PRICES: text.max(100_000).optional().describe("model prices"),
   /** The model titles and summaries are asked of, `provider:model`; unset: the thread's own model. */
   UTILITY_MODEL: text.max(300).optional().describe("utility model"),
   /** OpenAI's key. */
@@ -215,6 +218,8 @@ export function parseEnv(raw: RawEnv): Env {
   if ("error" in models) fail(models.error);
   const utility = parseUtilityModel(settings);
   if (utility && "error" in utility) fail(utility.error);
+  const prices = parseModelPrices(settings.MODEL_PRICES);
+  if ("error" in prices) fail(prices.error);
   const mcp = parseMcpServers(settings.MCP_SERVERS);
   if ("error" in mcp) return fail(mcp.error);
   return { ...settings, compaction: compactionFrom(settings), mcpServers: mcp.servers };

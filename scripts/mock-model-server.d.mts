@@ -4,6 +4,8 @@ export interface MockModelServer {
   port: number;
   /** Every chat-completion request body received, oldest first. */
   requests: unknown[];
+  /** The usage each answer reported, oldest first, with the model asked and the kind of request. */
+  usages: { model: string; kind: "answer" | "title" | "summary"; inputTokens: number; outputTokens: number; reasoningTokens: number }[];
   /** Requests so far by kind: an answer in a turn, a thread's title, a compaction's summary. */
   calls: { answer: number; title: number; summary: number };
   /** Answers the [[title-held]] title requests waiting so far. */

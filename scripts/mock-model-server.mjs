@@ -359,9 +359,10 @@ function readBody(req) {
   });
 }
 
-function usageFor(body, completionTokens, reasoningTokens = 0) {
+function usageFor(body, completionTokens, reasoningTokens = 0, reported) {
   const promptWords = (body.messages ?? []).map((m) => messageText(m?.content)).join(" ").split(/\s+/).filter(Boolean);
   const completion = completionTokens + reasoningTokens;
+  reported?.list.push({ model: body.model, kind: reported.kind, inputTokens: promptWords.length, outputTokens: completion, reasoningTokens });
   return {
     prompt_tokens: promptWords.length,
     completion_tokens: completion,
@@ -370,7 +371,7 @@ function usageFor(body, completionTokens, reasoningTokens = 0) {
   };
 }
 
-async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
+async function streamReply(req, res, body, plan, { id, n, chunkDelayMs, reported }) {
   // The client hanging up (Stop, a closed tab) must end the loop and its timer.
   const hangUp = new AbortController();
   res.on("close", () => hangUp.abort());
@@ -417,7 +418,7 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
       }
       pieces += 1 + rest.length;
     }
-    res.write(event({}, { finish_reason: "tool_calls", usage: usageFor(body, pieces, reasoning.length) }));
+    res.write(event({}, { finish_reason: "tool_calls", usage: usageFor(body, pieces, reasoning.length, reported) }));
     res.end("data: [DONE]\n\n");
     return;
   }
@@ -441,11 +442,11 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs }) {
     }
     return;
   }
-  res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks.length, reasoning.length) }));
+  res.write(event({}, { finish_reason: "stop", usage: usageFor(body, chunks.length, reasoning.length, reported) }));
   res.end("data: [DONE]\n\n");
 }
 
-function completeReply(req, res, body, plan, { id, n }) {
+function completeReply(req, res, body, plan, { id, n, reported }) {
   if (plan.kind === "fail-mid") {
     req.socket.destroy();
     return;
@@ -464,13 +465,15 @@ function completeReply(req, res, body, plan, { id, n }) {
         : { index: 0, message: { role: "assistant", content: plan.reply, ...reasoning }, finish_reason: "stop" },
     ],
     usage: toolCalls
-      ? usageFor(body, toolCalls.reduce((sum, call) => sum + argumentPieces(call.function.arguments).length, 0), reasoningTokens)
-      : usageFor(body, chunksOf(plan.reply).length, reasoningTokens),
+      ? usageFor(body, toolCalls.reduce((sum, call) => sum + argumentPieces(call.function.arguments).length, 0), reasoningTokens, reported)
+      : usageFor(body, chunksOf(plan.reply).length, reasoningTokens, reported),
   });
 }
 
 export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   const requests = [];
+  /** The usage each answer reported: { model, kind, inputTokens, outputTokens, reasoningTokens }. */
+  const usages = [];
   const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
   let completions = 0;
   // Requests by kind (a title, a summary, or an answer in a turn), for the benchmark.
@@ -501,6 +504,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
       if (path === "/__requests" && req.method === "GET") return sendJson(res, 200, requests);
       if (path === "/__requests" && req.method === "DELETE") {
         requests.length = 0; // in place: in-process callers hold this array
+        usages.length = 0;
         return sendJson(res, 200, { cleared: true });
       }
       if (path === "/__titles/release" && req.method === "POST") {
@@ -525,8 +529,10 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         if (plan.waitMs) await new Promise((resolve) => setTimeout(resolve, plan.waitMs));
         const n = ++completions;
         const id = `chatcmpl-mock-${n}`;
-        if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs });
-        return completeReply(req, res, body, plan, { id, n });
+        // What this answer reports it spent, by kind of request: what a test checks the app's counts against.
+        const reportedHere = { list: usages, kind };
+        if (body.stream === true) return await streamReply(req, res, body, plan, { id, n, chunkDelayMs, reported: reportedHere });
+        return completeReply(req, res, body, plan, { id, n, reported: reportedHere });
       }
       sendJson(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "not_found" } });
     } catch (error) {
@@ -545,6 +551,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         url: `http://${host}:${actualPort}/v1`,
         port: actualPort,
         requests,
+        usages,
         calls,
         releaseTitles,
         close: () =>

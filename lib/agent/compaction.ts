@@ -9,7 +9,8 @@ import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mj
 import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
-import { utilityModelOf, type Network } from "./network/network";
+import { utilityModelIdOf, utilityModelOf, type Network } from "./network/network";
+import { tokensFromResult, type ModelUsage } from "@threadline/history/usage";
 import type { StepRunner } from "./turn/steps";
 
 // Compaction keeps a long thread inside the model's window. When the history a
@@ -119,6 +120,8 @@ export interface SummaryDraft {
   summary: Omit<NewSummary, "id">;
   /** The seq of the summary it was written after (null: none). */
   after: number | null;
+  /** What writing it spent: stored with it (or without it, when another compaction stored first). */
+  usage?: ModelUsage;
 }
 
 /**
@@ -143,10 +146,10 @@ export async function compactThread(
  */
 export async function storeSummary(
   scope: { owner: string; threadId: string },
-  { summary, after }: SummaryDraft,
+  { summary, after, usage }: SummaryDraft,
   { history, step, newId }: { history: TurnHistory; step: StepRunner; newId: () => string },
 ): Promise<{ seq: number } | null> {
-  return step("compaction:store", () => history.summaries.append({ owner: scope.owner, threadId: scope.threadId, summary: { id: newId(), ...summary }, after }));
+  return step("compaction:store", () => history.summaries.append({ owner: scope.owner, threadId: scope.threadId, summary: { id: newId(), ...summary }, after, usage }));
 }
 
 /**
@@ -189,8 +192,8 @@ export async function summarizeThread(
   });
   if (!plan) return null;
 
-  const summary = await step("compaction:summarize", async () => {
-    const { text } = await generateText({
+  const written = await step("compaction:summarize", async () => {
+    const { text, usage } = await generateText({
       model: utilityModelOf(network),
       system: SUMMARY_INSTRUCTIONS,
       prompt: plan.request,
@@ -199,8 +202,12 @@ export async function summarizeThread(
       maxRetries: network.maxRetries,
     });
     if (!text.trim()) throw new Error("The model wrote an empty summary.");
-    return text.trim();
+    // Made inside the step: a durable runtime's replay returns the same call id, stored once.
+    const spent: ModelUsage = { id: deps.newId(), purpose: "summary", model: utilityModelIdOf(network), ...tokensFromResult(usage) };
+    return { text: text.trim(), usage: spent };
   });
+  // A run memoized before summaries carried their usage returns the text alone.
+  const { text, usage } = typeof written === "string" ? { text: written, usage: undefined } : written;
 
-  return { summary: { text: summary, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after };
+  return { summary: { text, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after, usage };
 }

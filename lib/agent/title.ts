@@ -4,7 +4,9 @@ import type { TurnHistory, Reply } from "@threadline/history/contract";
 import { requestKindHeaders, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { textOf } from "@threadline/history/parts";
-import { utilityModelOf, withModel, type Network } from "./network/network";
+import { randomUUID } from "node:crypto";
+import { tokensFromResult, type ModelUsage } from "@threadline/history/usage";
+import { utilityModelIdOf, utilityModelOf, withModel, type Network } from "./network/network";
 import type { StepRunner } from "./turn/steps";
 
 // A thread is named by the model after its first reply. Until then, and
@@ -65,8 +67,9 @@ export async function nameThread(target: ThreadToName, { history, network, step 
   return step("title", async () => {
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
-      const { text } = await generateText({
-        model: utilityModelOf(withModel(network, target.reply.model)),
+      const thread = withModel(network, target.reply.model);
+      const { text, usage: spent } = await generateText({
+        model: utilityModelOf(thread),
         system: TITLE_INSTRUCTIONS,
         prompt: titleRequestText(target.message, textOf(target.reply)),
         headers: requestKindHeaders(TITLE_REQUEST),
@@ -76,11 +79,14 @@ export async function nameThread(target: ThreadToName, { history, network, step 
         abortSignal: timeout,
       });
       const title = modelTitle(text);
+      // Inside the step: a durable runtime's replay of it stores nothing again.
+      const usage: ModelUsage = { id: randomUUID(), purpose: "title", model: utilityModelIdOf(thread), ...tokensFromResult(spent) };
       if (title === null) {
+        await titles.storeModelTitle({ owner, threadId, title: null, usage });
         console.warn(`[thread ${threadId}] the model gave no title; the first words stay`);
         return null;
       }
-      if (await titles.storeModelTitle({ owner, threadId, title, overModel: target.renaming })) return title;
+      if (await titles.storeModelTitle({ owner, threadId, title, overModel: target.renaming, usage })) return title;
       console.info(`[thread ${threadId}] keeps the name its user gave it; the model's title is not stored`);
       return null;
     } catch (error) {

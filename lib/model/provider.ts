@@ -35,6 +35,7 @@ export interface AnsweringModels {
   models: ReadonlyMap<string, LanguageModel>;
   /** UTILITY_MODEL's; unset: each thread's own. */
   utilityModel?: LanguageModel;
+  utilityModelId?: string;
 }
 
 /** The configuration's models, each built once. */
@@ -42,7 +43,9 @@ export function answeringModels(settings: Env): AnsweringModels {
   const models = offeredLanguageModels(settings);
   const { provider, model } = defaultModel(settings);
   const modelId = `${provider}:${model}`;
-  return { model: models.get(modelId)!, modelId, models, utilityModel: utilityLanguageModel(settings) };
+  const utility = parseUtilityModel(settings);
+  const utilityModelId = utility && !("error" in utility) ? `${utility.provider}:${utility.model}` : undefined;
+  return { model: models.get(modelId)!, modelId, models, utilityModel: utilityLanguageModel(settings), utilityModelId };
 }
 
 /** The configured models by id (`provider:model`), each built once: the ones on offer. */

@@ -91,7 +91,7 @@ export class MemoryHistory implements TurnHistory {
       storeModelTitle: async (ctx) =>
         store.record("titles.storeModelTitle", ctx, () => {
           const thread = store.threads.get(ctx.threadId);
-          if (!thread || thread.owner !== ctx.owner || (thread.titledByModel && !ctx.overModel)) return false;
+          if (!thread || thread.owner !== ctx.owner || ctx.title === null || (thread.titledByModel && !ctx.overModel)) return false;
           thread.title = ctx.title;
           thread.titledByModel = true;
           return true;

@@ -1,5 +1,6 @@
 import "server-only";
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type { Tokens } from "@threadline/history/usage";
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from "ai";
 import { BROKE_OFF_TOOL_ERROR, STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
 import type { HandoffPart, Part } from "@threadline/history/parts";
@@ -27,6 +28,8 @@ export interface ModelCallResult {
   stopped: boolean;
   /** The model's stream broke off or went silent after `parts` (possibly none): what to tell the user. */
   failure?: string;
+  /** What the call spent, as the provider reported it at the stream's end (none when it broke off first). */
+  tokens?: Tokens;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function callModel(args: {
   const context: StreamContext = { agent, newId: args.newId, now: args.now ?? Date.now };
   const watchdog = watchModelCall(args.signal, args.idleTimeoutMs);
   let stream: ModelStream;
+  let tokens: Tokens | undefined;
   try {
     const call: ProviderCall = {
       model: agent.model ?? args.model,
@@ -60,7 +64,7 @@ export async function callModel(args: {
       abortSignal: watchdog.signal,
       maxRetries: args.maxRetries,
     };
-    stream = await readStream(call, writer, context, watchdog.heard);
+    stream = await readStream(call, writer, context, watchdog.heard, (usage) => (tokens = tokensOf(usage)));
   } finally {
     watchdog.dispose();
   }
@@ -80,6 +84,17 @@ export async function callModel(args: {
     ...(last.stream.handoff && !ended ? { handoff: last.stream.handoff } : {}),
     stopped,
     ...(broken ? { failure: brokeOffMessage(silenceMs, stream.failure?.error) } : {}),
+    ...(tokens ? { tokens } : {}),
+  };
+}
+
+/** The provider's usage in the four numbers a turn keeps (0 where it did not say). */
+export function tokensOf(usage: LanguageModelV3Usage): Tokens {
+  return {
+    inputTokens: usage.inputTokens.total ?? 0,
+    outputTokens: usage.outputTokens.total ?? 0,
+    cachedTokens: usage.inputTokens.cacheRead ?? 0,
+    reasoningTokens: usage.outputTokens.reasoning ?? 0,
   };
 }
 
@@ -94,7 +109,13 @@ function brokeOffMessage(silenceMs: number | undefined, error: unknown): string 
  * it comes; what broke it off (the request, or the stream) is kept in the
  * state. The provider's stream is read directly, one read per part.
  */
-async function readStream(call: ProviderCall, writer: ChunkWriter, context: StreamContext, heard: () => void): Promise<ModelStream> {
+async function readStream(
+  call: ProviderCall,
+  writer: ChunkWriter,
+  context: StreamContext,
+  heard: () => void,
+  finished: (usage: LanguageModelV3Usage) => void,
+): Promise<ModelStream> {
   let stream = emptyStream;
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
@@ -103,6 +124,7 @@ async function readStream(call: ProviderCall, writer: ChunkWriter, context: Stre
       const next = await reader.read();
       if (next.done) return stream;
       heard();
+      if (next.value.type === "finish") finished(next.value.usage);
       const chunk = next.value.type === "tool-call" ? await parseToolCall(next.value, call.tools) : asChunk(next.value);
       if (chunk === undefined) continue;
       const reduced = reduceChunk(stream, chunk as TextStreamPart<ToolSet>, context);

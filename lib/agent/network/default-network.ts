@@ -24,7 +24,7 @@ export const RESEARCHER = "Researcher";
  */
 export function defaultNetwork(
   settings: Env,
-  models: Pick<Network, "model" | "modelId" | "models" | "utilityModel">,
+  models: Pick<Network, "model" | "modelId" | "models" | "utilityModel" | "utilityModelId">,
   search: SearchThreads,
   reminders: AgentTool[] = [],
   /** Tools listed before each turn (the operator's MCP servers'), given to Researcher. */

@@ -55,6 +55,8 @@ export interface Network {
   models?: ReadonlyMap<string, LanguageModel>;
   /** What titles and summaries are asked of; unset: `model`, the one answering the thread. */
   utilityModel?: LanguageModel;
+  /** Its id (`provider:model`), which their usage records. */
+  utilityModelId?: string;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
@@ -130,6 +132,9 @@ export async function withDynamicTools(network: Network): Promise<Network> {
 
 /** The model titles and summaries are asked of. */
 export const utilityModelOf = (network: Pick<Network, "model" | "utilityModel">): LanguageModel => network.utilityModel ?? network.model;
+/** Its id, as their usage records it. */
+export const utilityModelIdOf = (network: Pick<Network, "modelId" | "utilityModel" | "utilityModelId">): string =>
+  (network.utilityModel ? network.utilityModelId : network.modelId) ?? "unknown";
 
 /**
  * Code routing: the first agent takes every turn, and an agent that hands

@@ -13,6 +13,7 @@ import { ChunkWriter, type InsideCall, type Publish } from "../turn/stream-chunk
 import { runTool } from "./tools/run-tool";
 import { asksApproval, type ToolContext } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
+import type { ModelUsage } from "@threadline/history/usage";
 
 export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */
@@ -56,6 +57,8 @@ export interface RunNetworkArgs {
    * wrote before breaking off is kept, and the turn ends with it.
    */
   retriesSteps?: boolean;
+  /** Where each model call's usage goes as its step returns (a replayed step's memoized usage, once). */
+  usage?: ModelUsage[];
 }
 
 /**
@@ -165,7 +168,7 @@ function modelStep(
     /** A sub-agent's call: it reads its task instead of the thread, and what it wrote so far; its parts are tagged with the call. */
     within?: { inside: InsideCall; task: string; stepId: string };
   },
-): Promise<ModelCallResult> {
+): Promise<ModelCallResult & { usageId?: string }> {
   const { network, context } = args;
   const stepId = within?.stepId ?? `model:${iteration}:${agent.name}:${call}`;
   const writer = new ChunkWriter(args.publish, stepId, within?.inside);
@@ -174,14 +177,14 @@ function modelStep(
   const sofar = within ? replySoFar.map((p) => (isInside(p, within.inside.parentCallId) ? plain(p) : p)) : replySoFar;
   return args.step(
     stepId,
-    async () => {
+    async (): Promise<ModelCallResult & { usageId?: string }> => {
       await writer.startStep();
       if (announce) await writer.agent(agent.name, within ? `agent:${within.stepId}` : `agent:${iteration}`);
       // Inside the step: a durable runtime's replays of the turn do not log it again.
       if (announce && args.historyTrim && network.logHistory) {
         console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
       }
-      const result = await callModel({
+      const called = await callModel({
         agent,
         model: network.model,
         messages: [...earlier, ...toModelMessages([{ id: "reply", role: "assistant", parts: sofar }], summaryForModel)],
@@ -192,18 +195,25 @@ function modelStep(
         maxRetries: network.maxRetries,
         idleTimeoutMs: network.modelIdleTimeoutMs,
       });
-      if (result.failure !== undefined && (args.retriesSteps || result.parts.length === 0)) {
-        throw new ModelCallError(result.failure);
+      if (called.failure !== undefined && (args.retriesSteps || called.parts.length === 0)) {
+        throw new ModelCallError(called.failure);
       }
       await writer.finishStep();
+      // The call's id is made inside the step: a durable runtime's replay of it returns the same one, and its usage is stored once.
+      const result = called.tokens ? { ...called, usageId: args.newId() } : called;
       return within ? insideResult(result, within.inside) : result;
     },
     { stoppable: true },
-  );
+  ).then((result) => {
+    if (result.tokens && result.usageId) {
+      args.usage?.push({ id: result.usageId, agent: agent.name, purpose: within ? "sub-agent" : "answer", model: network.modelId ?? "unknown", ...result.tokens });
+    }
+    return result;
+  });
 }
 
 /** A model call's result as it ran inside a sub-agent's call: every part and call tagged with it. */
-function insideResult(result: ModelCallResult, inside: InsideCall): ModelCallResult {
+function insideResult<R extends ModelCallResult>(result: R, inside: InsideCall): R {
   return {
     ...result,
     parts: result.parts.map((p) => tagInside(p, inside)),

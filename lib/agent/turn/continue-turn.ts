@@ -6,6 +6,7 @@ import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessag
 import { notFoundThread } from "@threadline/history/errors";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
+import type { ModelUsage } from "@threadline/history/usage";
 import { runNetwork } from "../network/run-network";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
@@ -133,6 +134,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   }
 
   // The agent whose call asked goes on; a call that ran inside a sub-agent's call finishes that call first.
+  const usage: ModelUsage[] = [];
   const asking = lastAsking(reply.parts);
   const subAgentCall = asking?.parentCallId
     ? reply.parts.find((p): p is ToolCallPart => p.type === "tool-call" && p.toolCallId === asking.parentCallId)
@@ -142,6 +144,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     ? { parts, stopped: true }
     : await runNetwork({
         network,
+        usage,
         messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary),
         context,
         publish: deps.publish,
@@ -153,7 +156,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
         resume: { agent, parts, ...(subAgentCall ? { subAgentCall } : {}) },
       });
   const status = ran.stopped ? "stopped" : "failure" in ran && ran.failure !== undefined ? "incomplete" : "waiting" in ran && ran.waiting ? "waiting" : "complete";
-  const goneOn: Reply = { ...assistant(replyId, ran.parts), status };
+  const goneOn: Reply = { ...assistant(replyId, ran.parts), status, usage };
   const turn = { messageId, turnId: input.turnId };
   let saved: { seq?: number; parentId?: string | null } | { refused: string };
   try {

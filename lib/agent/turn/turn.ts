@@ -17,6 +17,7 @@ import {
   type HistorySource,
 } from "./lifecycle";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
+import type { ModelUsage } from "@threadline/history/usage";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import { coalescing } from "../model/coalesce";
@@ -326,8 +327,10 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
     if (network.maxInputChars !== undefined && size.inputChars > network.maxInputChars) {
       throw tooLong(size.inputChars, network.maxInputChars, input.message.content.length);
     }
+    const usage: ModelUsage[] = [];
     const outcome = await runNetwork({
       network,
+      usage,
       messagesFor: messagesFor(turn, reading),
       historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
       context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone },
@@ -340,7 +343,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
     });
     const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
     const wrote = (status: Reply["status"]) =>
-      outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, model: network.modelId } : undefined;
+      outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, model: network.modelId, usage } : undefined;
     if (outOfTime) {
       const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
       return { status: "incomplete", reply: wrote("incomplete"), failure };

@@ -35,6 +35,7 @@
 // Titles (lib/agent/title.ts) add `titles`: after a thread's first reply the
 // model names the thread, and `storeModelTitle` keeps that name unless the
 // user has renamed the thread.
+import type { ModelUsage } from "./usage";
 import type { MessageVersions, ReplyStatus, StoredMessage } from "./messages";
 import type { ThreadOrigin } from "./thread-source";
 import type { ApprovalOutcome, SystemEventPart, ThreadMessage } from "./parts";
@@ -59,6 +60,8 @@ export interface Reply extends ThreadMessage {
   status: ReplyStatus;
   /** The model that wrote it (`provider:model`); the thread then names it as its model. */
   model?: string;
+  /** What this run's model calls spent: stored with the reply, in the same statement, each call once. */
+  usage?: ModelUsage[];
 }
 
 /** A thread's compaction summary: a system message whose one part says what it stands for. */
@@ -217,7 +220,8 @@ export interface SummaryStore {
    * changes other messages.
    * Null when it stored nothing (another got there first, the path changed, or no such thread).
    */
-  append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null }): Promise<{ seq: number } | null>;
+  /** `usage`: what writing it spent, kept whether or not the summary is. */
+  append(ctx: ThreadScope & { threadId: string; summary: NewSummary; after: number | null; usage?: ModelUsage }): Promise<{ seq: number } | null>;
 }
 
 
@@ -253,7 +257,7 @@ export interface TitleStore {
    * second time unless `overModel` (an edit of the first message) lets it
    * replace the model's earlier title. False when it stored nothing.
    */
-  storeModelTitle(ctx: ThreadScope & { threadId: string; title: string; overModel?: boolean }): Promise<boolean>;
+  storeModelTitle(ctx: ThreadScope & { threadId: string; title: string | null; overModel?: boolean; usage?: ModelUsage }): Promise<boolean>;
 }
 
 /** How a decision went: the outcome that stands, and whether this decision made it (false: an earlier one had). */

@@ -162,7 +162,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     // trip. Parts already stored (a retried step whose first try committed)
     // are skipped; the thread's row lock orders it after any other writer.
     const { rows } = await this.pool.query<{ first_seq: string; parent_message_id: string | null }>(
-      "SELECT first_seq, parent_message_id FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+      "SELECT first_seq, parent_message_id FROM threadline_append_reply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
       [
         threadId,
         owner,
@@ -177,6 +177,7 @@ export class PostgresHistoryAdapter implements HistoryConfig {
         turn?.turnId ?? null,
         replaces ?? null,
         reply.model ?? null,
+        JSON.stringify(reply.usage ?? []),
       ],
     );
     if (rows.length === 0) throw notFoundThread();
@@ -339,14 +340,22 @@ class PostgresSummaryStore implements SummaryStore {
     return rows.length === 0 ? null : (summaryFrom(rows[0]) ?? null);
   }
 
-  async append({ owner, threadId, summary, after }: SummaryArgs<"append">) {
+  async append({ owner, threadId, summary, after, usage }: SummaryArgs<"append">) {
     const { kind, content, escaped, data } = toColumns("system", { type: "system-event", event: "compaction", ...summary });
     // threadline_append_summary stores it only while the thread's latest
     // summary is still `after` (of two compactions one lands) and what it
     // stands for is still on the active path.
+    // What writing it spent rides on the same statement, kept whether or not the summary lands.
     const { rows } = await this.pool.query<{ seq: string }>(
-      "SELECT seq FROM threadline_append_summary($1, $2, $3, $4, $5, $6, $7, $8)",
-      [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data)],
+      `WITH spent AS (
+         INSERT INTO model_usage (id, thread_id, message_id, purpose, model, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
+         SELECT u.id, t.id, $4, 'summary', u.model, u."inputTokens", u."outputTokens", u."cachedTokens", u."reasoningTokens"
+           FROM threads t, jsonb_to_record($9::jsonb) AS u(id uuid, model text, "inputTokens" bigint, "outputTokens" bigint, "cachedTokens" bigint, "reasoningTokens" bigint)
+          WHERE t.id = $1 AND t.owner = $2 AND $9::jsonb IS NOT NULL
+         ON CONFLICT (id) DO NOTHING
+       )
+       SELECT seq FROM threadline_append_summary($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [threadId, owner, after, summary.id, kind, content, escaped, JSON.stringify(data), usage ? JSON.stringify(usage) : null],
     );
     return rows.length === 0 ? null : { seq: Number(rows[0].seq) };
   }

@@ -1,8 +1,9 @@
 DROP FUNCTION IF EXISTS threadline_append_reply(uuid, text, text, text[], text[], text[], boolean[], jsonb[], text, text, text, text);
+DROP FUNCTION IF EXISTS threadline_append_reply(uuid, text, text, text[], text[], text[], boolean[], jsonb[], text, text, text, text, text);
 CREATE OR REPLACE FUNCTION threadline_append_reply(
   p_thread uuid, p_owner text, p_message text,
   p_kinds text[], p_agents text[], p_contents text[], p_escaped boolean[], p_data jsonb[], p_status text,
-  p_turn_message text, p_turn text, p_replaces text, p_model text
+  p_turn_message text, p_turn text, p_replaces text, p_model text, p_usage jsonb
 ) RETURNS TABLE (first_seq bigint, parent_message_id text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -46,6 +47,13 @@ BEGIN
   )
   SELECT count(*), count(*) FILTER (WHERE inserted.part_index = 0), min(inserted.seq)
     INTO v_parts, v_messages, v_first FROM inserted;
+
+  -- What the run's model calls spent, each call once (a retried write, or a replayed step, brings the same ids).
+  INSERT INTO model_usage (id, thread_id, message_id, agent, purpose, model, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
+  SELECT u.id, p_thread, p_message, u.agent, u.purpose, u.model, u."inputTokens", u."outputTokens", u."cachedTokens", u."reasoningTokens"
+    FROM jsonb_to_recordset(coalesce(p_usage, '[]'::jsonb))
+           AS u(id uuid, agent text, purpose text, model text, "inputTokens" bigint, "outputTokens" bigint, "cachedTokens" bigint, "reasoningTokens" bigint)
+  ON CONFLICT (id) DO NOTHING;
 
   -- A call that waits for the user's approval is recorded as waiting with the reply that holds it.
   INSERT INTO tool_approvals (id, thread_id, message_id, tool_call_id, tool_name)
