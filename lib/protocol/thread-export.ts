@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { partSchema, ROLES, type Part, type Role } from "@threadline/history/parts";
+import type { ModelUsage } from "@threadline/history/usage";
 import type { ReplyStatus } from "./threads";
 import { threadOriginFields, type ThreadOrigin } from "@threadline/history/thread-source";
 
@@ -52,8 +53,17 @@ export interface ThreadExport {
    * from a file.
    */
   thread: { title: string | null; createdAt: string; updatedAt: string } & Partial<ThreadOrigin>;
+  /**
+   * What the thread's model calls spent, each call with the message it wrote
+   * (null: a title). An import reads past it: the calls were spent where the
+   * file came from, not on the server that imports it.
+   */
+  usage?: ExportedUsage[];
   messages: ExportedMessage[];
 }
+
+/** One model call's usage in a file: `messageId` names the reply or summary it wrote, as the file names it. */
+export type ExportedUsage = Omit<ModelUsage, "id"> & { messageId: string | null; createdAt: string };
 
 const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
 

@@ -15,6 +15,7 @@ import {
 /** A thread's whole tree as the repository reads it (ThreadRepository.versionTree). */
 export interface VersionTree {
   thread: ThreadExport["thread"];
+  usage?: ThreadExport["usage"];
   messages: ExportedMessage[];
 }
 

@@ -14,6 +14,7 @@ import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
 import type { ThreadSize, VersionTree } from "./export";
+import type { ExportedUsage } from "@/lib/protocol/thread-export";
 import { forkTitle } from "./fork-title";
 import { ImportBatches } from "./import-rows";
 import type {
@@ -228,8 +229,16 @@ export class ThreadRepository {
 
   /** Every version of every message of the thread with all its parts, oldest first; 404 if it is not the owner's. */
   async versionTree(owner: string, id: string): Promise<VersionTree> {
-    const { rows: threads } = await this.pool.query<Pick<ThreadRow, "title" | "created_at" | "updated_at" | "source" | "source_id" | "source_metadata">>(
-      "SELECT title, created_at, updated_at, source, source_id, source_metadata FROM threads WHERE id = $1 AND owner = $2",
+    const { rows: threads } = await this.pool.query<
+      Pick<ThreadRow, "title" | "created_at" | "updated_at" | "source" | "source_id" | "source_metadata"> & { usage: ExportedUsage[] }
+    >(
+      `SELECT t.title, t.created_at, t.updated_at, t.source, t.source_id, t.source_metadata,
+              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                        'messageId', u.message_id, 'agent', u.agent, 'purpose', u.purpose, 'model', u.model,
+                        'inputTokens', u.input_tokens, 'outputTokens', u.output_tokens, 'cachedTokens', u.cached_tokens,
+                        'reasoningTokens', u.reasoning_tokens, 'createdAt', u.created_at)) ORDER BY u.created_at, u.id), '[]')
+                 FROM model_usage u WHERE u.thread_id = t.id) AS usage
+         FROM threads t WHERE t.id = $1 AND t.owner = $2`,
       [id, owner],
     );
     if (threads.length === 0) throw notFoundThread();
@@ -246,7 +255,9 @@ export class ThreadRepository {
     });
     const [thread] = threads;
     const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
-    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin }, messages };
+    // jsonb keeps the time as Postgres prints it, and a title's call has no message: the file speaks ISO, and null.
+    const usage = thread.usage.map((u) => ({ ...u, messageId: u.messageId ?? null, createdAt: new Date(u.createdAt).toISOString() }));
+    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin }, usage, messages };
   }
 
   /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */

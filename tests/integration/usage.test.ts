@@ -7,6 +7,9 @@ import { testApp } from "../support/test-app";
 import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import * as chat from "@/app/api/chat/route";
 import * as usageRoute from "@/app/api/threads/[id]/usage/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { App } from "@/lib/app";
 import type { ThreadUsage, UsageSum } from "@/lib/protocol/usage";
 
@@ -99,6 +102,19 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
     const replies = Object.values(usage.byMessage);
     expect(replies.map((r) => r.calls).sort()).toEqual([1, 3]);
     expect(Object.keys(replies.find((r) => r.calls === 3)!.byAgent).sort()).toEqual(["Researcher", "Triage"]);
+
+    // The export carries every call, each with the message it wrote (a title's none); an import reads past it.
+    const exported = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie: me.cookie }), params(threadId));
+    const file = (await exported.json()) as ThreadExport;
+    expect(file.usage).toHaveLength(usage.total.calls);
+    expect(file.usage!.reduce((n, u) => n + u.inputTokens + u.outputTokens, 0)).toBe(usage.total.totalTokens);
+    expect(file.usage!.filter((u) => u.purpose === "title")).toMatchObject([{ messageId: null, model: "openai-compatible:mock-a" }]);
+    const replyIds = new Set(file.messages.filter((m) => m.role === "assistant").map((m) => m.id));
+    expect(file.usage!.filter((u) => u.purpose === "answer").every((u) => replyIds.has(u.messageId!))).toBe(true);
+    const imported = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: me.cookie, json: file }), undefined);
+    expect(imported.status).toBe(201);
+    const copy = ((await imported.json()) as { thread: { id: string } }).thread.id;
+    expect((await usageOf(copy, me.cookie)).total.calls).toBe(0);
 
     // Another owner sees nothing of it.
     const other = await visitor();
