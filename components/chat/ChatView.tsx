@@ -59,6 +59,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   );
   const actions = useMemo<MessageActions>(
     () => ({
+      threadId: snapshot.threadId,
       // The reply and its button make way for the new one: the focus goes to the composer, where Stop is.
       regenerate: (replyId, picked) => {
         if (picked) choose(picked);
@@ -78,7 +79,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
         composerInput.current?.focus();
       },
     }),
-    [controller, choose],
+    [controller, choose, snapshot.threadId],
   );
 
   // The composer keeps the same position in the tree in both layouts, so its

@@ -1,13 +1,14 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { exportUrl } from "@/lib/client/api";
+import { exportUrl, threadUsage } from "@/lib/client/api";
+import { usageText } from "@/lib/client/usage-text";
 import { ChevronDownIcon, DownloadIcon } from "@/components/ui/icons";
 
 /**
- * "Export": a small disclosure with the thread's download links, JSON (which
- * Import reads back) and Markdown. Escape or a click elsewhere closes it; the
- * focus goes back to the button.
+ * "Export": a small disclosure with what the thread has spent so far and
+ * its download links, JSON (which Import reads back) and Markdown. Escape or
+ * a click elsewhere closes it; the focus goes back to the button.
  */
 export function ExportMenu({ threadId }: { threadId: string }) {
   const [open, setOpen] = useState(false);
@@ -15,16 +16,27 @@ export function ExportMenu({ threadId }: { threadId: string }) {
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const firstLink = useRef<HTMLAnchorElement>(null);
+  // What the thread has spent, every version of every reply, read each time the menu opens.
+  const [total, setTotal] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
+    let live = true;
+    setTotal(null);
+    threadUsage(threadId).then(
+      (usage) => live && setTotal(`This thread: ${usageText(usage.total)}`),
+      () => live && setTotal("This thread's usage could not be read."),
+    );
     firstLink.current?.focus();
     const closeOutside = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
     document.addEventListener("pointerdown", closeOutside);
-    return () => document.removeEventListener("pointerdown", closeOutside);
-  }, [open]);
+    return () => {
+      live = false;
+      document.removeEventListener("pointerdown", closeOutside);
+    };
+  }, [open, threadId]);
 
   const close = () => {
     setOpen(false);
@@ -65,6 +77,9 @@ export function ExportMenu({ threadId }: { threadId: string }) {
         hidden={!open}
         className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-800"
       >
+        <p aria-live="polite" data-thread-usage className="border-b border-neutral-200 px-3 pt-1 pb-2 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-300">
+          {total ?? "Counting this thread's usage…"}
+        </p>
         <ul aria-label="Export formats">
           <li>
             <a ref={firstLink} href={exportUrl(threadId, "json")} download onClick={() => setOpen(false)} className={link}>

@@ -9,6 +9,8 @@ import type { DecideApproval } from "@/components/chat/ApprovalCard";
 
 /** What a message's buttons do; one object for the whole thread, so a memoised bubble is not drawn again for them. */
 export interface MessageActions {
+  /** The thread the messages belong to; null until a new chat's first reply names it. */
+  threadId: string | null;
   switchVersion: (messageId: string, control: VersionControl) => void;
   /** The reply answered anew, by `model` when one is picked ("Regenerate with"), else by the thread's. */
   regenerate: (replyId: string, model?: string) => void;

@@ -16,6 +16,7 @@ import type { MessageVersions } from "@/lib/protocol/threads";
 import { ForkIcon, PencilIcon } from "@/components/ui/icons";
 import { useModels } from "@/components/chat/ModelsContext";
 import { RegenerateMenu } from "@/components/chat/RegenerateMenu";
+import { UsageButton } from "@/components/chat/UsageButton";
 import { modelLabel } from "@/lib/client/model-choice";
 
 interface MessageBubbleProps {
@@ -66,6 +67,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
           <ActionButton label="Fork" title="Fork: a new thread from here" disabled={locked} onClick={() => actions.fork(message.id)}>
             <ForkIcon />
           </ActionButton>
+          {actions.threadId && <UsageButton threadId={actions.threadId} replyId={message.id} />}
           {isStopped && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
           {isIncomplete && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}
           {model && (

@@ -3,6 +3,7 @@
 import { AppError, fromErrorBody } from "@threadline/history/errors";
 import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
 import { pageTimeZone } from "@/lib/client/time-zone";
+import type { ThreadUsage } from "@/lib/protocol/usage";
 import type {
   MessagesPage,
   MessageVersions,
@@ -108,6 +109,11 @@ export function latestMessages(threadId: string): Promise<MessagesPage> {
 /** The page of a thread's messages just before `cursor` (oldest first), and the cursor of the page before it. */
 export function olderMessages(threadId: string, cursor: string): Promise<MessagesPage> {
   return request<MessagesPage>(`${threadPath(threadId)}/messages?cursor=${encodeURIComponent(cursor)}`);
+}
+
+/** What the thread's model calls spent: in total, by agent, purpose, model and reply. */
+export function threadUsage(threadId: string): Promise<ThreadUsage> {
+  return request<ThreadUsage>(`${threadPath(threadId)}/usage`);
 }
 
 /** Each message of the thread's active path that has other versions ("2 / 3"). */
