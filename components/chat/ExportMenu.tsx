@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { exportUrl, threadUsage } from "@/lib/client/api";
+import { exportUrl } from "@/lib/client/api";
+import { useDismiss } from "@/components/ui/useDismiss";
+import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import { usageText } from "@/lib/client/usage-text";
 import { ChevronDownIcon, DownloadIcon } from "@/components/ui/icons";
 
@@ -17,26 +19,12 @@ export function ExportMenu({ threadId }: { threadId: string }) {
   const button = useRef<HTMLButtonElement>(null);
   const firstLink = useRef<HTMLAnchorElement>(null);
   // What the thread has spent, every version of every reply, read each time the menu opens.
-  const [total, setTotal] = useState<string | null>(null);
+  const usage = useThreadUsage(open, threadId);
+  useDismiss(open, root, setOpen);
 
   useEffect(() => {
-    if (!open) return;
-    let live = true;
-    setTotal(null);
-    threadUsage(threadId).then(
-      (usage) => live && setTotal(`This thread: ${usageText(usage.total)}`),
-      () => live && setTotal("This thread's usage could not be read."),
-    );
-    firstLink.current?.focus();
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", closeOutside);
-    return () => {
-      live = false;
-      document.removeEventListener("pointerdown", closeOutside);
-    };
-  }, [open, threadId]);
+    if (open) firstLink.current?.focus();
+  }, [open]);
 
   const close = () => {
     setOpen(false);
@@ -78,7 +66,11 @@ export function ExportMenu({ threadId }: { threadId: string }) {
         className="absolute right-0 z-20 mt-1 w-48 rounded-lg border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-800"
       >
         <p aria-live="polite" data-thread-usage className="border-b border-neutral-200 px-3 pt-1 pb-2 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-300">
-          {total ?? "Counting this thread's usage…"}
+          {usage.state === "done"
+            ? `This thread: ${usageText(usage.usage.total)}`
+            : usage.state === "error"
+              ? "This thread's usage could not be read."
+              : "Counting this thread's usage…"}
         </p>
         <ul aria-label="Export formats">
           <li>

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { ModelOption } from "@/lib/protocol/models";
 import { actionButtonClass } from "@/components/chat/MessageActions";
 import { RegenerateIcon } from "@/components/ui/icons";
+import { useDismiss } from "@/components/ui/useDismiss";
 
 /**
  * "Regenerate": with one model on offer it answers anew at once; with
@@ -30,15 +31,11 @@ export function RegenerateMenu({
   const button = useRef<HTMLButtonElement>(null);
   const items = useRef<(HTMLButtonElement | null)[]>([]);
 
+  useDismiss(open, root, setOpen);
   useEffect(() => {
     if (!open) return;
     const at = Math.max(0, models.findIndex((m) => m.id === current));
     items.current[at]?.focus();
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", closeOutside);
-    return () => document.removeEventListener("pointerdown", closeOutside);
   }, [open, models, current]);
 
   const close = () => {

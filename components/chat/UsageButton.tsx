@@ -1,12 +1,10 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { threadUsage } from "@/lib/client/api";
+import { useId, useRef, useState } from "react";
 import { usageText } from "@/lib/client/usage-text";
-import type { UsageSum } from "@/lib/protocol/usage";
+import { useDismiss } from "@/components/ui/useDismiss";
+import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import { actionButtonClass } from "@/components/chat/MessageActions";
-
-type Loaded = { state: "loading" } | { state: "error"; message: string } | { state: "done"; reply: (UsageSum & { byAgent: Record<string, UsageSum> }) | undefined };
 
 /**
  * "Usage" in a reply's footer: what the reply's model calls spent, in total
@@ -15,28 +13,13 @@ type Loaded = { state: "loading" } | { state: "error"; message: string } | { sta
  */
 export function UsageButton({ threadId, replyId }: { threadId: string; replyId: string }) {
   const [open, setOpen] = useState(false);
-  const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    setLoaded({ state: "loading" });
-    threadUsage(threadId).then(
-      (usage) => live && setLoaded({ state: "done", reply: usage.byMessage[replyId] }),
-      (error: Error) => live && setLoaded({ state: "error", message: error.message }),
-    );
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", closeOutside);
-    return () => {
-      live = false;
-      document.removeEventListener("pointerdown", closeOutside);
-    };
-  }, [open, threadId, replyId]);
+  const loaded = useThreadUsage(open, threadId);
+  useDismiss(open, root, setOpen);
+  const reply = loaded.state === "done" ? loaded.usage.byMessage[replyId] : undefined;
 
   return (
     <div
@@ -73,13 +56,13 @@ export function UsageButton({ threadId, replyId }: { threadId: string; replyId: 
           <p>Counting…</p>
         ) : loaded.state === "error" ? (
           <p className="text-red-600 dark:text-red-400">{loaded.message}</p>
-        ) : !loaded.reply ? (
+        ) : !reply ? (
           <p>No usage recorded for this reply.</p>
         ) : (
           <>
-            <p className="font-medium">{usageText(loaded.reply)}</p>
+            <p className="font-medium">{usageText(reply)}</p>
             <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-3 gap-y-1">
-              {Object.entries(loaded.reply.byAgent).map(([agent, sum]) => (
+              {Object.entries(reply.byAgent).map(([agent, sum]) => (
                 <div key={agent} className="contents">
                   <dt className="text-neutral-500 dark:text-neutral-400">{agent}</dt>
                   <dd className="text-right tabular-nums">{usageText(sum)}</dd>

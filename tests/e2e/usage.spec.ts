@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectReplyFinished, lastReply, regenerateWith, startThread, uniqueToken } from "./helpers";
+import { expectReplyFinished, lastReply, regenerateWith, sendMessage, uniqueToken } from "./helpers";
 
 // What a conversation spent, in the page: a reply's "Usage" shows its tokens
 // and cost by agent (the suite's "Mock model" is priced at $1 in and $2 out
@@ -9,7 +9,9 @@ const COSTED = /^[\d,]+ tokens · (\$0\.\d{4}|< \$0\.0001)$/;
 
 test("a reply's Usage shows its tokens and cost by agent; the thread's menu its total, a regenerate counted too", async ({ page }) => {
   await page.goto("/");
-  await startThread(page, `[[call:calculate:{"expression":"6 * 7"}]] ${uniqueToken()}`);
+  await sendMessage(page, `[[call:calculate:{"expression":"6 * 7"}]] ${uniqueToken()}`);
+  await expect(lastReply(page)).toContainText("Tool results: calculate");
+  await expectReplyFinished(page);
   const usage = lastReply(page).getByRole("button", { name: "Usage" });
   await usage.click();
   const panel = page.getByRole("region", { name: "Usage of this reply" });
