@@ -40,6 +40,7 @@ export interface ChatViewProps {
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
   const { view, snapshot, controller } = useThreadChat(thread);
   const isEmpty = snapshot.messages.length === 0;
+  const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const models = useModels();
   const [model, setModel] = useState<ModelChoice | undefined>(() => initialModel(models, threadModel, null));
@@ -92,8 +93,9 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
             report={snapshot.history.report}
             historySource={snapshot.history.source}
             next={historyDebug}
-            models={{ lastReply: snapshot.messages.findLast((m) => m.role === "assistant")?.metadata?.model, next: model?.id }}
+            models={{ lastReply: lastReply?.metadata?.model, next: model?.id }}
             mcpServers={mcpServers}
+            lastReply={snapshot.threadId && lastReply && !snapshot.busy ? { threadId: snapshot.threadId, replyId: lastReply.id } : undefined}
           />
         </Suspense>
       )}

@@ -1,6 +1,8 @@
 "use client";
 
 import type { McpServerStatus } from "@/lib/protocol/mcp";
+import { usageText } from "@/lib/client/usage-text";
+import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {
@@ -19,6 +21,8 @@ interface HistoryDebugPanelProps {
   models: { lastReply?: string; next?: string };
   /** The operator's MCP servers as the page was rendered (none configured: empty). */
   mcpServers: McpServerStatus[];
+  /** The thread and its last finished reply: the panel shows what that reply's calls spent. */
+  lastReply?: { threadId: string; replyId: string };
 }
 
 /**
@@ -26,7 +30,7 @@ interface HistoryDebugPanelProps {
  * operator can check that the environment wins before sending anything), then,
  * after each message, what the model was given.
  */
-export function HistoryDebugPanel({ report, historySource, next, models, mcpServers }: HistoryDebugPanelProps) {
+export function HistoryDebugPanel({ report, historySource, next, models, mcpServers, lastReply }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
       <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
@@ -64,6 +68,7 @@ export function HistoryDebugPanel({ report, historySource, next, models, mcpServ
           </dl>
         </>
       )}
+      {lastReply && <LastReplyCalls {...lastReply} />}
       {mcpServers.length > 0 && (
         <>
           <p className="mt-2 text-neutral-500 dark:text-neutral-400">MCP servers</p>
@@ -82,3 +87,22 @@ export function HistoryDebugPanel({ report, historySource, next, models, mcpServ
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** What the last reply's model calls spent, by agent, as the server stored it. */
+function LastReplyCalls({ threadId, replyId }: { threadId: string; replyId: string }) {
+  const reading = useThreadUsage(true, threadId, replyId);
+  const reply = reading.state === "done" ? reading.usage.byMessage[replyId] : undefined;
+  if (!reply) return null;
+  return (
+    <>
+      <p className="mt-2 text-neutral-500 dark:text-neutral-400">Model calls of the last reply</p>
+      <ul aria-label="Model calls of the last reply">
+        {Object.entries(reply.byAgent).map(([agent, sum]) => (
+          <li key={agent}>
+            {agent}: {plural(sum.calls, "call")}, {usageText(sum)}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -6,8 +6,8 @@ import type { ThreadUsage } from "@/lib/protocol/usage";
 
 export type UsageReading = { state: "loading" } | { state: "error"; message: string } | { state: "done"; usage: ThreadUsage };
 
-/** The thread's usage, read from the server each time `open` turns true (it counts what the server stored by then). */
-export function useThreadUsage(open: boolean, threadId: string): UsageReading {
+/** The thread's usage, read from the server each time `open` turns true, or `again` changes while open (it counts what the server stored by then). */
+export function useThreadUsage(open: boolean, threadId: string, again?: string): UsageReading {
   const [reading, setReading] = useState<UsageReading>({ state: "loading" });
   useEffect(() => {
     if (!open) return;
@@ -20,6 +20,6 @@ export function useThreadUsage(open: boolean, threadId: string): UsageReading {
     return () => {
       live = false;
     };
-  }, [open, threadId]);
+  }, [open, threadId, again]);
   return reading;
 }

@@ -37,6 +37,8 @@ test("a model picked before the first message answers it; the thread keeps it af
   const panel = page.getByRole("region", { name: "History debug" });
   await expect(panel).toContainText("Last reply's model: openai-compatible:mock-model-b");
   await expect(panel).toContainText("Next message's model: openai-compatible:mock-model-b");
+  // And what the last reply's calls spent: Triage answered alone, in one call.
+  await expect(panel.getByRole("list", { name: "Model calls of the last reply" })).toContainText(/Triage: 1 call, [\d,]+ tokens/);
 
   // Back to the default for the next message of this thread: it answers, and the earlier reply still names its own.
   await picker(page).selectOption({ label: "Mock model" });
