@@ -18,7 +18,7 @@ test("a reply's Usage shows its tokens and cost by agent; the thread's menu its 
   await expect(panel).toBeVisible();
   await expect(panel.locator("p").first()).toHaveText(COSTED);
   // Triage handed over, Researcher called the tool and answered.
-  await expect(panel.getByRole("term")).toHaveText(["Triage", "Researcher"]);
+  await expect.poll(async () => (await panel.getByRole("term").allInnerTexts()).sort()).toEqual(["Researcher", "Triage"]);
   const replyTokens = Number((await panel.locator("p").first().innerText()).split(" ")[0].replaceAll(",", ""));
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();

@@ -32,4 +32,13 @@ describe("a bad setting at start", () => {
     expect(output.split(line)).toHaveLength(2); // said once
     expect(output).not.toMatch(/^\s+at /m); // and no stack trace
   }, 120_000);
+
+  it("stops it for an MCP config that does not fit, naming the server and what is wrong", async () => {
+    const config = JSON.stringify({ mcpServers: { docs: { url: "ftp://example.com/mcp" } } });
+    const { code, output } = await startDev({ PORT: String(await freePort()), MCP_SERVERS: config });
+    expect(code).not.toBe(0);
+    const line = 'MCP_SERVERS server "docs": url must be an http:// or https:// URL.';
+    expect(output.split(line)).toHaveLength(2);
+    expect(output).not.toMatch(/^\s+at /m);
+  }, 120_000);
 });
