@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { generateText } from "ai";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
@@ -203,7 +204,7 @@ export async function summarizeThread(
     });
     if (!text.trim()) throw new Error("The model wrote an empty summary.");
     // Made inside the step: a durable runtime's replay returns the same call id, stored once.
-    const spent: ModelUsage = { id: deps.newId(), purpose: "summary", model: utilityModelIdOf(network), ...tokensFromResult(usage) };
+    const spent: ModelUsage = { id: randomUUID(), purpose: "summary", model: utilityModelIdOf(network), ...tokensFromResult(usage) };
     return { text: text.trim(), usage: spent };
   });
   // A run memoized before summaries carried their usage returns the text alone.

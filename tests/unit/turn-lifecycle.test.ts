@@ -148,6 +148,8 @@ describe("appendUserMessage and appendResults", () => {
       role: "assistant",
       parts: [{ type: "text", text: "Hi you", agentName: "assistant" }],
       status: "complete",
+      // What its one model call spent, as the model reported it, stored with it; a network without a model id names none.
+      usage: [{ id: expect.any(String), agent: "assistant", purpose: "answer", model: "unknown", inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0 }],
     });
     expect(outcome.status).toBe("complete");
   });

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@threadline/history/summary-for-model";
@@ -200,7 +201,8 @@ function modelStep(
       }
       await writer.finishStep();
       // The call's id is made inside the step: a durable runtime's replay of it returns the same one, and its usage is stored once.
-      const result = called.tokens ? { ...called, usageId: args.newId() } : called;
+      // A row's id, not the stream's: it stays out of the turn's id sequence.
+      const result = called.tokens ? { ...called, usageId: randomUUID() } : called;
       return within ? insideResult(result, within.inside) : result;
     },
     { stoppable: true },

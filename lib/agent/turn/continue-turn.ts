@@ -94,7 +94,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
   // The reply goes on with the model that began it, while it is still on offer.
   const network = await withDynamicTools(withModel(deps.network, reply.model));
-  const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, model: network.modelId });
+  const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, ...(network.modelId ? { model: network.modelId } : {}) });
 
   // The model reads the thread up to the user's message, as the turn that asked did.
   const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent);

@@ -343,7 +343,9 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
     });
     const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
     const wrote = (status: Reply["status"]) =>
-      outcome.parts.length > 0 ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, model: network.modelId, usage } : undefined;
+      outcome.parts.length > 0
+        ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, ...(network.modelId ? { model: network.modelId } : {}), usage }
+        : undefined;
     if (outOfTime) {
       const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
       return { status: "incomplete", reply: wrote("incomplete"), failure };
