@@ -26,6 +26,8 @@ export interface McpOptions {
 interface ServerState {
   config: McpServerConfig;
   client?: Client;
+  /** The ask under way: turns that start meanwhile share it (one connection, one list). */
+  refreshing?: Promise<void>;
   tools: AgentTool[];
   status: McpServerStatus;
 }
@@ -59,7 +61,9 @@ export class McpServers {
 
   /** Every server's tools for a turn, each server asked now; the servers that do not answer are left out. */
   async tools(): Promise<AgentTool[]> {
-    await Promise.all(this.servers.map((server) => this.refresh(server)));
+    await Promise.all(
+      this.servers.map((server) => (server.refreshing ??= this.refresh(server).finally(() => (server.refreshing = undefined)))),
+    );
     const tools = this.servers.flatMap((server) => server.tools);
     const same = tools.length === this.last.length && tools.every((tool, i) => tool === this.last[i]);
     if (!same) this.last = tools;
