@@ -20,16 +20,12 @@ export function ExportMenu({ threadId }: { threadId: string }) {
   const firstLink = useRef<HTMLAnchorElement>(null);
   // What the thread has spent, every version of every reply, read each time the menu opens.
   const usage = useThreadUsage(open, threadId);
-  useDismiss(open, root, setOpen);
+  const closeOnEscape = useDismiss(open, root, setOpen, button);
 
   useEffect(() => {
     if (open) firstLink.current?.focus();
   }, [open]);
 
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
   const link =
     "block rounded-md px-3 py-1.5 text-sm outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:hover:bg-neutral-700";
 
@@ -37,12 +33,7 @@ export function ExportMenu({ threadId }: { threadId: string }) {
     <div
       ref={root}
       className="relative"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && open) {
-          event.preventDefault();
-          close();
-        }
-      }}
+      onKeyDown={closeOnEscape}
       // Tabbing out of the links closes it.
       onBlur={(event) => {
         if (open && !root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);

@@ -31,29 +31,21 @@ export function RegenerateMenu({
   const button = useRef<HTMLButtonElement>(null);
   const items = useRef<(HTMLButtonElement | null)[]>([]);
 
-  useDismiss(open, root, setOpen);
+  const closeOnEscape = useDismiss(open, root, setOpen, button);
   useEffect(() => {
     if (!open) return;
     const at = Math.max(0, models.findIndex((m) => m.id === current));
     items.current[at]?.focus();
   }, [open, models, current]);
 
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
-
   const onKeyDown = (event: KeyboardEvent) => {
-    if (!open) return;
+    if (!open || closeOnEscape(event)) return;
     const at = items.current.findIndex((item) => item === document.activeElement);
     const move = (to: number) => {
       event.preventDefault();
       items.current[(to + models.length) % models.length]?.focus();
     };
-    if (event.key === "Escape") {
-      event.preventDefault();
-      close();
-    } else if (event.key === "ArrowDown") move(at + 1);
+    if (event.key === "ArrowDown") move(at + 1);
     else if (event.key === "ArrowUp") move(at - 1);
     else if (event.key === "Home") move(0);
     else if (event.key === "End") move(models.length - 1);

@@ -18,20 +18,14 @@ export function UsageButton({ threadId, replyId }: { threadId: string; replyId: 
   const button = useRef<HTMLButtonElement>(null);
 
   const loaded = useThreadUsage(open, threadId);
-  useDismiss(open, root, setOpen);
+  const closeOnEscape = useDismiss(open, root, setOpen, button);
   const reply = loaded.state === "done" ? loaded.usage.byMessage[replyId] : undefined;
 
   return (
     <div
       ref={root}
       className="relative"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && open) {
-          event.preventDefault();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={closeOnEscape}
     >
       <button
         ref={button}
