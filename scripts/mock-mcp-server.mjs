@@ -1,35 +1,59 @@
 // A real MCP server, from the protocol's own SDK, over Streamable HTTP
 // (stateless: a server and a transport per request), for the tests and the
 // end-to-end suite (as a process: MOCK_MCP_PORT). Its tools:
-//   record_note {text}   records the call (the side effect a test counts)
+//   record_note {text}   keeps a note: the side effect a test counts
+//   late_note {text}     keeps a note at once, then answers after `lateMs`
+//                        (a caller can die between the change and its answer)
 //   lookup {word}        answers at once
 //   slow {}              waits 5 s: longer than a test's timeout
 //   big {chars}          returns that many characters
-// GET /__calls lists the calls so far, DELETE /__calls clears them.
+// Every call is recorded, with the idempotency key its request's _meta
+// carried. A note is kept once per key, as a server that honours the key
+// does: a call again with a key it has seen answers as the first did and
+// changes nothing.
+// GET /__calls lists the calls so far, GET /__notes the notes kept; DELETE clears either.
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
-function serverFor(calls, authorization) {
+const KEY = "threadline/idempotencyKey";
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function serverFor(state, authorization) {
+  const { calls, notes, lateMs } = state;
   const server = new McpServer({ name: "mock-notes", version: "1.0.0" });
   const text = (value) => ({ content: [{ type: "text", text: value }] });
-  server.registerTool("record_note", { description: "Records a note", inputSchema: { text: z.string() } }, async ({ text: note }) => {
-    calls.push({ tool: "record_note", input: { text: note }, authorization });
+  const record = (tool, input, extra) => {
+    const key = extra?._meta?.[KEY];
+    calls.push({ tool, input, authorization, ...(typeof key === "string" ? { key } : {}) });
+    return key;
+  };
+  /** Keeps the note unless its key has kept one already; the answer is the same either way. */
+  const keep = (note, key) => {
+    if (key === undefined || !notes.some((kept) => kept.key === key)) notes.push({ text: note, ...(key !== undefined ? { key } : {}) });
     return text(`noted: ${note}`);
+  };
+  server.registerTool("record_note", { description: "Records a note", inputSchema: { text: z.string() } }, async ({ text: note }, extra) =>
+    keep(note, record("record_note", { text: note }, extra)),
+  );
+  server.registerTool("late_note", { description: "Records a note, and says so later", inputSchema: { text: z.string() } }, async ({ text: note }, extra) => {
+    const answer = keep(note, record("late_note", { text: note }, extra));
+    await sleep(lateMs);
+    return answer;
   });
-  server.registerTool("lookup", { description: "Looks a word up", inputSchema: { word: z.string() } }, async ({ word }) => {
-    calls.push({ tool: "lookup", input: { word }, authorization });
+  server.registerTool("lookup", { description: "Looks a word up", inputSchema: { word: z.string() } }, async ({ word }, extra) => {
+    record("lookup", { word }, extra);
     return text(`${word} means something`);
   });
-  server.registerTool("slow", { description: "Takes its time", inputSchema: {} }, async () => {
-    calls.push({ tool: "slow", input: {}, authorization });
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  server.registerTool("slow", { description: "Takes its time", inputSchema: {} }, async (_input, extra) => {
+    record("slow", {}, extra);
+    await sleep(5_000);
     return text("finally");
   });
-  server.registerTool("big", { description: "Returns a long text", inputSchema: { chars: z.number() } }, async ({ chars }) => {
-    calls.push({ tool: "big", input: { chars }, authorization });
+  server.registerTool("big", { description: "Returns a long text", inputSchema: { chars: z.number() } }, async ({ chars }, extra) => {
+    record("big", { chars }, extra);
     return text("x".repeat(chars));
   });
   return server;
@@ -45,16 +69,19 @@ function readBody(req) {
   });
 }
 
-export async function startMockMcpServer({ port = 0, host = "127.0.0.1" } = {}) {
+export async function startMockMcpServer({ port = 0, host = "127.0.0.1", lateMs = 3_000 } = {}) {
   const calls = [];
+  const notes = [];
+  const lists = { "/__calls": calls, "/__notes": notes };
   const handle = async (req, res) => {
     const path = new URL(req.url ?? "/", "http://mock").pathname;
-    if (path === "/__calls") {
-      if (req.method === "DELETE") calls.length = 0;
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(calls));
+    const list = lists[path];
+    if (list) {
+      if (req.method === "DELETE") list.length = 0;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(list));
       return;
     }
-    const server = serverFor(calls, req.headers.authorization);
+    const server = serverFor({ calls, notes, lateMs }, req.headers.authorization);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();
@@ -88,7 +115,7 @@ export async function startMockMcpServer({ port = 0, host = "127.0.0.1" } = {}) 
       listening = undefined;
     });
   await start();
-  return { url: `http://${host}:${port}/mcp`, port, calls, stop, start, close: stop };
+  return { url: `http://${host}:${port}/mcp`, port, calls, notes, stop, start, close: stop };
 }
 
 async function runStandalone() {

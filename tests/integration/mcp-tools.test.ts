@@ -51,6 +51,7 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
   beforeEach(async () => {
     me = await visitor();
     mcp.calls.length = 0;
+    mcp.notes.length = 0;
     mock.requests.length = 0;
   });
 
@@ -82,14 +83,16 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
     );
     expect(decided.status).toBe(202);
     await expect.poll(async () => (await lastReply(threadId)).status, { timeout: 15_000 }).toBe("complete");
-    expect(mcp.calls).toEqual([{ tool: "record_note", input: { text: "buy milk" }, authorization: "Bearer t0ken" }]);
+    // The approval's id rides along as the call's idempotency key.
+    expect(mcp.calls).toEqual([{ tool: "record_note", input: { text: "buy milk" }, authorization: "Bearer t0ken", key: asked!.approvalId }]);
+    expect(mcp.notes).toEqual([{ text: "buy milk", key: asked!.approvalId }]);
     expect(resultOf((await lastReply(threadId)).parts, "notes__record_note")).toMatchObject({ output: "noted: buy milk" });
   });
 
   it("runs a tool autoApprove names without asking", async () => {
     const turn = await send('[[call:notes__lookup:{"word":"ephemeral"}]]');
     expect(turn.chunks.some((c) => c.type === "tool-approval-request")).toBe(false);
-    expect(mcp.calls).toEqual([{ tool: "lookup", input: { word: "ephemeral" }, authorization: "Bearer t0ken" }]);
+    expect(mcp.calls).toEqual([{ tool: "lookup", input: { word: "ephemeral" }, authorization: "Bearer t0ken", key: expect.any(String) }]);
     const reply = await lastReply(turn.threadId!);
     expect(reply.status).toBe("complete");
     expect(resultOf(reply.parts, "notes__lookup")).toMatchObject({ output: "ephemeral means something" });
