@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseMcpServers } from "@/lib/mcp-config";
+import { McpServers } from "@/lib/mcp/mcp-servers";
+import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";
+import { startSseMcpServer, type SseMcpServer } from "../support/sse-mcp-server";
+
+// An operator's MCP server that speaks only the older SSE transport, a real
+// one from the protocol's SDK: without a type the client tries Streamable
+// HTTP, is refused as such a server refuses it, and falls back to SSE; with
+// `type: "sse"` it goes there directly. A server that goes down is left out
+// of the turns until it answers again, as over Streamable HTTP.
+describe("MCP servers over SSE", () => {
+  const open: { stop(): Promise<void> }[] = [];
+  afterEach(async () => {
+    // Clients before their servers: a client whose stream drops keeps trying to open it again.
+    for (const started of open.splice(0).reverse()) await started.stop();
+  });
+
+  const serve = async (options?: Parameters<typeof startSseMcpServer>[0]): Promise<SseMcpServer> => {
+    const sse = await startSseMcpServer(options);
+    open.push({ stop: () => sse.close() });
+    return sse;
+  };
+  /** McpServers as the app builds it: from MCP_SERVERS' JSON, as parsed at start. */
+  const connect = (servers: Record<string, unknown>) => {
+    const parsed = parseMcpServers(JSON.stringify({ mcpServers: servers }));
+    if ("error" in parsed) throw new Error(parsed.error);
+    const logs: string[] = [];
+    const mcp = new McpServers(parsed.servers, { callTimeoutMs: 5_000, maxResultChars: 1_000, log: (line) => logs.push(line) });
+    open.push({ stop: () => mcp.close() });
+    return { mcp, logs };
+  };
+  /** What a turn gives a tool: its owner and thread, and, once the user approved, the approval's id. */
+  const context = (idempotencyKey?: string): ToolContext => ({ owner: randomUUID(), threadId: randomUUID(), ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const named = (tools: AgentTool[], name: string) => {
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) throw new Error(`no tool ${name} among ${tools.map((t) => t.name).join(", ") || "none"}`);
+    return tool;
+  };
+
+  it.each([405, 404] as const)("falls back to SSE when a POST to the URL gets %i: the tools are listed and a call reaches the server once", async (status) => {
+    const sse = await serve({ streamableStatus: status });
+    const { mcp } = connect({ legacy: { url: sse.url, headers: { Authorization: "Bearer s3cret" } } });
+
+    const tools = await mcp.tools();
+    expect(tools.map((t) => t.name)).toEqual(["legacy__echo"]);
+    // Streamable HTTP was tried, once, and the tools came over the stream the fallback opened.
+    expect(sse.counts).toEqual({ streamablePosts: 1, streams: 1 });
+    expect((await mcp.statusNow())[0]).toMatchObject({ name: "legacy", connected: true, tools: ["legacy__echo"] });
+    // The next turn's ask rides the same session: no new attempt, no second stream.
+    expect(await mcp.tools()).toBe(tools);
+    expect(sse.counts).toEqual({ streamablePosts: 1, streams: 1 });
+
+    const output = await named(tools, "legacy__echo").execute({ text: "hello" }, context("approval-1"));
+    expect(output).toBe("echo: hello");
+    expect(sse.calls).toEqual([{ text: "hello", authorization: "Bearer s3cret", idempotencyKey: "approval-1" }]);
+  });
+
+  it('goes straight to SSE for `type: "sse"`: no Streamable HTTP attempt', async () => {
+    const sse = await serve();
+    const { mcp } = connect({ legacy: { url: sse.url, type: "sse", autoApprove: ["echo"] } });
+
+    const tools = await mcp.tools();
+    expect(tools.map((t) => t.name)).toEqual(["legacy__echo"]);
+    expect(named(tools, "legacy__echo").needsApproval).toBe(false);
+    expect(sse.counts).toEqual({ streamablePosts: 0, streams: 1 });
+
+    expect(await named(tools, "legacy__echo").execute({ text: "direct" }, context())).toBe("echo: direct");
+    expect(sse.calls).toEqual([{ text: "direct" }]);
+    expect(sse.counts.streamablePosts).toBe(0);
+  });
+
+  it("leaves a stopped SSE server out of the next turn and says so; once it listens again its tools are back", async () => {
+    const sse = await serve();
+    const { mcp, logs } = connect({ legacy: { url: sse.url } });
+    expect((await mcp.tools()).map((t) => t.name)).toEqual(["legacy__echo"]);
+
+    await sse.stop();
+    expect(await mcp.tools()).toEqual([]);
+    const [down] = await mcp.statusNow();
+    expect(down).toMatchObject({ name: "legacy", connected: false, tools: [], note: expect.stringMatching(/^unavailable: /) });
+    expect(logs.some((line) => line.startsWith("[mcp] legacy is unavailable: "))).toBe(true);
+
+    await sse.start();
+    const back = await mcp.tools();
+    expect(back.map((t) => t.name)).toEqual(["legacy__echo"]);
+    expect((await mcp.statusNow())[0]).toMatchObject({ connected: true, tools: ["legacy__echo"] });
+    // A new session, through the fallback again.
+    expect(sse.counts).toEqual({ streamablePosts: 2, streams: 2 });
+
+    expect(await named(back, "legacy__echo").execute({ text: "again" }, context())).toBe("echo: again");
+    expect(sse.calls).toEqual([{ text: "again" }]);
+  });
+});
