@@ -1,0 +1,240 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { startMockMcpServer, type MockMcpServer } from "../../scripts/mock-mcp-server.mjs";
+import { TEST_DATABASE_URL, testPool } from "../support/db";
+import { freePort, visit } from "../support/fresh-copy";
+import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
+import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import type { ThreadUsage } from "@/lib/protocol/usage";
+
+// An approved MCP call and the usage a turn stores, between two app servers
+// (`npm start`, one worker each) on one database, counted where the effect
+// lands: the MCP server's calls and the notes it keeps, and the model_usage
+// rows against what the mock model reported for each call it finished.
+// - two clicks on Approve, one through each server: one call;
+// - the server running the approved call killed with SIGKILL while the MCP
+//   server holds its answer (the note kept, the answer not yet back): the
+//   other server calls again with the same idempotency key, and the note is
+//   kept once;
+// - the server killed after the call's result was kept, mid-answer: the other
+//   finishes the reply without calling the tool again;
+// - the same message sent through both at once: one answer, counted once.
+// On the Inngest runtime the stand-in calls the two serve endpoints in turn,
+// as behind a balancer, and retries a step whose server died on the other.
+// The embedded database is one process's by design: skipped there.
+
+describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("MCP calls and usage across two app servers (%s runtime)", (runtime) => {
+  let mock: MockModelServer;
+  let mcp: MockMcpServer;
+  let standin: InngestStandin | undefined;
+  let env: Record<string, string>;
+  let a: StartedApp;
+  let b: StartedApp;
+  let cookie: string;
+  const db = testPool();
+
+  beforeAll(async () => {
+    await ensureProductionBuild();
+    mock = await startMockModelServer({ port: await freePort() });
+    mcp = await startMockMcpServer({ port: await freePort(), lateMs: 4_000 });
+    const ports = [await freePort(), await freePort()];
+    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately(ports), retryDelayMs: 50 });
+    env = {
+      DATABASE_URL: TEST_DATABASE_URL,
+      WEB_CONCURRENCY: "1",
+      OPENAI_COMPATIBLE_BASE_URL: mock.url,
+      MODELS: "openai-compatible:mock-a, openai-compatible:mock-b",
+      MCP_SERVERS: JSON.stringify({ mcpServers: { notes: { url: mcp.url } } }),
+      TITLE_TIMEOUT_SECONDS: "0",
+      // Long: a reply the killed server left is taken over because its session ended, not its lease.
+      TURN_LEASE_SECONDS: "30",
+      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
+    };
+    [a, b] = ports.map((port) => startApp({ ...env, PORT: String(port) }));
+    await Promise.all([a.ready(), b.ready()]);
+    cookie = await visit(a.base);
+  }, 900_000);
+
+  afterAll(async () => {
+    await standin?.idle();
+    await standin?.close();
+    await stopApps();
+    await mcp?.close();
+    await mock?.close();
+    await db.end();
+  });
+
+  beforeEach(() => {
+    mcp.calls.length = 0;
+    mcp.notes.length = 0;
+    mock.usages.length = 0;
+  });
+
+  /** Under Inngest: the requests to each server's serve endpoint not yet answered, by port. */
+  const open = new Map<number, number>();
+
+  /** The stand-in's way to the serve endpoint: each request to the next server that answers, over HTTP. */
+  function alternately(ports: number[]) {
+    let next = 0;
+    return async (request: Request) => {
+      const body = request.method === "GET" ? undefined : await request.text();
+      const url = new URL(request.url);
+      for (let tries = 0; ; tries++) {
+        const port = ports[next++ % ports.length];
+        open.set(port, (open.get(port) ?? 0) + 1);
+        try {
+          return await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
+        } catch (error) {
+          // A killed server: the balancer sends the request to the other.
+          if (tries >= ports.length) throw error;
+        } finally {
+          open.set(port, open.get(port)! - 1);
+        }
+      }
+    };
+  }
+
+  /**
+   * The server running the reply: inline, the one the approval went to;
+   * under Inngest, the one whose serve request is still open (the step
+   * runs inside it), whichever the stand-in sent it to.
+   */
+  function running(): StartedApp {
+    if (runtime === "inline") return a;
+    const busy = [a, b].filter((app) => (open.get(app.port) ?? 0) > 0);
+    expect(busy, "one server holds the running step").toHaveLength(1);
+    return busy[0];
+  }
+
+  const chat = (app: StartedApp, body: Record<string, unknown>) => send(app.port, "POST", "/api/chat", { cookie, json: body });
+  const decide = (app: StartedApp, threadId: string, approvalId: string) =>
+    send(app.port, "POST", `/api/threads/${threadId}/approvals/${approvalId}`, { cookie, json: { approved: true } });
+  const reply = async (threadId: string) =>
+    (
+      await db.query<{ status: string; model: string | null }>(
+        "SELECT status, model FROM messages WHERE thread_id = $1 AND kind <> 'user' AND part_index = 0 ORDER BY seq DESC LIMIT 1",
+        [threadId],
+      )
+    ).rows[0];
+  const results = async (threadId: string) => (await db.query("SELECT 1 FROM messages WHERE thread_id = $1 AND kind = 'tool_result'", [threadId])).rowCount;
+  /** The thread's stored usage: calls and tokens, as the mock's reports sum them. */
+  const stored = async (threadId: string) => {
+    const { rows } = await db.query<{ calls: string; input: string | null; output: string | null }>(
+      "SELECT count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output FROM model_usage WHERE thread_id = $1",
+      [threadId],
+    );
+    return { calls: Number(rows[0].calls), inputTokens: Number(rows[0].input ?? 0), outputTokens: Number(rows[0].output ?? 0) };
+  };
+  const reported = () => ({
+    calls: mock.usages.length,
+    inputTokens: mock.usages.reduce((n, u) => n + u.inputTokens, 0),
+    outputTokens: mock.usages.reduce((n, u) => n + u.outputTokens, 0),
+  });
+  const usageThrough = async (app: StartedApp, threadId: string): Promise<ThreadUsage> => {
+    const answer = await send(app.port, "GET", `/api/threads/${threadId}/usage`, { cookie });
+    expect(answer.status).toBe(200);
+    return JSON.parse(await answer.text());
+  };
+
+  /** Asks on `app` for an MCP call that waits for approval: the thread and the approval. */
+  async function asked(app: StartedApp, content: string, model?: string) {
+    const answer = await chat(app, { message: { id: randomUUID(), content }, ...(model ? { model } : {}) });
+    expect(answer.status).toBe(200);
+    await answer.stream.toEnd();
+    const request = answer.stream.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
+    expect(request, answer.stream.text).toBeDefined();
+    return { threadId: String(answer.headers["x-thread-id"]), approvalId: request!.approvalId };
+  }
+
+  /** A killed server back up, on its own port. */
+  async function restart(app: StartedApp): Promise<StartedApp> {
+    const again = startApp({ ...env, PORT: String(app.port) });
+    await again.ready();
+    return again;
+  }
+
+  it("two clicks on Approve, one through each server: one is taken, the other refused, and the tool runs once; both servers count the same usage", { timeout: 60_000 }, async () => {
+    const { threadId, approvalId } = await asked(a, '[[call:notes__record_note:{"text":"buy milk"}]]');
+    const answers = await Promise.all([decide(a, threadId, approvalId), decide(b, threadId, approvalId)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+    await expect.poll(async () => (await reply(threadId))?.status, { timeout: 20_000 }).toBe("complete");
+    expect(mcp.calls).toEqual([expect.objectContaining({ tool: "record_note", key: approvalId })]);
+    expect(mcp.notes).toEqual([{ text: "buy milk", key: approvalId }]);
+    expect(await results(threadId)).toBe(1);
+
+    // Hand-over, the call, the answer after it: each call the model finished, stored once, read alike through either server.
+    expect(await stored(threadId)).toEqual(reported());
+    expect(reported().calls).toBe(3);
+    const [throughA, throughB] = await Promise.all([usageThrough(a, threadId), usageThrough(b, threadId)]);
+    expect(throughB).toEqual(throughA);
+    expect(throughA.total).toMatchObject({ calls: 3, inputTokens: reported().inputTokens, outputTokens: reported().outputTokens });
+  });
+
+  it(
+    "A killed with SIGKILL while the MCP server holds the approved call's answer: B calls again with the same key, the note is kept once, and the reply ends with one result",
+    { timeout: 120_000 },
+    async () => {
+      const { threadId, approvalId } = await asked(a, '[[call:notes__late_note:{"text":"pay rent"}]]', "openai-compatible:mock-b");
+      expect((await decide(a, threadId, approvalId)).status).toBe(202);
+      await expect.poll(() => mcp.notes.length, { timeout: 15_000 }).toBe(1);
+      expect(mcp.calls).toHaveLength(1);
+      const killed = running();
+      process.kill(-killed.child.pid!, "SIGKILL");
+      await killed.exited;
+
+      await expect.poll(async () => (await reply(threadId))?.status, { timeout: 30_000 }).toBe("complete");
+      // The call was made again (its answer was lost with A), under the same key: the server changed nothing twice.
+      expect(mcp.calls).toEqual([
+        expect.objectContaining({ tool: "late_note", key: approvalId }),
+        expect.objectContaining({ tool: "late_note", key: approvalId }),
+      ]);
+      expect(mcp.notes).toEqual([{ text: "pay rent", key: approvalId }]);
+      expect(await results(threadId)).toBe(1);
+      // The reply kept the model that began it; each finished call is stored once.
+      expect((await reply(threadId))?.model).toBe("openai-compatible:mock-b");
+      expect(await stored(threadId)).toEqual(reported());
+      if (killed === a) a = await restart(a);
+      else b = await restart(b);
+    },
+  );
+
+  it(
+    "A killed with SIGKILL mid-answer after the approved call's result was kept: B finishes the reply without calling the tool again, and counts what the model finished",
+    { timeout: 120_000 },
+    async () => {
+      const { threadId, approvalId } = await asked(a, '[[slow]] [[call:notes__record_note:{"text":"water plants"}]]');
+      expect((await decide(a, threadId, approvalId)).status).toBe(202);
+      // The result is kept; the model is answering slowly after it.
+      await expect.poll(() => results(threadId), { timeout: 20_000 }).toBe(1);
+      expect((await reply(threadId))?.status).toBe("waiting");
+      const killed = running();
+      process.kill(-killed.child.pid!, "SIGKILL");
+      await killed.exited;
+
+      await expect.poll(async () => (await reply(threadId))?.status, { timeout: 40_000 }).toBe("complete");
+      expect(mcp.calls).toEqual([expect.objectContaining({ tool: "record_note", key: approvalId })]);
+      expect(mcp.notes).toHaveLength(1);
+      expect(await results(threadId)).toBe(1);
+      // The answer A's model was streaming never finished, so it reported nothing; B's did, and is stored once.
+      expect(await stored(threadId)).toEqual(reported());
+      if (killed === a) a = await restart(a);
+      else b = await restart(b);
+    },
+  );
+
+  it("the same message sent through both servers at once: one answer, and its call counted once", { timeout: 60_000 }, async () => {
+    const threadId = randomUUID();
+    const message = { id: randomUUID(), content: "double click" };
+    const answers = await Promise.all([chat(a, { threadId, message }), chat(b, { threadId, message })]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [one, two] = await Promise.all(answers.map((answer) => answer.stream.toEnd()));
+    expect(two.reply).toBe(one.reply);
+    expect(one.reply.length).toBeGreaterThan(0);
+    await expect.poll(async () => (await reply(threadId))?.status, { timeout: 20_000 }).toBe("complete");
+    expect(reported().calls).toBe(1);
+    expect(await stored(threadId)).toEqual(reported());
+  });
+
+});
