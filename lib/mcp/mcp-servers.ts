@@ -87,9 +87,17 @@ export class McpServers {
 
   private async refresh(server: ServerState): Promise<void> {
     try {
-      server.client ??= await this.connect(server.config);
-      const listed = await server.client.listTools(undefined, { timeout: LIST_TIMEOUT_MS });
-      this.adopt(server, listed.tools);
+      const kept = server.client !== undefined;
+      try {
+        await this.list(server);
+      } catch (error) {
+        // A client kept from an earlier turn may hold a session the server has since forgotten (it restarted
+        // in between): one new connection before the turn goes without it. A slow server is not asked twice.
+        if (!kept || isTimeout(error)) throw error;
+        await server.client?.close().catch(() => {});
+        server.client = undefined;
+        await this.list(server);
+      }
     } catch (error) {
       const before = server.status;
       await server.client?.close().catch(() => {});
@@ -100,6 +108,12 @@ export class McpServers {
       // Said when it goes, not on every turn while it stays away for the same reason.
       if (before.connected || before.note !== note) this.options.log?.(`[mcp] ${server.config.name} is ${note}; its tools are left out until it answers again`);
     }
+  }
+
+  private async list(server: ServerState): Promise<void> {
+    server.client ??= await this.connect(server.config);
+    const listed = await server.client.listTools(undefined, { timeout: LIST_TIMEOUT_MS });
+    this.adopt(server, listed.tools);
   }
 
   private async connect(config: McpServerConfig): Promise<Client> {
@@ -164,7 +178,7 @@ export class McpServers {
             signal: context.signal,
           });
         } catch (error) {
-          if (/timed? ?out/i.test(reason(error))) {
+          if (isTimeout(error)) {
             throw new Error(`The MCP server "${serverName}" did not answer within ${Math.round(callTimeoutMs / 1000)} s.`);
           }
           throw new Error(`The MCP server "${serverName}" failed: ${reason(error)}`);
@@ -212,3 +226,6 @@ function capped(text: string, max: number): string {
 }
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
+
+/** A request that ran out of time (the SDK's own timeout, or ours), as opposed to one refused or broken. */
+const isTimeout = (error: unknown): boolean => /timed? ?out/i.test(reason(error));

@@ -92,4 +92,20 @@ describe("MCP servers over SSE", () => {
     expect(await named(back, "legacy__echo").execute({ text: "again" }, context())).toBe("echo: again");
     expect(sse.calls).toEqual([{ text: "again" }]);
   });
+
+  it("reconnects once when the server restarted between two turns and forgot the session: the next turn has its tools", async () => {
+    const sse = await serve();
+    const { mcp, logs } = connect({ legacy: { url: sse.url, type: "sse" } });
+    expect((await mcp.tools()).map((t) => t.name)).toEqual(["legacy__echo"]);
+
+    // Down and up again while no turn asked: the client still holds the old session.
+    await sse.stop();
+    await sse.start();
+    const next = await mcp.tools();
+    expect(next.map((t) => t.name)).toEqual(["legacy__echo"]);
+    expect((await mcp.statusNow())[0]).toMatchObject({ connected: true });
+    expect(logs.filter((line) => line.includes("unavailable"))).toEqual([]);
+    expect(sse.counts.streams).toBe(2);
+    expect(await named(next, "legacy__echo").execute({ text: "still here" }, context())).toBe("echo: still here");
+  });
 });
