@@ -215,7 +215,14 @@ export function createApp(config: Env, parts: AppParts = {}) {
         log: (line) => console.warn(line),
       })),
     /** What a thread's model calls spent, priced (MODEL_PRICES over the built-in table). */
-    threadUsage: (owner: string, threadId: string) => threadUsage(pool(), owner, threadId, prices()),
+    threadUsage: (owner: string, threadId: string) =>
+      threadUsage(
+        pool(),
+        owner,
+        threadId,
+        prices(),
+        app.network().agents.map((agent) => agent.name),
+      ),
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
     /**

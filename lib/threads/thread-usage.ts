@@ -37,7 +37,13 @@ function add(sum: UsageSum, row: UsageSum): UsageSum {
  * agent, purpose and model (one read, by model_usage's thread index) and
  * priced here: every version of every reply, its title and its summaries.
  */
-export async function threadUsage(pool: pg.Pool, owner: string, threadId: string, prices: Readonly<Record<string, Price>>): Promise<ThreadUsage> {
+export async function threadUsage(
+  pool: pg.Pool,
+  owner: string,
+  threadId: string,
+  prices: Readonly<Record<string, Price>>,
+  agentOrder: readonly string[] = [],
+): Promise<ThreadUsage> {
   const { rows } = await pool.query<UsageRow & { thread: boolean }>(
     `SELECT true AS thread, u.message_id, u.agent, u.purpose, u.model, count(u.id) AS calls,
             coalesce(sum(u.input_tokens), 0) AS input_tokens, coalesce(sum(u.output_tokens), 0) AS output_tokens,
@@ -69,5 +75,22 @@ export async function threadUsage(pool: pg.Pool, owner: string, threadId: string
       usage.byMessage[row.message_id] = { ...add(message, sum), byAgent: { ...message.byAgent, [agent]: add(message.byAgent[agent] ?? empty(), sum) } };
     }
   }
+  usage.byAgent = inOrder(usage.byAgent, agentOrder);
+  for (const message of Object.values(usage.byMessage)) message.byAgent = inOrder(message.byAgent, agentOrder);
   return usage;
+}
+
+/** The hidden calls after the agents', in the order a turn makes them. */
+const PURPOSE_ORDER = ["sub-agent", "title", "summary"];
+
+/**
+ * The agents in the network's order (the order they speak in a turn), then
+ * the hidden calls: the rows come grouped in no order of their own, and a
+ * popover that shuffled its lines between two looks would read as a change.
+ */
+function inOrder<T>(byAgent: Record<string, T>, agentOrder: readonly string[]): Record<string, T> {
+  const order = [...agentOrder, ...PURPOSE_ORDER];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const names = Object.keys(byAgent).sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
+  return Object.fromEntries(names.map((name) => [name, byAgent[name]]));
 }

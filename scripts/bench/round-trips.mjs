@@ -3,16 +3,22 @@
 // a client sends is one wait for the server. The benchmark points the app at
 // it to count what a turn costs the database, without touching the app. A
 // write of a running reply's progress (turn_progress, which no turn waits for)
-// is counted apart: it is known by the text of its query.
+// is counted apart: it is known by the text of its query. So are the
+// server's once-a-second looks for due reminders and replies left undone
+// (lib/runtime/due-work.ts): they run whether or not a turn does, and a turn
+// of a second or more would otherwise count one or two of them as its own.
 import net from "node:net";
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
+/** The text of the due-work looks' statements: reminders due, replies waiting with every call decided. */
+const BACKGROUND_LOOKS = ["threadline_post_due_reminders(", "WHERE m.status = 'waiting' AND m.part_index = 0"];
 
 export async function startRoundTripCounter(upstreamUrl) {
   const upstream = new URL(upstreamUrl);
   let roundTrips = 0;
   let progressWrites = 0;
+  let backgroundLooks = 0;
   const sockets = new Set();
   const server = net.createServer((client) => {
     const database = net.connect(Number(upstream.port || 5432), upstream.hostname);
@@ -21,6 +27,7 @@ export async function startRoundTripCounter(upstreamUrl) {
     let startup = true;
     // The statement the next Sync ends (extended protocol: Parse, Bind, Execute, Sync) writes progress.
     let progressPending = false;
+    let lookPending = false;
     client.on("data", (data) => {
       database.write(data);
       pending = Buffer.concat([pending, data]);
@@ -39,11 +46,14 @@ export async function startRoundTripCounter(upstreamUrl) {
         if (type === "P" || type === "Q") {
           const body = pending.subarray(5, 1 + length).toString("utf8");
           if (body.includes("INSERT INTO turn_progress")) progressPending = true;
+          if (BACKGROUND_LOOKS.some((text) => body.includes(text))) lookPending = true;
         }
         if (type === "Q" || type === "S") {
           if (progressPending) progressWrites++;
+          else if (lookPending) backgroundLooks++;
           else roundTrips++;
           progressPending = false;
+          lookPending = false;
         }
         pending = pending.subarray(1 + length);
       }
@@ -66,6 +76,7 @@ export async function startRoundTripCounter(upstreamUrl) {
     url: url.toString(),
     count: () => roundTrips,
     progressWrites: () => progressWrites,
+    backgroundLooks: () => backgroundLooks,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(resolve));

@@ -91,6 +91,8 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
     expect(usage.byAgent.Triage.calls).toBe(2);
     expect(usage.byAgent.Researcher.calls).toBe(2);
     expect(usage.byAgent.title.calls).toBe(1);
+    // In the order they speak, the hidden calls after: the popover's lines stay where they were.
+    expect(Object.keys(usage.byAgent)).toEqual(["Triage", "Researcher", "title"]);
 
     // mock-a at $1 in and $2 out per million tokens; mock-b has no price: the total has none either.
     const a = usage.byModel["openai-compatible:mock-a"];
@@ -101,7 +103,7 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
     // By reply: the first reply's calls by agent, the follow-up's by Triage.
     const replies = Object.values(usage.byMessage);
     expect(replies.map((r) => r.calls).sort()).toEqual([1, 3]);
-    expect(Object.keys(replies.find((r) => r.calls === 3)!.byAgent).sort()).toEqual(["Researcher", "Triage"]);
+    expect(Object.keys(replies.find((r) => r.calls === 3)!.byAgent)).toEqual(["Triage", "Researcher"]);
 
     // The export carries every call, each with the message it wrote (a title's none); an import reads past it.
     const exported = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie: me.cookie }), params(threadId));
