@@ -17,8 +17,8 @@ test("a reply's Usage shows its tokens and cost by agent; the thread's menu its 
   const panel = page.getByRole("region", { name: "Usage of this reply" });
   await expect(panel).toBeVisible();
   await expect(panel.locator("p").first()).toHaveText(COSTED);
-  // Triage handed over, Researcher called the tool and answered.
-  await expect.poll(async () => (await panel.getByRole("term").allInnerTexts()).sort()).toEqual(["Researcher", "Triage"]);
+  // Triage handed over, Researcher called the tool and answered: in the order they spoke.
+  await expect.poll(async () => await panel.getByRole("term").allInnerTexts()).toEqual(["Triage", "Researcher"]);
   const replyTokens = Number((await panel.locator("p").first().innerText()).split(" ")[0].replaceAll(",", ""));
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
