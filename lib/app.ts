@@ -41,6 +41,7 @@ import { DueWork } from "@/lib/runtime/due-work";
 import { McpServers } from "@/lib/mcp/mcp-servers";
 import { parseModelPrices } from "@/lib/model-prices";
 import { threadUsage } from "@/lib/threads/thread-usage";
+import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/threads/feedback";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -223,6 +224,12 @@ export function createApp(config: Env, parts: AppParts = {}) {
         prices(),
         app.network().agents.map((agent) => agent.name),
       ),
+    /** The owner's feedback on reply versions (lib/threads/feedback.ts). */
+    feedback: {
+      set: (owner: string, threadId: string, messageId: string, input: FeedbackInput) => setFeedback(pool(), owner, threadId, messageId, input),
+      ofThread: (owner: string, threadId: string) => threadFeedback(pool(), owner, threadId),
+      list: (owner: string, options: { since?: string; limit: number }) => listFeedback(pool(), owner, options),
+    },
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
     /**

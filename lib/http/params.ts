@@ -6,3 +6,9 @@ export function threadIdParam(value: string): string {
   if (!isUuid(value)) throw new AppError("bad_request:thread_id", "The thread id must be a UUID.");
   return value.toLowerCase();
 }
+
+/** A message id from the URL, as a client makes them: anything else is a 400. */
+export function messageIdParam(value: string): string {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(value)) throw new AppError("bad_request:message_id", "The message id must be 1-128 letters, digits, '-' or '_'.");
+  return value;
+}

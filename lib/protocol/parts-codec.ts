@@ -5,6 +5,7 @@
 // A part's stored columns are the history package's (packages/history/src/codec.ts);
 // the words the model reads around a summary are the caller's
 // (packages/history/src/summary-for-model.ts).
+import type { Feedback } from "./feedback";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import type { ChatMessage } from "./chat";
 import type { ApprovalOutcome, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
@@ -12,15 +13,16 @@ import { canonicalParts } from "@threadline/history/codec";
 import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 
 /** The timeline view: every part of every message, in order, each with its message's id, role and time. */
-export function timelineOf(messages: StoredMessage[]): TimelineEntry[] {
+export function timelineOf(messages: StoredMessage[], feedback: Readonly<Record<string, Feedback>> = {}): TimelineEntry[] {
   return messages.flatMap((message) =>
     message.parts.map((part, index) => ({
       id: `${message.id}:${index}`,
       messageId: message.id,
       role: message.role,
       createdAt: message.createdAt,
-      // The model that wrote the reply the part belongs to.
+      // The model that wrote the reply the part belongs to, and what its owner thought of it.
       ...(message.model ? { model: message.model } : {}),
+      ...(feedback[message.id] ? { feedback: feedback[message.id] } : {}),
       // A call's own id, under the name every part of a call tree goes by (a sub-agent's parts name it as their parent).
       ...(part.type === "tool-call" || part.type === "tool-result" ? { callId: part.toolCallId } : {}),
       ...part,

@@ -3,7 +3,7 @@
 //
 //   { format: "threadline.thread", version: 1, exportedAt,
 //     thread: { title, createdAt, updatedAt, source?, sourceId?, sourceMetadata? },
-//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model? }] }
+//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model?, feedback? }] }
 //
 // `messages` holds every version of every message (the whole tree, not only
 // the path the thread shows), oldest first (by seq), each with every part
@@ -18,6 +18,7 @@ import { limits } from "@/lib/limits";
 import { partSchema, ROLES, type Part, type Role } from "@threadline/history/parts";
 import type { ModelUsage } from "@threadline/history/usage";
 import type { ReplyStatus } from "./threads";
+import { feedbackSchema, type Feedback } from "./feedback";
 import { threadOriginFields, type ThreadOrigin } from "@threadline/history/thread-source";
 
 export const THREAD_EXPORT_FORMAT = "threadline.thread";
@@ -40,6 +41,8 @@ export interface ExportedMessage {
   seq: number;
   /** A reply: the model that wrote it (`provider:model`), where one was recorded. */
   model?: string;
+  /** A reply: what its owner thought of it. */
+  feedback?: Feedback;
 }
 
 export interface ThreadExport {
@@ -98,6 +101,7 @@ export const exportedMessageSchema = z.object({
   chosen: z.boolean({ message: "must be true or false" }),
   seq: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
   model: z.string({ message: "must be a string" }).min(1, "must not be empty").max(300, "must be at most 300 characters").optional(),
+  feedback: feedbackSchema.optional(),
 }, { message: "must be an object" });
 
 /** A file's fields other than its messages, each checked as soon as it is read. */
@@ -169,6 +173,7 @@ export class ThreadFileCheck {
     }
     const notText = message.parts.findIndex((part) => part.type !== "text");
     if (message.role === "user" && notText >= 0) return issue(["parts", notText], "a user message holds text parts only");
+    if (message.feedback && message.role !== "assistant") return issue(["feedback"], "feedback belongs only on an assistant message");
     const summary = message.parts[0];
     if (summary.type === "system-event" && !this.partSeqs.has(summary.throughSeq)) {
       return issue(["parts", 0, "throughSeq"], "must be the seq of a part of an earlier message of the file");

@@ -2,6 +2,7 @@
 // and its messages, history and timeline, GET /api/search), in one place for
 // the routes that send it and the browser that reads it. Isomorphic: types and
 // constants only. The cursors in these pages are lib/protocol/cursors.ts's.
+import type { Feedback } from "./feedback";
 import type { Part, Role } from "@threadline/history/parts";
 import type { MessageVersions, StoredMessage } from "@threadline/history/messages";
 import type { ThreadOrigin } from "@threadline/history/thread-source";
@@ -121,7 +122,8 @@ export interface FlatMessage {
 }
 
 /** One part of the thread as GET /api/threads/:id/timeline serves it. */
-export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string; callId?: string; model?: string };
+/** `feedback`: what the owner thought of the reply the part belongs to. */
+export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string; callId?: string; model?: string; feedback?: Feedback };
 
 /** A thread that matches a search, with where it matched. */
 export interface SearchResult {

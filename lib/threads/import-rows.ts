@@ -62,6 +62,10 @@ const importedStatus = (status: ExportedMessage["status"]) => (status === "waiti
 export class ImportBatches {
   private readonly placed = new Map<string, { id: string; active: boolean }>();
   private rows = emptyRows();
+  /** The replies' feedback, under their new ids: written once every message is. */
+  readonly feedback: { messageIds: string[]; ratings: string[]; reasons: (string | null)[]; comments: (string | null)[]; updatedAts: string[] } = {
+    messageIds: [], ratings: [], reasons: [], comments: [], updatedAts: [],
+  };
   private chars = 0;
 
   constructor(private readonly newId: () => string = randomUUID) {}
@@ -91,6 +95,14 @@ export class ImportBatches {
       r.models.push(message.model ?? null);
       this.chars += columns.content.length;
     });
+    if (message.feedback) {
+      const f = this.feedback;
+      f.messageIds.push(id);
+      f.ratings.push(message.feedback.rating);
+      f.reasons.push(message.feedback.reason ?? null);
+      f.comments.push(message.feedback.comment ?? null);
+      f.updatedAts.push(message.feedback.updatedAt);
+    }
     return r.seqs.length >= BATCH_ROWS || this.chars >= BATCH_CHARS;
   }
 

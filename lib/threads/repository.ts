@@ -17,6 +17,7 @@ import type { ThreadSize, VersionTree } from "./export";
 import type { ExportedUsage } from "@/lib/protocol/thread-export";
 import { forkTitle } from "./fork-title";
 import { ImportBatches } from "./import-rows";
+import { threadFeedback } from "./feedback";
 import type {
   DecidedSoFar,
   FlatMessage,
@@ -242,6 +243,7 @@ export class ThreadRepository {
       [id, owner],
     );
     if (threads.length === 0) throw notFoundThread();
+    const feedback = await threadFeedback(this.pool, owner, id);
     const { rows } = await this.pool.query<PartRow & { chosen: boolean }>(
       `SELECT ${PART_COLUMNS}, m.chosen FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
       [id],
@@ -251,7 +253,8 @@ export class ThreadRepository {
     const messages = rowsToMessages(rows).map((message): ExportedMessage => {
       const row = first.get(message.id)!;
       const { id: messageId, parentId, role, parts, status, createdAt, seq, model } = message;
-      return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}) };
+      const said = feedback[messageId];
+      return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}), ...(said ? { feedback: said } : {}) };
     });
     const [thread] = threads;
     const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
@@ -302,6 +305,14 @@ export class ThreadRepository {
         if (batches.add(message)) await write();
       });
       await write();
+      const f = batches.feedback;
+      if (f.messageIds.length > 0) {
+        await client.query(
+          `INSERT INTO message_feedback (thread_id, message_id, rating, reason, comment, updated_at)
+           SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
+          [id, f.messageIds, f.ratings, f.reasons, f.comments, f.updatedAts],
+        );
+      }
       await client.query("SELECT threadline_import_finish($1)", [id]);
       await client.query("COMMIT");
     } catch (error) {
@@ -398,7 +409,8 @@ export class ThreadRepository {
 
   /** The timeline view: every part of every message, in order. */
   async timeline(owner: string, id: string): Promise<TimelineEntry[]> {
-    return timelineOf(await this.messages(owner, id));
+    const [messages, feedback] = await Promise.all([this.messages(owner, id), threadFeedback(this.pool, owner, id)]);
+    return timelineOf(messages, feedback);
   }
 
   /**
