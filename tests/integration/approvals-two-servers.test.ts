@@ -7,6 +7,7 @@ import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
 import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { balancer } from "../support/balancer";
 
 // Approvals and reminders between two app servers (`npm start`, one worker
 // each) on one database: a call asked on one is decided through the other,
@@ -32,7 +33,7 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     await ensureProductionBuild();
     mock = await startMockModelServer({ port: await freePort() });
     const ports = [await freePort(), await freePort()];
-    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately(ports), retryDelayMs: 50 });
+    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: balancer(ports).fetch, retryDelayMs: 50 });
     env = {
       DATABASE_URL: TEST_DATABASE_URL,
       WEB_CONCURRENCY: "1",
@@ -55,24 +56,6 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     await mock?.close();
     await db.end();
   });
-
-  /** The stand-in's way to the serve endpoint: each request to the next server that answers, over HTTP. */
-  function alternately(ports: number[]) {
-    let next = 0;
-    return async (request: Request) => {
-      const body = request.method === "GET" ? undefined : await request.text();
-      const url = new URL(request.url);
-      for (let tries = 0; ; tries++) {
-        const port = ports[next++ % ports.length];
-        try {
-          return await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-        } catch (error) {
-          // A killed server: the balancer sends the request to the other.
-          if (tries >= ports.length) throw error;
-        }
-      }
-    };
-  }
 
   const chat = (app: StartedApp, content: string) => send(app.port, "POST", "/api/chat", { cookie, json: { message: { id: randomUUID(), content } } });
   const decide = (app: StartedApp, threadId: string, approvalId: string) =>

@@ -7,6 +7,7 @@ import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
 import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { balancer } from "../support/balancer";
 import type { ThreadUsage } from "@/lib/protocol/usage";
 
 // An approved MCP call and the usage a turn stores, between two app servers
@@ -33,6 +34,8 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
   let a: StartedApp;
   let b: StartedApp;
   let cookie: string;
+  /** Under Inngest: each server's serve requests not yet answered, by port. */
+  let open = new Map<number, number>();
   const db = testPool();
 
   beforeAll(async () => {
@@ -40,7 +43,11 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     mock = await startMockModelServer({ port: await freePort() });
     mcp = await startMockMcpServer({ port: await freePort(), lateMs: 4_000 });
     const ports = [await freePort(), await freePort()];
-    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately(ports), retryDelayMs: 50 });
+    if (runtime === "inngest") {
+      const balanced = balancer(ports);
+      open = balanced.open;
+      standin = await startInngestStandin({ appFetch: balanced.fetch, retryDelayMs: 50 });
+    }
     env = {
       DATABASE_URL: TEST_DATABASE_URL,
       WEB_CONCURRENCY: "1",
@@ -71,30 +78,6 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     mcp.notes.length = 0;
     mock.usages.length = 0;
   });
-
-  /** Under Inngest: the requests to each server's serve endpoint not yet answered, by port. */
-  const open = new Map<number, number>();
-
-  /** The stand-in's way to the serve endpoint: each request to the next server that answers, over HTTP. */
-  function alternately(ports: number[]) {
-    let next = 0;
-    return async (request: Request) => {
-      const body = request.method === "GET" ? undefined : await request.text();
-      const url = new URL(request.url);
-      for (let tries = 0; ; tries++) {
-        const port = ports[next++ % ports.length];
-        open.set(port, (open.get(port) ?? 0) + 1);
-        try {
-          return await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
-        } catch (error) {
-          // A killed server: the balancer sends the request to the other.
-          if (tries >= ports.length) throw error;
-        } finally {
-          open.set(port, open.get(port)! - 1);
-        }
-      }
-    };
-  }
 
   /**
    * The server running the reply: inline, the one the approval went to;
