@@ -15,7 +15,9 @@
 // reported as met or not. The inline turns run twice, on one server process
 // and on `npm start`'s one worker per core (a Postgres server only: the
 // embedded one keeps one worker), side by side. Last, a soak: many turns at 10 concurrent on one
-// server, its resident memory read every so many turns (--soak-only runs just
+// server per kind of turn (scripts/bench/soak.mjs: the offline tool path, the mock model's plain
+// reply, and two models from MODELS in turn calling a mock MCP server's tool, their usage stored),
+// its resident memory read every so many turns (--soak-only runs just
 // that and adds it to the results already written; --soak-turns=N sets its
 // length; --port=N moves its servers, default 3199 and up). --js-only measures
 // just the JavaScript of a thread's page, printed and not written.
@@ -109,7 +111,7 @@ async function main() {
         oneTokenTurn: await profiledOneTokenTurn(inline),
       };
     }
-    results.soak = await soaks({ ...inline, databaseUrl: database.url });
+    results.soak = await soaks({ ...inline, databaseUrl: database.url }, mock);
   } finally {
     await direct.end();
     await mock.close();
@@ -161,7 +163,7 @@ async function profiledOneTokenTurn(options) {
 }
 
 /** Each kind of soak on a server of its own (straight to the database: the round-trip counter's proxy is not under test). */
-async function soaks(options) {
+async function soaks(options, mockModel) {
   if (!Number.isInteger(SOAK_TURNS) || SOAK_TURNS < 1) throw new Error("--soak-turns must be a whole number ≥ 1");
   const runs = [];
   for (const kind of Object.keys(SOAK_KINDS)) {
@@ -176,6 +178,7 @@ async function soaks(options) {
         warmUpTurns: 20,
         settleMs: quick ? 2_000 : 15_000,
         log,
+        mockModel,
       }),
     );
   }

@@ -234,7 +234,21 @@ function soakSection(soak) {
         `${run.rssGrowthMiBPerThousandTurns ?? "n/a"} / ${run.heapGrowthMiBPerThousandTurns ?? "n/a"} MiB |`,
     ),
     "",
+    ...runs.filter((run) => run.checks).flatMap((run) => [soakChecksLine(run), ""]),
   ];
+}
+
+/** What a soak's turns did besides answering: the MCP calls the server saw, the model calls the mock saw, the usage rows stored. */
+function soakChecksLine({ label, turns, checks }) {
+  const models = Object.entries(checks.modelCalls)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([model, kinds]) => `${model} ${Object.entries(kinds).map(([kind, n]) => `${n} ${kind}`).join(" + ")}`)
+    .join(", ");
+  const usage = Object.entries(checks.usage.byModel).map(([model, n]) => `${model} ${n}`).join(", ");
+  return (
+    `${label}: over the ${turns} turns, ${checks.mcpCalls} calls reached the MCP server; requests to the mock model: ${models || "none"}; ` +
+    `model_usage holds ${checks.usage.rows} rows for ${checks.usage.threads} of the run's threads${usage ? ` (${usage})` : ""}.`
+  );
 }
 
 /**
