@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMcpServers } from "@/lib/mcp-config";
 import { McpServers } from "@/lib/mcp/mcp-servers";
@@ -107,5 +108,15 @@ describe("MCP servers over SSE", () => {
     expect(logs.filter((line) => line.includes("unavailable"))).toEqual([]);
     expect(sse.counts.streams).toBe(2);
     expect(await named(next, "legacy__echo").execute({ text: "still here" }, context())).toBe("echo: still here");
+  });
+
+  it("leaves no listener on the turn's signal once a call is over: a turn's signal outlives its calls", async () => {
+    const sse = await serve();
+    const { mcp } = connect({ legacy: { url: sse.url, type: "sse" } });
+    const echo = named(await mcp.tools(), "legacy__echo");
+    const turn = new AbortController();
+    const signal = AbortSignal.any([turn.signal, AbortSignal.timeout(60_000)]);
+    for (const text of ["one", "two", "three"]) expect(await echo.execute({ text }, { ...context(), signal })).toBe(`echo: ${text}`);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });
