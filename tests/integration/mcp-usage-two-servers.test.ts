@@ -3,7 +3,9 @@ import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { startMockMcpServer, type MockMcpServer } from "../../scripts/mock-mcp-server.mjs";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
+import pg from "pg";
+import { recreateDatabase } from "@threadline/history/migrate";
+import { TEST_DATABASE_URL } from "../support/db";
 import { freePort, visit } from "../support/fresh-copy";
 import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
@@ -24,7 +26,10 @@ import type { ThreadUsage } from "@/lib/protocol/usage";
 // - the same message sent through both at once: one answer, counted once.
 // On the Inngest runtime the stand-in calls the two serve endpoints in turn,
 // as behind a balancer, and retries a step whose server died on the other.
-// The embedded database is one process's by design: skipped there.
+// The embedded database is one process's by design: skipped there. A
+// database of the file's own: every server looks for any reply left undone
+// in its database, and the suite's other files kill servers mid-reply, whose
+// replies these servers would go on with, calling this file's mock model.
 
 describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("MCP calls and usage across two app servers (%s runtime)", (runtime) => {
   let mock: MockModelServer;
@@ -36,10 +41,13 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
   let cookie: string;
   /** Under Inngest: each server's serve requests not yet answered, by port. */
   let open = new Map<number, number>();
-  const db = testPool();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `${url.pathname}_mcp_two_servers`;
+  const db = new pg.Pool({ connectionString: url.toString(), max: 4 });
 
   beforeAll(async () => {
     await ensureProductionBuild();
+    await recreateDatabase(url.toString());
     mock = await startMockModelServer({ port: await freePort() });
     mcp = await startMockMcpServer({ port: await freePort(), lateMs: 4_000 });
     const ports = [await freePort(), await freePort()];
@@ -49,7 +57,7 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
       standin = await startInngestStandin({ appFetch: balanced.fetch, retryDelayMs: 50 });
     }
     env = {
-      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_URL: url.toString(),
       WEB_CONCURRENCY: "1",
       OPENAI_COMPATIBLE_BASE_URL: mock.url,
       MODELS: "openai-compatible:mock-a, openai-compatible:mock-b",
