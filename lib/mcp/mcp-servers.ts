@@ -170,27 +170,19 @@ export class McpServers {
         const client = server.client;
         if (!client) throw new Error(`The MCP server "${serverName}" is unavailable; try again later.`);
         let result;
-        // The SDK leaves its abort listener on the signal it is given. The turn's signal outlives a finished
-        // call (an AbortSignal.any, kept while it has listeners, holding the request): the call gets its own,
-        // which follows the turn's only while the call runs.
-        const call = new AbortController();
-        const follow = () => call.abort(context.signal?.reason);
-        if (context.signal?.aborted) follow();
-        else context.signal?.addEventListener("abort", follow, { once: true });
         try {
           // An approved call's key rides in the request's _meta: a server that keys its change by it changes nothing twice after a crash.
           const meta = context.idempotencyKey ? { _meta: { "threadline/idempotencyKey": context.idempotencyKey } } : {};
           result = await client.callTool({ name: tool.name, arguments: input as Record<string, unknown>, ...meta }, undefined, {
             timeout: callTimeoutMs,
-            signal: call.signal,
+            // The call's own signal (runTool's), never the turn's: the SDK leaves its listener on it.
+            signal: context.signal,
           });
         } catch (error) {
           if (isTimeout(error)) {
             throw new Error(`The MCP server "${serverName}" did not answer within ${Math.round(callTimeoutMs / 1000)} s.`);
           }
           throw new Error(`The MCP server "${serverName}" failed: ${reason(error)}`);
-        } finally {
-          context.signal?.removeEventListener("abort", follow);
         }
         const text = resultText(result.content);
         if (result.isError) throw new Error(capped(text || "the tool reported an error", maxResultChars));

@@ -3,6 +3,7 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMcpServers } from "@/lib/mcp-config";
 import { McpServers } from "@/lib/mcp/mcp-servers";
+import { runTool } from "@/lib/agent/network/tools/run-tool";
 import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";
 import { startSseMcpServer, type SseMcpServer } from "../support/sse-mcp-server";
 
@@ -110,13 +111,16 @@ describe("MCP servers over SSE", () => {
     expect(await named(next, "legacy__echo").execute({ text: "still here" }, context())).toBe("echo: still here");
   });
 
-  it("leaves no listener on the turn's signal once a call is over: a turn's signal outlives its calls", async () => {
+  it("leaves no listener on the turn's signal once a call is over, as the agents run tools: a turn's signal outlives its calls", async () => {
     const sse = await serve();
     const { mcp } = connect({ legacy: { url: sse.url, type: "sse" } });
     const echo = named(await mcp.tools(), "legacy__echo");
     const turn = new AbortController();
     const signal = AbortSignal.any([turn.signal, AbortSignal.timeout(60_000)]);
-    for (const text of ["one", "two", "three"]) expect(await echo.execute({ text }, { ...context(), signal })).toBe(`echo: ${text}`);
+    for (const text of ["one", "two", "three"]) {
+      const call = { type: "tool-call" as const, toolCallId: randomUUID(), toolName: echo.name, input: { text } };
+      expect(await runTool([echo], call, { ...context(), signal })).toMatchObject({ output: `echo: ${text}` });
+    }
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });

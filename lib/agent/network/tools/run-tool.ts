@@ -28,8 +28,14 @@ export async function runTool(
   if (!tool) return result({ error: `There is no tool named "${call.toolName}".` });
   const input = tool.input.safeParse(call.input);
   if (!input.success) return result({ error: `The input does not fit ${tool.name}: ${z.prettifyError(input.error)}` });
+  // The call's own signal, following the turn's only while the call runs: a library that leaves its listener
+  // on the signal it is given (the MCP SDK does) would otherwise keep the turn's request alive with it.
+  const own = new AbortController();
+  const follow = () => own.abort(context.signal?.reason);
+  if (context.signal?.aborted) follow();
+  else context.signal?.addEventListener("abort", follow, { once: true });
   try {
-    const output = await abortable(tool.execute(input.data, context), context.signal);
+    const output = await abortable(tool.execute(input.data, { ...context, signal: own.signal }), context.signal);
     // Only JSON travels on: to the model, the database and the client; and none nested deeper than a part may hold.
     const json = JSON.parse(JSON.stringify(output ?? null)) as JsonValue;
     if (jsonDepth(json) > MAX_JSON_DEPTH) return result({ error: `The tool's output nests objects and arrays more than ${MAX_JSON_DEPTH} deep, so it was not kept.` });
@@ -37,6 +43,8 @@ export async function runTool(
   } catch (error) {
     if (context.signal?.aborted) return result({ error: STOPPED_TOOL_ERROR });
     return result({ error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    context.signal?.removeEventListener("abort", follow);
   }
 }
 
