@@ -228,7 +228,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
     feedback: {
       set: (owner: string, threadId: string, messageId: string, input: FeedbackInput) => setFeedback(pool(), owner, threadId, messageId, input),
       ofThread: (owner: string, threadId: string) => threadFeedback(pool(), owner, threadId),
-      list: (owner: string, options: { since?: string; limit: number }) => listFeedback(pool(), owner, options),
+      list: (owner: string, options: Parameters<typeof listFeedback>[2]) => listFeedback(pool(), owner, options),
     },
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),

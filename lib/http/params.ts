@@ -1,5 +1,6 @@
 import { AppError } from "@threadline/history/errors";
 import { isUuid } from "@threadline/history/uuid";
+import { messageId } from "@/lib/protocol/chat";
 
 /** A thread id from the URL: a malformed one is a 400, never a database error. */
 export function threadIdParam(value: string): string {
@@ -9,6 +10,6 @@ export function threadIdParam(value: string): string {
 
 /** A message id from the URL, as a client makes them: anything else is a 400. */
 export function messageIdParam(value: string): string {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(value)) throw new AppError("bad_request:message_id", "The message id must be 1-128 letters, digits, '-' or '_'.");
+  if (!messageId.safeParse(value).success) throw new AppError("bad_request:message_id", "The message id must be 1-128 letters, digits, '-' or '_'.");
   return value;
 }

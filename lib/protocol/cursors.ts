@@ -6,6 +6,7 @@
 // needs to look inside a cursor.
 import { z } from "zod";
 import { isUuid } from "@threadline/history/uuid";
+import { messageId } from "./chat";
 
 export interface CursorCodec<Place> {
   encode(place: Place): string;
@@ -31,31 +32,53 @@ export const messagesCursor = taggedNumber("b", /[1-9][0-9]{0,15}/);
 /** GET /api/search: how many results come before the next page. */
 export const searchCursor = taggedNumber("o", /[0-9]{1,5}/);
 
+/** A place of several values, as base64url JSON; `isPlace` says whether a decoded value is one. */
+function jsonCursor<Place>(isPlace: (value: unknown) => boolean): CursorCodec<Place> {
+  return {
+    encode: (place) => toBase64Url(JSON.stringify(place)),
+    decode: (cursor) => {
+      const text = fromBase64Url(cursor);
+      if (text === null) return null;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return null;
+      }
+      return isPlace(value) ? (value as Place) : null;
+    },
+  };
+}
+
 /**
  * GET /api/threads: the last listed thread's updated_at as Postgres prints it
- * (a JS Date would drop the microseconds) and its id, as base64url JSON.
+ * (a JS Date would drop the microseconds) and its id.
  */
-export const threadsCursor: CursorCodec<[updatedAt: string, id: string]> = {
-  encode: (place) => toBase64Url(JSON.stringify(place)),
-  decode: (cursor) => {
-    const text = fromBase64Url(cursor);
-    if (text === null) return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return null;
-    }
-    const isPlace =
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === "string" &&
-      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
-      typeof value[1] === "string" &&
-      isUuid(value[1]);
-    return isPlace ? (value as [string, string]) : null;
-  },
-};
+export const threadsCursor = jsonCursor<[updatedAt: string, id: string]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === "string" &&
+    /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
+    typeof value[1] === "string" &&
+    isUuid(value[1]),
+);
+
+/**
+ * GET /api/feedback: the last listed feedback's time (to the microsecond),
+ * thread and message: feedback changed at the same moment is neither missed
+ * nor repeated by the next page.
+ */
+export const feedbackCursor = jsonCursor<[updatedAt: string, threadId: string, messageId: string]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.length === 3 &&
+    typeof value[0] === "string" &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) &&
+    typeof value[1] === "string" &&
+    isUuid(value[1]) &&
+    messageId.safeParse(value[2]).success,
+);
 
 /** A query parameter that holds a cursor of `codec`'s listing, decoded to its place. */
 export function cursorParam<Place>(codec: CursorCodec<Place>) {

@@ -4,6 +4,7 @@
 // operator's evaluation scripts). Isomorphic: the routes check with it, the
 // page sends and reads it. Never part of what a model reads.
 import { z } from "zod";
+import { cursorParam, feedbackCursor } from "./cursors";
 
 /** Why a reply was not good: a short list a script can count, with free text beside it. */
 export const FEEDBACK_REASONS = {
@@ -20,20 +21,24 @@ export type FeedbackReason = keyof typeof FEEDBACK_REASONS;
 export const MAX_FEEDBACK_COMMENT = 2000;
 
 const reasons = Object.keys(FEEDBACK_REASONS) as [FeedbackReason, ...FeedbackReason[]];
+const reason = z.enum(reasons, { message: `must be one of ${reasons.join(", ")}` });
+const comment = z
+  .string({ message: "must be a string" })
+  .max(MAX_FEEDBACK_COMMENT, `must be at most ${MAX_FEEDBACK_COMMENT} characters`)
+  .refine((s) => s.isWellFormed(), "must be valid Unicode text");
 
 export const feedbackRequestSchema = z
   .strictObject({
     /** null clears it. */
     rating: z.enum(["up", "down"], { message: 'must be "up", "down" or null' }).nullable(),
-    reason: z.enum(reasons, { message: `must be one of ${reasons.join(", ")}` }).optional(),
+    reason: reason.optional(),
     /** Blank counts as none. */
     comment: z
       .string({ message: "must be a string" })
       .trim()
-      .max(MAX_FEEDBACK_COMMENT, `must be at most ${MAX_FEEDBACK_COMMENT} characters`)
-      .refine((s) => s.isWellFormed(), "must be valid Unicode text")
+      .pipe(comment)
       .optional()
-      .transform((comment) => comment || undefined),
+      .transform((text) => text || undefined),
   })
   .refine((body) => body.rating !== null || (body.reason === undefined && body.comment === undefined), {
     message: "a reason or a comment needs a rating",
@@ -45,12 +50,8 @@ export type FeedbackRequest = z.input<typeof feedbackRequestSchema>;
 /** Feedback as it is stored and read back, and as a thread file carries it. */
 export const feedbackSchema = z.strictObject({
   rating: z.enum(["up", "down"], { message: 'must be "up" or "down"' }),
-  reason: z.enum(reasons, { message: `must be one of ${reasons.join(", ")}` }).optional(),
-  comment: z
-    .string({ message: "must be a string" })
-    .min(1, "must not be empty")
-    .max(MAX_FEEDBACK_COMMENT, `must be at most ${MAX_FEEDBACK_COMMENT} characters`)
-    .optional(),
+  reason: reason.optional(),
+  comment: comment.min(1, "must not be empty").optional(),
   updatedAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }),
 });
 
@@ -66,7 +67,7 @@ export interface ThreadFeedback {
   feedback: Record<string, Feedback>;
 }
 
-/** GET /api/feedback: the owner's feedback changed after `since`, oldest first; `next` is the `since` of the page after, null at the end. */
+/** GET /api/feedback: the owner's feedback changed after `since`, oldest first; `next` is the `cursor` of the page after, null at the end. */
 export interface FeedbackList {
   feedback: (Feedback & { threadId: string; messageId: string; threadTitle: string; model: string | null })[];
   next: string | null;
@@ -80,4 +81,6 @@ export const feedbackListQuerySchema = z.object({
     .min(1, "must be at least 1")
     .max(1000, "must be at most 1000")
     .default(100),
+  /** Where the page before ended: its `next`. */
+  cursor: cursorParam(feedbackCursor).optional(),
 });

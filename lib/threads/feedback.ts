@@ -2,6 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { AppError, notFoundThread } from "@threadline/history/errors";
 import type { Feedback, FeedbackList, FeedbackReason } from "@/lib/protocol/feedback";
+import { feedbackCursor } from "@/lib/protocol/cursors";
 
 interface FeedbackRow {
   rating: "up" | "down";
@@ -47,7 +48,7 @@ export async function setFeedback(
      ),
      put AS (
        INSERT INTO message_feedback AS f (thread_id, message_id, rating, reason, comment)
-       SELECT thread_id, message_id, $4, $5, $6 FROM target WHERE $4::text IS NOT NULL AND kind <> 'user'
+       SELECT thread_id, message_id, $4, $5, $6 FROM target WHERE $4::text IS NOT NULL AND kind NOT IN ('user', 'system_event')
        ON CONFLICT (thread_id, message_id) DO UPDATE
          SET rating = excluded.rating, reason = excluded.reason, comment = excluded.comment, updated_at = clock_timestamp()
        RETURNING f.rating, f.reason, f.comment, ${UPDATED_AT}
@@ -64,6 +65,7 @@ export async function setFeedback(
   if (!row.thread) throw notFoundThread();
   if (row.kind === null) throw new AppError("not_found:message", "That message is not in this thread.");
   if (row.kind === "user") throw new AppError("bad_request:feedback", "Feedback is for the assistant's replies; this message is the user's.");
+  if (row.kind === "system_event") throw new AppError("bad_request:feedback", "Feedback is for the assistant's replies; this message is a summary of earlier ones.");
   return row.rating ? feedbackOf(row as FeedbackRow) : null;
 }
 
@@ -80,22 +82,31 @@ export async function threadFeedback(pool: pg.Pool, owner: string, threadId: str
 }
 
 /**
- * The owner's feedback changed after `since`, oldest first, `limit` at most,
- * each with its reply's model and its thread's title: what an
- * evaluation script reads, a page at a time.
+ * The owner's feedback changed after `since` (and after `cursor`, where the
+ * page before ended), oldest first, `limit` at most, each with its reply's
+ * model and its thread's title: what an evaluation script reads, a page at a
+ * time. The order is total (time, thread, message), so a page misses and
+ * repeats nothing, however many changed at the same moment.
  */
-export async function listFeedback(pool: pg.Pool, owner: string, options: { since?: string; limit: number }): Promise<FeedbackList> {
+export async function listFeedback(
+  pool: pg.Pool,
+  owner: string,
+  options: { since?: string; cursor?: [updatedAt: string, threadId: string, messageId: string]; limit: number },
+): Promise<FeedbackList> {
+  const after = options.cursor ?? [null, null, null];
   const { rows } = await pool.query<FeedbackRow & { thread_id: string; message_id: string; title: string; model: string | null }>(
     `SELECT f.thread_id, f.message_id, f.rating, f.reason, f.comment, ${UPDATED_AT}, t.title, m.model
        FROM message_feedback f
        JOIN threads t ON t.id = f.thread_id AND t.owner = $1
        LEFT JOIN messages m ON m.thread_id = f.thread_id AND m.message_id = f.message_id AND m.part_index = 0
       WHERE f.updated_at > coalesce($2::timestamptz, '-infinity')
+        AND ($3::timestamptz IS NULL OR (f.updated_at, f.thread_id, f.message_id) > ($3::timestamptz, $4::uuid, $5::text))
       ORDER BY f.updated_at, f.thread_id, f.message_id
-      LIMIT $3`,
-    [owner, options.since ?? null, options.limit + 1],
+      LIMIT $6`,
+    [owner, options.since ?? null, ...after, options.limit + 1],
   );
   const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
   return {
     feedback: page.map((row) => ({
       threadId: row.thread_id,
@@ -104,6 +115,6 @@ export async function listFeedback(pool: pg.Pool, owner: string, options: { sinc
       model: row.model,
       ...feedbackOf(row),
     })),
-    next: rows.length > options.limit ? page.at(-1)!.updated_at : null,
+    next: rows.length > options.limit && last ? feedbackCursor.encode([last.updated_at, last.thread_id, last.message_id]) : null,
   };
 }

@@ -30,7 +30,8 @@ describe("feedback on replies", () => {
 
   beforeAll(async () => {
     mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url });
+    // Compaction early: a summary is a message of the thread that takes no feedback.
+    app = testApp({ modelUrl: mock.url, settings: { COMPACTION_MAX_MESSAGES: "6", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" } });
   });
   afterAll(async () => {
     await app.close();
@@ -121,6 +122,14 @@ describe("feedback on replies", () => {
     const user = await put(me.cookie, threadId, userMessageId, { rating: "up" });
     expect(user.status).toBe(400);
     expect((await errorOf(user)).code).toBe("bad_request:feedback");
+    // A summary of earlier messages is the thread's, not a reply.
+    for (const words of ["two", "three", "four"]) await chatTurn(chat, { threadId, message: { id: randomUUID(), content: words } }, me.cookie);
+    const summaryId = async () =>
+      (await pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'system_event'", [threadId])).rows[0]?.message_id;
+    await expect.poll(summaryId, { timeout: 20_000 }).toBeDefined();
+    const summary = await put(me.cookie, threadId, (await summaryId())!, { rating: "up" });
+    expect(summary.status).toBe(400);
+    expect((await errorOf(summary)).message).toContain("summary");
     const missing = await put(me.cookie, threadId, "no-such-message", { rating: "up" });
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).code).toBe("not_found:message");
@@ -142,6 +151,9 @@ describe("feedback on replies", () => {
     const file = (await exported.json()) as ThreadExport;
     const reply = file.messages.find((m) => m.id === replyId)!;
     expect(reply.feedback).toMatchObject({ rating: "down", reason: "too-long", comment: "Shorter, please." });
+
+    const markdown = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=markdown`, { cookie: me.cookie }), params(threadId));
+    expect(await markdown.text()).toContain("_Feedback: bad response: Too long_ — Shorter, please.");
 
     const imported = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: me.cookie, json: file }), undefined);
     expect(imported.status).toBe(201);
@@ -174,9 +186,27 @@ describe("feedback on replies", () => {
     expect(first.feedback.map((f) => f.messageId)).toEqual(replies.slice(0, 2));
     expect(first.feedback[1]).toMatchObject({ rating: "down", model: expect.any(String), threadTitle: expect.any(String) });
     expect(first.next).not.toBeNull();
-    const rest = (await (await list(me.cookie, `?since=${encodeURIComponent(first.next!)}&limit=2`)).json()) as FeedbackList;
+    const rest = (await (await list(me.cookie, `?cursor=${encodeURIComponent(first.next!)}&limit=2`)).json()) as FeedbackList;
     expect(rest.feedback.map((f) => f.messageId)).toEqual([replies[2]]);
     expect(rest.next).toBeNull();
+
+    // The same file imported twice: three feedbacks of the very same time (the first's and two copies), all listed, one a page.
+    const exported = await exportRoute.GET(request(`/api/threads/${first.feedback[0].threadId}/export?format=json`, { cookie: me.cookie }), params(first.feedback[0].threadId));
+    const file = await exported.json();
+    for (let i = 0; i < 2; i++) {
+      expect((await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: me.cookie, json: file }), undefined)).status).toBe(201);
+    }
+    const twins: FeedbackList["feedback"] = [];
+    const justBefore = new Date(Date.parse(first.feedback[0].updatedAt) - 1).toISOString();
+    let page = (await (await list(me.cookie, `?since=${encodeURIComponent(justBefore)}&limit=1`)).json()) as FeedbackList;
+    for (;;) {
+      twins.push(...page.feedback.filter((f) => f.updatedAt === first.feedback[0].updatedAt));
+      if (!page.next) break;
+      page = (await (await list(me.cookie, `?cursor=${encodeURIComponent(page.next)}&limit=1`)).json()) as FeedbackList;
+    }
+    expect(twins).toHaveLength(3);
+    expect(new Set(twins.map((f) => f.threadId)).size).toBe(3);
+    expect((await list(me.cookie, "?cursor=not-a-cursor")).status).toBe(400);
 
     const bad = await list(me.cookie, "?since=yesterday");
     expect(bad.status).toBe(400);
