@@ -1,3 +1,4 @@
+import { FEEDBACK_REASONS, type Feedback } from "@/lib/protocol/feedback";
 import { UNTITLED_THREAD } from "@threadline/history/title";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { chosenPath, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
@@ -137,6 +138,13 @@ function blocks(parts: Part[]): string[] {
   return out;
 }
 
+/** The owner's word on a reply, on one line, their comment escaped as any text of theirs is. */
+function feedbackLine(feedback: Feedback): string {
+  const reason = feedback.reason ? `: ${FEEDBACK_REASONS[feedback.reason]}` : "";
+  const comment = feedback.comment ? ` — ${oneLine(feedback.comment)}` : "";
+  return `_Feedback: ${feedback.rating === "up" ? "good response" : "bad response"}${reason}_${comment}`;
+}
+
 const STATUS_NOTE: Record<ExportedMessage["status"], string | null> = {
   complete: null,
   stopped: "_(stopped by the user)_",
@@ -155,6 +163,7 @@ export function threadMarkdown(file: ThreadExport): string {
     const note = STATUS_NOTE[message.status];
     lines.push("", `## ${speaker(message)}`, "", ...blocks(message.parts).flatMap((block, i) => (i === 0 ? [block] : ["", block])));
     if (note) lines.push("", note);
+    if (message.feedback) lines.push("", feedbackLine(message.feedback));
   }
   return `${lines.join("\n")}\n`;
 }
