@@ -51,7 +51,7 @@ export class McpServers {
     this.servers = configs.map((config) => ({
       config,
       tools: [],
-      status: { name: config.name, url: config.url, connected: false, tools: [], note: "not connected yet" },
+      status: { name: config.name, connected: false, tools: [], note: "not connected yet" },
     }));
   }
 
@@ -104,7 +104,7 @@ export class McpServers {
       server.client = undefined;
       server.tools = [];
       const note = `unavailable: ${reason(error)}`;
-      server.status = { name: server.config.name, url: server.config.url, connected: false, tools: [], note };
+      server.status = { name: server.config.name, connected: false, tools: [], note };
       // Said when it goes, not on every turn while it stays away for the same reason.
       if (before.connected || before.note !== note) this.options.log?.(`[mcp] ${server.config.name} is ${note}; its tools are left out until it answers again`);
     }
@@ -155,7 +155,7 @@ export class McpServers {
     server.tools = tools;
     const note = skipped.length > 0 ? `left out (names a provider would refuse): ${skipped.join(", ")}` : undefined;
     if (!server.status.connected) this.options.log?.(`[mcp] ${name} connected: ${tools.length} tool${tools.length === 1 ? "" : "s"}`);
-    server.status = { name, url: server.config.url, connected: true, tools: tools.map((t) => t.name), ...(note ? { note } : {}) };
+    server.status = { name, connected: true, tools: tools.map((t) => t.name), ...(note ? { note } : {}) };
   }
 
   private agentTool(server: ServerState, tool: { name: string; description?: string; inputSchema: unknown }, full: string): AgentTool {

@@ -1,10 +1,12 @@
 // What the chat page's debug panel (?debug=true) shows of the operator's MCP
 // servers. Isomorphic: types only.
 
-/** One MCP server as the last look at it found it. */
+/**
+ * One MCP server as the last look at it found it. Its URL stays on the
+ * server: any visitor may open the debug panel, and a URL may carry a key.
+ */
 export interface McpServerStatus {
   name: string;
-  url: string;
   connected: boolean;
   /** Its tools as the agents call them, `<server>__<tool>`. */
   tools: string[];

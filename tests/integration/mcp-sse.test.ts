@@ -50,6 +50,8 @@ describe("MCP servers over SSE", () => {
     // Streamable HTTP was tried, once, and the tools came over the stream the fallback opened.
     expect(sse.counts).toEqual({ streamablePosts: 1, streams: 1 });
     expect((await mcp.statusNow())[0]).toMatchObject({ name: "legacy", connected: true, tools: ["legacy__echo"] });
+    // What any visitor's debug panel is given: never the URL, which may carry a key.
+    expect(JSON.stringify(mcp.status())).not.toContain(sse.url);
     // The next turn's ask rides the same session: no new attempt, no second stream.
     expect(await mcp.tools()).toBe(tools);
     expect(sse.counts).toEqual({ streamablePosts: 1, streams: 1 });
