@@ -12,6 +12,7 @@ import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
 import { HeaderActions } from "@/components/ui/HeaderActions";
 import { ModelPicker } from "@/components/chat/ModelPicker";
+import { FeedbackProvider } from "@/components/chat/FeedbackContext";
 import { useModels } from "@/components/chat/ModelsContext";
 import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
 
@@ -86,6 +87,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   // The composer keeps the same position in the tree in both layouts, so its
   // draft and focus survive the switch from the empty state to the thread.
   return (
+    <FeedbackProvider threadId={snapshot.threadId}>
     <div className="flex h-full flex-col">
       {historyDebug && (
         <Suspense fallback={null}>
@@ -116,5 +118,6 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
       />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
+    </FeedbackProvider>
   );
 }

@@ -3,6 +3,8 @@
 import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { usageText } from "@/lib/client/usage-text";
 import { useThreadUsage } from "@/components/chat/useThreadUsage";
+import { useFeedback } from "@/components/chat/FeedbackContext";
+import { FEEDBACK_REASONS } from "@/lib/protocol/feedback";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {
@@ -69,6 +71,7 @@ export function HistoryDebugPanel({ report, historySource, next, models, mcpServ
         </>
       )}
       {lastReply && <LastReplyCalls {...lastReply} />}
+      {lastReply && <LastReplyFeedback replyId={lastReply.replyId} />}
       {mcpServers.length > 0 && (
         <>
           <p className="mt-2 text-neutral-500 dark:text-neutral-400">MCP servers</p>
@@ -105,4 +108,13 @@ function LastReplyCalls({ threadId, replyId }: { threadId: string; replyId: stri
       </ul>
     </>
   );
+}
+
+/** What the user said of the last reply (never sent to the model). */
+function LastReplyFeedback({ replyId }: { replyId: string }) {
+  const said = useFeedback()?.byMessage[replyId];
+  const words = !said
+    ? "none"
+    : [said.rating === "up" ? "good" : "bad", said.reason && FEEDBACK_REASONS[said.reason], said.comment && `"${said.comment}"`].filter(Boolean).join(", ");
+  return <p className="mt-2" data-last-reply-feedback>Feedback on the last reply: {words}</p>;
 }

@@ -17,6 +17,7 @@ import { ForkIcon, PencilIcon } from "@/components/ui/icons";
 import { useModels } from "@/components/chat/ModelsContext";
 import { RegenerateMenu } from "@/components/chat/RegenerateMenu";
 import { UsageButton } from "@/components/chat/UsageButton";
+import { FeedbackButtons } from "@/components/chat/FeedbackButtons";
 import { modelLabel } from "@/lib/client/model-choice";
 
 interface MessageBubbleProps {
@@ -67,6 +68,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
           <ActionButton label="Fork" title="Fork: a new thread from here" disabled={locked} onClick={() => actions.fork(message.id)}>
             <ForkIcon />
           </ActionButton>
+          {actions.threadId && <FeedbackButtons messageId={message.id} />}
           {actions.threadId && <UsageButton threadId={actions.threadId} replyId={message.id} />}
           {isStopped && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Stopped</p>}
           {isIncomplete && <p className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">Incomplete: the model broke off here</p>}

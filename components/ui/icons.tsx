@@ -131,3 +131,15 @@ export const DevicesIcon = ({ className }: { className?: string }) => (
     <rect x="17" y="9" width="5" height="11" rx="1" />
   </Icon>
 );
+
+export const ThumbUpIcon = ({ filled }: { filled?: boolean }) => (
+  <Icon fill={filled ? "currentColor" : "none"}>
+    <path d="M7 10v11H4a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1h3zM7 10l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.3 8a2 2 0 0 1-2 1.7H7" />
+  </Icon>
+);
+
+export const ThumbDownIcon = ({ filled }: { filled?: boolean }) => (
+  <Icon fill={filled ? "currentColor" : "none"}>
+    <path d="M17 14V3h3a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1h-3zM17 14l-4 8a3 3 0 0 1-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.3-8a2 2 0 0 1 2-1.7H17" />
+  </Icon>
+);

@@ -4,6 +4,7 @@ import { AppError, fromErrorBody } from "@threadline/history/errors";
 import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
 import { pageTimeZone } from "@/lib/client/time-zone";
 import type { ThreadUsage } from "@/lib/protocol/usage";
+import type { Feedback, FeedbackRequest, FeedbackResponse, ThreadFeedback } from "@/lib/protocol/feedback";
 import type {
   MessagesPage,
   MessageVersions,
@@ -114,6 +115,17 @@ export function olderMessages(threadId: string, cursor: string): Promise<Message
 /** What the thread's model calls spent: in total, by agent, purpose, model and reply. */
 export function threadUsage(threadId: string): Promise<ThreadUsage> {
   return request<ThreadUsage>(`${threadPath(threadId)}/usage`);
+}
+
+/** The thread's feedback by reply version. */
+export async function threadFeedback(threadId: string): Promise<Record<string, Feedback>> {
+  return (await request<ThreadFeedback>(`${threadPath(threadId)}/feedback`)).feedback;
+}
+
+/** Sets, changes or (rating null) clears the feedback on one reply version; answers with what stands. */
+export async function putFeedback(threadId: string, messageId: string, body: FeedbackRequest): Promise<Feedback | null> {
+  const path = `${threadPath(threadId)}/messages/${encodeURIComponent(messageId)}/feedback`;
+  return (await request<FeedbackResponse>(path, { method: "PUT", body: JSON.stringify(body) })).feedback;
 }
 
 /** Each message of the thread's active path that has other versions ("2 / 3"). */
