@@ -23,7 +23,10 @@ export function benchServers({ root, outDir, basePort }) {
         url: url.toString(),
         poolSize: "10",
         drop: async () => {
-          const admin = new pg.Client({ connectionString: server });
+          // The server's maintenance database: the one the address names may not exist (the bench made its own).
+          const maintenance = new URL(server);
+          maintenance.pathname = "/postgres";
+          const admin = new pg.Client({ connectionString: maintenance.toString() });
           await admin.connect();
           await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(url.pathname.slice(1))} WITH (FORCE)`).catch(() => {});
           await admin.end();
