@@ -9,4 +9,6 @@ export async function register() {
   // Reminders due and replies left to go on are looked for by every server that is up (inline runtime).
   const { app } = await import("@/lib/app");
   app().dueWork()?.start();
+  // Uploads never sent are removed a day on, on either runtime.
+  app().fileSweep().start();
 }

@@ -57,7 +57,8 @@ export async function proxy(request: NextRequest) {
 // on every turn. /api/threads/import makes them itself too: for a route the
 // proxy runs before, Next buffers the body for both, and cuts it off at 10 MB
 // (experimental.proxyClientMaxBodySize), while a thread's file may be 128 MB
-// and is read as it arrives.
+// and is read as it arrives. POST /api/files likewise, for an attachment
+// (ATTACHMENT_MAX_MB may be over 10).
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest|api/chat$|api/threads/import$).*)"],
+  matcher: ["/((?!_next/|favicon.ico|icon/|apple-icon|manifest.webmanifest|api/health|api/inngest|api/chat$|api/threads/import$|api/files$).*)"],
 };

@@ -42,6 +42,9 @@ import { McpServers } from "@/lib/mcp/mcp-servers";
 import { parseModelPrices } from "@/lib/model-prices";
 import { threadUsage } from "@/lib/threads/thread-usage";
 import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/threads/feedback";
+import { FileStore } from "@/lib/files/file-store";
+import { FileSweep } from "@/lib/files/file-sweep";
+import { fileInputFrom } from "@/lib/files/model-input";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -74,6 +77,7 @@ export interface ProcessState {
   runtime?: { settings: string; runtime: TurnRuntime };
   liveStreams?: LiveStreamSlots;
   dueWork?: DueWork;
+  fileSweep?: FileSweep;
 }
 
 /** What an app may be given instead of building it from its configuration. */
@@ -200,14 +204,28 @@ export function createApp(config: Env, parts: AppParts = {}) {
         scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
       });
       const mcp = app.mcp();
-      return defaultNetwork(
+      const network = defaultNetwork(
         config,
         models,
         async (owner, query, options) => (await threads.search(owner, query, options)).results,
         reminders,
         mcp.configured ? () => mcp.tools() : undefined,
       );
+      return {
+        ...network,
+        // Images go to a model the list says sees them (MODELS_WITH_IMAGES among it); every other model is told their names.
+        fileInput: async (owner, files, modelId) => {
+          const seesImages = app.models().find((model) => model.id === modelId)?.capabilities.images ?? false;
+          return fileInputFrom(await app.files().contents(owner, files.map((file) => file.fileId)), seesImages);
+        },
+      };
     }),
+    /** The owners' attached files (lib/files/). */
+    files: once((): FileStore => new FileStore(pool())),
+    /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */
+    attachmentMaxBytes: config.ATTACHMENT_MAX_MB * 1024 * 1024,
+    /** Removes uploads never sent once their day is up; started as the server starts (instrumentation.ts), on either runtime. */
+    fileSweep: (): FileSweep => (shared.fileSweep ??= new FileSweep(app.files)),
     /** The operator's MCP tool servers (MCP_SERVERS), connected on first use. */
     mcp: (): McpServers =>
       (mcpServers ??= new McpServers(config.mcpServers, {
@@ -322,6 +340,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
       await mcpServers?.close();
       await shared.dueWork?.stop();
       shared.dueWork = undefined;
+      shared.fileSweep?.stop();
+      shared.fileSweep = undefined;
       await shared.listener?.close();
       shared.listener = undefined;
       if (!parts.pool && shared.pool) await shared.pool.end();

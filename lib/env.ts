@@ -5,7 +5,7 @@ import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
 import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
-import { parseModelList, parseUtilityModel } from "@/lib/model-list";
+import { modelsWithImagesError, parseModelList, parseUtilityModel } from "@/lib/model-list";
 import { parseMcpServers, type McpServerConfig } from "@/lib/mcp-config";
 import { parseModelPrices } from "@/lib/model-prices";
 
@@ -56,6 +56,8 @@ const schema = z.object({
   MODEL: text.optional().describe("model id"),
   /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model-list.ts); unset: what the credentials allow. */
   MODELS: text.max(4000).optional().describe("models on offer"),
+  /** Models that see images beyond the built-in table, `provider:model`, comma-separated (a local vision model, say). */
+  MODELS_WITH_IMAGES: text.max(4000).optional().describe("models that see images"),
   /** Prices per million tokens by model, JSON, over the built-in table (lib/model-prices.ts). */
   MODEL_PRICES: text.max(100_000).optional().describe("model prices"),
   /** The model titles and summaries are asked of, `provider:model`; unset: the thread's own model. */
@@ -112,6 +114,15 @@ const schema = z.object({
   RATE_LIMIT_IMPORTS_PER_HOUR: wholeNumber(0, 999_999_999).default(20).describe("imports per identity per hour"),
   /** Imports per client address per hour, across identities; 0: off. */
   RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(60).describe("imports per address per hour"),
+
+  /** Uploads per identity per hour; 0: off. */
+  RATE_LIMIT_UPLOADS_PER_HOUR: wholeNumber(0, 999_999_999).default(200).describe("uploads per identity per hour"),
+  /** Uploads per client address per hour, across identities; 0: off. */
+  RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(600).describe("uploads per address per hour"),
+
+  // Files
+  /** The most one attached file may be, in megabytes (a message carries at most 5). */
+  ATTACHMENT_MAX_MB: wholeNumber(1, 1_000).default(10).describe("attachment size limit, MB"),
 
   /** Live streams (a running reply followed, the threads' news) one identity may hold open, across servers; 0: no cap. */
   MAX_LIVE_STREAMS_PER_IDENTITY: wholeNumber(0, 999_999).default(20).describe("live streams per identity"),
@@ -215,7 +226,9 @@ export function parseEnv(raw: RawEnv): Env {
     fail("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
   }
   const models = parseModelList(settings);
-  if ("error" in models) fail(models.error);
+  if ("error" in models) return fail(models.error);
+  const seeing = modelsWithImagesError(settings.MODELS_WITH_IMAGES, models.models);
+  if (seeing) fail(seeing);
   const utility = parseUtilityModel(settings);
   if (utility && "error" in utility) fail(utility.error);
   const prices = parseModelPrices(settings.MODEL_PRICES);

@@ -31,6 +31,7 @@ export interface ModelListSettings {
   ANTHROPIC_API_KEY?: string;
   OPENAI_COMPATIBLE_BASE_URL?: string;
   UTILITY_MODEL?: string;
+  MODELS_WITH_IMAGES?: string;
 }
 
 export const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "openai-compatible", "offline"];
@@ -73,14 +74,20 @@ export function capabilitiesOf(provider: ProviderName, model: string): ModelCapa
   }
 }
 
-const choice = (provider: ProviderName, model: string, label: string | undefined, isDefault: boolean): ModelChoice => ({
-  id: `${provider}:${model}`,
-  label: label ?? (provider === "offline" ? "Offline demo model" : model),
-  provider,
-  model,
-  default: isDefault,
-  capabilities: capabilitiesOf(provider, model),
-});
+/** The ids MODELS_WITH_IMAGES names: models the operator says see images, whatever the table says. */
+const withImages = (settings: ModelListSettings) => new Set((settings.MODELS_WITH_IMAGES ?? "").split(",").map((id) => id.trim()).filter(Boolean));
+
+const choice = (settings: ModelListSettings, provider: ProviderName, model: string, label: string | undefined, isDefault: boolean): ModelChoice => {
+  const capabilities = capabilitiesOf(provider, model);
+  return {
+    id: `${provider}:${model}`,
+    label: label ?? (provider === "offline" ? "Offline demo model" : model),
+    provider,
+    model,
+    default: isDefault,
+    capabilities: withImages(settings).has(`${provider}:${model}`) ? { ...capabilities, images: true } : capabilities,
+  };
+};
 
 /**
  * The models on offer, or the one line that says what is wrong with MODELS.
@@ -116,9 +123,16 @@ export function parseModelList(settings: ModelListSettings): { models: ModelChoi
     const needs = NEEDS[provider];
     if (needs && !settings[needs]) return { error: `MODELS lists ${provider}:${model}, which needs ${needs}.` };
     if (models.some((m) => m.id === `${provider}:${model}`)) return { error: `MODELS lists ${provider}:${model} twice.` };
-    models.push(choice(provider, model, label, models.length === 0));
+    models.push(choice(settings, provider, model, label, models.length === 0));
   }
   return { models };
+}
+
+/** What is wrong with MODELS_WITH_IMAGES: each id must be a model on offer. */
+export function modelsWithImagesError(value: string | undefined, offered: ModelChoice[]): string | undefined {
+  const stray = [...withImages({ MODELS_WITH_IMAGES: value })].find((id) => !offered.some((model) => model.id === id));
+  if (stray) return `MODELS_WITH_IMAGES names ${stray}, which is not a model on offer (${offered.map((model) => model.id).join(", ")}).`;
+  return undefined;
 }
 
 /** `provider:model` → its parts, or undefined when it names no provider (a model id may hold colons). */
@@ -148,11 +162,11 @@ export function parseUtilityModel(settings: ModelListSettings): { provider: Prov
 /** The list without MODELS: the configured model first, then the other configured providers' defaults. */
 function derivedList(settings: ModelListSettings): ModelChoice[] {
   const first = defaultProvider(settings);
-  const models = [choice(first, settings.MODEL || DEFAULT_MODELS[first], undefined, true)];
+  const models = [choice(settings, first, settings.MODEL || DEFAULT_MODELS[first], undefined, true)];
   for (const provider of PROVIDERS) {
     const needs = NEEDS[provider];
     if (provider === first || !needs || !settings[needs]) continue;
-    models.push(choice(provider, DEFAULT_MODELS[provider], undefined, false));
+    models.push(choice(settings, provider, DEFAULT_MODELS[provider], undefined, false));
   }
   return models;
 }

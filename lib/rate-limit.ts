@@ -5,7 +5,8 @@ import type { Env } from "@/lib/env";
 import { AppError } from "@threadline/history/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
-// of a thread's path) and imports (up to 8 MB parsed and written) per
+// of a thread's path), imports (up to 8 MB parsed and written) and uploads
+// (a file stored) per
 // identity and per address, and new identities per address (dropping the
 // cookie must not reset an identity's count forever). Counted in Postgres with
 // rate-limiter-flexible, so several app servers share one count; the defaults
@@ -26,6 +27,8 @@ const LIMITS = {
   forkPerAddress: { variable: "RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   importPerIdentity: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR", windowSeconds: 3600 },
   importPerAddress: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
+  uploadPerIdentity: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR", windowSeconds: 3600 },
+  uploadPerAddress: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
 } as const;
 
 type LimitName = keyof typeof LIMITS;
@@ -96,6 +99,14 @@ export class RateLimits {
     return this.consumeBoth(
       ["importPerIdentity", owner, "You are importing threads faster than this server allows."],
       ["importPerAddress", address, "Too many imports are coming from your network."],
+    );
+  }
+
+  /** Counts one file upload; throws a 429 AppError once the identity or its address is over its limit. */
+  limitUpload(owner: string, address: string | undefined): Promise<void> {
+    return this.consumeBoth(
+      ["uploadPerIdentity", owner, "You are uploading files faster than this server allows."],
+      ["uploadPerAddress", address, "Too many uploads are coming from your network."],
     );
   }
 

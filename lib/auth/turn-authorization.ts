@@ -12,7 +12,7 @@ export interface TurnClaims {
   turnId: string;
   owner: string;
   threadId?: string;
-  message: { id: string; content: string };
+  message: { id: string; content: string; files?: { fileId: string }[] };
   clientHistory?: unknown[];
   historyPolicy?: { policy?: string; length?: number };
   replaces?: string;
@@ -35,6 +35,8 @@ function mac(claims: TurnClaims, secret: string): Buffer {
     claims.replaces ?? null,
     // Only when named: an event signed before models were picked still verifies.
     ...(claims.model !== undefined ? [claims.model] : []),
+    // The files, each found the owner's when the event was sent; only when there are any, likewise.
+    ...(claims.message.files?.length ? [claims.message.files.map((file) => file.fileId)] : []),
   ];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
 }

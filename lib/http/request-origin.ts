@@ -82,3 +82,16 @@ export function stateChangeRefusal(method: string, headers: Headers, url: URL | 
   if (!hasAcceptableBody(headers)) return new AppError("unsupported_media_type:body", "Send a state-changing request's body as application/json.");
   return undefined;
 }
+
+/**
+ * Why an upload (POST /api/files, a file's bytes as its body, of any type)
+ * is refused before it is read: it came from another origin, or it lacks
+ * the header that names its file. No cross-site form or no-cors fetch can
+ * send a header of its own, so that header stands where a JSON body's type
+ * stands for the other routes.
+ */
+export function uploadRefusal(headers: Headers, url: URL | string, nameHeader: string): AppError | undefined {
+  if (!isSameOrigin(headers, url)) return new AppError("forbidden:origin", "This request came from another site and was refused.");
+  if (!headers.has(nameHeader)) return new AppError("bad_request:file_name", `Name the file in the ${nameHeader} header (URI-encoded).`);
+  return undefined;
+}

@@ -23,6 +23,13 @@ export function pageContentSecurityPolicy(nonce: string, options: { dev: boolean
 /** JSON and other non-page responses: nothing may load or frame them. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/**
+ * An attached file as GET /api/files/:id sends it: a sandbox with nothing
+ * allowed, so a file opened on its own (an HTML page saved as .txt, a PDF
+ * with scripts) runs nothing and reaches nothing of the app's origin.
+ */
+export const FILE_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
 export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",

@@ -29,21 +29,43 @@ function lastUserIndex(prompt: LanguageModelV3Prompt): number {
   return prompt.findLastIndex((message) => message.role === "user");
 }
 
+/** What the user wrote last: their message's text, which comes before any file it carries. */
 function userText(prompt: LanguageModelV3Prompt): string {
   const message = prompt[lastUserIndex(prompt)];
   if (message?.role !== "user") return "";
-  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return message.content.find((part) => part.type === "text")?.text ?? "";
+}
+
+/** The line that names each file of the user's last message (lib/protocol/parts-codec.ts's fileLine): name, kind and size. */
+const FILE_LINE = /^\[Attached file: (.+) \(([^()]+), ([^()]+)\)(?:: [^\]]*)?\]/;
+
+/** The files the user's last message carries, as their lines name them. */
+export function attachedFiles(prompt: LanguageModelV3Prompt): { name: string; kind: string; size: string }[] {
+  const message = prompt[lastUserIndex(prompt)];
+  if (message?.role !== "user") return [];
+  return message.content.slice(1).flatMap((part) => {
+    const line = part.type === "text" ? FILE_LINE.exec(part.text) : null;
+    return line ? [{ name: line[1], kind: line[2], size: line[3] }] : [];
+  });
 }
 
 export function offlineReply(prompt: LanguageModelV3Prompt): string {
   const turns = prompt.filter((m) => m.role === "user").length;
   const text = userText(prompt).trim();
   const quoted = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  const files = attachedFiles(prompt);
   return [
     `This is Threadline's **offline demo model**: no API key is configured, so no real model is answering.`,
     ``,
     `You wrote: "${quoted}"`,
     ``,
+    ...(files.length > 0
+      ? [
+          `You attached ${files.length} file${files.length === 1 ? "" : "s"}:`,
+          ...files.map((file) => `- **${file.name}** (${file.kind}, ${file.size})`),
+          ``,
+        ]
+      : []),
     `This thread holds ${turns} message${turns === 1 ? "" : "s"} from you so far, so history is reaching the model.`,
     `Set \`OPENAI_API_KEY\`, \`ANTHROPIC_API_KEY\` or \`OPENAI_COMPATIBLE_BASE_URL\` to talk to a real one.`,
     `Ask it for the time somewhere, a calculation, or what you said about something in another chat to see its tools at work.`,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { limits } from "@/lib/limits";
 import { APPROVAL_OUTCOMES, partSchema, ROLES } from "@threadline/history/parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
+import { messageFilesSchema } from "./files";
 import { UUID } from "@threadline/history/uuid";
 import { sourceIdSchema, sourceMetadataSchema } from "@threadline/history/thread-source";
 
@@ -62,7 +63,10 @@ const historyItem = z.object({
   (item) => (item.role === "system") === (item.parts.length === 1 && item.parts[0].type === "system-event") &&
     (item.role === "system" || item.parts.every((part) => part.type !== "system-event")),
   { message: "a system message must hold one system event, and only a system message may hold one", path: ["parts"] },
-);
+).refine((item) => item.role === "user" || item.parts.every((part) => part.type !== "file"), {
+  message: "only a user's message may hold files",
+  path: ["parts"],
+});
 
 /** An earlier message the client sends back. Clients of the text-only shape ({ content }) still validate: as one text part. */
 export const historyItemSchema = z.preprocess((item) => {
@@ -79,6 +83,8 @@ export const chatRequestFields = z.object({
   message: z.object({
     id: messageId,
     content: text.refine((s) => s.trim().length > 0, "must not be empty"),
+    /** Files uploaded first (POST /api/files), by id: the message carries them, after its text. */
+    files: messageFilesSchema.optional(),
   }),
   history: z
     .array(historyItemSchema, { message: "must be an array" })

@@ -6,9 +6,10 @@
 // the words the model reads around a summary are the caller's
 // (packages/history/src/summary-for-model.ts).
 import type { Feedback } from "./feedback";
-import type { AssistantContent, ModelMessage, ToolContent } from "ai";
+import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
 import type { ChatMessage } from "./chat";
-import type { ApprovalOutcome, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import type { ApprovalOutcome, FilePart, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import { FILE_KIND_NAMES, fileSizeText } from "./files";
 import { canonicalParts } from "@threadline/history/codec";
 import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 
@@ -39,11 +40,27 @@ export function timelineOf(messages: StoredMessage[], feedback: Readonly<Record<
 // imported summary (`imported`) is anyone's words: it goes as a user message,
 // quoted data with no system authority.
 
-export function toModelMessages(messages: ThreadMessage[], summaryText: (part: SystemEventPart) => string): ModelMessage[] {
+/** What a model is given for one file the user attached: its text, its pixels, or a line that names it. */
+export type FileInput = (part: FilePart) => Exclude<UserContent, string>;
+
+/** The line that stands for a file wherever its contents are not given: what it is, never what it holds. */
+export const fileLine = (part: FilePart, why?: string) =>
+  `[Attached file: ${part.name} (${FILE_KIND_NAMES[part.mediaType] ?? part.mediaType}, ${fileSizeText(part.size)})${why ? `: ${why}` : ""}]`;
+
+const namedOnly: FileInput = (part) => [{ type: "text", text: fileLine(part) }];
+
+/** `fileInput`: what each attached file becomes (the turn reads their bytes); unset, each is named by a line. */
+export function toModelMessages(
+  messages: ThreadMessage[],
+  summaryText: (part: SystemEventPart) => string,
+  fileInput: FileInput = namedOnly,
+): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      out.push({ role: "user", content: message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") });
+      const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+      const files = message.parts.filter((p): p is FilePart => p.type === "file");
+      out.push({ role: "user", content: files.length === 0 ? text : [{ type: "text", text }, ...files.flatMap(fileInput)] });
     } else if (message.role === "system") {
       for (const part of message.parts) {
         if (part.type === "system-event") out.push({ role: part.imported ? "user" : "system", content: summaryText(part) });
@@ -206,10 +223,22 @@ export function toUIParts(parts: Part[], decided?: DecidedSoFar): UIPart[] {
         out.push({ type: "data-summary", data: { text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) } });
         break;
       }
+      case "file":
+        out.push({
+          type: "file",
+          mediaType: part.mediaType,
+          filename: part.name,
+          url: fileUrl(part.fileId),
+          providerMetadata: { [UI_METADATA_KEY]: { fileId: part.fileId, size: part.size } },
+        });
+        break;
     }
   }
   return out;
 }
+
+/** Where the owner's browser reads a file back (GET /api/files/:id). */
+export const fileUrl = (fileId: string) => `/api/files/${fileId}`;
 
 export function toUIMessage(message: StoredMessage & { decided?: DecidedSoFar }): ChatMessage {
   return {
@@ -239,6 +268,14 @@ export function fromUIParts(parts: UIPart[]): Part[] {
       case "data-agent":
         agent = part.data.name;
         break;
+      case "file": {
+        const { fileId, size } = (part.providerMetadata?.[UI_METADATA_KEY] ?? {}) as { fileId?: unknown; size?: unknown };
+        // A file the page attached shows until the server's copy replaces it; only a stored one (its id kept) is part of the thread.
+        if (typeof fileId === "string" && typeof size === "number") {
+          out.push({ type: "file", fileId, name: part.filename ?? "file", mediaType: part.mediaType as FilePart["mediaType"], size });
+        }
+        break;
+      }
       case "text":
         if (part.text.length > 0) out.push(tagged({ type: "text", text: part.text, ...insideOfMeta(part.providerMetadata?.[UI_METADATA_KEY]) }));
         break;

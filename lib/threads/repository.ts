@@ -182,10 +182,10 @@ export class ThreadRepository {
     return { lastReadAt: rows[0].last_read_at.toISOString() };
   }
 
-  /** Deletes the thread; its messages go with it (ON DELETE CASCADE), in the same statement. */
+  /** Deletes the thread; its messages go with it (ON DELETE CASCADE), and the files no other thread names, in the same statement. */
   async delete(owner: string, id: string): Promise<void> {
-    const { rowCount } = await this.pool.query("DELETE FROM threads WHERE id = $1 AND owner = $2", [id, owner]);
-    if (rowCount === 0) throw notFoundThread();
+    const { rows } = await this.pool.query<{ deleted: boolean }>("SELECT threadline_delete_thread($1, $2) AS deleted", [id, owner]);
+    if (!rows[0].deleted) throw notFoundThread();
     this.changed(owner, id);
   }
 

@@ -21,22 +21,27 @@ const FUNCTIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "fun
 const ADDED = [
   "threadline_answered",
   "threadline_append_reply",
+  "threadline_append_user_message",
   "threadline_claim_continuation",
   "threadline_decide_approval",
+  "threadline_delete_thread",
   "threadline_finish_turn",
   "threadline_import_parts",
+  "threadline_open_turn",
+  "threadline_open_version",
   "threadline_post_due_reminders",
   "threadline_post_reminder",
   "threadline_renew_turn",
   "threadline_reply_to",
   "threadline_settle_waiting",
+  "threadline_sweep_files",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
-const REWRITTEN = ["threadline_append_reply", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
+const REWRITTEN = ["threadline_append_reply", "threadline_append_user_message", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
 /** The tables made since that commit, whose indexes are new too. */
-const TABLES_ADDED = ["db_functions", "message_feedback", "model_usage", "reminders", "tool_approvals"];
+const TABLES_ADDED = ["db_functions", "files", "message_feedback", "model_usage", "reminders", "tool_approvals"];
 /** Indexes made since on tables that were there. */
-const INDEXES_ADDED = ["messages_waiting_idx"];
+const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];
 const MIGRATIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "migrations");
 
 function hasCommit(): boolean {

@@ -22,7 +22,8 @@ export const POST = route(async (request) => {
     {
       owner,
       threadId: body.threadId,
-      message: { id: body.message.id, role: "user", content: body.message.content },
+      // Each file the caller's (a 400 before anything is stored, if one is not).
+      message: { id: body.message.id, role: "user", content: body.message.content, files: await app().files().forMessage(owner, body.message.files ?? []) },
       // Used only when the server signed every message of it; otherwise the database is read.
       clientHistory: await trustedClientHistory(app().sessionSecret, owner, body.threadId, body.history),
       historyPolicy: { policy: body.historyPolicy, length: body.historyLength },

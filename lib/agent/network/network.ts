@@ -1,3 +1,5 @@
+import type { FilePart } from "@threadline/history/parts";
+import type { FileInput } from "@/lib/protocol/parts-codec";
 import type { LanguageModel } from "ai";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import type { HandoffPart, Part } from "@threadline/history/parts";
@@ -57,6 +59,13 @@ export interface Network {
   utilityModel?: LanguageModel;
   /** Its id (`provider:model`), which their usage records. */
   utilityModelId?: string;
+  /**
+   * What the model answering with `modelId` is given for the owner's files
+   * attached to the thread's messages (their stored contents, read outside
+   * any step: bytes never become a step's output); unset, each file is named
+   * by a line only.
+   */
+  fileInput?: (owner: string, files: FilePart[], modelId: string | undefined) => Promise<FileInput>;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */

@@ -4,7 +4,7 @@ import type { UIMessageChunk } from "ai";
 import { denialText } from "@threadline/history/approvals";
 import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
-import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import { filesOf, type Part, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
 import type { ModelUsage } from "@threadline/history/usage";
 import { runNetwork } from "../network/run-network";
@@ -102,7 +102,10 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const fromSeq = summary ? summary.parts[0].throughSeq + 1 : undefined;
   const window = widestWindow(network.agents.map(policyFor));
   const earlier = await step("load-history", () => history.get({ owner, threadId, lastUserMessages: window, fromSeq, untilSeq: message.seq }));
-  const asked = { id: message.id, role: "user" as const, content: userText(message) };
+  const asked = { id: message.id, role: "user" as const, content: userText(message), files: filesOf(message) };
+  const allFiles = [...earlier.flatMap(filesOf), ...asked.files];
+  // Read outside any step, like the turn's: a file's bytes never become a step's output.
+  const fileInput = allFiles.length > 0 && network.fileInput ? await network.fileInput(owner, allFiles, network.modelId) : undefined;
 
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
@@ -145,7 +148,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     : await runNetwork({
         network,
         usage,
-        messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary),
+        messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput),
         context,
         publish: deps.publish,
         step,

@@ -3,7 +3,7 @@
 
 import type { ModelMessage } from "ai";
 import { v5 as uuidv5 } from "uuid";
-import { toModelMessages } from "@/lib/protocol/parts-codec";
+import { toModelMessages, type FileInput } from "@/lib/protocol/parts-codec";
 import { summaryForModel } from "@threadline/history/summary-for-model";
 import type { ThreadMessage, UserMessage } from "@threadline/history/contract";
 import { userMessage } from "@threadline/history/parts";
@@ -74,8 +74,10 @@ export function buildModelMessages(
   message: UserMessage,
   policy: HistoryPolicy = { policy: "all", length: 0 },
   summary?: ThreadMessage,
+  /** What each attached file becomes (its contents, read by the turn); unset, a line names it. */
+  fileInput?: FileInput,
 ): ModelMessage[] {
-  return toModelMessages(applyHistoryPolicy(conversationWith(history, message, summary), policy), summaryForModel);
+  return toModelMessages(applyHistoryPolicy(conversationWith(history, message, summary), policy), summaryForModel, fileInput);
 }
 
 /**
@@ -87,7 +89,7 @@ export function conversationWith(history: ThreadMessage[], message: UserMessage,
   return [
     ...(summary ? [summary] : []),
     ...history.filter((m) => m.id !== message.id && m.role !== "system"),
-    userMessage(message.id, message.content),
+    userMessage(message.id, message.content, message.files),
   ];
 }
 

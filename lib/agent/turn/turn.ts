@@ -4,7 +4,8 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
-import { userMessage, type UserMessage } from "@threadline/history/parts";
+import { filesOf, userMessage, type UserMessage } from "@threadline/history/parts";
+import type { FileInput } from "@/lib/protocol/parts-codec";
 import {
   approvalIdFor,
   buildModelMessages,
@@ -145,6 +146,8 @@ interface Reading {
   earlier: (ThreadMessage & { seq: number })[];
   /** The entry agent's input. */
   messages: ModelMessage[];
+  /** What the files attached to the thread's messages become for the model; unset: none are. */
+  fileInput?: FileInput;
 }
 
 /** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
@@ -221,7 +224,7 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
     const untilSeq = userSeq;
     earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq, untilSeq }));
   }
-  const reading: Reading = { source, summary, earlier, messages: [] };
+  const reading: Reading = { source, summary, earlier, messages: [], fileInput: await fileInputOf(turn, earlier) };
   reading.messages = messagesFor(turn, reading)(entryAgent(turn));
   return reading;
 }
@@ -304,7 +307,7 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   // The user's message signed where it sits, for the client to send back with its copy.
   if (deps.signer && userSeq !== undefined) {
     const { userParentId: parentId } = thread;
-    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content), seq: userSeq, parentId });
+    const signature = deps.signer(threadId, { ...userMessage(input.message.id, input.message.content, input.message.files), seq: userSeq, parentId });
     await announce("announce-user-signature", signaturesChunk([{ id: input.message.id, signature, seq: userSeq, parentId }]));
   }
   return { inThread, inputChars };
@@ -445,7 +448,15 @@ function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize,
 
 /** Each agent's view of the thread, read from `reading` when called (compaction may replace it). */
 const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
-  buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary);
+  buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary, reading.fileInput);
+
+/** What the files of the thread's messages (the new one's too) become for the model: their contents, read once a turn. */
+async function fileInputOf({ input, deps }: Turn, earlier: ThreadMessage[]): Promise<FileInput | undefined> {
+  const files = [...earlier.flatMap(filesOf), ...(input.message.files ?? [])];
+  const { network } = deps;
+  if (files.length === 0 || !network.fileInput) return undefined;
+  return network.fileInput(input.owner, files, network.modelId);
+}
 
 /** The thread as the model could read it: the summary, the earlier messages, the new one. */
 const conversationOf = ({ input }: Turn, reading: Reading) => conversationWith(reading.earlier, input.message, reading.summary);

@@ -2,11 +2,11 @@
 // columns a part is stored in and read back from, and the canonical order
 // signatures are taken over. Pure and isomorphic; the other shapes a part
 // takes (the model's messages, the UI's parts) are the app's.
-import type { Part, Role, ToolCallPart, ToolResultPart } from "./parts";
+import type { FileMediaType, FilePart, Part, Role, ToolCallPart, ToolResultPart } from "./parts";
 
 // Stored form: one row per part, ordered by seq, grouped by message_id.
 
-export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event";
+export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event" | "file";
 
 /** A part as the messages table holds it. */
 export interface PartColumns {
@@ -103,6 +103,9 @@ export function toColumns(role: Role, part: Part): PartColumns {
           ...(part.imported ? { imported: 1 } : {}),
         },
       };
+    case "file":
+      // The name is the content (a file's name holds no NUL); the rest is what the bytes were found to be.
+      return { kind: "file", agentName: null, content: part.name, escaped: false, data: { fileId: part.fileId, mediaType: part.mediaType, size: part.size } };
   }
 }
 
@@ -140,11 +143,24 @@ export function fromColumns(row: StoredPart): Part {
         summarizedMessages: Number(row.data?.summarizedMessages),
         ...(row.data?.imported ? { imported: true } : {}),
       };
+    case "file":
+      return {
+        type: "file",
+        fileId: String(row.data?.fileId),
+        name: text,
+        mediaType: String(row.data?.mediaType) as FileMediaType,
+        size: Number(row.data?.size),
+      };
   }
 }
 
+/** A user's message's files as the database functions take them (threadline_append_user_message's p_files). */
+export function filesColumn(message: { files?: FilePart[] }): string {
+  return JSON.stringify((message.files ?? []).map(({ fileId, name, mediaType, size }) => ({ fileId, name, mediaType, size })));
+}
+
 /** The role of the message a stored part belongs to. */
-export const roleOfKind = (kind: PartKind): Role => (kind === "user" ? "user" : kind === "system_event" ? "system" : "assistant");
+export const roleOfKind = (kind: PartKind): Role => (kind === "user" || kind === "file" ? "user" : kind === "system_event" ? "system" : "assistant");
 
 // ---------------------------------------------------------------------------
 // Canonical order: each tool result right after its call, no empty text. The

@@ -1,7 +1,7 @@
 // What a message is made of. A reply is an ordered list of parts (its text,
 // the model's reasoning, each tool call and its result, a hand-over from one
 // agent to another), each tagged with the agent that produced it; a user's
-// message is one text part; a system message holds one system event (the
+// message is its text and the files it carries; a system message holds one system event (the
 // summary of earlier messages that compaction wrote). Parts are what the database stores, what the
 // client sends back as its copy of the thread, and what the server signs.
 // Isomorphic: zod and types only. lib/protocol/parts-codec.ts converts parts to and
@@ -120,7 +120,41 @@ const systemEventPart = z.object({
   imported: z.literal(true).optional(),
 });
 
-export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart]);
+/** The types a file may have, as its bytes say (lib/files/file-type.ts decides): images, text of four kinds, PDF. */
+export const FILE_MEDIA_TYPES = [
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/gif",
+  "text/plain",
+  "text/markdown",
+  "text/csv",
+  "application/json",
+  "application/pdf",
+] as const;
+export type FileMediaType = (typeof FILE_MEDIA_TYPES)[number];
+
+/** A file's name as the user gave it: no path, no control characters. */
+export const fileNameSchema = z
+  .string({ message: "must be a string" })
+  .min(1, "must not be empty")
+  .max(255, "must be at most 255 characters")
+  .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f/\\]/.test(name), "must be a file's name, with no path or control characters");
+
+/**
+ * A file the user attached to their message: what it is. Its bytes stay in
+ * the owner's files (stored once per content), read by `fileId` for the one
+ * who owns them only. Only a user's message holds files, after its text.
+ */
+const filePart = z.object({
+  type: z.literal("file"),
+  fileId: z.uuid(),
+  name: fileNameSchema,
+  mediaType: z.enum(FILE_MEDIA_TYPES),
+  size: z.number().int().min(0),
+});
+
+export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart, filePart]);
 
 export type Part = z.infer<typeof partSchema>;
 export type TextPart = Extract<Part, { type: "text" }>;
@@ -129,6 +163,7 @@ export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
 export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 export type HandoffPart = Extract<Part, { type: "handoff" }>;
 export type SystemEventPart = Extract<Part, { type: "system-event" }>;
+export type FilePart = Extract<Part, { type: "file" }>;
 export type JsonValue = z.infer<ReturnType<typeof z.json>>;
 
 /** A message of a thread, as the model and the signatures see it. */
@@ -144,6 +179,8 @@ export interface UserMessage {
   id: string;
   role: "user";
   content: string;
+  /** The files it carries, after its text: each one the owner's, as their upload stored it. */
+  files?: FilePart[];
 }
 
 /** The text of a message: its text parts, in order, but not what a sub-agent wrote inside its call (the flat views leave it out). */
@@ -151,4 +188,11 @@ export function textOf(message: Pick<ThreadMessage, "parts">): string {
   return message.parts.map((part) => (part.type === "text" && part.parentCallId === undefined ? part.text : "")).join("");
 }
 
-export const userMessage = (id: string, text: string): ThreadMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+export const userMessage = (id: string, text: string, files: FilePart[] = []): ThreadMessage => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }, ...files],
+});
+
+/** The files a message carries. */
+export const filesOf = (message: Pick<ThreadMessage, "parts">): FilePart[] => message.parts.filter((part): part is FilePart => part.type === "file");

@@ -1,7 +1,8 @@
 import "server-only";
 import type pg from "pg";
 import { AppError, notFoundThread, threadBusy } from "./errors";
-import { fromColumns, toColumns } from "./codec";
+import { filesColumn, fromColumns, toColumns } from "./codec";
+import type { FilePart } from "./parts";
 import { PART_COLUMNS, summaryFrom, type Nullable, type PartRow } from "./rows";
 import type { OpenedTurn, TurnStore } from "./contract";
 
@@ -17,6 +18,7 @@ interface OpenedVersionRow {
   user_content: string | null;
   user_escaped: boolean | null;
   user_parent: string | null;
+  user_files: FilePart[] | null;
 }
 
 /** Why a regenerate or an edit was refused, in words the person who asked for it understands. */
@@ -44,10 +46,10 @@ export async function openVersionTurn(
 ): Promise<OpenedTurn> {
   const { content, escaped } = toColumns("user", { type: "text", text: message.content });
   const { rows } = await pool.query<OpenedVersionRow & Nullable<PartRow>>(
-    `SELECT o.refused, o.thread_id, o.claimed, o.running, o.message_count, o.user_seq, o.user_content, o.user_escaped, o.user_parent, ${PART_COLUMNS}
-       FROM threadline_open_version($1, $2, $3, $4, $5, $6, $7, $8, $9) o
+    `SELECT o.refused, o.thread_id, o.claimed, o.running, o.message_count, o.user_seq, o.user_content, o.user_escaped, o.user_parent, o.user_files, ${PART_COLUMNS}
+       FROM threadline_open_version($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) o
        LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-    [threadId, owner, messageId, turnId, content, escaped, leaseMs, replaces, runner],
+    [threadId, owner, messageId, turnId, content, escaped, leaseMs, replaces, runner, filesColumn(message)],
   );
   if (rows.length === 0) throw notFoundThread();
   const [row] = rows;
@@ -65,6 +67,10 @@ export async function openVersionTurn(
     claim,
     userSeq: row.user_seq === null ? undefined : Number(row.user_seq),
     ...(row.user_seq === null ? {} : { userParentId: row.user_parent }),
-    ...(stored?.type === "text" ? { message: { id: messageId, role: "user" as const, content: stored.text } } : {}),
+    ...(stored?.type === "text" ? { message: { id: messageId, role: "user" as const, content: stored.text, ...storedFiles(row.user_files) } } : {}),
   };
 }
+
+/** The files of a regenerated message, as it was stored with them. */
+const storedFiles = (files: FilePart[] | null): { files?: FilePart[] } =>
+  files && files.length > 0 ? { files: files.map((file) => ({ ...file, type: "file" as const })) } : {};

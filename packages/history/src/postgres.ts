@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { notFoundThread, threadBusy } from "./errors";
 import { titleFromMessage } from "./title";
-import { toColumns } from "./codec";
+import { filesColumn, toColumns } from "./codec";
 import { isUuid } from "./uuid";
 import type { StoredMessage } from "./messages";
 import { PART_COLUMNS, rowsToMessages, summaryFrom, type Nullable, type PartRow } from "./rows";
@@ -146,8 +146,8 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     if (!isUuid(threadId)) throw notFoundThread();
     const { content, escaped } = toColumns("user", { type: "text", text: message.content });
     const { rows } = await this.pool.query<{ seq: string; turn_id: string | null }>(
-      "SELECT seq, turn_id FROM threadline_append_user_message($1, $2, $3, $4, $5, $6, $7)",
-      [threadId, owner, message.id, turnId, content, escaped, titleFromMessage(message.content)],
+      "SELECT seq, turn_id FROM threadline_append_user_message($1, $2, $3, $4, $5, $6, $7, $8)",
+      [threadId, owner, message.id, turnId, content, escaped, titleFromMessage(message.content), filesColumn(message)],
     );
     if (rows.length === 0) throw notFoundThread();
     // Stored by another turn: a duplicate. This turn's own row: a retried step, which goes on.
@@ -234,9 +234,12 @@ class PostgresTurnStore implements TurnStore {
       } & Nullable<PartRow>
     >(
       `SELECT o.thread_id, o.created, o.message_count, o.claimed, o.running, o.user_seq, o.user_parent, o.busy, o.settled_reply, ${PART_COLUMNS}
-         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) o
+         FROM threadline_open_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) o
          LEFT JOIN messages m ON m.thread_id = $1 AND m.seq = o.summary_seq`,
-      [threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner, origin.source, origin.sourceId, origin.sourceMetadata],
+      [
+        threadId, owner, messageId, turnId, content, escaped, titleFromMessage(message.content), leaseMs, runner,
+        origin.source, origin.sourceId, origin.sourceMetadata, filesColumn(message),
+      ],
     );
     if (rows.length === 0) throw notFoundThread();
     const [row] = rows;

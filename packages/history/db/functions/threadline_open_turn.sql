@@ -1,8 +1,10 @@
 DROP FUNCTION IF EXISTS threadline_open_turn(uuid, text, text, text, text, boolean, text, float8, bigint, text, text, jsonb);
+DROP FUNCTION IF EXISTS threadline_open_turn(uuid, text, text, text, text, boolean, text, float8, bigint, text, text, jsonb, jsonb);
+-- p_files: the files the message carries (threadline_append_user_message).
 CREATE OR REPLACE FUNCTION threadline_open_turn(
   p_thread uuid, p_owner text, p_message text, p_turn text,
   p_content text, p_escaped boolean, p_title text, p_lease_ms float8, p_runner bigint,
-  p_source text, p_source_id text, p_source_metadata jsonb
+  p_source text, p_source_id text, p_source_metadata jsonb, p_files jsonb
 ) RETURNS TABLE (
   thread_id uuid, created boolean, message_count integer, claimed boolean, running boolean, user_seq bigint, summary_seq bigint,
   user_parent text, busy boolean, settled_reply text
@@ -41,7 +43,7 @@ BEGIN
   -- packages/history/src/approvals.ts; a test holds them equal).
   SELECT s.message_id INTO v_settled FROM threadline_settle_waiting(p_thread, 'moved_on', 'The user moved on') s;
   SELECT a.seq INTO v_seq
-    FROM threadline_append_user_message(p_thread, p_owner, p_message, p_turn, p_content, p_escaped, p_title) a;
+    FROM threadline_append_user_message(p_thread, p_owner, p_message, p_turn, p_content, p_escaped, p_title, p_files) a;
   RETURN QUERY SELECT p_thread, v_created, v_count, true, true, v_seq, v_summary,
     (SELECT m.parent_message_id FROM messages m WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.part_index = 0),
     false, v_settled;
