@@ -19,6 +19,8 @@ export const limits = {
    */
   maxThreadFileBytes: 128 * 1024 * 1024,
   maxThreadFileMessages: 100_000,
+  /** Files a thread file carries (each once, whatever number of messages name it). */
+  maxThreadFileFiles: 10_000,
   /** Part rows of the whole file, every message's together. */
   maxThreadFileParts: 400_000,
   defaultThreadsPage: 30,

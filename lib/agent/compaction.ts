@@ -7,7 +7,7 @@ import { summaryForModel } from "@threadline/history/summary-for-model";
 import { modelInputChars } from "./turn/input-budget";
 import type { TurnHistory, NewSummary, SummaryMessage, ThreadMessage } from "@threadline/history/contract";
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
-import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryRequestText } from "@/lib/model/summary-request";
+import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryFileLines, summaryRequestText, withFileLines } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import { utilityModelIdOf, utilityModelOf, type Network } from "./network/network";
@@ -186,6 +186,8 @@ export async function summarizeThread(
       after: latest?.seq ?? null,
       // The request itself, bounded, rather than the messages: a durable runtime keeps a step's result.
       request: summaryRequestText(previous?.text, cut.summarize, transcriptChars),
+      // Kept apart from the model's words: each file of the summarized messages keeps a line of the summary.
+      files: summaryFileLines(previous?.text, cut.summarize),
       // The seq of the last part of the last message summarized: the next message starts right after it.
       throughSeq: seqAfter(lastSummarized) - 1,
       summarizedMessages: (previous?.summarizedMessages ?? 0) + cut.summarize.length,
@@ -210,5 +212,7 @@ export async function summarizeThread(
   // A run memoized before summaries carried their usage returns the text alone.
   const { text, usage } = typeof written === "string" ? { text: written, usage: undefined } : written;
 
-  return { summary: { text, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after, usage };
+  // A plan memoized before summaries listed files has none to add.
+  const withFiles = plan.files ? withFileLines(text, plan.files) : text;
+  return { summary: { text: withFiles, throughSeq: plan.throughSeq, summarizedMessages: plan.summarizedMessages }, after: plan.after, usage };
 }

@@ -4,7 +4,8 @@
 // thread was compacted before), so every provider takes it as it is. The
 // request is marked as one by its headers (request-kind.mjs); the offline
 // model answers it with a deterministic summary.
-import type { ThreadMessage } from "@threadline/history/parts";
+import type { FilePart, ThreadMessage } from "@threadline/history/parts";
+import { FILE_KIND_NAMES, fileSizeText } from "@/lib/protocol/files";
 
 export const SUMMARY_INSTRUCTIONS =
   "You condense the earlier part of a conversation between a user and an AI assistant into a summary that " +
@@ -30,6 +31,8 @@ function messageTranscript(message: ThreadMessage): string {
     if (part.type === "text" && part.text.trim()) {
       const text = clip(part.text, TEXT_CHARS);
       lines.push(message.role === "user" ? `User: ${text}` : `Assistant: ${text}`);
+    } else if (part.type === "file") {
+      lines.push(`User attached: ${attachedLine(part)}`);
     } else if (part.type === "tool-result") {
       const outcome = part.error !== undefined ? `error: ${part.error}` : JSON.stringify(part.output);
       lines.push(`Tool ${part.toolName}: ${clip(outcome, TOOL_PAYLOAD_CHARS)}`);
@@ -110,4 +113,27 @@ export function offlineSummary(requestText: string): string {
     .filter((block) => block.startsWith("User: "))
     .map((block) => `- The user said: "${clip(block.slice("User: ".length).replace(/\s+/g, " ").trim(), 100)}"`);
   return [...earlier, ...said].slice(-OFFLINE_MAX_POINTS).join("\n");
+}
+
+/** What a summary says of one attached file. */
+const attachedLine = (part: FilePart) => `${part.name} (${FILE_KIND_NAMES[part.mediaType]}, ${fileSizeText(part.size)})`;
+
+/** The heading of a summary's list of the files its messages carried. */
+export const SUMMARY_FILES_HEADING = "Files attached in the summarized messages:";
+
+/**
+ * The lines a summary keeps for the files of its messages, the earlier
+ * summary's included: written here, not left to the model, so no file drops
+ * out of the thread's memory however often it is compacted.
+ */
+export function summaryFileLines(previous: string | undefined, messages: ThreadMessage[]): string[] {
+  const earlier = previous?.split(SUMMARY_FILES_HEADING)[1]?.split("\n").filter((line) => line.startsWith("- ")) ?? [];
+  const added = messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "file" ? [`- ${attachedLine(part)}`] : [])));
+  return [...new Set([...earlier, ...added])];
+}
+
+/** The model's summary with the file lines under their heading (any list the model copied from the earlier summary dropped first). */
+export function withFileLines(text: string, lines: string[]): string {
+  const own = text.split(SUMMARY_FILES_HEADING)[0].trim();
+  return lines.length === 0 ? own : `${own}\n\n${SUMMARY_FILES_HEADING}\n${lines.join("\n")}`;
 }

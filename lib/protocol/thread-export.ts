@@ -3,6 +3,7 @@
 //
 //   { format: "threadline.thread", version: 1, exportedAt,
 //     thread: { title, createdAt, updatedAt, source?, sourceId?, sourceMetadata? },
+//     files?: [{ id, name, mediaType, size, data }],
 //     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model?, feedback? }] }
 //
 // `messages` holds every version of every message (the whole tree, not only
@@ -12,10 +13,12 @@
 // selected among them, so the path the thread shows is the chosen first
 // message, its chosen child, and so on. `seq` is where the message's first
 // part sits; each part takes one, so a summary's `throughSeq` names a part
-// of the file. Isomorphic: zod, types and pure functions only.
+// of the file. `files` holds each file the messages' file parts name, once,
+// its bytes in base64, before the messages. Isomorphic: zod, types and pure
+// functions only.
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { partSchema, ROLES, type Part, type Role } from "@threadline/history/parts";
+import { fileNameSchema, FILE_MEDIA_TYPES, partSchema, ROLES, type FileMediaType, type Part, type Role } from "@threadline/history/parts";
 import type { ModelUsage } from "@threadline/history/usage";
 import type { ReplyStatus } from "./threads";
 import { feedbackSchema, type Feedback } from "./feedback";
@@ -62,8 +65,33 @@ export interface ThreadExport {
    * file came from, not on the server that imports it.
    */
   usage?: ExportedUsage[];
+  /** The files the messages carry, each once, before the messages: an import stores them as the importer's. */
+  files?: ExportedFile[];
   messages: ExportedMessage[];
 }
+
+/** A file a message of the file carries, its bytes inlined. */
+export interface ExportedFile {
+  /** Its id where it was exported from: the file parts name it by this id. */
+  id: string;
+  name: string;
+  mediaType: FileMediaType;
+  size: number;
+  /** The bytes, in base64. */
+  data: string;
+}
+
+/** One file of a file's `files`, on its own (its bytes are checked against its type and size by the import). */
+export const exportedFileSchema = z.object(
+  {
+    id: z.uuid({ message: "must be a UUID" }),
+    name: fileNameSchema,
+    mediaType: z.enum(FILE_MEDIA_TYPES, { message: `must be one of ${FILE_MEDIA_TYPES.join(", ")}` }),
+    size: z.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1"),
+    data: z.base64({ message: "must be the file's bytes in base64" }),
+  },
+  { message: "must be an object" },
+);
 
 /** One model call's usage in a file: `messageId` names the reply or summary it wrote, as the file names it. */
 export type ExportedUsage = Omit<ModelUsage, "id"> & { messageId: string | null; createdAt: string };
@@ -146,8 +174,24 @@ export class ThreadFileCheck {
   private readonly chosenOf = new Set<string | null>();
   private readonly partSeqs = new Set<number>();
   private nextSeq = 1;
+  private readonly files = new Set<string>();
   messages = 0;
   parts = 0;
+
+  /** The files of `files` counted so far. */
+  get fileCount(): number {
+    return this.files.size;
+  }
+
+  /** The rule the next file of `files` breaks (its index is the count so far), or null, and then it counts. */
+  addFile(file: ExportedFile): FileIssue | null {
+    const issue = (path: (string | number)[], text: string): FileIssue => ({ path: ["files", this.files.size, ...path], message: text });
+    if (this.messages > 0) return { path: ["files"], message: "must come before the messages" };
+    if (this.files.has(file.id)) return issue(["id"], `"${file.id}" is the id of an earlier file: ids must be unique`);
+    if (this.files.size + 1 > limits.maxThreadFileFiles) return { path: ["files"], message: `must hold at most ${limits.maxThreadFileFiles} files`, limit: true };
+    this.files.add(file.id);
+    return null;
+  }
 
   /** The rule the next message breaks (its index in the file is `this.messages`), or null, and then it counts. */
   add(message: ExportedMessage): FileIssue | null {
@@ -171,8 +215,16 @@ export class ThreadFileCheck {
     if (message.role !== "system" && systemEvent >= 0) {
       return issue(["parts", systemEvent], 'a system-event part belongs only in a system message (role "system")');
     }
-    const notText = message.parts.findIndex((part) => part.type !== "text");
-    if (message.role === "user" && notText >= 0) return issue(["parts", notText], "a user message holds text parts only");
+    if (message.role === "user") {
+      if (message.parts[0].type !== "text") return issue(["parts", 0], "a user message starts with its text");
+      const other = message.parts.findIndex((part, index) => index > 0 && part.type !== "file");
+      if (other >= 0) return issue(["parts", other], "a user message holds its text, then files only");
+      if (message.parts.length - 1 > limits.maxFilesPerMessage) return issue(["parts"], `a user message carries at most ${limits.maxFilesPerMessage} files`);
+    }
+    const file = message.parts.findIndex((part) => part.type === "file");
+    if (message.role !== "user" && file >= 0) return issue(["parts", file], "a file part belongs only in a user message");
+    const unknown = message.parts.findIndex((part) => part.type === "file" && !this.files.has(part.fileId));
+    if (unknown >= 0) return issue(["parts", unknown, "fileId"], "must be the id of a file of the file's files, which come before the messages");
     if (message.feedback && message.role !== "assistant") return issue(["feedback"], "feedback belongs only on an assistant message");
     const summary = message.parts[0];
     if (summary.type === "system-event" && !this.partSeqs.has(summary.throughSeq)) {

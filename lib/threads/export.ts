@@ -61,6 +61,11 @@ export function threadFileBody(file: ThreadExport): Buffer[] {
   const check = new ThreadFileCheck();
   const { messages, ...header } = file;
   const pieces: Buffer[] = [];
+  // The files first, checked as an import checks them (their bytes are this server's own, typed when they came).
+  for (const each of header.files ?? []) {
+    const issue = check.addFile(each);
+    if (issue) throw new AppError("conflict:export", `This thread cannot be exported as a file an import reads: ${issue.path.join(".")}: ${issue.message}.`);
+  }
   let pending = `${JSON.stringify(header).slice(0, -1)},"messages":[`;
   let bytes = 0;
   const flush = () => {

@@ -17,14 +17,17 @@ import { AppError } from "@threadline/history/errors";
 import { limits } from "@/lib/limits";
 import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import {
+  exportedFileSchema,
   exportHeaderFields,
   exportHeaderSchema,
   exportedMessageSchema,
   ThreadFileCheck,
+  type ExportedFile,
   type ExportedMessage,
   type ExportHeader,
   type FileIssue,
 } from "@/lib/protocol/thread-export";
+import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import type { ThreadSummary } from "@/lib/protocol/threads";
 import type { ThreadRepository } from "./repository";
 
@@ -68,15 +71,16 @@ export interface ReadFile {
 export async function readThreadFile(
   chunks: AsyncIterable<Uint8Array>,
   onMessage: (message: ExportedMessage) => void | Promise<void> = () => {},
+  files: FileReading = { maxBytes: 0 },
 ): Promise<ReadFile> {
   const parser = new JSONParser({
-    paths: ["$.format", "$.version", "$.exportedAt", "$.thread", "$.messages.*"],
+    paths: ["$.format", "$.version", "$.exportedAt", "$.thread", "$.files.*", "$.messages.*"],
     keepStack: false,
     // Long strings (a long reply) are gathered in blocks, not byte by byte.
     stringBufferSize: 64 * 1024,
   });
   const header: Record<string, unknown> = {};
-  const raw: unknown[] = [];
+  const raw: { file: boolean; value: unknown }[] = [];
   const check = new ThreadFileCheck();
   let failure: unknown = null;
   let depth = 0;
@@ -101,8 +105,9 @@ export async function readThreadFile(
       if (!checked.success) throw refused({ path: [key, ...pathOf(checked.error.issues[0].path)], message: checked.error.issues[0].message });
       header[key] = checked.data;
     } else if (!Array.isArray(parent)) {
-      throw refused({ path: ["messages"], message: "must be an array of messages" });
-    } else raw.push(value);
+      const field = stack.at(-1)?.key === "files" ? "files" : "messages";
+      throw refused({ path: [field], message: `must be an array of ${field}` });
+    } else raw.push({ file: stack.at(-1)?.key === "files", value });
   };
   parser.onError = (error) => {
     failure ??= error;
@@ -114,7 +119,12 @@ export async function readThreadFile(
     if (failure) throw asAppError(failure);
     // What the chunk completed: checked and handed on one by one, before more is read.
     while (raw.length > 0) {
-      const parsed = exportedMessageSchema.safeParse(raw.shift());
+      const next = raw.shift()!;
+      if (next.file) {
+        await readFileOf(next.value, check, files);
+        continue;
+      }
+      const parsed = exportedMessageSchema.safeParse(next.value);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         throw refused({ path: ["messages", check.messages, ...pathOf(first.path)], message: first.message });
@@ -152,6 +162,27 @@ export async function readThreadFile(
   return { header: parsedHeader.data, messages: check.messages, parts: check.parts };
 }
 
+/** How the files of a thread file are read: within ATTACHMENT_MAX_MB, each handed on decoded (the write pass stores them). */
+export interface FileReading {
+  maxBytes: number;
+  onFile?: (file: ExportedFile, decoded: DecodedFile) => Promise<void>;
+}
+
+/** One file of `files`: its shape, its place, then its bytes, as an upload's are checked. */
+async function readFileOf(value: unknown, check: ThreadFileCheck, { maxBytes, onFile }: FileReading): Promise<void> {
+  const index = check.fileCount;
+  const parsed = exportedFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw refused({ path: ["files", index, ...pathOf(first.path)], message: first.message });
+  }
+  const issue = check.addFile(parsed.data);
+  if (issue) throw refused(issue);
+  const decoded = await decodeImportedFile(parsed.data, maxBytes);
+  if ("refused" in decoded) throw refused({ path: ["files", index, "data"], message: `${parsed.data.name} ${decoded.refused}` });
+  await onFile?.(parsed.data, decoded);
+}
+
 /** The parser's words for JSON it cannot read, as a 400; our own refusals as they are. */
 function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -168,13 +199,19 @@ function asAppError(error: unknown): AppError {
  * in one transaction (ThreadRepository.importMessages). Either pass holds
  * one message at a time, never the file.
  */
-export async function importThreadFile(threads: ThreadRepository, owner: string, body: AsyncIterable<Uint8Array>): Promise<ThreadSummary> {
+export async function importThreadFile(
+  threads: ThreadRepository,
+  owner: string,
+  body: AsyncIterable<Uint8Array>,
+  /** The most one of its files may be (ATTACHMENT_MAX_MB). */
+  maxFileBytes: number,
+): Promise<ThreadSummary> {
   const folder = await mkdtemp(path.join(tmpdir(), "threadline-import-"));
   const copy = path.join(folder, "thread.json");
   try {
-    const { header } = await spoolAndCheck(body, copy);
-    return await threads.importMessages(owner, header.thread, async (add) => {
-      await readThreadFile(createReadStream(copy, { highWaterMark: 64 * 1024 }), add);
+    const { header } = await spoolAndCheck(body, copy, maxFileBytes);
+    return await threads.importMessages(owner, header.thread, async (add, addFile) => {
+      await readThreadFile(createReadStream(copy, { highWaterMark: 64 * 1024 }), add, { maxBytes: maxFileBytes, onFile: addFile });
     });
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -182,7 +219,7 @@ export async function importThreadFile(threads: ThreadRepository, owner: string,
 }
 
 /** Reads and checks the body, writing each chunk to `copy` as it goes. */
-async function spoolAndCheck(body: AsyncIterable<Uint8Array>, copy: string): Promise<ReadFile> {
+async function spoolAndCheck(body: AsyncIterable<Uint8Array>, copy: string, maxFileBytes: number): Promise<ReadFile> {
   const out = createWriteStream(copy);
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
   failed.catch(() => {});
@@ -193,7 +230,7 @@ async function spoolAndCheck(body: AsyncIterable<Uint8Array>, copy: string): Pro
     }
   }
   try {
-    const read = await readThreadFile(teed());
+    const read = await readThreadFile(teed(), undefined, { maxBytes: maxFileBytes });
     out.end();
     await Promise.race([once(out, "finish"), failed]);
     return read;

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { toColumns } from "@threadline/history/codec";
+import { AppError } from "@threadline/history/errors";
 import type { Part } from "@threadline/history/parts";
 import type { ExportedMessage } from "@/lib/protocol/thread-export";
 
@@ -34,12 +35,20 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 /**
  * A part as an import stores it. A summary from a file is anyone's words:
  * marked imported, so the model reads it as quoted data, never as a system
- * message (packages/history/src/summary-for-model.ts). A call that waited for
+ * message (packages/history/src/summary-for-model.ts). A file part names
+ * the file as the importer holds it. A call that waited for
  * an approval waits no more: the approval was the exporting server's, and
  * nobody here can decide it.
  */
-function asImported(part: Part): Part {
+function asImported(part: Part, fileIds: ReadonlyMap<string, string>): Part {
   if (part.type === "system-event") return { ...part, imported: true };
+  // The file as the importer holds it now (the file's check made sure it came with the file).
+  if (part.type === "file") {
+    const fileId = fileIds.get(part.fileId);
+    // Never the id as the file gives it: that could name someone else's file.
+    if (fileId === undefined) throw new AppError("bad_request:validation", `A file part names ${part.fileId}, which is not among the file's files.`);
+    return { ...part, fileId };
+  }
   if (part.type === "tool-call" && part.approval) {
     const { approval: _, ...call } = part;
     return call;
@@ -67,6 +76,8 @@ export class ImportBatches {
     messageIds: [], ratings: [], reasons: [], comments: [], updatedAts: [],
   };
   private chars = 0;
+  /** The file's file ids → the importer's files they were stored as (added before the messages that name them). */
+  readonly fileIds = new Map<string, string>();
 
   constructor(private readonly newId: () => string = randomUUID) {}
 
@@ -78,7 +89,7 @@ export class ImportBatches {
     this.placed.set(message.id, { id, active });
     const r = this.rows;
     message.parts.forEach((part, index) => {
-      const columns = toColumns(message.role, asImported(part));
+      const columns = toColumns(message.role, asImported(part, this.fileIds));
       r.seqs.push(message.seq + index);
       r.messageIds.push(id);
       r.partIndexes.push(index);

@@ -1,4 +1,5 @@
 import { FEEDBACK_REASONS, type Feedback } from "@/lib/protocol/feedback";
+import { FILE_KIND_NAMES, fileSizeText } from "@/lib/protocol/files";
 import { UNTITLED_THREAD } from "@threadline/history/title";
 import type { Part, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { chosenPath, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
@@ -129,6 +130,10 @@ function blocks(parts: Part[]): string[] {
           `> **Summary of the ${part.summarizedMessages} earlier messages${part.imported ? " (from an imported file)" : ""}:**\n>\n` +
             escapeMessageText(part.text.trim()).split("\n").map((line) => `> ${line}`.trimEnd()).join("\n"),
         );
+        break;
+      case "file":
+        // Named, not inlined: the JSON export carries the bytes.
+        tools.push(`- Attached: ${code(part.name)} (${FILE_KIND_NAMES[part.mediaType]}, ${fileSizeText(part.size)})`);
         break;
       case "reasoning":
         break;

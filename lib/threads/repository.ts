@@ -9,7 +9,9 @@ import { textOf } from "@threadline/history/parts";
 import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
-import type { ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
+import type { ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
+import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
+import { pdfText } from "@/lib/files/pdf-text";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
@@ -256,16 +258,42 @@ export class ThreadRepository {
       const said = feedback[messageId];
       return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}), ...(said ? { feedback: said } : {}) };
     });
+    const files = await this.filesOf(owner, messages);
     const [thread] = threads;
     const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
     // jsonb keeps the time as Postgres prints it, and a title's call has no message: the file speaks ISO, and null.
     const usage = thread.usage.map((u) => ({ ...u, messageId: u.messageId ?? null, createdAt: new Date(u.createdAt).toISOString() }));
-    return { thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin }, usage, messages };
+    return {
+      thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin },
+      usage,
+      ...(files.length > 0 ? { files } : {}),
+      messages,
+    };
+  }
+
+  /** The owner's files the messages carry, each once, their bytes in base64: what a thread file inlines. */
+  private async filesOf(owner: string, messages: ExportedMessage[]): Promise<ExportedFile[]> {
+    const ids = [...new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "file" ? [part.fileId] : []))))];
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string; name: string; media_type: ExportedFile["mediaType"]; size: number; content: Buffer }>(
+      "SELECT id, name, media_type, size, content FROM files WHERE owner = $1 AND id = ANY($2::uuid[])",
+      [owner, ids],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((fileId) => {
+      const row = byId.get(fileId);
+      return row ? [{ id: row.id, name: row.name, mediaType: row.media_type, size: row.size, data: row.content.toString("base64") }] : [];
+    });
   }
 
   /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */
-  async import(owner: string, file: Pick<ThreadExport, "thread" | "messages">): Promise<ThreadSummary> {
-    return this.importMessages(owner, file.thread, async (add) => {
+  async import(owner: string, file: Pick<ThreadExport, "thread" | "messages" | "files">): Promise<ThreadSummary> {
+    return this.importMessages(owner, file.thread, async (add, addFile) => {
+      for (const each of file.files ?? []) {
+        const decoded = await decodeImportedFile(each, Number.MAX_SAFE_INTEGER);
+        if ("refused" in decoded) throw new AppError("bad_request:validation", `files: ${each.name} ${decoded.refused}`);
+        await addFile(each, decoded);
+      }
       for (const message of file.messages) await add(message);
     });
   }
@@ -281,10 +309,22 @@ export class ThreadRepository {
   async importMessages(
     owner: string,
     thread: ThreadExport["thread"],
-    feed: (add: (message: ExportedMessage) => Promise<void>) => Promise<void>,
+    feed: (add: (message: ExportedMessage) => Promise<void>, addFile: (file: ExportedFile, decoded: DecodedFile) => Promise<void>) => Promise<void>,
   ): Promise<ThreadSummary> {
     const id = randomUUID();
     const batches = new ImportBatches();
+    // The file's files, stored as the importer's (once per content: one they hold already is theirs again) before the messages that name them.
+    const addFile = async (file: ExportedFile, decoded: DecodedFile) => {
+      const extractedText = file.mediaType === "application/pdf" ? await pdfText(decoded.content) : null;
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO files (id, owner, sha256, media_type, size, name, content, extracted_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (owner, sha256) DO UPDATE SET uploaded_at = now()
+         RETURNING id`,
+        [randomUUID(), owner, decoded.sha256, file.mediaType, decoded.content.length, file.name, decoded.content, extractedText],
+      );
+      batches.fileIds.set(file.id, rows[0].id);
+    };
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const write = async () => {
@@ -303,7 +343,7 @@ export class ThreadRepository {
       );
       await feed(async (message) => {
         if (batches.add(message)) await write();
-      });
+      }, addFile);
       await write();
       const f = batches.feedback;
       if (f.messageIds.length > 0) {

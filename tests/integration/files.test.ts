@@ -12,6 +12,10 @@ import * as download from "@/app/api/files/[id]/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
 import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
+import type { ThreadExport } from "@/lib/protocol/thread-export";
+import type { ThreadResponse } from "@/lib/protocol/threads";
 import type { App } from "@/lib/app";
 import type { UploadedFile } from "@/lib/protocol/files";
 import type { MessagesPage, TimelineEntry } from "@/lib/protocol/threads";
@@ -61,6 +65,10 @@ describe("attachments", () => {
         MODELS: "openai-compatible:vision-mock=Sees, openai-compatible:text-mock=Blind, offline:threadline-offline",
         MODELS_WITH_IMAGES: "openai-compatible:vision-mock",
         ATTACHMENT_MAX_MB: "1",
+        // Compaction early, for the summary's file lines; no other test here grows a thread past it.
+        COMPACTION_MAX_MESSAGES: "6",
+        COMPACTION_TARGET_MESSAGES: "4",
+        COMPACTION_KEEP_TURNS: "1",
       },
     });
   });
@@ -273,6 +281,94 @@ describe("attachments", () => {
       expect(turn.text).toContain("You attached 2 files:");
       expect(turn.text).toContain(`- **cat.png** (PNG image, ${image.size} bytes)`);
       expect(turn.text).toContain(`- **todo.md** (Markdown, ${notes.size} bytes)`);
+    });
+  });
+
+  it("keeps a line for each file in the summary that compaction writes of the messages that carried them", async () => {
+    const me = await visitor();
+    const notes = await uploaded(me.cookie, "minutes.md", "# Minutes\nWe chose the blue logo.");
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Keep these minutes", files: [{ id: notes.id }] } }, me.cookie);
+    const threadId = first.threadId!;
+    for (const word of ["two", "three", "four"]) await chatTurn(chat, { threadId, message: { id: randomUUID(), content: word } }, me.cookie);
+    let summary: string | undefined;
+    for (let i = 0; i < 100 && summary === undefined; i++) {
+      const { rows } = await pool.query("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'system_event' ORDER BY seq DESC LIMIT 1", [threadId]);
+      summary = rows[0]?.content;
+      if (summary === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(summary).toMatch(/\n\nFiles attached in the summarized messages:\n- minutes\.md \(Markdown, \d+ bytes\)$/);
+  });
+
+  describe("export and import", () => {
+    const exportOf = async (cookie: string, threadId: string, format: "json" | "markdown") =>
+      exportRoute.GET(request(`/api/threads/${threadId}/export?format=${format}`, { cookie }), params(threadId));
+    const importAs = (cookie: string, file: unknown) => importRoute.POST(request("/api/threads/import", { method: "POST", cookie, json: file }), undefined);
+
+    it("inlines each file once in the JSON export, lists them in the Markdown, and an import gives another owner files of their own", async () => {
+      const me = await visitor();
+      const image = await uploaded(me.cookie, "plot.png", solidPng("#00aa00"));
+      const pdf = await uploaded(me.cookie, "brief.pdf", textPdf("The brief says ship on Monday"));
+      const a = await chatTurn(chat, { message: { id: randomUUID(), content: "Two files", files: [{ id: image.id }, { id: pdf.id }] } }, me.cookie);
+      await chatTurn(chat, { threadId: a.threadId, message: { id: randomUUID(), content: "The image again", files: [{ id: image.id }] } }, me.cookie);
+
+      const file = (await (await exportOf(me.cookie, a.threadId!, "json")).json()) as ThreadExport;
+      expect(file.files!.map((f) => ({ id: f.id, name: f.name, mediaType: f.mediaType, size: f.size }))).toEqual([
+        { id: image.id, name: "plot.png", mediaType: "image/png", size: image.size },
+        { id: pdf.id, name: "brief.pdf", mediaType: "application/pdf", size: pdf.size },
+      ]);
+      expect(Buffer.from(file.files![0].data, "base64")).toEqual(solidPng("#00aa00"));
+      // Before the messages: an import reads them first.
+      const raw = await (await exportOf(me.cookie, a.threadId!, "json")).text();
+      expect(raw.indexOf('"files"')).toBeLessThan(raw.indexOf('"messages"'));
+      const markdown = await (await exportOf(me.cookie, a.threadId!, "markdown")).text();
+      expect(markdown).toContain("- Attached: `plot.png` (PNG image, ");
+      expect(markdown).toContain("- Attached: `brief.pdf` (PDF, ");
+
+      const other = await visitor();
+      const imported = await importAs(other.cookie, file);
+      expect(imported.status, await imported.clone().text()).toBe(201);
+      const { thread } = (await imported.json()) as ThreadResponse;
+      const page = (await (await messagesRoute.GET(request(`/api/threads/${thread.id}/messages`, { cookie: other.cookie }), params(thread.id))).json()) as MessagesPage;
+      const theirs = page.messages.flatMap((m) => m.parts).filter((p): p is FilePart => p.type === "file");
+      expect(theirs.map((p) => p.name)).toEqual(["plot.png", "brief.pdf", "plot.png"]);
+      expect(theirs[0].fileId).toBe(theirs[2].fileId);
+      expect(theirs[0].fileId).not.toBe(image.id);
+      expect(Buffer.from(await (await get(other.cookie, theirs[0].fileId)).arrayBuffer())).toEqual(solidPng("#00aa00"));
+      expect(await fileRows(other.id)).toHaveLength(2);
+      // The imported PDF's text reaches the model as the original's did.
+      await chatTurn(chat, { threadId: thread.id, message: { id: randomUUID(), content: "What does the brief say?" }, model: "openai-compatible:text-mock" }, other.cookie);
+      expect(JSON.stringify((mock.requests.at(-1) as { messages: Sent[] }).messages)).toContain("The brief says ship on Monday");
+      // The owner importing their own file holds each content once still.
+      expect((await importAs(me.cookie, file)).status).toBe(201);
+      expect(await fileRows(me.id)).toHaveLength(2);
+    });
+
+    it("refuses a file whose files lie about their bytes or come after the messages, or whose parts name a file it lacks, storing nothing", async () => {
+      const me = await visitor();
+      const notes = await uploaded(me.cookie, "n.txt", "plain words");
+      const a = await chatTurn(chat, { message: { id: randomUUID(), content: "one", files: [{ id: notes.id }] } }, me.cookie);
+      const file = (await (await exportOf(me.cookie, a.threadId!, "json")).json()) as ThreadExport;
+      const other = await visitor();
+      const cases: [unknown, string][] = [
+        [{ ...file, files: [{ ...file.files![0], mediaType: "image/png" }] }, "files.0.data: n.txt is text/plain by its bytes, not the image/png it says"],
+        [{ ...file, files: [{ ...file.files![0], size: 3 }] }, "files.0.data: n.txt holds 11 bytes, not the 3 its size says"],
+        [{ ...file, files: [{ ...file.files![0], data: "not base64!" }] }, "files.0.data: must be the file's bytes in base64"],
+        [{ ...file, files: [] }, "messages.0.parts.1.fileId: must be the id of a file of the file's files, which come before the messages"],
+        // After the messages: a message naming one is refused first, and files after messages that name none are refused too.
+        [{ format: file.format, version: file.version, exportedAt: file.exportedAt, thread: file.thread, messages: file.messages, files: file.files }, "messages.0.parts.1.fileId: must be the id of a file of the file's files, which come before the messages"],
+        [
+          { format: file.format, version: file.version, exportedAt: file.exportedAt, thread: file.thread, messages: [{ ...file.messages[0], parts: file.messages[0].parts.slice(0, 1) }], files: file.files },
+          "files: must come before the messages",
+        ],
+      ];
+      for (const [body, message] of cases) {
+        const refused = await importAs(other.cookie, body);
+        expect(refused.status, message).toBe(400);
+        expect((await errorOf(refused)).message).toBe(message);
+      }
+      expect(await fileRows(other.id)).toEqual([]);
+      const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [other.id]);
+      expect(rows[0].n).toBe(0);
     });
   });
 

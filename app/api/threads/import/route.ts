@@ -23,6 +23,6 @@ export const POST = route(async (request) => {
   const owner = await app().requireOwner(request);
   await app().rateLimits().limitImport(owner, requestAddress(request));
   refuseDeclaredSize(request, limits.maxThreadFileBytes, fileTooLarge);
-  const thread = await importThreadFile(app().threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge));
+  const thread = await importThreadFile(app().threads(), owner, bodyChunks(request, limits.maxThreadFileBytes, fileTooLarge), app().attachmentMaxBytes);
   return jsonResponse({ thread } satisfies ThreadResponse, { status: 201 });
 });
