@@ -44,12 +44,21 @@ function offered(): ModelOption[] {
   }
 }
 
+/** The most one attached file may be; the default when the configuration is bad (nothing is sent then anyway). */
+function maxUploadBytes(): number {
+  try {
+    return app().attachmentMaxBytes;
+  } catch {
+    return 10 * 1024 * 1024;
+  }
+}
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { label, offline } = model();
   return (
     <html lang="en">
       <body>
-        <AppShell model={{ label, offline }} models={offered()}>
+        <AppShell model={{ label, offline }} models={offered()} maxUploadBytes={maxUploadBytes()}>
           {children}
         </AppShell>
       </body>

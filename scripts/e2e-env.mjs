@@ -48,6 +48,8 @@ export const E2E_APP_ENV = {
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
   // Two models on offer, both the mock's: the picker and "Regenerate with" have a choice, and the mock records which was asked.
   MODELS: "openai-compatible:mock-model=Mock model, openai-compatible:mock-model-b=Mock model B",
+  // The first sees images (an attached one reaches it as an image), the second does not (the page says so).
+  MODELS_WITH_IMAGES: "openai-compatible:mock-model",
   // The first is priced, the second not: a reply of each shows tokens with a cost, and without.
   MODEL_PRICES: JSON.stringify({ "openai-compatible:mock-model": { input: 1, output: 2 } }),
   // One MCP server, "notes": record_note asks first, lookup runs without asking.

@@ -15,6 +15,7 @@ import { ModelPicker } from "@/components/chat/ModelPicker";
 import { FeedbackProvider } from "@/components/chat/FeedbackContext";
 import { useModels } from "@/components/chat/ModelsContext";
 import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
+import type { ModelOption } from "@/lib/protocol/models";
 
 // Shown only with ?debug=true: loaded then.
 const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
@@ -115,9 +116,16 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
         inputRef={composerInput}
         picker={model && models.length > 1 ? <ModelPicker models={models} value={model.id} disabled={snapshot.busy} onChange={choose} /> : undefined}
         notice={model?.notice}
+        blindModel={blindModel(models, model?.id)}
       />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
     </FeedbackProvider>
   );
+}
+
+/** The label of the model a message goes to when it cannot see images (the default when none is picked); undefined when it can. */
+function blindModel(models: ModelOption[], id: string | undefined): string | undefined {
+  const model = models.find((m) => m.id === id) ?? models.find((m) => m.default);
+  return model && !model.capabilities.images ? model.label : undefined;
 }

@@ -1,14 +1,21 @@
 "use client";
 
-import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode, type Ref } from "react";
+import { useId, useRef, useState, useSyncExternalStore, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode, type Ref } from "react";
 import { limits } from "@/lib/limits";
-import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
+import { AttachmentTray } from "@/lib/client/attachments";
+import type { UploadedFile } from "@/lib/protocol/files";
+import { ArrowUpIcon, PaperclipIcon, StopIcon } from "@/components/ui/icons";
+import { AttachmentChips } from "./AttachmentChips";
+import { useUploadLimit } from "./UploadLimitContext";
+
+/** What the file picker offers: the kinds a message may carry (the server decides by the bytes). */
+const ACCEPT = "image/png,image/jpeg,image/webp,image/gif,text/plain,text/markdown,text/csv,application/json,application/pdf,.md,.markdown,.csv,.json,.txt,.pdf";
 
 interface ComposerProps {
   /** A reply is on its way: Send turns into Stop. */
   busy: boolean;
   stopping: boolean;
-  onSend: (text: string) => void;
+  onSend: (text: string, files: UploadedFile[]) => void;
   onStop: () => void;
   /** The message box, for the page to give it the focus. */
   inputRef?: Ref<HTMLTextAreaElement>;
@@ -16,21 +23,51 @@ interface ComposerProps {
   picker?: ReactNode;
   /** Above the box: what the page says about the model (one no longer offered). */
   notice?: string;
+  /** The model the message goes to, when it cannot see images: the page says so when one is attached. */
+  blindModel?: string;
 }
 
-export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, notice }: ComposerProps) {
+export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, notice, blindModel }: ComposerProps) {
   const [text, setText] = useState("");
+  const maxBytes = useUploadLimit();
+  const [tray] = useState(() => new AttachmentTray({ maxBytes }));
+  const files = useSyncExternalStore(tray.subscribe, tray.getSnapshot, tray.getSnapshot);
+  const [dragging, setDragging] = useState(false);
+  const picker_ = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const content = text.trim();
   // Counted in UTF-16 units, which is never fewer than the server's count, so
   // a message the client lets through is never refused for length.
   const tooLong = text.length > limits.maxMessageChars;
-  const canSend = !busy && content.length > 0 && !tooLong;
+  const canSend = !busy && content.length > 0 && !tooLong && !files.uploading;
+  const imageToBlindModel = blindModel !== undefined && files.ready.some((file) => file.mediaType.startsWith("image/"));
 
   function send() {
     if (!canSend) return;
-    onSend(content);
+    onSend(content, files.ready);
     setText("");
+    tray.clear();
+  }
+
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    // A pasted image (a screenshot) is a file; pasted text stays text.
+    const pasted = Array.from(event.clipboardData.files);
+    if (pasted.length === 0) return;
+    event.preventDefault();
+    tray.add(pasted);
+  }
+
+  const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes("Files");
+  function onDragOver(event: DragEvent<HTMLFormElement>) {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    setDragging(true);
+  }
+  function onDrop(event: DragEvent<HTMLFormElement>) {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    setDragging(false);
+    tray.add(Array.from(event.dataTransfer.files));
   }
 
   function onSubmit(event: FormEvent) {
@@ -46,13 +83,46 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
   }
 
   return (
-    <form onSubmit={onSubmit} className="mx-auto w-full max-w-3xl px-4 pb-4">
+    <form
+      onSubmit={onSubmit}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-dragging={dragging || undefined}
+      className="mx-auto w-full max-w-3xl px-4 pb-4"
+    >
       {notice && (
         <p role="status" className="mb-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
           {notice}
         </p>
       )}
-      <div className="flex items-end gap-2 rounded-3xl border border-neutral-200 bg-white p-2 pl-4 shadow-sm focus-within:border-neutral-400 dark:border-neutral-700 dark:bg-neutral-800 dark:focus-within:border-neutral-500">
+      <div
+        className={`rounded-3xl border bg-white p-2 shadow-sm focus-within:border-neutral-400 dark:bg-neutral-800 dark:focus-within:border-neutral-500 ${
+          dragging ? "border-blue-500 ring-2 ring-blue-200 dark:ring-blue-900" : "border-neutral-200 dark:border-neutral-700"
+        }`}
+      >
+      <AttachmentChips items={files.items} onRemove={tray.remove} />
+      <div className="flex items-end gap-2">
+        <input
+          ref={picker_}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          hidden
+          onChange={(event) => {
+            tray.add(Array.from(event.target.files ?? []));
+            event.target.value = "";
+          }}
+        />
+        <button
+          type="button"
+          onClick={() => picker_.current?.click()}
+          aria-label="Attach files"
+          title={`Attach files (up to ${limits.maxFilesPerMessage}; or drop or paste them)`}
+          className="grid size-10 shrink-0 place-items-center rounded-full text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
+        >
+          <PaperclipIcon />
+        </button>
         <textarea
           ref={inputRef}
           aria-label="Message"
@@ -61,6 +131,7 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
           value={text}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           placeholder="Message Threadline"
           rows={1}
           autoFocus
@@ -90,11 +161,18 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
           </button>
         )}
       </div>
+      </div>
       <p id={hintId} aria-live="polite" className="mt-1.5 min-h-4 text-center text-xs text-neutral-500 dark:text-neutral-400">
         {tooLong ? (
           <span className="font-medium text-red-600 dark:text-red-400">
             Message is too long: {text.length.toLocaleString("en-US")} of {limits.maxMessageChars.toLocaleString("en-US")}{" "}
             characters. Shorten it to send.
+          </span>
+        ) : files.uploading ? (
+          "Uploading files… the message can be sent once they are up."
+        ) : imageToBlindModel ? (
+          <span className="font-medium text-amber-700 dark:text-amber-300">
+            {blindModel} cannot see images: it is told each image&apos;s name, type and size only.
           </span>
         ) : (
           "Enter to send, Shift+Enter for a new line."

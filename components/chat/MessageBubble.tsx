@@ -2,6 +2,7 @@
 
 import { memo, useEffect, useRef, useState, type ComponentProps } from "react";
 import { AgentLabel, HandoffNote } from "@/components/chat/AgentLabel";
+import { MessageFiles } from "@/components/chat/MessageFiles";
 import { CopyButton } from "@/components/chat/CopyButton";
 import { EditMessageForm } from "@/components/chat/EditMessageForm";
 import { ActionButton, VersionSwitcher, type MessageActions } from "@/components/chat/MessageActions";
@@ -108,9 +109,12 @@ function UserMessage({ message, text, versions, locked, actions }: { message: Ch
           }}
         />
       ) : (
-        <div className="max-w-[85%] rounded-3xl bg-neutral-100 px-4 py-2.5 break-words dark:bg-neutral-800">
-          <Markdown text={text} />
-        </div>
+        <>
+          <MessageFiles parts={message.parts} />
+          <div className="max-w-[85%] rounded-3xl bg-neutral-100 px-4 py-2.5 break-words dark:bg-neutral-800">
+            <Markdown text={text} />
+          </div>
+        </>
       )}
       <div className="flex items-center gap-1">
         {/* Shown on hover or focus where there is a mouse; always on touch screens. Never display:none, so Tab reaches them. */}

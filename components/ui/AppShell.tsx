@@ -9,10 +9,22 @@ import { ThreadsProvider } from "@/components/sidebar/ThreadsContext";
 import { Header, type ModelBadgeInfo } from "@/components/ui/Header";
 import { HeaderActionsProvider } from "@/components/ui/HeaderActions";
 import { ModelsProvider } from "@/components/chat/ModelsContext";
+import { UploadLimitProvider } from "@/components/chat/UploadLimitContext";
 import type { ModelOption } from "@/lib/protocol/models";
 
 /** The page frame: threads sidebar on the left, header and the page in the main column. */
-export function AppShell({ model, models, children }: { model: ModelBadgeInfo; models: ModelOption[]; children: ReactNode }) {
+export function AppShell({
+  model,
+  models,
+  maxUploadBytes,
+  children,
+}: {
+  model: ModelBadgeInfo;
+  models: ModelOption[];
+  /** The most one attached file may be (ATTACHMENT_MAX_MB). */
+  maxUploadBytes: number;
+  children: ReactNode;
+}) {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const pathname = usePathname();
   const [lastPathname, setLastPathname] = useState(pathname);
@@ -24,6 +36,7 @@ export function AppShell({ model, models, children }: { model: ModelBadgeInfo; m
 
   return (
     <ModelsProvider models={models}>
+    <UploadLimitProvider maxBytes={maxUploadBytes}>
     <NewChatProvider>
       <ThreadsProvider>
         <HeaderActionsProvider>
@@ -37,6 +50,7 @@ export function AppShell({ model, models, children }: { model: ModelBadgeInfo; m
         </HeaderActionsProvider>
       </ThreadsProvider>
     </NewChatProvider>
+    </UploadLimitProvider>
     </ModelsProvider>
   );
 }

@@ -7,6 +7,8 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/protocol/chat";
+import { toUIParts } from "@/lib/protocol/parts-codec";
+import type { FilePart } from "@threadline/history/parts";
 import type { DataPart } from "@/lib/client/messages";
 import { ReplyMessage } from "@/lib/client/reply-message";
 
@@ -89,8 +91,8 @@ export class ChatEngine {
   }
 
   /** A new message from the user, answered. */
-  readonly sendMessage = async ({ text, metadata }: { text: string; metadata?: ChatMessage["metadata"] }): Promise<void> => {
-    const message: ChatMessage = { id: this.options.generateId(), role: "user", metadata, parts: [{ type: "text", text }] };
+  readonly sendMessage = async ({ text, files = [], metadata }: { text: string; files?: FilePart[]; metadata?: ChatMessage["metadata"] }): Promise<void> => {
+    const message: ChatMessage = { id: this.options.generateId(), role: "user", metadata, parts: toUIParts([{ type: "text", text }, ...files]) };
     this.update({ messages: [...this.messages, message] });
     await this.request("submit");
   };

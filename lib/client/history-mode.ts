@@ -3,6 +3,7 @@
 import { limits } from "@/lib/limits";
 import { messageText, toHistoryPayload, type SignedPlace } from "@/lib/client/messages";
 import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+import { fromUIParts } from "@/lib/protocol/parts-codec";
 import type { ChatMessage, ChatRequest, HistoryItem, HistorySource } from "@/lib/protocol/chat";
 
 export interface ConversationState {
@@ -52,7 +53,8 @@ export function buildChatRequestBody(
 ): ChatRequest {
   const newMessage = messages[messages.length - 1];
   if (!newMessage) throw new Error("There is no message to send.");
-  const body: ChatRequest = { message: { id: newMessage.id, content: messageText(newMessage) }, ...historySetting };
+  const files = fromUIParts(newMessage.parts).flatMap((part) => (part.type === "file" ? [{ id: part.fileId, name: part.name }] : []));
+  const body: ChatRequest = { message: { id: newMessage.id, content: messageText(newMessage), ...(files.length > 0 ? { files } : {}) }, ...historySetting };
   const source = chooseHistorySource(conversation);
   if (source === "new") return body;
   body.threadId = conversation.threadId!;

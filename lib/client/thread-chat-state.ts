@@ -6,6 +6,8 @@ import type { HistoryMessage } from "@/lib/protocol/threads";
 import type { ChatDataParts, ChatMessage, HistorySource, PendingTurn } from "@/lib/protocol/chat";
 import { isUnanswered, messageText, toChatMessage, type DataPart } from "@/lib/client/messages";
 import type { RetriedReply } from "@/lib/client/retried-parts";
+import { fromUIParts } from "@/lib/protocol/parts-codec";
+import { filesOf, type FilePart } from "@threadline/history/parts";
 
 /** What the turn is doing: waiting for the first chunk, streaming, or nothing. The page is busy unless idle. */
 export type TurnPhase = "submitted" | "streaming" | "idle";
@@ -134,8 +136,8 @@ export function messageIdFromHash(hash: string): string | null {
  * second copy of it), or, after a reply that broke off, send the last message's
  * text anew as a new message. null: there is nothing to retry.
  */
-export function retryOf(messages: ChatMessage[]): { askAgain: true } | { send: string } | null {
+export function retryOf(messages: ChatMessage[]): { askAgain: true } | { send: string; files: FilePart[] } | null {
   if (isUnanswered(messages)) return { askAgain: true };
   const lastUserMessage = messages.findLast((m) => m.role === "user");
-  return lastUserMessage ? { send: messageText(lastUserMessage) } : null;
+  return lastUserMessage ? { send: messageText(lastUserMessage), files: filesOf({ parts: fromUIParts(lastUserMessage.parts) }) } : null;
 }

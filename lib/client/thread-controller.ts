@@ -33,6 +33,12 @@ import {
   type TurnPhase,
 } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
+import type { UploadedFile } from "@/lib/protocol/files";
+import { filesOf, type FilePart } from "@threadline/history/parts";
+import { fromUIParts } from "@/lib/protocol/parts-codec";
+
+/** An upload as the message's part names it. */
+const asFilePart = ({ id, name, mediaType, size }: UploadedFile): FilePart => ({ type: "file", fileId: id, name, mediaType, size });
 
 /** Which of a message's version buttons was pressed: it keeps the focus on the version it brings. */
 export type VersionControl = "previous" | "next";
@@ -191,7 +197,9 @@ export class ThreadController {
     };
   };
 
-  readonly send = (text: string): void => this.ask(() => this.chat.sendMessage({ text, metadata: { createdAt: new Date().toISOString() } }));
+  /** A new message, with the files uploaded for it (each the user's, as POST /api/files stored it). */
+  readonly send = (text: string, files: UploadedFile[] = []): void =>
+    this.ask(() => this.chat.sendMessage({ text, files: files.map(asFilePart), metadata: { createdAt: new Date().toISOString() } }));
 
   /** The unanswered message sent again (its own id): the server waits for a turn still running, or answers it anew. */
   readonly askAgain = (): void => this.ask(() => this.chat.regenerate());
@@ -201,7 +209,7 @@ export class ThreadController {
     const retry = retryOf(this.snapshot.messages);
     if (retry === null) return;
     if ("askAgain" in retry) this.askAgain();
-    else this.send(retry.send);
+    else this.ask(() => this.chat.sendMessage({ text: retry.send, files: retry.files, metadata: { createdAt: new Date().toISOString() } }));
   };
 
   /** The model each message is sent with from now on (the picker's). */
@@ -221,10 +229,13 @@ export class ThreadController {
   readonly edit = (messageId: string, text: string): void => {
     const before = messagesBeforeEdit(this.chat.messages, messageId);
     if (!before) return;
+    // The new words carry the files the message carried.
+    const edited = this.chat.messages.find((m) => m.id === messageId);
+    const files = edited ? filesOf({ parts: fromUIParts(edited.parts) }) : [];
     this.chat.messages = before;
     this.session.replaceNext(messageId);
     this.newVersion = true;
-    this.send(text);
+    this.ask(() => this.chat.sendMessage({ text, files, metadata: { createdAt: new Date().toISOString() } }));
   };
 
   readonly stop = (): void => {

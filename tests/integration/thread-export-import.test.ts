@@ -230,7 +230,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
       ["a duplicate id", edited((f) => void (f.messages[3].id = "a1")), 'messages.3.id: "a1" is the id of an earlier message'],
       ["a system event in an assistant message", edited((f) => void f.messages[1].parts.push(f.messages[2].parts[0])), "messages.1.parts.7: a system-event part belongs only in a system message"],
       ["a system message without its event", edited((f) => void (f.messages[2].parts = [{ type: "text", text: "hello" }])), "messages.2.parts: a system message must hold exactly one system-event part"],
-      ["a tool call in a user message", edited((f) => void f.messages[0].parts.push(TOOL_REPLY[2])), "messages.0.parts.1: a user message holds text parts only"],
+      ["a tool call in a user message", edited((f) => void f.messages[0].parts.push(TOOL_REPLY[2])), "messages.0.parts.1: a user message holds its text, then files only"],
       ["two chosen versions", edited((f) => void (f.messages[4].chosen = true)), "messages.5.chosen: another version of this message"],
       ["seqs out of order", edited((f) => void (f.messages[3].seq = f.messages[2].seq)), /^messages\.3\.seq: must be at least \d+/],
       ["a summary of nothing before it", edited((f) => void ((f.messages[2].parts[0] as { throughSeq: number }).throughSeq = 999)), "messages.2.parts.0.throughSeq"],
