@@ -43,6 +43,8 @@ import { parseModelPrices } from "@/lib/model-prices";
 import { threadUsage } from "@/lib/threads/thread-usage";
 import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/threads/feedback";
 import { FileStore } from "@/lib/files/file-store";
+import { DocumentStore } from "@/lib/documents/document-store";
+import { documentTools } from "@/lib/documents/document-tools";
 import { FileSweep } from "@/lib/files/file-sweep";
 import { fileInputFrom } from "@/lib/files/model-input";
 
@@ -210,6 +212,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
         async (owner, query, options) => (await threads.search(owner, query, options)).results,
         reminders,
         mcp.configured ? () => mcp.tools() : undefined,
+        documentTools(app.documents),
       );
       return {
         ...network,
@@ -220,6 +223,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
         },
       };
     }),
+    /** The threads' documents, which the agents write and the owners revise (lib/documents/). */
+    documents: once((): DocumentStore => new DocumentStore(pool())),
     /** The owners' attached files (lib/files/). */
     files: once((): FileStore => new FileStore(pool())),
     /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */

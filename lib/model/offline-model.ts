@@ -87,9 +87,42 @@ export function plannedReminder(text: string, now: number): { at: string; text: 
   return { at: new Date(now + n * UNIT_MS[unit.toLowerCase()]).toISOString(), text: what.trim().slice(0, 500) };
 }
 
+const AS_DOCUMENT = /\b(?:write|draft|make|create|put)\b(?:\s+(?:me|us))?\s+(?:a |an |the )?(?:(?:short|quick|brief|small|simple)\s+)?([\w'’ -]{1,40}?)\s+(?:as|in(?:to)?) a document\b/i;
+const REVISE = /\b(?:revise|update|edit|change|shorten|extend|improve|add)\b[^.?!]*\b(?:document|plan|draft)\b/i;
+
+/** "Write a short plan as a document": the document the offline model writes, a short one of that name. */
+export function plannedDocument(text: string): { title: string; kind: "markdown"; content: string } | undefined {
+  const what = AS_DOCUMENT.exec(text)?.[1]?.trim();
+  if (!what) return undefined;
+  const title = what.charAt(0).toUpperCase() + what.slice(1);
+  const content = [`# ${title}`, "", "1. Say what done looks like.", "2. List the steps that get there.", "3. Take the first step today."].join("\n");
+  return { title, kind: "markdown", content };
+}
+
+/** The id of the thread's latest document, as an earlier create_document result in the prompt names it. */
+function latestDocumentId(prompt: LanguageModelV3Prompt): string | undefined {
+  let id: string | undefined;
+  for (const message of prompt) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.toolName !== "create_document" || part.output.type !== "json") continue;
+      const documentId = (part.output.value as { documentId?: unknown } | null)?.documentId;
+      if (typeof documentId === "string") id = documentId;
+    }
+  }
+  return id;
+}
+
 /** The tool calls the user's words ask for, among the tools on offer. */
-export function plannedToolCalls(text: string, tools: ReadonlySet<string>, now = Date.now()): ToolCall[] {
+export function plannedToolCalls(text: string, tools: ReadonlySet<string>, now = Date.now(), prompt: LanguageModelV3Prompt = []): ToolCall[] {
   const calls: ToolCall[] = [];
+  if (tools.has("create_document")) {
+    const document = plannedDocument(text);
+    if (document) return [{ toolName: "create_document", input: document }];
+    // A revision starts from the latest version (the user may have edited it).
+    const id = REVISE.test(text) ? latestDocumentId(prompt) : undefined;
+    if (id && tools.has("read_document")) return [{ toolName: "read_document", input: { id } }];
+  }
   if (tools.has("schedule_reminder")) {
     const reminder = plannedReminder(text, now);
     // A reminder's "in 2 minutes" is not a question about the time.
@@ -146,6 +179,12 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
         .join("\n")}`;
     case "schedule_reminder":
       return `- I will remind you to ${value.text} on **${value.local}** (${value.timeZone}).`;
+    case "create_document":
+      return `- I wrote **${value.title}** (v${value.version}): it is open beside the conversation, where you can edit it too.`;
+    case "update_document":
+      return `- I revised **${value.title}** (v${value.version}).`;
+    case "read_document":
+      return `- **${value.title}** (v${value.version}) reads:\n\n${String(value.content).split("\n").map((line) => `  > ${line}`).join("\n")}`;
     case "search_threads": {
       const hits = (value.hits ?? []) as { title: string; snippet: string }[];
       if (hits.length === 0) return `- I found nothing about "${value.query}" in your other conversations.`;
@@ -168,10 +207,24 @@ function plan(options: LanguageModelV3CallOptions): Plan {
   if (isTitleRequest(options.headers)) return { kind: "text", text: offlineTitle(userText(options.prompt)) };
   const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const results = toolResults(options.prompt);
+  const read = results.find((r) => r.toolName === "read_document" && r.error === undefined);
+  if (read && tools.has("update_document") && REVISE.test(userText(options.prompt)) && !results.some((r) => r.toolName === "update_document")) {
+    const { documentId, content } = read.output as { documentId: string; content: string };
+    const asked = userText(options.prompt).trim().slice(0, 200);
+    return {
+      kind: "tools",
+      reasoning: "I read the latest version; now the revision, with what was asked added.",
+      calls: [{ toolName: "update_document", input: { id: documentId, content: `${content}\n\n_Revised: ${asked}_` } }],
+    };
+  }
   if (results.length > 0) {
     return {
       kind: "text",
-      text: `Here is what I found (offline demo model, real tools):\n\n${results.map(describeResult).join("\n")}`,
+      // A revision's read is its first step, not news.
+      text: `Here is what I found (offline demo model, real tools):\n\n${results
+        .filter((r) => r.toolName !== "read_document" || !results.some((o) => o.toolName === "update_document"))
+        .map(describeResult)
+        .join("\n")}`,
     };
   }
   const text = userText(options.prompt);
@@ -183,7 +236,7 @@ function plan(options: LanguageModelV3CallOptions): Plan {
     const agent = agents.find((name) => name.toLowerCase() === asked.toLowerCase());
     if (agent) return { kind: "tools", reasoning: `${agent} can find this out; I will write the answer from what it returns.`, calls: [{ toolName: CALL_AGENT_TOOL, input: { agent, task: text } }] };
   }
-  const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads", "schedule_reminder"]));
+  const wanted = plannedToolCalls(text, new Set(["current_time", "calculate", "search_threads", "schedule_reminder", "create_document", "read_document"]), Date.now(), options.prompt);
   const handOver = (options.tools ?? []).find((tool) => tool.type === "function" && tool.name === HANDOFF_TOOL);
   if (wanted.length > 0 && handOver?.type === "function") {
     const agents = (handOver.inputSchema as { properties?: { agent?: { enum?: string[] } } }).properties?.agent?.enum ?? [];
@@ -195,7 +248,7 @@ function plan(options: LanguageModelV3CallOptions): Plan {
       };
     }
   }
-  const calls = plannedToolCalls(text, tools);
+  const calls = plannedToolCalls(text, tools, Date.now(), options.prompt);
   if (calls.length > 0) {
     return { kind: "tools", reasoning: `I will call ${calls.map((c) => c.toolName).join(" and ")}, then answer from the results.`, calls };
   }

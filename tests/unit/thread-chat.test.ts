@@ -197,7 +197,7 @@ describe("the pieces of a thread page", () => {
 
   it("retries an unanswered message by asking again, and a reply that broke off by sending its question anew", () => {
     expect(retryOf([text("u1", "user", "q")])).toEqual({ askAgain: true });
-    expect(retryOf([text("u1", "user", "q"), text("a1", "assistant", "half")])).toEqual({ send: "q" });
+    expect(retryOf([text("u1", "user", "q"), text("a1", "assistant", "half")])).toEqual({ send: "q", files: [] });
     expect(retryOf([])).toBeNull();
   });
 });

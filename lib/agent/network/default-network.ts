@@ -29,6 +29,8 @@ export function defaultNetwork(
   reminders: AgentTool[] = [],
   /** Tools listed before each turn (the operator's MCP servers'), given to Researcher. */
   listedTools?: () => Promise<AgentTool[]>,
+  /** The thread's documents: write, revise, read (lib/documents/document-tools.ts). */
+  documents: AgentTool[] = [],
 ): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
   return createNetwork({
@@ -49,7 +51,8 @@ export function defaultNetwork(
         description: "Answers directly, or hands over when a question needs tools.",
         system:
           `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
-          `a calculation or unit conversion, what the user said in another conversation, or a reminder to schedule or cancel, call hand_over to ` +
+          `a calculation or unit conversion, what the user said in another conversation, a reminder to schedule or cancel, or a document ` +
+          `to write, read or revise, call hand_over to ` +
           `${RESEARCHER}, who has tools for those, and write nothing else. When you should write the answer yourself from ` +
           `facts ${RESEARCHER} can find (the user asks you to, or the answer weaves several together), call call_agent with ` +
           `${RESEARCHER} and the whole task instead, then answer from its result. Otherwise answer the user yourself.`,
@@ -61,17 +64,19 @@ export function defaultNetwork(
       },
       {
         name: RESEARCHER,
-        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations, reminders.",
+        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations, reminders, documents.",
         system:
           `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
           `arithmetic or unit conversion, search_threads to recall what the user said in other conversations, ` +
-          `schedule_reminder and cancel_reminder for reminders (the user approves each first). ` +
+          `schedule_reminder and cancel_reminder for reminders (the user approves each first), create_document for a document the ` +
+          `user asks for (a plan, a draft, code), read_document and update_document to revise one (read it first: the user may have edited it). ` +
           `Call several tools at once when the question needs several. Then answer from their results.`,
         tools: [
           currentTime(),
           calculate(),
           searchThreads(search),
           ...reminders,
+          ...documents,
         ],
         maxSteps: 4,
       },

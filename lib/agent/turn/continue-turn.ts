@@ -116,7 +116,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     await writer.finishStep();
   });
 
-  const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone };
+  const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone, replyId };
   const parts: Part[] = [...reply.parts];
   for (const call of unanswered(reply.parts)) {
     const decision = decisions.find((d) => d.id === call.approval?.id);

@@ -336,7 +336,7 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
       usage,
       messagesFor: messagesFor(turn, reading),
       historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
-      context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone },
+      context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone, replyId },
       publish: deps.publish,
       step,
       newId,

@@ -35,7 +35,8 @@ export async function runTool(
   if (context.signal?.aborted) follow();
   else context.signal?.addEventListener("abort", follow, { once: true });
   try {
-    const output = await abortable(tool.execute(input.data, { ...context, signal: own.signal }), context.signal);
+    const callContext = { ...context, signal: own.signal, toolCallId: call.toolCallId, ...(call.agentName ? { agentName: call.agentName } : {}) };
+    const output = await abortable(tool.execute(input.data, callContext), context.signal);
     // Only JSON travels on: to the model, the database and the client; and none nested deeper than a part may hold.
     const json = JSON.parse(JSON.stringify(output ?? null)) as JsonValue;
     if (jsonDepth(json) > MAX_JSON_DEPTH) return result({ error: `The tool's output nests objects and arrays more than ${MAX_JSON_DEPTH} deep, so it was not kept.` });

@@ -16,6 +16,11 @@ export interface ToolContext {
   idempotencyKey?: string;
   /** The user's IANA time zone, as their page said; unset: unknown (UTC). */
   timeZone?: string;
+  /** The reply being written, which the call is part of. */
+  replyId?: string;
+  /** This call's own id, and the agent that made it (runTool fills them in). */
+  toolCallId?: string;
+  agentName?: string;
 }
 
 /**

@@ -1,0 +1,13 @@
+import { jsonResponse, route } from "@/lib/http/handler";
+import { threadIdParam } from "@/lib/http/params";
+import { app } from "@/lib/app";
+import type { DocumentsResponse } from "@/lib/protocol/documents";
+
+export const dynamic = "force-dynamic";
+
+/** The thread's documents, each with its versions on the thread's active path, oldest first. */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
+  const threadId = threadIdParam((await params).id);
+  const owner = await app().requireOwner(request);
+  return jsonResponse({ documents: await app().documents().list(owner, threadId) } satisfies DocumentsResponse);
+});

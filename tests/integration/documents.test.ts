@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import type { UIMessageChunk } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatTurn, params, request, visitor } from "../support/api";
+import { testPool } from "../support/db";
+import { testApp } from "../support/test-app";
+import * as chat from "@/app/api/chat/route";
+import * as documentsRoute from "@/app/api/threads/[id]/documents/route";
+import * as documentRoute from "@/app/api/threads/[id]/documents/[documentId]/route";
+import * as threadRoute from "@/app/api/threads/[id]/route";
+import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import type { App } from "@/lib/app";
+import type { ThreadDocument } from "@/lib/protocol/documents";
+
+// Documents the agents write and the owner revises, on the offline model as a
+// fresh clone runs it: written by a tool call, revised from its latest
+// version, edited by the owner as "you", each version kept with the reply it
+// belongs with, so a regenerate makes its own and switching versions switches
+// the document shown.
+
+const replyIdOf = (chunks: UIMessageChunk[]) => chunks.find((c): c is Extract<UIMessageChunk, { type: "start" }> => c.type === "start")!.messageId!;
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+describe("documents", () => {
+  let app: App;
+  const pool = testPool();
+  beforeAll(() => {
+    app = testApp();
+  });
+  afterAll(async () => {
+    await app.close();
+    await pool.end();
+  });
+
+  const documentsOf = async (cookie: string, threadId: string) => {
+    const response = await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie }), params(threadId));
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { documents: ThreadDocument[] }).documents;
+  };
+  const edit = (cookie: string, threadId: string, documentId: string, body: unknown) =>
+    documentRoute.PUT(request(`/api/threads/${threadId}/documents/${documentId}`, { method: "PUT", cookie, json: body }), {
+      params: Promise.resolve({ id: threadId, documentId }),
+    });
+  const versionsOn = (document: ThreadDocument) => document.versions.map((v) => `v${v.version} ${v.author}`);
+
+  it("writes a document when asked, revises its latest version, keeps the owner's edit as theirs, and refuses an edit of a stale version", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
+    expect(first.text).toContain("I wrote **Plan** (v1)");
+    const threadId = first.threadId!;
+    const [plan] = await documentsOf(me.cookie, threadId);
+    expect(plan).toMatchObject({ title: "Plan", kind: "markdown" });
+    expect(versionsOn(plan)).toEqual(["v1 Researcher"]);
+    expect(plan.versions[0].content).toMatch(/^# Plan\n\n1\. /);
+    expect(plan.versions[0].messageId).toBe(replyIdOf(first.chunks));
+
+    // The owner's edit first: the agent's revision starts from it.
+    const mine = await edit(me.cookie, threadId, plan.id, { content: "# Plan\n\n1. Ship on Friday.", basedOn: 1 });
+    expect(mine.status).toBe(200);
+    expect(versionsOn(((await mine.json()) as { document: ThreadDocument }).document)).toEqual(["v1 Researcher", "v2 you"]);
+    const stale = await edit(me.cookie, threadId, plan.id, { content: "older", basedOn: 1 });
+    expect(stale.status).toBe(409);
+    expect((await errorOf(stale)).message).toBe("The document changed meanwhile: version 2 is the latest now. Reload it and edit that one.");
+
+    const revised = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan: add a budget line" } }, me.cookie);
+    expect(revised.text).toContain("I revised **Plan** (v3)");
+    const [after] = await documentsOf(me.cookie, threadId);
+    expect(versionsOn(after)).toEqual(["v1 Researcher", "v2 you", "v3 Researcher"]);
+    expect(after.versions[2].content).toBe("# Plan\n\n1. Ship on Friday.\n\n_Revised: Revise the plan: add a budget line_");
+  });
+
+  it("gives a regenerated reply its own versions, and switching back to the first reply shows the document as it had it", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short checklist as a document" } }, me.cookie);
+    const threadId = first.threadId!;
+    const ask = { id: randomUUID(), content: "Update the document with one more step" };
+    const revised = await chatTurn(chat, { threadId, message: ask }, me.cookie);
+    const firstRevision = replyIdOf(revised.chunks);
+    expect(versionsOn((await documentsOf(me.cookie, threadId))[0])).toEqual(["v1 Researcher", "v2 Researcher"]);
+
+    const again = await chatTurn(chat, { threadId, message: ask, replaces: firstRevision }, me.cookie);
+    expect(again.response.status).toBe(200);
+    expect(again.text).toContain("(v3)");
+    // The regenerated reply's version shows; the one it replaced is off the path.
+    expect(versionsOn((await documentsOf(me.cookie, threadId))[0])).toEqual(["v1 Researcher", "v3 Researcher"]);
+
+    const back = await versionsRoute.POST(request(`/api/threads/${threadId}/versions`, { method: "POST", cookie: me.cookie, json: { messageId: firstRevision } }), params(threadId));
+    expect(back.status).toBe(200);
+    expect(versionsOn((await documentsOf(me.cookie, threadId))[0])).toEqual(["v1 Researcher", "v2 Researcher"]);
+  });
+
+  it("writes once per tool call however often the call runs, refuses bad edits, and goes with its thread", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Draft a brief outline as a document" } }, me.cookie);
+    const threadId = first.threadId!;
+    const [outline] = await documentsOf(me.cookie, threadId);
+    const store = app.documents();
+    const by = { author: "Researcher", messageId: outline.versions[0].messageId, toolCallId: "call_retry" };
+    const one = await store.revise(me.id, threadId, outline.id, "retried", by);
+    const two = await store.revise(me.id, threadId, outline.id, "retried", by);
+    expect(two).toEqual(one);
+    expect(versionsOn((await documentsOf(me.cookie, threadId))[0])).toEqual(["v1 Researcher", "v2 Researcher"]);
+
+    expect((await edit(me.cookie, threadId, outline.id, { content: "x" })).status).toBe(400);
+    expect((await edit(me.cookie, threadId, outline.id, { content: "a\u0000b", basedOn: 2 })).status).toBe(400);
+    expect((await edit(me.cookie, threadId, "not-a-uuid", { content: "x", basedOn: 1 })).status).toBe(400);
+    expect((await edit(me.cookie, threadId, randomUUID(), { content: "x", basedOn: 1 })).status).toBe(404);
+    const other = await visitor();
+    expect((await edit(other.cookie, threadId, outline.id, { content: "mine now", basedOn: 2 })).status).toBe(404);
+    expect((await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie: other.cookie }), params(threadId))).status).toBe(404);
+
+    expect((await threadRoute.DELETE(request(`/api/threads/${threadId}`, { method: "DELETE", cookie: me.cookie }), params(threadId))).status).toBe(204);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM documents WHERE id = $1", [outline.id]);
+    expect(rows[0].n).toBe(0);
+  });
+});
