@@ -1,0 +1,49 @@
+// The page's side of the thread's documents: what a reply's tool calls say
+// happened to one ("Researcher revised Plan (v3)"), the documents as the
+// server keeps them, and what changed between two versions (jsdiff's line
+// diff: a well-kept library for a solved problem).
+import type { DynamicToolUIPart } from "ai";
+import { diffLines } from "diff";
+import type { DocumentsResponse, ThreadDocument } from "@/lib/protocol/documents";
+
+export const DOCUMENT_TOOLS = new Set(["create_document", "update_document"]);
+
+/** What a finished create_document or update_document call did, from its output; undefined for any other part. */
+export function documentEvent(part: DynamicToolUIPart): { documentId: string; title: string; version: number; created: boolean } | undefined {
+  if (!DOCUMENT_TOOLS.has(part.toolName) || part.state !== "output-available") return undefined;
+  const { documentId, title, version } = (part.output ?? {}) as { documentId?: unknown; title?: unknown; version?: unknown };
+  if (typeof documentId !== "string" || typeof title !== "string" || typeof version !== "number") return undefined;
+  return { documentId, title, version, created: part.toolName === "create_document" };
+}
+
+/** The thread's documents as of its active path (GET /api/threads/:id/documents). */
+export async function fetchDocuments(threadId: string, signal?: AbortSignal): Promise<ThreadDocument[]> {
+  const response = await fetch(`/api/threads/${threadId}/documents`, { signal });
+  if (!response.ok) throw new Error(`The documents could not be read (HTTP ${response.status}).`);
+  return ((await response.json()) as DocumentsResponse).documents;
+}
+
+/** The owner's edit, over the version they edited; the document as it stands after, or the server's words for why not. */
+export async function saveDocumentEdit(threadId: string, documentId: string, content: string, basedOn: number): Promise<ThreadDocument> {
+  const response = await fetch(`/api/threads/${threadId}/documents/${documentId}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ content, basedOn }),
+  });
+  const body = (await response.json().catch(() => ({}))) as { document?: ThreadDocument; error?: { message?: string } };
+  if (!response.ok || !body.document) throw new Error(body.error?.message ?? `The edit could not be saved (HTTP ${response.status}).`);
+  return body.document;
+}
+
+export interface DiffLine {
+  kind: "added" | "removed" | "same";
+  text: string;
+}
+
+/** What changed from `before` to `after`, line by line. */
+export function lineDiff(before: string, after: string): DiffLine[] {
+  const lines = (value: string) => value.replace(/\n$/, "").split("\n");
+  return diffLines(before, after).flatMap((change) =>
+    lines(change.value).map((text) => ({ kind: change.added ? "added" : change.removed ? "removed" : "same", text }) as DiffLine),
+  );
+}
