@@ -13,6 +13,8 @@ import { useThreadChat } from "@/components/chat/useThreadChat";
 import { HeaderActions } from "@/components/ui/HeaderActions";
 import { ModelPicker } from "@/components/chat/ModelPicker";
 import { FeedbackProvider } from "@/components/chat/FeedbackContext";
+import { DocumentsProvider } from "@/components/chat/DocumentsContext";
+import { DocumentPanel } from "@/components/chat/DocumentPanel";
 import { useModels } from "@/components/chat/ModelsContext";
 import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
 import type { ModelOption } from "@/lib/protocol/models";
@@ -89,7 +91,9 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   // draft and focus survive the switch from the empty state to the thread.
   return (
     <FeedbackProvider threadId={snapshot.threadId}>
-    <div className="flex h-full flex-col">
+    <DocumentsProvider threadId={snapshot.threadId} pathKey={snapshot.busy ? null : snapshot.messages.map((m) => m.id).join(",")}>
+    <div className="flex h-full">
+    <div className="flex h-full min-w-0 flex-1 flex-col">
       {historyDebug && (
         <Suspense fallback={null}>
           <HistoryDebugPanel
@@ -120,6 +124,9 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
       />
       {isEmpty && <div className="flex-1" aria-hidden="true" />}
     </div>
+    {snapshot.threadId && <DocumentPanel threadId={snapshot.threadId} />}
+    </div>
+    </DocumentsProvider>
     </FeedbackProvider>
   );
 }

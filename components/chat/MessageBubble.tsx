@@ -3,6 +3,8 @@
 import { memo, useEffect, useRef, useState, type ComponentProps } from "react";
 import { AgentLabel, HandoffNote } from "@/components/chat/AgentLabel";
 import { MessageFiles } from "@/components/chat/MessageFiles";
+import { DocumentEvent } from "@/components/chat/DocumentEvent";
+import { documentEvent } from "@/lib/client/documents";
 import { CopyButton } from "@/components/chat/CopyButton";
 import { EditMessageForm } from "@/components/chat/EditMessageForm";
 import { ActionButton, VersionSwitcher, type MessageActions } from "@/components/chat/MessageActions";
@@ -167,7 +169,7 @@ function Timeline({ parts, tools }: { parts: ChatMessage["parts"]; tools: ToolsC
           {section.agent !== undefined && <AgentLabel name={section.agent} />}
           <div className="flex flex-col gap-3">
             {section.items.map((item) => (
-              <TimelineEntry key={item.key} item={item} tools={tools} />
+              <TimelineEntry key={item.key} item={item} tools={tools} agent={section.agent} />
             ))}
             {waiting && index === sections.length - 1 && <ThinkingIndicator />}
           </div>
@@ -177,7 +179,7 @@ function Timeline({ parts, tools }: { parts: ChatMessage["parts"]; tools: ToolsC
   );
 }
 
-function TimelineEntry({ item, tools }: { item: TimelineItem; tools: ToolsContext }) {
+function TimelineEntry({ item, tools, agent }: { item: TimelineItem; tools: ToolsContext; agent?: string }) {
   switch (item.kind) {
     case "text":
       return <Markdown text={item.text} />;
@@ -190,6 +192,8 @@ function TimelineEntry({ item, tools }: { item: TimelineItem; tools: ToolsContex
         />
       );
     case "tool":
+      // A document written or revised is the thread's own event, with a way to open it.
+      if (documentEvent(item.part)) return <DocumentEvent part={item.part} agent={agent} />;
       return <ToolCard part={item.part} {...tools} />;
     case "sub-agent":
       return (

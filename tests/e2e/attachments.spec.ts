@@ -13,9 +13,19 @@ const tray = (page: Page) => page.getByRole("list", { name: "Attached files" });
 const chip = (page: Page, name: string) => tray(page).getByRole("listitem").filter({ hasText: name });
 
 type Recorded = { model: string; messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[] };
-async function lastModelRequest(page: Page): Promise<Recorded> {
+/** The last request the mock model had that holds `token` (a title request may have come after it). */
+async function modelRequestWith(page: Page, token: string): Promise<Recorded> {
   const recorded = (await (await page.request.get(`${MOCK_MODEL_URL}/__requests`)).json()) as Recorded[];
-  return recorded.at(-1)!;
+  const found = recorded.findLast((request) => request.messages.some((m) => m.role === "user" && Array.isArray(m.content) && JSON.stringify(m.content).includes(token)));
+  expect(found, `a model request with ${token}`).toBeDefined();
+  return found!;
+}
+
+/** Picks files through the composer's Attach files button, as a person does. */
+async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Attach files" }).click();
+  await (await chooser).setFiles(files);
 }
 
 /** Hands the page a file the way the clipboard or a drop does: a DataTransfer holding it, on `target`. */
@@ -58,9 +68,8 @@ test("a pasted image shows in the thread and reaches the model that sees images 
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
 
-  const sent = await lastModelRequest(page);
+  const sent = await modelRequestWith(page, token);
   const user = sent.messages.filter((m) => m.role === "user").at(-1)!;
-  expect(Array.isArray(user.content)).toBe(true);
   const parts = user.content as { type: string; text?: string; image_url?: { url: string } }[];
   expect(parts[0]).toEqual({ type: "text", text: `What colour is this? ${token}` });
   expect(parts.find((p) => p.type === "image_url")?.image_url?.url).toBe(`data:image/png;base64,${png.toString("base64")}`);
@@ -85,25 +94,25 @@ test("a dropped PDF shows its upload's progress, then goes with the message as a
   await expect(chip(page, "report.pdf")).toHaveAttribute("data-attachment-state", "ready", { timeout: 30_000 });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
-  await composer(page).fill(`Summarize the report ${uniqueToken()}`);
+  const token = uniqueToken();
+  await composer(page).fill(`Summarize the report ${token}`);
   await composer(page).press("Enter");
   await expectReplyFinished(page);
   const link = userMessages(page).last().getByRole("link", { name: /report\.pdf/ });
   await expect(link).toContainText("PDF");
   await expect(link).toHaveAttribute("download", "report.pdf");
-  const sent = JSON.stringify((await lastModelRequest(page)).messages);
+  const sent = JSON.stringify((await modelRequestWith(page, token)).messages);
   expect(sent).toContain("Dropped report");
   await expect(lastReply(page)).toBeVisible();
 });
 
 test("a file that cannot be attached is refused in the composer with the server's words, and a sixth file with the limit's; the message goes without them", async ({ page }) => {
   await page.goto("/");
-  const input = page.locator('input[type="file"]');
-  await input.setInputFiles({ name: "cat.png", mimeType: "image/png", buffer: Buffer.from("<script>alert(1)</script>") });
+  await attach(page, [{ name: "cat.png", mimeType: "image/png", buffer: Buffer.from("<script>alert(1)</script>") }]);
   await expect(chip(page, "cat.png")).toHaveAttribute("data-attachment-state", "failed");
   await expect(chip(page, "cat.png")).toContainText("cat.png is named as a .png file, but its bytes are text: it was not attached.");
 
-  await input.setInputFiles([1, 2, 3, 4, 5, 6].map((n) => ({ name: `note-${n}.txt`, mimeType: "text/plain", buffer: Buffer.from(`note ${n} ${uniqueToken()}`) })));
+  await attach(page, [1, 2, 3, 4, 5, 6].map((n) => ({ name: `note-${n}.txt`, mimeType: "text/plain", buffer: Buffer.from(`note ${n} ${uniqueToken()}`) })));
   await expect(chip(page, "note-6.txt")).toContainText("A message carries at most 5 files.");
   await expect(tray(page).locator('[data-attachment-state="ready"]')).toHaveCount(5);
 
