@@ -43,7 +43,9 @@ export interface DiffLine {
 /** What changed from `before` to `after`, line by line. */
 export function lineDiff(before: string, after: string): DiffLine[] {
   const lines = (value: string) => value.replace(/\n$/, "").split("\n");
-  return diffLines(before, after).flatMap((change) =>
+  // A last line without its newline is the same line as with one: text added after it must not mark it changed.
+  const ended = (value: string) => (value === "" || value.endsWith("\n") ? value : `${value}\n`);
+  return diffLines(ended(before), ended(after)).flatMap((change) =>
     lines(change.value).map((text) => ({ kind: change.added ? "added" : change.removed ? "removed" : "same", text }) as DiffLine),
   );
 }
