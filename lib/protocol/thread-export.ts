@@ -4,7 +4,8 @@
 //   { format: "threadline.thread", version: 1, exportedAt,
 //     thread: { title, createdAt, updatedAt, source?, sourceId?, sourceMetadata? },
 //     files?: [{ id, name, mediaType, size, data }],
-//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model?, feedback? }] }
+//     messages: [{ id, parentId, role, parts, status, createdAt, chosen, seq, model?, feedback? }],
+//     documents?: [{ id, title, kind, language?, createdAt, versions: [{ version, content, author, messageId, toolCallId?, createdAt }] }] }
 //
 // `messages` holds every version of every message (the whole tree, not only
 // the path the thread shows), oldest first (by seq), each with every part
@@ -14,7 +15,9 @@
 // message, its chosen child, and so on. `seq` is where the message's first
 // part sits; each part takes one, so a summary's `throughSeq` names a part
 // of the file. `files` holds each file the messages' file parts name, once,
-// its bytes in base64, before the messages. Isomorphic: zod, types and pure
+// its bytes in base64, before the messages; `documents`, after them, the
+// documents the agents wrote and the owner revised, every version with the
+// message (of the file) it belongs with. Isomorphic: zod, types and pure
 // functions only.
 import { z } from "zod";
 import { limits } from "@/lib/limits";
@@ -22,6 +25,7 @@ import { fileNameSchema, FILE_MEDIA_TYPES, partSchema, ROLES, type FileMediaType
 import type { ModelUsage } from "@threadline/history/usage";
 import type { ReplyStatus } from "./threads";
 import { feedbackSchema, type Feedback } from "./feedback";
+import { DOCUMENT_KINDS, documentContentSchema, documentTitleSchema, type DocumentKind } from "./documents";
 import { threadOriginFields, type ThreadOrigin } from "@threadline/history/thread-source";
 
 export const THREAD_EXPORT_FORMAT = "threadline.thread";
@@ -68,7 +72,46 @@ export interface ThreadExport {
   /** The files the messages carry, each once, before the messages: an import stores them as the importer's. */
   files?: ExportedFile[];
   messages: ExportedMessage[];
+  /** The thread's documents, after the messages they belong with. */
+  documents?: ExportedDocument[];
 }
+
+/** A document of the thread, every version of it, each with the message of the file it belongs with. */
+export interface ExportedDocument {
+  id: string;
+  title: string;
+  kind: DocumentKind;
+  language?: string;
+  createdAt: string;
+  versions: { version: number; content: string; author: string; messageId: string; toolCallId?: string; createdAt: string }[];
+}
+
+/** One document of a file's `documents`, on its own (its messages are checked against the file's by ThreadFileCheck). */
+export const exportedDocumentSchema = z.object(
+  {
+    id: z.uuid({ message: "must be a UUID" }),
+    title: documentTitleSchema,
+    kind: z.enum(DOCUMENT_KINDS, { message: 'must be "markdown" or "code"' }),
+    language: z.string({ message: "must be a string" }).min(1).max(40, "must be at most 40 characters").optional(),
+    createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }),
+    versions: z
+      .array(
+        z.object({
+          version: z.number().int().min(1, "must be at least 1"),
+          content: documentContentSchema,
+          author: z.string().min(1).max(64, "must be at most 64 characters"),
+          messageId: z.string().min(1).max(256),
+          toolCallId: z.string().min(1).max(256).optional(),
+          createdAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }),
+        }),
+        { message: "must be an array of versions" },
+      )
+      .min(1, "must hold at least one version")
+      .max(1_000, "must hold at most 1000 versions")
+      .refine((versions) => versions.every((v, index) => v.version === index + 1), "must be numbered 1, 2, 3… in order"),
+  },
+  { message: "must be an object" },
+);
 
 /** A file a message of the file carries, its bytes inlined. */
 export interface ExportedFile {
@@ -181,6 +224,24 @@ export class ThreadFileCheck {
   /** The files of `files` counted so far. */
   get fileCount(): number {
     return this.files.size;
+  }
+
+  private readonly documents = new Set<string>();
+
+  /** The documents of `documents` counted so far. */
+  get documentCount(): number {
+    return this.documents.size;
+  }
+
+  /** The rule the next document breaks (after the messages, each version with a message of the file), or null, and then it counts. */
+  addDocument(document: ExportedDocument): FileIssue | null {
+    const issue = (path: (string | number)[], text: string): FileIssue => ({ path: ["documents", this.documents.size, ...path], message: text });
+    if (this.documents.has(document.id)) return issue(["id"], `"${document.id}" is the id of an earlier document: ids must be unique`);
+    const stray = document.versions.findIndex((v) => !this.seen.has(v.messageId));
+    if (stray >= 0) return issue(["versions", stray, "messageId"], "must be the id of a message of the file, which come before the documents");
+    if (this.documents.size + 1 > limits.maxThreadFileFiles) return { path: ["documents"], message: `must hold at most ${limits.maxThreadFileFiles} documents`, limit: true };
+    this.documents.add(document.id);
+    return null;
   }
 
   /** The rule the next file of `files` breaks (its index is the count so far), or null, and then it counts. */

@@ -3,6 +3,7 @@ import { AppError } from "@threadline/history/errors";
 import { UNTITLED_THREAD } from "@threadline/history/title";
 import { limits } from "@/lib/limits";
 import {
+  exportedDocumentSchema,
   exportedMessageSchema,
   THREAD_EXPORT_FORMAT,
   THREAD_EXPORT_VERSION,
@@ -16,6 +17,8 @@ import {
 export interface VersionTree {
   thread: ThreadExport["thread"];
   usage?: ThreadExport["usage"];
+  files?: ThreadExport["files"];
+  documents?: ThreadExport["documents"];
   messages: ExportedMessage[];
 }
 
@@ -59,7 +62,7 @@ const PIECE_CHARS = 64 * 1024;
  */
 export function threadFileBody(file: ThreadExport): Buffer[] {
   const check = new ThreadFileCheck();
-  const { messages, ...header } = file;
+  const { messages, documents = [], ...header } = file;
   const pieces: Buffer[] = [];
   // The files first, checked as an import checks them (their bytes are this server's own, typed when they came).
   for (const each of header.files ?? []) {
@@ -89,7 +92,22 @@ export function threadFileBody(file: ThreadExport): Buffer[] {
   });
   const last = check.finish();
   if (last) throw new AppError("conflict:export", `This thread cannot be exported as a file an import reads: ${last.path.join(".")}: ${last.message}.`);
-  pending += "]}\n";
+  pending += "]";
+  // The documents after the messages they belong with, checked as an import checks them.
+  if (documents.length > 0) {
+    pending += ',"documents":[';
+    documents.forEach((document, index) => {
+      const parsed = exportedDocumentSchema.safeParse(document);
+      const issue: FileIssue | null = parsed.success
+        ? check.addDocument(parsed.data)
+        : { path: ["documents", index, ...parsed.error.issues[0].path.map(String)], message: parsed.error.issues[0].message };
+      if (issue) throw new AppError("conflict:export", `This thread cannot be exported as a file an import reads: ${issue.path.join(".")}: ${issue.message}.`);
+      pending += `${index === 0 ? "" : ","}${JSON.stringify(document)}`;
+      if (pending.length >= PIECE_CHARS) flush();
+    });
+    pending += "]";
+  }
+  pending += "}\n";
   flush();
   return pieces;
 }

@@ -17,11 +17,13 @@ import { AppError } from "@threadline/history/errors";
 import { limits } from "@/lib/limits";
 import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import {
+  exportedDocumentSchema,
   exportedFileSchema,
   exportHeaderFields,
   exportHeaderSchema,
   exportedMessageSchema,
   ThreadFileCheck,
+  type ExportedDocument,
   type ExportedFile,
   type ExportedMessage,
   type ExportHeader,
@@ -74,13 +76,13 @@ export async function readThreadFile(
   files: FileReading = { maxBytes: 0 },
 ): Promise<ReadFile> {
   const parser = new JSONParser({
-    paths: ["$.format", "$.version", "$.exportedAt", "$.thread", "$.files.*", "$.messages.*"],
+    paths: ["$.format", "$.version", "$.exportedAt", "$.thread", "$.files.*", "$.messages.*", "$.documents.*"],
     keepStack: false,
     // Long strings (a long reply) are gathered in blocks, not byte by byte.
     stringBufferSize: 64 * 1024,
   });
   const header: Record<string, unknown> = {};
-  const raw: { file: boolean; value: unknown }[] = [];
+  const raw: { list: "files" | "messages" | "documents"; value: unknown }[] = [];
   const check = new ThreadFileCheck();
   let failure: unknown = null;
   let depth = 0;
@@ -104,10 +106,12 @@ export async function readThreadFile(
       const checked = field.safeParse(value);
       if (!checked.success) throw refused({ path: [key, ...pathOf(checked.error.issues[0].path)], message: checked.error.issues[0].message });
       header[key] = checked.data;
-    } else if (!Array.isArray(parent)) {
-      const field = stack.at(-1)?.key === "files" ? "files" : "messages";
-      throw refused({ path: [field], message: `must be an array of ${field}` });
-    } else raw.push({ file: stack.at(-1)?.key === "files", value });
+    } else {
+      const key = stack.at(-1)?.key;
+      const list = key === "files" || key === "documents" ? key : "messages";
+      if (!Array.isArray(parent)) throw refused({ path: [list], message: `must be an array of ${list}` });
+      raw.push({ list, value });
+    }
   };
   parser.onError = (error) => {
     failure ??= error;
@@ -120,8 +124,12 @@ export async function readThreadFile(
     // What the chunk completed: checked and handed on one by one, before more is read.
     while (raw.length > 0) {
       const next = raw.shift()!;
-      if (next.file) {
+      if (next.list === "files") {
         await readFileOf(next.value, check, files);
+        continue;
+      }
+      if (next.list === "documents") {
+        await readDocumentOf(next.value, check, files.onDocument);
         continue;
       }
       const parsed = exportedMessageSchema.safeParse(next.value);
@@ -166,6 +174,20 @@ export async function readThreadFile(
 export interface FileReading {
   maxBytes: number;
   onFile?: (file: ExportedFile, decoded: DecodedFile) => Promise<void>;
+  /** Each document, checked, once the messages it belongs with are read. */
+  onDocument?: (document: ExportedDocument) => Promise<void>;
+}
+
+/** One document of `documents`: its shape, then its place after the messages its versions belong with. */
+async function readDocumentOf(value: unknown, check: ThreadFileCheck, onDocument?: (document: ExportedDocument) => Promise<void>): Promise<void> {
+  const parsed = exportedDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw refused({ path: ["documents", check.documentCount, ...pathOf(first.path)], message: first.message });
+  }
+  const issue = check.addDocument(parsed.data);
+  if (issue) throw refused(issue);
+  await onDocument?.(parsed.data);
 }
 
 /** One file of `files`: its shape, its place, then its bytes, as an upload's are checked. */
@@ -210,8 +232,8 @@ export async function importThreadFile(
   const copy = path.join(folder, "thread.json");
   try {
     const { header } = await spoolAndCheck(body, copy, maxFileBytes);
-    return await threads.importMessages(owner, header.thread, async (add, addFile) => {
-      await readThreadFile(createReadStream(copy, { highWaterMark: 64 * 1024 }), add, { maxBytes: maxFileBytes, onFile: addFile });
+    return await threads.importMessages(owner, header.thread, async (add, addFile, addDocument) => {
+      await readThreadFile(createReadStream(copy, { highWaterMark: 64 * 1024 }), add, { maxBytes: maxFileBytes, onFile: addFile, onDocument: addDocument });
     });
   } finally {
     await rm(folder, { recursive: true, force: true });

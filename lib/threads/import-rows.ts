@@ -117,6 +117,13 @@ export class ImportBatches {
     return r.seqs.length >= BATCH_ROWS || this.chars >= BATCH_CHARS;
   }
 
+  /** A message's id in the new thread, by its id in the file (the file's check made sure it has one). */
+  newIdOf(fileId: string): string {
+    const placed = this.placed.get(fileId);
+    if (!placed) throw new AppError("bad_request:validation", `"${fileId}" is not the id of a message of the file.`);
+    return placed.id;
+  }
+
   /** The rows added since the last take, or null when there are none. */
   take(): ImportRows | null {
     if (this.rows.seqs.length === 0) return null;

@@ -170,5 +170,24 @@ export function threadMarkdown(file: ThreadExport): string {
     if (note) lines.push("", note);
     if (message.feedback) lines.push("", feedbackLine(message.feedback));
   }
+  lines.push(...documentBlocks(file));
   return `${lines.join("\n")}\n`;
+}
+
+/** The documents as the path shows them: each one's latest version there, whole, in a fence longer than any inside it. */
+function documentBlocks(file: ThreadExport): string[] {
+  const onPath = new Set(chosenPath(file.messages).map((message) => message.id));
+  const shown = (file.documents ?? []).flatMap((document) => {
+    const latest = document.versions.filter((version) => onPath.has(version.messageId)).at(-1);
+    return latest ? [{ document, latest }] : [];
+  });
+  if (shown.length === 0) return [];
+  const out = ["", "## Documents"];
+  for (const { document, latest } of shown) {
+    const longest = Math.max(2, ...(latest.content.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = "`".repeat(longest + 1);
+    const language = document.kind === "code" ? (document.language ?? "") : "markdown";
+    out.push("", `### ${escapeInline(document.title)} (v${latest.version}, by ${escapeInline(latest.author)})`, "", `${fence}${language}`, latest.content, fence);
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { textOf } from "@threadline/history/parts";
 import { timelineOf } from "@/lib/protocol/parts-codec";
 import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
-import type { ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
+import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import { pdfText } from "@/lib/files/pdf-text";
 import type { ThreadSource } from "@threadline/history/thread-source";
@@ -259,6 +259,7 @@ export class ThreadRepository {
       return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}), ...(said ? { feedback: said } : {}) };
     });
     const files = await this.filesOf(owner, messages);
+    const documents = await this.documentsOf(id);
     const [thread] = threads;
     const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
     // jsonb keeps the time as Postgres prints it, and a title's call has no message: the file speaks ISO, and null.
@@ -268,7 +269,34 @@ export class ThreadRepository {
       usage,
       ...(files.length > 0 ? { files } : {}),
       messages,
+      ...(documents.length > 0 ? { documents } : {}),
     };
+  }
+
+  /** The thread's documents with every version, on every path (the thread is the owner's: versionTree checked). */
+  private async documentsOf(threadId: string): Promise<ExportedDocument[]> {
+    const { rows } = await this.pool.query<{
+      id: string; title: string; kind: ExportedDocument["kind"]; language: string | null; created_at: Date;
+      version: number; content: string; author: string; message_id: string; tool_call_id: string | null; version_at: Date;
+    }>(
+      `SELECT d.id, d.title, d.kind, d.language, d.created_at, v.version, v.content, v.author, v.message_id, v.tool_call_id, v.created_at AS version_at
+         FROM documents d JOIN document_versions v ON v.document_id = d.id
+        WHERE d.thread_id = $1 ORDER BY d.created_at, d.id, v.version`,
+      [threadId],
+    );
+    const documents: ExportedDocument[] = [];
+    for (const row of rows) {
+      let document = documents.at(-1);
+      if (document?.id !== row.id) {
+        document = { id: row.id, title: row.title, kind: row.kind, ...(row.language ? { language: row.language } : {}), createdAt: row.created_at.toISOString(), versions: [] };
+        documents.push(document);
+      }
+      document.versions.push({
+        version: row.version, content: row.content, author: row.author, messageId: row.message_id,
+        ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}), createdAt: row.version_at.toISOString(),
+      });
+    }
+    return documents;
   }
 
   /** The owner's files the messages carry, each once, their bytes in base64: what a thread file inlines. */
@@ -287,14 +315,15 @@ export class ThreadRepository {
   }
 
   /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */
-  async import(owner: string, file: Pick<ThreadExport, "thread" | "messages" | "files">): Promise<ThreadSummary> {
-    return this.importMessages(owner, file.thread, async (add, addFile) => {
+  async import(owner: string, file: Pick<ThreadExport, "thread" | "messages" | "files" | "documents">): Promise<ThreadSummary> {
+    return this.importMessages(owner, file.thread, async (add, addFile, addDocument) => {
       for (const each of file.files ?? []) {
         const decoded = await decodeImportedFile(each, Number.MAX_SAFE_INTEGER);
         if ("refused" in decoded) throw new AppError("bad_request:validation", `files: ${each.name} ${decoded.refused}`);
         await addFile(each, decoded);
       }
       for (const message of file.messages) await add(message);
+      for (const document of file.documents ?? []) await addDocument(document);
     });
   }
 
@@ -309,7 +338,11 @@ export class ThreadRepository {
   async importMessages(
     owner: string,
     thread: ThreadExport["thread"],
-    feed: (add: (message: ExportedMessage) => Promise<void>, addFile: (file: ExportedFile, decoded: DecodedFile) => Promise<void>) => Promise<void>,
+    feed: (
+      add: (message: ExportedMessage) => Promise<void>,
+      addFile: (file: ExportedFile, decoded: DecodedFile) => Promise<void>,
+      addDocument: (document: ExportedDocument) => Promise<void>,
+    ) => Promise<void>,
   ): Promise<ThreadSummary> {
     const id = randomUUID();
     const batches = new ImportBatches();
@@ -341,10 +374,28 @@ export class ThreadRepository {
         "INSERT INTO threads (id, owner, title, title_source, created_at, next_seq, source, source_id, source_metadata) VALUES ($1, $2, $3, 'user', $4, 1, $5, $6, $7)",
         [id, owner, thread.title, thread.createdAt, thread.source ?? "import", thread.sourceId ?? null, thread.sourceMetadata ?? null],
       );
-      await feed(async (message) => {
-        if (batches.add(message)) await write();
-      }, addFile);
+      const documents: ExportedDocument[] = [];
+      await feed(
+        async (message) => {
+          if (batches.add(message)) await write();
+        },
+        addFile,
+        async (document) => void documents.push(document),
+      );
       await write();
+      // The documents under new ids, each version with its message's new id.
+      for (const document of documents) {
+        const documentId = randomUUID();
+        await client.query("INSERT INTO documents (id, thread_id, title, kind, language, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [
+          documentId, id, document.title, document.kind, document.language ?? null, document.createdAt,
+        ]);
+        const v = document.versions;
+        await client.query(
+          `INSERT INTO document_versions (document_id, version, content, author, message_id, tool_call_id, created_at)
+           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
+          [documentId, v.map((x) => x.version), v.map((x) => x.content), v.map((x) => x.author), v.map((x) => batches.newIdOf(x.messageId)), v.map((x) => x.toolCallId ?? null), v.map((x) => x.createdAt)],
+        );
+      }
       const f = batches.feedback;
       if (f.messageIds.length > 0) {
         await client.query(

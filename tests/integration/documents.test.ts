@@ -9,6 +9,8 @@ import * as documentsRoute from "@/app/api/threads/[id]/documents/route";
 import * as documentRoute from "@/app/api/threads/[id]/documents/[documentId]/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
+import * as exportRoute from "@/app/api/threads/[id]/export/route";
+import * as importRoute from "@/app/api/threads/import/route";
 import type { App } from "@/lib/app";
 import type { ThreadDocument } from "@/lib/protocol/documents";
 
@@ -112,5 +114,44 @@ describe("documents", () => {
     expect((await threadRoute.DELETE(request(`/api/threads/${threadId}`, { method: "DELETE", cookie: me.cookie }), params(threadId))).status).toBe(204);
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM documents WHERE id = $1", [outline.id]);
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe("documents in export and import", () => {
+  let app: App;
+  beforeAll(() => {
+    app = testApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("travel in the JSON export with every version, show their latest in the Markdown, and come back with an import under new ids, each version with its reply", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
+    const threadId = first.threadId!;
+    await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan with a date" } }, me.cookie);
+    const json = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie: me.cookie }), params(threadId));
+    const file = (await json.json()) as { documents: { title: string; versions: { version: number; author: string; messageId: string }[] }[]; messages: { id: string }[] };
+    expect(file.documents.map((d) => d.title)).toEqual(["Plan"]);
+    expect(file.documents[0].versions.map((v) => `v${v.version} ${v.author}`)).toEqual(["v1 Researcher", "v2 Researcher"]);
+    const markdown = await (await exportRoute.GET(request(`/api/threads/${threadId}/export?format=markdown`, { cookie: me.cookie }), params(threadId))).text();
+    expect(markdown).toMatch(/## Documents\n\n### Plan \(v2, by Researcher\)\n\n```markdown\n# Plan\n/);
+
+    const other = await visitor();
+    const imported = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: file }), undefined);
+    expect(imported.status).toBe(201);
+    const { thread } = (await imported.json()) as { thread: { id: string } };
+    const response = await documentsRoute.GET(request(`/api/threads/${thread.id}/documents`, { cookie: other.cookie }), params(thread.id));
+    const [plan] = ((await response.json()) as { documents: ThreadDocument[] }).documents;
+    expect(plan.versions.map((v) => `v${v.version} ${v.author}`)).toEqual(["v1 Researcher", "v2 Researcher"]);
+    expect(plan.versions.every((v) => !file.messages.some((m) => m.id === v.messageId))).toBe(true);
+    expect(plan.id).not.toBe((file.documents[0] as unknown as { id: string }).id);
+
+    // A document naming a message the file lacks is refused, and nothing stored.
+    const broken = { ...file, documents: [{ ...file.documents[0], versions: [{ ...file.documents[0].versions[0], messageId: "nope" }] }] };
+    const refused = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: broken }), undefined);
+    expect(refused.status).toBe(400);
+    expect((await errorOf(refused)).message).toBe("documents.0.versions.0.messageId: must be the id of a message of the file, which come before the documents");
   });
 });
