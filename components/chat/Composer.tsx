@@ -33,7 +33,7 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
   const [tray] = useState(() => new AttachmentTray({ maxBytes }));
   const files = useSyncExternalStore(tray.subscribe, tray.getSnapshot, tray.getSnapshot);
   const [dragging, setDragging] = useState(false);
-  const picker_ = useRef<HTMLInputElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const content = text.trim();
   // Counted in UTF-16 units, which is never fewer than the server's count, so
@@ -104,7 +104,7 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
       <AttachmentChips items={files.items} onRemove={tray.remove} />
       <div className="flex items-end gap-2">
         <input
-          ref={picker_}
+          ref={fileInput}
           type="file"
           multiple
           accept={ACCEPT}
@@ -116,7 +116,7 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
         />
         <button
           type="button"
-          onClick={() => picker_.current?.click()}
+          onClick={() => fileInput.current?.click()}
           aria-label="Attach files"
           title={`Attach files (up to ${limits.maxFilesPerMessage}; or drop or paste them)`}
           className="grid size-10 shrink-0 place-items-center rounded-full text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"

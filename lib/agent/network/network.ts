@@ -1,8 +1,7 @@
-import type { FilePart } from "@threadline/history/parts";
-import type { FileInput } from "@/lib/protocol/parts-codec";
 import type { LanguageModel } from "ai";
+import type { FileInput } from "@/lib/protocol/parts-codec";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
-import type { HandoffPart, Part } from "@threadline/history/parts";
+import type { FilePart, HandoffPart, Part } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { AgentTool, ToolApprovalMode } from "./tools/types";
 
