@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { API_CONTENT_SECURITY_POLICY, HSTS, SECURITY_HEADERS } from "./lib/http/security-headers";
+import { API_CONTENT_SECURITY_POLICY, FILE_CONTENT_SECURITY_POLICY, HSTS, SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // A self-contained server in .next/standalone (server.js and only the
@@ -23,6 +23,8 @@ const nextConfig: NextConfig = {
     return [
       { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+      // An attached file is sandboxed too; the rule after wins (Next's own order), and a route's own header would not.
+      { source: "/api/files/:id", headers: [{ key: "Content-Security-Policy", value: FILE_CONTENT_SECURITY_POLICY }] },
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],

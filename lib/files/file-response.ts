@@ -19,6 +19,7 @@ export function fileResponse(file: StoredFile): Response {
       "Content-Length": String(file.content.length),
       "Content-Disposition": `${disposition}; filename="${asciiName(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
       "X-Content-Type-Options": "nosniff",
+      // Also set for the route in next.config.ts, whose header would otherwise replace this one.
       "Content-Security-Policy": FILE_CONTENT_SECURITY_POLICY,
       "Cross-Origin-Resource-Policy": "same-origin",
       "Cache-Control": "private, max-age=31536000, immutable",

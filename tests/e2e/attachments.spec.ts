@@ -74,6 +74,12 @@ test("a pasted image shows in the thread and reaches the model that sees images 
   expect(parts[0]).toEqual({ type: "text", text: `What colour is this? ${token}` });
   expect(parts.find((p) => p.type === "image_url")?.image_url?.url).toBe(`data:image/png;base64,${png.toString("base64")}`);
 
+  // As the server sends it to the browser: its own type, never sniffed, in a sandbox.
+  const served = await page.request.get((await image.getAttribute("src"))!);
+  expect(served.headers()["content-type"]).toBe("image/png");
+  expect(served.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(served.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox; frame-ancestors 'none'");
+
   // After a reload the thread still shows it, read back from the server.
   await page.reload();
   await expect(userMessages(page).last().getByRole("img", { name: "screenshot.png" })).toBeVisible();
