@@ -11,6 +11,7 @@ import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
+import * as forkRoute from "@/app/api/threads/[id]/fork/route";
 import type { App } from "@/lib/app";
 import type { ThreadDocument } from "@/lib/protocol/documents";
 
@@ -153,5 +154,38 @@ describe("documents in export and import", () => {
     const refused = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: broken }), undefined);
     expect(refused.status).toBe(400);
     expect((await errorOf(refused)).message).toBe("documents.0.versions.0.messageId: must be the id of a message of the file, which come before the documents");
+  });
+});
+
+describe("documents in a fork", () => {
+  let app: App;
+  beforeAll(() => {
+    app = testApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("carries the documents as the copied path has them, renumbered from 1, each version with its copied reply", async () => {
+    const me = await visitor();
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
+    const threadId = first.threadId!;
+    const second = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan with a date" } }, me.cookie);
+    await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan once more" } }, me.cookie);
+    const read = async (id: string) =>
+      ((await (await documentsRoute.GET(request(`/api/threads/${id}/documents`, { cookie: me.cookie }), params(id))).json()) as { documents: ThreadDocument[] }).documents;
+    const [source] = await read(threadId);
+    expect(source.versions.map((v) => v.version)).toEqual([1, 2, 3]);
+
+    // Forked at the second reply: the third revision is not on the copied path.
+    const response = await forkRoute.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie: me.cookie, json: { messageId: replyIdOf(second.chunks) } }), params(threadId));
+    expect(response.status).toBe(201);
+    const { thread } = (await response.json()) as { thread: { id: string } };
+    const forked = await read(thread.id);
+    expect(forked).toHaveLength(1);
+    expect(forked[0].id).not.toBe(source.id);
+    expect(forked[0].versions.map((v) => `v${v.version} ${v.author}`)).toEqual(["v1 Researcher", "v2 Researcher"]);
+    expect(forked[0].versions.map((v) => v.content)).toEqual(source.versions.slice(0, 2).map((v) => v.content));
+    expect(forked[0].versions.every((v) => v.messageId !== replyIdOf(first.chunks) && v.messageId !== replyIdOf(second.chunks))).toBe(true);
   });
 });
