@@ -10,13 +10,22 @@ import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "a
 import type { ChatMessage } from "./chat";
 import type { ApprovalOutcome, FilePart, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { FILE_KIND_NAMES, fileSizeText } from "./files";
+import { OWNER_AUTHOR, type ThreadDocument } from "./documents";
 import { canonicalParts } from "@threadline/history/codec";
 import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 
-/** The timeline view: every part of every message, in order, each with its message's id, role and time. */
-export function timelineOf(messages: StoredMessage[], feedback: Readonly<Record<string, Feedback>> = {}): TimelineEntry[] {
-  return messages.flatMap((message) =>
-    message.parts.map((part, index) => ({
+/**
+ * The timeline view: every part of every message, in order, each with its
+ * message's id, role and time; after a message, what happened to the
+ * thread's documents with it (their versions that belong with it).
+ */
+export function timelineOf(
+  messages: StoredMessage[],
+  feedback: Readonly<Record<string, Feedback>> = {},
+  documents: readonly ThreadDocument[] = [],
+): TimelineEntry[] {
+  return messages.flatMap((message) => [
+    ...message.parts.map((part, index) => ({
       id: `${message.id}:${index}`,
       messageId: message.id,
       role: message.role,
@@ -28,7 +37,33 @@ export function timelineOf(messages: StoredMessage[], feedback: Readonly<Record<
       ...(part.type === "tool-call" || part.type === "tool-result" ? { callId: part.toolCallId } : {}),
       ...part,
     })),
+    ...documentEvents(message, documents),
+  ]);
+}
+
+/** The versions of the documents that belong with `message`, as timeline events, oldest first. */
+function documentEvents(message: StoredMessage, documents: readonly ThreadDocument[]): TimelineEntry[] {
+  const events = documents.flatMap((document) =>
+    document.versions.filter((v) => v.messageId === message.id).map((version) => ({ document, version })),
   );
+  events.sort((a, b) => a.version.createdAt.localeCompare(b.version.createdAt));
+  return events.map(({ document, version }) => {
+    const action = version.version === 1 ? "created" : "revised";
+    const who = version.author === OWNER_AUTHOR ? "You" : version.author;
+    return {
+      id: `document:${document.id}:${version.version}`,
+      messageId: message.id,
+      role: "system",
+      createdAt: version.createdAt,
+      type: "document-event",
+      documentId: document.id,
+      title: document.title,
+      version: version.version,
+      author: version.author,
+      action,
+      text: `${who} ${action === "created" ? "wrote" : "revised"} ${document.title} (v${version.version})`,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------

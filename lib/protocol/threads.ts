@@ -121,9 +121,33 @@ export interface FlatMessage {
   createdAt: string;
 }
 
-/** One part of the thread as GET /api/threads/:id/timeline serves it. */
+/**
+ * Something that happened to one of the thread's documents, as the timeline
+ * tells it after the message it belongs with: "Researcher revised Plan (v3)",
+ * "You revised Plan (v4)".
+ */
+export interface DocumentTimelineEvent {
+  type: "document-event";
+  documentId: string;
+  title: string;
+  version: number;
+  /** The agent that wrote the version, or "you". */
+  author: string;
+  action: "created" | "revised";
+  text: string;
+}
+
+/** One part of the thread as GET /api/threads/:id/timeline serves it, or an event of one of its documents. */
 /** `feedback`: what the owner thought of the reply the part belongs to. */
-export type TimelineEntry = Part & { id: string; messageId: string; role: Role; createdAt: string; callId?: string; model?: string; feedback?: Feedback };
+export type TimelineEntry = (Part | DocumentTimelineEvent) & {
+  id: string;
+  messageId: string;
+  role: Role;
+  createdAt: string;
+  callId?: string;
+  model?: string;
+  feedback?: Feedback;
+};
 
 /** A thread that matches a search, with where it matched. */
 export interface SearchResult {

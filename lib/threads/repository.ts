@@ -12,6 +12,7 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import { pdfText } from "@/lib/files/pdf-text";
+import { DocumentStore } from "@/lib/documents/document-store";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
@@ -500,8 +501,12 @@ export class ThreadRepository {
 
   /** The timeline view: every part of every message, in order. */
   async timeline(owner: string, id: string): Promise<TimelineEntry[]> {
-    const [messages, feedback] = await Promise.all([this.messages(owner, id), threadFeedback(this.pool, owner, id)]);
-    return timelineOf(messages, feedback);
+    const [messages, feedback, documents] = await Promise.all([
+      this.messages(owner, id),
+      threadFeedback(this.pool, owner, id),
+      new DocumentStore(this.pool).list(owner, id),
+    ]);
+    return timelineOf(messages, feedback, documents);
   }
 
   /**

@@ -12,6 +12,7 @@ import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import * as forkRoute from "@/app/api/threads/[id]/fork/route";
+import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
 import type { App } from "@/lib/app";
 import type { ThreadDocument } from "@/lib/protocol/documents";
 
@@ -70,6 +71,16 @@ describe("documents", () => {
     const [after] = await documentsOf(me.cookie, threadId);
     expect(versionsOn(after)).toEqual(["v1 Researcher", "v2 you", "v3 Researcher"]);
     expect(after.versions[2].content).toBe("# Plan\n\n1. Ship on Friday.\n\n_Revised: Revise the plan: add a budget line_");
+
+    // The timeline tells each as an event, after the message it belongs with (the owner's edit after the reply it was made on).
+    const timeline = (await (await timelineRoute.GET(request(`/api/threads/${threadId}/timeline`, { cookie: me.cookie }), params(threadId))).json()) as {
+      parts: { type: string; messageId: string; text?: string }[];
+    };
+    const events = timeline.parts.filter((entry) => entry.type === "document-event");
+    expect(events.map((e) => e.text)).toEqual(["Researcher wrote Plan (v1)", "You revised Plan (v2)", "Researcher revised Plan (v3)"]);
+    expect(events.map((e) => e.messageId)).toEqual([replyIdOf(first.chunks), replyIdOf(first.chunks), replyIdOf(revised.chunks)]);
+    const lastOfFirstReply = timeline.parts.findLastIndex((e) => e.messageId === replyIdOf(first.chunks) && e.type !== "document-event");
+    expect(timeline.parts.findIndex((e) => e.type === "document-event")).toBe(lastOfFirstReply + 1);
   });
 
   it("gives a regenerated reply its own versions, and switching back to the first reply shows the document as it had it", async () => {
