@@ -12,9 +12,10 @@ import * as fork from "@/app/api/threads/[id]/fork/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as chat from "@/app/api/chat/route";
+import * as upload from "@/app/api/files/route";
 import type { App } from "@/lib/app";
 
-// What a fork or an import costs the operator is bounded per identity and per
+// What a fork, an import or an upload costs the operator is bounded per identity and per
 // address, and no route reads a big body before it knows who sent it.
 let app: App;
 const pool = testPool();
@@ -27,6 +28,8 @@ beforeAll(() => {
       RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: "3",
       RATE_LIMIT_IMPORTS_PER_HOUR: "2",
       RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: "3",
+      RATE_LIMIT_UPLOADS_PER_HOUR: "2",
+      RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS: "3",
     },
   });
 });
@@ -166,5 +169,24 @@ describe("a big body", () => {
     const response = await call(req);
     expect(response.status).toBe(413);
     expect(taken()).toBeLessThanOrEqual(size + 2 * 64 * 1024);
+  });
+});
+
+describe("uploads", () => {
+  const put = (cookie: string, text: string) =>
+    upload.POST(fromAddress(request("/api/files", { method: "POST", cookie, body: text, headers: { "x-file-name": "note.txt" } })), undefined as never);
+  const filesOf = async (owner: string) => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM files WHERE owner = $1", [owner])).rows[0].n;
+
+  it("past the identity's limit answer 429 with Retry-After, and store nothing", async () => {
+    const me = await visitor();
+    for (let i = 0; i < 2; i++) expect((await put(me.cookie, `note ${i}`)).status).toBe(201);
+    await expectRefused(await put(me.cookie, "one more"), "rate_limited:uploadPerIdentity", /uploading files faster .* Try again in \d+ minutes?\./);
+    expect(await filesOf(me.id)).toBe(2);
+  });
+
+  it("are limited per address across identities", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await put((await visitor()).cookie, `note ${i}`)).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
   });
 });
