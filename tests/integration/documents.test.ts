@@ -25,16 +25,18 @@ import type { ThreadDocument } from "@/lib/protocol/documents";
 const replyIdOf = (chunks: UIMessageChunk[]) => chunks.find((c): c is Extract<UIMessageChunk, { type: "start" }> => c.type === "start")!.messageId!;
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
+// One app (the offline model) for every test here; each test is a visitor of its own.
+let app: App;
+const pool = testPool();
+beforeAll(() => {
+  app = testApp();
+});
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+});
+
 describe("documents", () => {
-  let app: App;
-  const pool = testPool();
-  beforeAll(() => {
-    app = testApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-  });
 
   const documentsOf = async (cookie: string, threadId: string) => {
     const response = await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie }), params(threadId));
@@ -130,14 +132,6 @@ describe("documents", () => {
 });
 
 describe("documents in export and import", () => {
-  let app: App;
-  beforeAll(() => {
-    app = testApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
-
   it("travel in the JSON export with every version, show their latest in the Markdown, and come back with an import under new ids, each version with its reply", async () => {
     const me = await visitor();
     const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
@@ -169,14 +163,6 @@ describe("documents in export and import", () => {
 });
 
 describe("documents in a fork", () => {
-  let app: App;
-  beforeAll(() => {
-    app = testApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
-
   it("carries the documents as the copied path has them, renumbered from 1, each version with its copied reply", async () => {
     const me = await visitor();
     const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
