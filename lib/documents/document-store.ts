@@ -104,7 +104,7 @@ export class DocumentStore {
 
   /** The thread's documents with their versions on the active path, oldest first; those with none on it left out. */
   async list(owner: string, threadId: string): Promise<ThreadDocument[]> {
-    const { rows } = await this.pool.query<VersionRow & { owned: boolean }>(
+    const { rows } = await this.pool.query<VersionRow>(
       `SELECT d.id, d.title, d.kind, d.language, v.version, v.content, v.author, v.message_id, v.created_at
          FROM documents d JOIN threads t ON t.id = d.thread_id JOIN document_versions v ON v.document_id = d.id
         WHERE d.thread_id = $1 AND t.owner = $2 AND ${ON_PATH}

@@ -36,7 +36,8 @@ const uploaded = (row: FileRow): UploadedFile => ({ id: row.id, name: row.name, 
 export const UNSENT_FILE_HOURS = 24;
 
 export class FileStore {
-  constructor(private readonly pool: pg.Pool) {}
+  /** A pool, or a client inside a transaction (an import stores its files with its messages). */
+  constructor(private readonly pool: Pick<pg.Pool, "query">) {}
 
   /**
    * Stores the owner's file once per content: the same bytes again (under any

@@ -12,6 +12,7 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import { pdfText } from "@/lib/files/pdf-text";
+import { FileStore } from "@/lib/files/file-store";
 import { DocumentStore } from "@/lib/documents/document-store";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
@@ -350,14 +351,8 @@ export class ThreadRepository {
     // The file's files, stored as the importer's (once per content: one they hold already is theirs again) before the messages that name them.
     const addFile = async (file: ExportedFile, decoded: DecodedFile) => {
       const extractedText = file.mediaType === "application/pdf" ? await pdfText(decoded.content) : null;
-      const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO files (id, owner, sha256, media_type, size, name, content, extracted_text)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (owner, sha256) DO UPDATE SET uploaded_at = now()
-         RETURNING id`,
-        [randomUUID(), owner, decoded.sha256, file.mediaType, decoded.content.length, file.name, decoded.content, extractedText],
-      );
-      batches.fileIds.set(file.id, rows[0].id);
+      const stored = await new FileStore(client).save(owner, { name: file.name, mediaType: file.mediaType, content: decoded.content, sha256: decoded.sha256, extractedText });
+      batches.fileIds.set(file.id, stored.id);
     };
     const client = await this.pool.connect();
     let broken: Error | undefined;
