@@ -19,6 +19,7 @@ import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thr
 import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
+import { stepsMayMove } from "@/lib/inngest/checkpointing";
 import { answeringModels } from "@/lib/model/provider";
 import { modelOptions } from "@/lib/model-list";
 import type { ModelOption } from "@/lib/protocol/models";
@@ -26,7 +27,7 @@ import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
 import { PostgresLiveStore } from "@/lib/live/postgres-progress";
-import { LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/live/bus";
+import { ASK_CHANNEL, LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/live/bus";
 import type { LiveStore } from "@/lib/live/store";
 import { TurnProgress } from "@/lib/live/progress-writer";
 import { TurnResume } from "@/lib/live/turn-resume";
@@ -129,6 +130,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
           {
             [STOP_CHANNEL]: (payload) => hearStop(active, payload),
             [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
+            [ASK_CHANNEL]: (payload) => bus.hearAsk(payload),
             [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
           },
           { session },
@@ -281,22 +283,34 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** Live's store (a running reply's progress, which turn runs): the Postgres adapter's. */
     liveStore: once((): LiveStore => new PostgresLiveStore(pool())),
     /**
-     * Writes each running turn's stream to turn_progress, announced to every
-     * process (NOTIFY) and to this one's streams; both runtimes use it.
+     * Keeps each running turn's stream and, while a reader here or elsewhere
+     * asks for it, writes it to turn_progress, announced to every process
+     * (NOTIFY) and to this one's streams; both runtimes use it.
      */
     turnProgress: once((): TurnProgress => {
       const bus = app.liveBus();
-      const notice = (turnId: string) => ({ channel: PROGRESS_CHANNEL, payload: JSON.stringify({ origin: bus.origin, turnId }) });
       return new TurnProgress({
-        write: (row) => app.liveStore().writeProgress(row, notice(row.turnId)),
+        write: (row) => app.liveStore().writeProgress(row, { channel: PROGRESS_CHANNEL, payload: bus.turnNotice(row.turnId) }),
         emit: (turnId) => bus.emit("progress", turnId),
+        onAsk: (turnId, ask) => bus.on("ask", turnId, ask),
         intervalMs: config.STREAM_PROGRESS_MS,
       });
     }),
     /** The cap on the live streams one identity holds open, on every server (MAX_LIVE_STREAMS_PER_IDENTITY). */
     liveStreams: (): LiveStreamSlots => (shared.liveStreams ??= new LiveStreamSlots(pool, () => config.MAX_LIVE_STREAMS_PER_IDENTITY)),
     /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
-    turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus)),
+    turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus, app.askForProgress)),
+    /** Asks a turn's runner, in this process or any other, to write its progress for a while. */
+    askForProgress: (turnId: string): void => {
+      const bus = app.liveBus();
+      bus.emit("ask", turnId);
+      if (!bus.crossProcess) return;
+      // A lost ask is made good by the next (the reader asks again while it stays).
+      app
+        .liveStore()
+        .announce({ channel: ASK_CHANNEL, payload: bus.turnNotice(turnId) })
+        .catch((error) => console.error(`[turn ${turnId}] could not ask for its progress:`, (error as Error).message));
+    },
     /** Stop from any process: this one's turn at once, any other's through the database. */
     turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
 
@@ -306,7 +320,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
     inngest: once((): InngestClient => parts.inngest ?? createInngestClient(config)),
     /** The Inngest functions, over this app's parts (served at /api/inngest). */
     inngestFunctions: once((): InngestFunctions => [
-      createChatTurnFunction(app.inngest(), { ...app, publisher: realtimePublisher(app.inngest()) }),
+      createChatTurnFunction(app.inngest(), { ...app, publisher: realtimePublisher(app.inngest()), stepsMayMove: stepsMayMove(config) }),
       createCompactThreadFunction(app.inngest(), app),
       createPostReminderFunction(app.inngest(), app),
     ]),

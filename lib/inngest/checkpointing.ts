@@ -17,3 +17,12 @@ export function checkpointingFrom(settings: Pick<Env, "INNGEST_CHECKPOINTING" | 
   if (!settings.INNGEST_CHECKPOINTING) return false;
   return { maxRuntime: settings.INNGEST_MAX_RUNTIME_SECONDS * 1000, bufferedSteps: 1, maxInterval: 0 };
 }
+
+/**
+ * Whether a turn's next step may run in another request (and process) than
+ * the one before: always without checkpointing, and with it once a request
+ * has run for INNGEST_MAX_RUNTIME_SECONDS.
+ */
+export function stepsMayMove(settings: Pick<Env, "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS">): boolean {
+  return !settings.INNGEST_CHECKPOINTING || settings.INNGEST_MAX_RUNTIME_SECONDS > 0;
+}

@@ -31,6 +31,8 @@ export interface DurableTurnDeps {
   publisher: TurnPublisher;
   /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
   turnProgress?: () => TurnProgress;
+  /** The next step may run in another request (lib/inngest/checkpointing.ts): each step's end then writes the turn's progress. */
+  stepsMayMove?: boolean;
   /** Where tool calls wait for the user's approval. */
   approvals: () => ApprovalStore;
   /** How long a call waits for the user's decision (TOOL_APPROVAL_TIMEOUT_HOURS). */
@@ -94,9 +96,10 @@ export class DurableTurn {
   private turnId: string;
   /**
    * This attempt's writer of the turn's progress, known once the turn runs (a
-   * replay of another turn's reply keeps none). A step runs in one request,
-   * maybe in another process than the next: it writes its progress before it
-   * returns, so the rows stay in order.
+   * replay of another turn's reply keeps none). Where a step may run in
+   * another process than the next (no checkpointing, a failed step's retry),
+   * it writes what it holds before it returns, so the rows stay in order and
+   * none is left behind in a request that has ended.
    */
   private progress: ProgressWriter | undefined;
 
@@ -133,7 +136,7 @@ export class DurableTurn {
       retriesSteps: true,
       onReady: (ready) => {
         this.threadId = ready.threadId;
-        if (!ready.replayed) this.progress ??= this.deps.turnProgress?.().writer(this.input.turnId);
+        if (!ready.replayed) this.progress ??= this.newWriter(this.input.turnId);
       },
     });
     await this.output.flush();
@@ -187,9 +190,13 @@ export class DurableTurn {
       signer: historySigner(this.secret, this.input.owner),
       retriesSteps: true,
       onReady: () => {
-        this.progress = this.deps.turnProgress?.().writer(turnId);
+        this.progress = this.newWriter(turnId);
       },
     };
+  }
+
+  private newWriter(turnId: string): ProgressWriter | undefined {
+    return this.deps.turnProgress?.().writer(turnId, { stepsMove: this.deps.stepsMayMove });
   }
 
   /** Names a new thread, in a memoized step after the one that published the finish. */
@@ -226,8 +233,9 @@ export class DurableTurn {
         return { value };
       } catch (error) {
         await this.output.flush().catch(() => {});
-        await this.progress?.flush();
         const refusal = refusalOf(error);
+        // A failure is retried in a new request; a refusal ends the run here.
+        await (refusal ? this.progress?.flush() : this.progress?.handOver());
         if (!refusal) throw error;
         await this.announce(refusal);
         return { refused: { code: refusal.code, message: refusal.message } };

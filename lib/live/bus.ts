@@ -6,13 +6,15 @@ import { z } from "zod";
  * What a process's open streams wait for, by topic and key:
  * - "progress", by turn id: the turn wrote more of its reply (turn_progress);
  * - "threads", by owner: a thread of theirs started or ended a turn, or was
- *   renamed or deleted.
+ *   renamed or deleted;
+ * - "ask", by turn id: a reader wants the turn's progress written (its runner
+ *   keeps it in memory until someone asks: lib/live/progress-writer.ts).
  * A wake-up says only that something changed; whoever wakes reads what from
  * the database, so a wake-up heard twice costs a read and one missed is made
  * good by the reader's own polling.
  *
  * News comes from this process (emit) and, when a Postgres listener is open,
- * from every other process (PROGRESS_CHANNEL, THREADS_CHANNEL). A process
+ * from every other process (PROGRESS_CHANNEL, THREADS_CHANNEL, ASK_CHANNEL). A process
  * hears its own NOTIFYs too: those carrying its own origin are dropped, since
  * it has told its streams already.
  */
@@ -42,8 +44,22 @@ export class LiveBus {
 
   /** A turn_progress NOTIFY from any process. */
   hearProgress(payload: string): void {
-    const notice = progressNotice.safeParse(safeJson(payload));
-    if (notice.success && notice.data.origin !== this.origin) this.emit("progress", notice.data.turnId);
+    this.hearTurn("progress", payload);
+  }
+
+  /** An ask for a turn's progress, from any process. */
+  hearAsk(payload: string): void {
+    this.hearTurn("ask", payload);
+  }
+
+  /** What this process sends on PROGRESS_CHANNEL or ASK_CHANNEL about a turn. */
+  turnNotice(turnId: string): string {
+    return JSON.stringify({ origin: this.origin, turnId });
+  }
+
+  private hearTurn(topic: "progress" | "ask", payload: string): void {
+    const notice = turnNotice.safeParse(safeJson(payload));
+    if (notice.success && notice.data.origin !== this.origin) this.emit(topic, notice.data.turnId);
   }
 
   /** A threads NOTIFY (sent by the database's triggers). */
@@ -60,15 +76,17 @@ export class LiveBus {
   }
 }
 
-export type LiveTopic = "progress" | "threads";
+export type LiveTopic = "progress" | "threads" | "ask";
 type Wake = (detail?: string) => void;
 
 /** Announces a turn's new progress rows: `{ origin, turnId }`. */
 export const PROGRESS_CHANNEL = "threadline_progress";
+/** Asks the process running a turn to write its progress: `{ origin, turnId }`. */
+export const ASK_CHANNEL = "threadline_ask";
 /** Announced by triggers on turns and threads (migrations): `{ owner, threadId }`. */
 export const THREADS_CHANNEL = "threadline_threads";
 
-const progressNotice = z.object({ origin: z.string(), turnId: z.string() });
+const turnNotice = z.object({ origin: z.string(), turnId: z.string() });
 const threadsNotice = z.object({ owner: z.string(), threadId: z.string() });
 
 function safeJson(payload: string): unknown {

@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { notFoundThread } from "@threadline/history/errors";
-import type { LiveStore, ProgressRow, StoredProgress } from "@/lib/live/store";
+import type { LiveStore, ProgressRow, StoredProgress, TurnState } from "@/lib/live/store";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 
 /**
@@ -59,12 +59,17 @@ export class PostgresLiveStore implements LiveStore {
     return rows[0].turn_id;
   }
 
-  async turnStillRunning(threadId: string, turnId: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ live: boolean }>(
-      `SELECT threadline_turn_running(turns) AS live
-         FROM turns WHERE thread_id = $1 AND turn_id = $2 AND status <> 'done'`,
+  async turnState(threadId: string, turnId: string): Promise<TurnState> {
+    const { rows } = await this.pool.query<{ live: boolean; ended: boolean }>(
+      `SELECT threadline_turn_running(turns) AS live, status <> 'running' AS ended
+         FROM turns WHERE thread_id = $1 AND turn_id = $2`,
       [threadId, turnId],
     );
-    return rows.some((r) => r.live);
+    if (rows.length === 0) return "gone";
+    return rows[0].live ? "running" : rows[0].ended ? "ended" : "gone";
+  }
+
+  async announce({ channel, payload }: { channel: string; payload: string }): Promise<void> {
+    await this.pool.query("SELECT pg_notify($1, $2)", [channel, payload]);
   }
 }

@@ -29,6 +29,13 @@ export interface LiveStore {
   readProgress(turnId: string, afterId: string): Promise<StoredProgress[]>;
   /** The turn running in the owner's thread now, or null; a 404 AppError when the thread is not the owner's. */
   runningTurnOf(owner: string, threadId: string): Promise<string | null>;
-  /** Whether that turn still runs in the thread. */
-  turnStillRunning(threadId: string, turnId: string): Promise<boolean>;
+  /**
+   * Where that turn of the thread stands: still running, ended by its runner
+   * (its reply, or its end, is stored), or neither (its runner went away).
+   */
+  turnState(threadId: string, turnId: string): Promise<TurnState>;
+  /** Sends `payload` on `channel` to every process. */
+  announce(notice: { channel: string; payload: string }): Promise<void>;
 }
+
+export type TurnState = "running" | "ended" | "gone";

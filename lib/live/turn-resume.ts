@@ -8,6 +8,12 @@ import type { LiveBus } from "./bus";
 /** How often a resumed stream reads on its own, in case a wake-up was missed (a NOTIFY lost with its connection). */
 export const RESUME_POLL_MS = 1_000;
 
+/**
+ * How often a process that follows a turn asks its runner, again, to keep
+ * writing (the runner stops WATCH_MS after the last ask: lib/live/progress-writer.ts).
+ */
+export const ASK_EVERY_MS = 1_500;
+
 /** What a resumed stream ends with when its turn stopped running without writing its end. */
 export const INTERRUPTED = "The reply was interrupted: its server went away. Send the message again to get a reply.";
 
@@ -43,8 +49,10 @@ export const MAX_RESUME_BACKLOG_BYTES = 1024 * 1024;
 
 /**
  * A thread's running reply, for a client that joins late (a reload, another
- * tab or device, a request another server answers): what the turn wrote so
- * far (turn_progress), then the rest as it is written, as one clean stream.
+ * tab or device, a request another server answers): the process following it
+ * asks the turn's runner, wherever it runs, to write its progress
+ * (turn_progress), and streams what it wrote so far, then the rest as it is
+ * written, as one clean stream.
  * Every stream of this process that follows one turn reads it through one
  * TurnFeed: one progress read per wake-up, however many streams.
  */
@@ -54,6 +62,8 @@ export class TurnResume {
   constructor(
     private readonly store: () => LiveStore,
     private readonly bus: () => LiveBus,
+    /** Asks the turn's runner, in this process or another, to write its progress. */
+    private readonly ask: (turnId: string) => void,
     private readonly pollMs = RESUME_POLL_MS,
     private readonly maxBacklogBytes = MAX_RESUME_BACKLOG_BYTES,
   ) {}
@@ -74,7 +84,7 @@ export class TurnResume {
     if (turnId === null) return null;
     let feed = this.feeds.get(turnId);
     if (!feed) {
-      const created = new TurnFeed(store, this.bus(), threadId, turnId, this.pollMs, this.maxBacklogBytes, () => {
+      const created = new TurnFeed(store, this.bus(), this.ask, threadId, turnId, this.pollMs, this.maxBacklogBytes, () => {
         if (this.feeds.get(turnId) === created) this.feeds.delete(turnId);
       });
       this.feeds.set(turnId, (feed = created));
@@ -109,7 +119,7 @@ class TurnFeed {
   private readonly rows: StoredProgress[] = [];
   /** The characters of every row read so far. */
   private size = 0;
-  private ended: "final" | "interrupted" | "failed" | undefined;
+  private ended: "final" | "interrupted" | "failed" | "settled" | undefined;
   private readonly followers = new Set<Follower>();
   private readThrough = "0";
   private news = true;
@@ -121,6 +131,7 @@ class TurnFeed {
   constructor(
     private readonly store: LiveStore,
     private readonly bus: LiveBus,
+    private readonly ask: (turnId: string) => void,
     private readonly threadId: string,
     private readonly turnId: string,
     private readonly pollMs: number,
@@ -187,7 +198,8 @@ class TurnFeed {
             controller.enqueue({ chunk: { type: "error", errorText: INTERRUPTED } });
             break;
           }
-          if (this.ended === "failed") {
+          if (this.ended === "settled" && this.rows.length === 0) break; // its reply is stored: the client reads it there
+          if (this.ended === "failed" || this.ended === "settled") {
             controller.enqueue({ chunk: { type: "error", errorText: "The reply could not be followed. Reload to see it." } });
             break;
           }
@@ -212,6 +224,9 @@ class TurnFeed {
       this.news = true;
       this.wake?.();
     });
+    this.ask(this.turnId);
+    const asking = setInterval(() => this.ask(this.turnId), ASK_EVERY_MS);
+    asking.unref();
     try {
       while (this.followers.size > 0 && !this.ended) {
         const polled = await this.idle();
@@ -227,8 +242,10 @@ class TurnFeed {
         if (rows.length > 0) this.quietPolls = 0;
         else if (polled) {
           // The turn stores its reply (and stops running) just before its last row is written: one more poll waits for that row.
-          this.quietPolls = (await this.store.turnStillRunning(this.threadId, this.turnId)) ? 0 : this.quietPolls + 1;
-          if (this.quietPolls >= 2) this.ended = "interrupted";
+          const state = await this.store.turnState(this.threadId, this.turnId);
+          this.quietPolls = state === "running" ? 0 : this.quietPolls + 1;
+          // Ended by its runner with no end written: it ended before the ask reached it, or its write failed.
+          if (this.quietPolls >= 2) this.ended = state === "ended" ? "settled" : "interrupted";
         }
         this.tell();
       }
@@ -237,6 +254,7 @@ class TurnFeed {
       this.ended = "failed";
       this.tell();
     } finally {
+      clearInterval(asking);
       unsubscribe();
       this.onDone();
     }

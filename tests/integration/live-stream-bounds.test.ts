@@ -155,7 +155,7 @@ describe("the resumed streams of one turn", () => {
     const { owner, threadId, bus, write } = await runningTurn();
     const { pool: counted, reads } = countingReads();
     // The poll set out of reach: only the wake-ups read.
-    const resume = new TurnResume(() => new PostgresLiveStore(counted), () => bus, 10 * 60_000);
+    const resume = new TurnResume(() => new PostgresLiveStore(counted), () => bus, () => {}, 10 * 60_000);
     await write([{ type: "start" }, { type: "text-start", id: "t" }, delta("one ")]);
 
     const streams = 8;
@@ -183,7 +183,7 @@ describe("the resumed streams of one turn", () => {
   it("cut off a client that stops reading once the turn wrote more than the backlog allows, and go on for the others", async () => {
     const { owner, threadId, bus, write } = await runningTurn();
     let ended = 0;
-    const resume = new TurnResume(() => new PostgresLiveStore(pool), () => bus, 10 * 60_000, 4_000);
+    const resume = new TurnResume(() => new PostgresLiveStore(pool), () => bus, () => {}, 10 * 60_000, 4_000);
     await write([{ type: "start" }, { type: "text-start", id: "t" }, delta("start ")]);
     const stalled = (await resume.open(owner, threadId, { onEnd: () => ended++ }))!.getReader();
     const reading = (await resume.open(owner, threadId))!.getReader();

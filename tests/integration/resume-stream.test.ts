@@ -6,9 +6,9 @@ import { ChatEngine } from "@/lib/client/chat-engine";
 import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/live/listener";
 import { PostgresLiveStore } from "@/lib/live/postgres-progress";
-import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
+import { ASK_CHANNEL, LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
-import { params, parseChunks, parseEvents, readUntil, replyText, request, visitor } from "../support/api";
+import { params, parseChunks, parseEvents, readSome, readUntil, replyText, request, visitor } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
 import { TEST_DATABASE_URL, testPool } from "../support/db";
 import { testApp } from "../support/test-app";
@@ -57,23 +57,24 @@ describe("resuming a running reply (inline runtime)", () => {
       )
     ).rows;
 
-  /** A slow reply under way, a few words of it written to turn_progress already; its POST read to the end meanwhile. */
+  /**
+   * A slow reply under way, a few words of it streamed already (and, nobody
+   * having asked for it, none written to turn_progress); its POST read to the
+   * end meanwhile.
+   */
   async function slowReply(words = 3) {
     await progressIdsCrossADigit(pool);
     const response = await send({ message: msg("[[slow]] follow me after a reload") });
     expect(response.status).toBe(200);
     const threadId = response.headers.get("x-thread-id")!;
-    const posted = response.text();
-    await expect
-      .poll(async () => replyText((await progressOf(threadId)).flatMap((row) => row.chunks.map((m) => m.chunk as never))).split(" ").length, {
-        timeout: 10_000,
-      })
-      .toBeGreaterThan(words);
+    const { rest: posted } = await readSome(response, (text) => replyText(parseChunks(text)).split(" ").length > words);
     return { threadId, posted };
   }
 
   it("streams what was written so far, then the rest live: the same reply the POST streamed and the thread stored, once", async () => {
     const { threadId, posted } = await slowReply();
+    // Nobody has asked for this reply yet: its runner keeps it in memory.
+    expect(await progressOf(threadId)).toEqual([]);
     const response = await resume(threadId);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
@@ -105,8 +106,9 @@ describe("resuming a running reply (inline runtime)", () => {
     expect(rows.at(-1)!.final).toBe(true);
     expect(rows.filter((r) => r.final)).toHaveLength(1);
     expect(rows.every((r) => r.chunks.every((m) => m.attempt === 0))).toBe(true);
-    // Written in batches, not a row per chunk.
+    // Written in batches, not a row per chunk: the first holds everything streamed before the ask.
     expect(rows.length).toBeLessThan(chunks.length);
+    expect(replyText(rows[0].chunks.map((m) => m.chunk as never)).split(" ").length).toBeGreaterThan(3);
   }, 40_000);
 
   it("keeps the progress of a reply that holds a NUL (JSON writes it \\u0000, which jsonb would refuse)", async () => {
@@ -114,6 +116,9 @@ describe("resuming a running reply (inline runtime)", () => {
     const threadId = response.headers.get("x-thread-id")!;
     const streamed = replyText(parseChunks(await response.text()));
     expect(streamed).toContain("\u0000");
+    // Asked for just after it ended: the runner still answers, with the whole reply and its end.
+    const turnId = (await pool.query<{ turn_id: string }>("SELECT turn_id FROM turns WHERE thread_id = $1", [threadId])).rows[0].turn_id;
+    app.askForProgress(turnId);
     await expect.poll(async () => (await progressOf(threadId)).some((r) => r.final)).toBe(true);
     expect(replyText((await progressOf(threadId)).flatMap((row) => row.chunks.map((m) => m.chunk as never)))).toBe(streamed);
   });
@@ -206,9 +211,12 @@ describe("resuming a running reply (inline runtime)", () => {
       const theirPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
       const theirBus = new LiveBus();
       const listener = new NotificationListener(TEST_DATABASE_URL, { [PROGRESS_CHANNEL]: (payload) => theirBus.hearProgress(payload) });
+      const theirStore = new PostgresLiveStore(theirPool);
+      // Their ask reaches the runner only as a NOTIFY.
+      const ask = (turnId: string) => void theirStore.announce({ channel: ASK_CHANNEL, payload: theirBus.turnNotice(turnId) });
       try {
         await listener.ready();
-        const stream = await new TurnResume(() => new PostgresLiveStore(theirPool), () => theirBus, 10 * 60_000).open(me.id, threadId);
+        const stream = await new TurnResume(() => theirStore, () => theirBus, ask, 10 * 60_000).open(me.id, threadId);
         expect(stream).not.toBeNull();
         const got: PlacedChunk[] = [];
         const reader = stream!.getReader();

@@ -103,6 +103,17 @@ export function parseEvents(text: string): { id?: string; chunk: UIMessageChunk 
 }
 
 /** Reads a streamed response's text until `enough` says so (or the end); the reader is handed back to read on or cancel. */
+/** Reads a response until `enough` holds of its text; `rest` then reads the rest, resolving with the whole text. */
+export async function readSome(response: Response, enough: (text: string) => boolean): Promise<{ text: string; rest: Promise<string> }> {
+  const read = await readUntil(response, enough);
+  const rest = (async () => {
+    let text = read.text;
+    for (let next = await read.reader.read(); !next.done; next = await read.reader.read()) text += next.value;
+    return text;
+  })();
+  return { text: read.text, rest };
+}
+
 export async function readUntil(response: Response, enough: (text: string) => boolean) {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";

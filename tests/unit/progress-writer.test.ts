@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProgressRow } from "@/lib/live/store";
-import { TurnProgress } from "@/lib/live/progress-writer";
+import { LINGER_MS, TurnProgress, WATCH_MS } from "@/lib/live/progress-writer";
 
 const delta = (n: number) => ({ attempt: 0, chunk: { type: "text-delta" as const, id: "t", delta: `${n} ` } });
 
@@ -42,18 +42,56 @@ function heldStore() {
   };
 }
 
+/** A process's asks, as the bus carries them: `ask(turnId)` reaches the writer of that turn while it listens. */
+function asks() {
+  const listening = new Map<string, () => void>();
+  return {
+    onAsk: (turnId: string, ask: () => void) => {
+      listening.set(turnId, ask);
+      return () => listening.delete(turnId);
+    },
+    ask: (turnId: string) => listening.get(turnId)?.(),
+    listening: (turnId: string) => listening.has(turnId),
+  };
+}
+
+const text = (rows: ProgressRow[]) => rows.flatMap((r) => r.messages.map((m) => (m.chunk as { delta: string }).delta)).join("");
+
 describe("a turn's progress writer", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("writes what came within an interval as one row, one write at a time, in order, the last one final; each write announced", async () => {
+  it("writes nothing for a turn nobody asks about: not per interval, not at a step's end, not at its end", async () => {
     vi.useFakeTimers();
     const store = heldStore();
+    const bus = asks();
+    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("quiet");
+    for (let n = 0; n < 50; n++) {
+      writer.push(delta(n));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    await writer.flush();
+    await writer.end();
+    await vi.advanceTimersByTimeAsync(LINGER_MS);
+    expect(store.started).toHaveLength(0);
+    // Once it has lingered, it no longer listens, and an ask finds nobody.
+    expect(bus.listening("quiet")).toBe(false);
+    bus.ask("quiet");
+    await store.releaseAll();
+    expect(store.started).toHaveLength(0);
+  });
+
+  it("answers an ask at once with everything so far, then a row per interval while asks come, in order, one write at a time, the last final", async () => {
+    vi.useFakeTimers();
+    const store = heldStore();
+    const bus = asks();
     const emitted: string[] = [];
-    const writer = new TurnProgress({ write: store.write, emit: (id) => emitted.push(id), intervalMs: 200 }).writer("turn-1");
+    const writer = new TurnProgress({ write: store.write, emit: (id) => emitted.push(id), onAsk: bus.onAsk, intervalMs: 200 }).writer("turn-1");
 
     for (let n = 0; n < 5; n++) writer.push(delta(n));
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(store.started).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(200);
+    bus.ask("turn-1");
+    await vi.advanceTimersByTimeAsync(0);
     expect(store.started.map((r) => r.messages.length)).toEqual([5]);
 
     // While that write is in flight, more come and the interval passes again: the next write waits for the first.
@@ -67,20 +105,94 @@ describe("a turn's progress writer", () => {
 
     expect(store.mostInFlight).toBe(1);
     expect(store.started.map((r) => r.final)).toEqual([false, false, true]);
-    const text = store.started.flatMap((r) => r.messages.map((m) => (m.chunk as { delta: string }).delta)).join("");
-    expect(text).toBe("0 1 2 3 4 5 6 7 8 ");
+    expect(text(store.started)).toBe("0 1 2 3 4 5 6 7 8 ");
     expect(emitted).toEqual(["turn-1", "turn-1", "turn-1"]);
     // Only the first write of the process sweeps; the next sweep is a minute away.
     expect(store.started.map((r) => r.sweep)).toEqual([true, false, false]);
+    expect(bus.listening("turn-1")).toBe(false);
+  });
+
+  it("stops writing once the asks stop, and still writes its end, with everything since, when the turn ends", async () => {
+    vi.useFakeTimers();
+    const store = heldStore();
+    const bus = asks();
+    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("turn-lapse");
+    writer.push(delta(0));
+    bus.ask("turn-lapse");
+    await store.releaseAll();
+    expect(store.started).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(WATCH_MS);
+    for (let n = 1; n < 20; n++) {
+      writer.push(delta(n));
+      await vi.advanceTimersByTimeAsync(200);
+      await store.releaseAll();
+    }
+    expect(store.started).toHaveLength(1);
+    const ended = writer.end();
+    await store.releaseAll();
+    await ended;
+    expect(store.started.map((r) => r.final)).toEqual([false, true]);
+    expect(text(store.started)).toBe(Array.from({ length: 20 }, (_, n) => `${n} `).join(""));
+  });
+
+  it("a turn that ended unasked still answers an ask that comes soon after: the whole reply and its end, in one row", async () => {
+    vi.useFakeTimers();
+    const store = heldStore();
+    const bus = asks();
+    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("late");
+    for (let n = 0; n < 3; n++) writer.push(delta(n));
+    await writer.end();
+    await vi.advanceTimersByTimeAsync(1_000);
+    bus.ask("late");
+    bus.ask("late");
+    await store.releaseAll();
+    expect(store.started.map((r) => [r.messages.length, r.final])).toEqual([[3, true]]);
+    expect(bus.listening("late")).toBe(false);
+  });
+
+  it("where steps may move to another process, each step's end writes what it holds, asked or not; a failed step's always does", async () => {
+    vi.useFakeTimers();
+    const store = heldStore();
+    const bus = asks();
+    const progress = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 });
+    const moving = progress.writer("moving", { stepsMove: true });
+    moving.push(delta(0));
+    const stepped = moving.flush();
+    await store.releaseAll();
+    await stepped;
+    const ended = moving.end();
+    await store.releaseAll();
+    await ended;
+    expect(store.started.map((r) => [r.turnId, r.messages.length, r.final])).toEqual([
+      ["moving", 1, false],
+      ["moving", 0, true],
+    ]);
+
+    const staying = progress.writer("staying");
+    staying.push(delta(1));
+    await staying.flush();
+    expect(store.started).toHaveLength(2);
+    const handed = staying.handOver();
+    await store.releaseAll();
+    await handed;
+    const done = staying.end();
+    await store.releaseAll();
+    await done;
+    expect(store.started.slice(2).map((r) => [r.turnId, r.messages.length, r.final])).toEqual([
+      ["staying", 1, false],
+      ["staying", 0, true],
+    ]);
   });
 
   it("a failed write is dropped, said once, and the turn's writer writes no more; nothing reaches the turn", async () => {
     vi.useFakeTimers();
     const store = heldStore();
+    const bus = asks();
     const said = vi.spyOn(console, "error").mockImplementation(() => {});
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, intervalMs: 50 }).writer("turn-2");
+    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 50 }).writer("turn-2");
     writer.push(delta(1));
-    await vi.advanceTimersByTimeAsync(50);
+    bus.ask("turn-2");
+    await vi.advanceTimersByTimeAsync(0);
     store.failNext();
     await store.releaseAll();
     writer.push(delta(2));
@@ -88,19 +200,7 @@ describe("a turn's progress writer", () => {
     await expect(writer.end()).resolves.toBeUndefined();
     expect(store.started).toHaveLength(1);
     expect(said).toHaveBeenCalledTimes(1);
+    expect(bus.listening("turn-2")).toBe(false);
     said.mockRestore();
-  });
-
-  it("an idle turn writes nothing until it ends, and then one final row", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, intervalMs: 50 }).writer("turn-3");
-    await vi.advanceTimersByTimeAsync(500);
-    await writer.flush();
-    expect(store.started).toHaveLength(0);
-    const ended = writer.end();
-    await store.releaseAll();
-    await ended;
-    expect(store.started).toEqual([{ turnId: "turn-3", messages: [], final: true, sweep: true }]);
   });
 });
