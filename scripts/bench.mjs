@@ -9,7 +9,8 @@
 // CPU profile of each by package; a one-token turn's CPU and its profile; the
 // CPU of each further token (scripts/bench/token-cpu.mjs, run first, in this
 // process, while nothing else of the bench runs); how long a reply's finish
-// comes after its last token, new threads (titled) and later turns apart. Prints the figures and writes
+// comes after its last token, new threads (titled) and later turns apart; how long a
+// reload waits for a running reply (scripts/bench/resume-latency.mjs). Prints the figures and writes
 // them to bench/results.json and bench/results.md (--quick: a smoke run into
 // .test-output/bench/). Nothing here asserts a figure: the targets are
 // reported as met or not. The inline turns run twice, on one server process
@@ -39,6 +40,7 @@ import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
+import { resumeLatency } from "./bench/resume-latency.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -91,6 +93,8 @@ async function main() {
         results.oneTokenTurn = await oneTokenTurns(server, { cpuMs, turns: quick ? 10 : 200, warmUp: quick ? 2 : 20 });
         log(`one-token turn: ${results.oneTokenTurn.followUp.cpuMsPerTurn} ms of app CPU (${results.oneTokenTurn.newThread.cpuMsPerTurn} ms for a new thread, titled)`);
         results.roundTrips = await roundTrips(server, counter);
+        results.resume = await resumeLatency(server.url, { runs: quick ? 3 : 20 });
+        log(`a reload resumes a reply nobody else watched: first event p50 ${results.resume.firstEventMs.p50} ms, caught up p50 ${results.resume.caughtUpMs.p50} ms (max ${results.resume.caughtUpMs.max} ms)`);
         results.threads = await threadCost(server, direct);
         results.threadList = await threadListCost(server, direct);
         results.chatPageJs = await chatPageJs(server.url);
@@ -193,7 +197,14 @@ async function turnsPerCore(options, databaseKind) {
   if (databaseKind !== "postgres") return { workers, skipped: "the embedded Postgres keeps one worker: set BENCH_DATABASE_URL to a Postgres server" };
   if (workers < 2) return { workers, skipped: "this machine has one core" };
   log(`the same turns on ${workers} workers (one per core)`);
-  return { workers, levels: await withApp({ ...options, workers }, (server) => concurrentTurns(server, LEVELS)) };
+  return {
+    workers,
+    ...(await withApp({ ...options, workers }, async (server) => ({
+      levels: await concurrentTurns(server, LEVELS),
+      // A reload lands on any worker: most often not the one running the reply, which hears the ask by NOTIFY.
+      resume: await resumeLatency(server.url, { runs: quick ? 3 : 20 }),
+    }))),
+  };
 }
 
 async function concurrentTurns({ url: app, pid }, levelsToRun) {

@@ -38,6 +38,21 @@ function finishSection(levels) {
   ];
 }
 
+/** How long a reload waits for a running reply, on one server and on the workers. */
+function resumeSection(resume, perCore) {
+  if (!resume) return [];
+  const row = (where, r) => `| ${where} | ${r.runs} | ${r.firstEventMs.p50} / ${r.firstEventMs.max} | ${r.caughtUpMs.p50} / ${r.caughtUpMs.max} |`;
+  return [
+    `A reload ${resume.afterTokens} tokens into a reply nobody else watched (GET /api/threads/:id/stream, timed from the request; caught up: the resumed stream holds every token the original had then):`,
+    "",
+    "| server | reloads | first event p50 / max (ms) | caught up p50 / max (ms) |",
+    "|---|---|---|---|",
+    row("one process", resume),
+    ...(perCore?.resume ? [row(`${perCore.workers} workers`, perCore.resume)] : []),
+    "",
+  ];
+}
+
 export function writeReport(results, { quick, root, outDir }) {
   const top = results.turns.at(-1);
   const one = results.turns[0];
@@ -129,8 +144,9 @@ export function writeReport(results, { quick, root, outDir }) {
       ? ["Inngest runtime with checkpointing off (INNGEST_CHECKPOINTING=0: one request per step):", "", ...turnTable(results.inngestAsyncTurns), ""]
       : []),
     ...inngestRunsSection(results.inngestRuns),
-    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}; besides, writes of the reply's progress for a resume (no turn waits for them): ${results.roundTrips.progressWrites ?? "n/a"} per turn.`,
+    `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}; besides, writes of the reply's progress for a resume (no turn waits for them; made only while someone asks): ${results.roundTrips.progressWrites ?? "n/a"} per turn.`,
     "",
+    ...resumeSection(results.resume, perCore),
     `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) |`,
     "|---|---|---|",
     ...[results.threads.small, results.threads.big].map(

@@ -113,5 +113,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
     await posted;
     await standin.idle();
     expect((await resume(threadId)).status).toBe(204);
+    // Nobody watched it: the process that ran its steps wrote none of its progress.
+    expect(await progressOf(threadId)).toEqual([]);
   });
 });
