@@ -99,16 +99,23 @@ export class PostgresHistoryAdapter implements HistoryConfig {
     { systemMessages = false }: { systemMessages?: boolean } = {},
   ): Promise<StoredMessage[]> {
     if (!isUuid(threadId)) return [];
+    // The window's first seq is worked out first, as a row of its own: joined
+    // to it, the read is a range of the active path's index (thread, seq). As
+    // a bound computed inside the filter, the planner could not see how few
+    // rows it leaves, and scanned the whole table for a long thread.
     const { rows } = await this.pool.query<PartRow>(
-      `SELECT ${PART_COLUMNS}
-         FROM messages m JOIN threads t ON t.id = m.thread_id
-        WHERE m.thread_id = $1 AND t.owner = $2 AND m.active
+      `WITH start AS MATERIALIZED (
+         SELECT greatest($4::bigint, (
+                  SELECT u.seq FROM messages u
+                   WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user' AND u.active AND ($6::bigint IS NULL OR u.seq <= $6)
+                   ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0) AS seq
+       )
+       SELECT ${PART_COLUMNS}
+         FROM start, threads t
+         JOIN messages m ON m.thread_id = t.id
+        WHERE t.id = $1 AND t.owner = $2 AND m.active AND m.seq >= start.seq
           AND ($5 OR m.kind <> 'system_event')
           AND ($6::bigint IS NULL OR m.seq <= $6)
-          AND m.seq >= greatest($4::bigint, (
-                SELECT u.seq FROM messages u
-                 WHERE $3::int IS NOT NULL AND u.thread_id = $1 AND u.kind = 'user' AND u.active AND ($6::bigint IS NULL OR u.seq <= $6)
-                 ORDER BY u.seq DESC OFFSET $3::int - 1 LIMIT 1), 0)
         ORDER BY m.seq`,
       [threadId, owner, lastUserMessages ?? null, fromSeq ?? null, systemMessages, untilSeq ?? null],
     );
