@@ -41,6 +41,7 @@ import { SOAK_KINDS, soak } from "./bench/soak.mjs";
 import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
 import { resumeLatency } from "./bench/resume-latency.mjs";
+import { serverCpu } from "./bench/server-cpu.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -199,11 +200,16 @@ async function turnsPerCore(options, databaseKind) {
   log(`the same turns on ${workers} workers (one per core)`);
   return {
     workers,
-    ...(await withApp({ ...options, workers }, async (server) => ({
-      levels: await concurrentTurns(server, LEVELS),
+    ...(await withApp({ ...options, workers }, async (server) => {
+      const levels = await concurrentTurns(server, LEVELS);
       // A reload lands on any worker: most often not the one running the reply, which hears the ask by NOTIFY.
-      resume: await resumeLatency(server.url, { runs: quick ? 3 : 20 }),
-    }))),
+      const resume = await resumeLatency(server.url, { runs: quick ? 3 : 20 });
+      const cpu = await serverCpu(server, { levels: LEVELS, turnsAt: TURNS_AT, cpuMs });
+      for (const l of cpu) {
+        log(`whole server, ${l.concurrency} at a time: ${l.oneTokenTurnCpuMs} ms per one-token follow-up, ${l.perTokenMs} ms per further token`);
+      }
+      return { levels, resume, cpu };
+    })),
   };
 }
 

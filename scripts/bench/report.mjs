@@ -38,6 +38,63 @@ function finishSection(levels) {
   ];
 }
 
+/**
+ * The issue's targets for the server as shipped (`npm start`'s workers, CPU
+ * of the whole process group), where the run measured it (a Postgres server:
+ * the embedded database keeps one worker).
+ */
+function shippedTargets(results) {
+  const perCore = results.turnsPerCore;
+  const trips = results.roundTrips;
+  const targets = [
+    [
+      "≤ 3 database statements a turn waits on (new thread, client path, database path)",
+      Math.max(trips.newThread, trips.clientPath, trips.databasePath) <= 3,
+      `${trips.newThread} / ${trips.clientPath} / ${trips.databasePath}`,
+    ],
+    ["0 progress writes for a turn nobody watches", trips.progressWrites === 0, `${trips.progressWrites}`],
+  ];
+  if (!perCore?.cpu) return targets;
+  const top = perCore.levels.at(-1);
+  const at20 = perCore.cpu.find((l) => l.concurrency === 20) ?? perCore.cpu.at(-1);
+  return [
+    ...targets,
+    [
+      `as shipped (${perCore.workers} workers), ${top.concurrency} concurrent: first-token overhead p99 ≤ 250 ms`,
+      top.firstTokenOverheadMs.p99 <= 250,
+      `${top.firstTokenOverheadMs.p99} ms`,
+    ],
+    [
+      `as shipped, ${at20.concurrency} concurrent: ≤ 0.1 ms of whole-server CPU per further token`,
+      at20.perTokenMs !== null && at20.perTokenMs <= 0.1,
+      `${at20.perTokenMs} ms`,
+    ],
+    [
+      `as shipped, ${at20.concurrency} concurrent: a one-token follow-up turn ≤ 5 ms of whole-server CPU`,
+      at20.oneTokenTurnCpuMs !== null && at20.oneTokenTurnCpuMs <= 5,
+      `${at20.oneTokenTurnCpuMs} ms`,
+    ],
+  ];
+}
+
+/** The whole server's CPU per turn and per token, beside the inner loop's, in this process. */
+function serverCpuSection(results) {
+  const cpu = results.turnsPerCore?.cpu;
+  if (!cpu) return [];
+  return [
+    `The whole server as shipped (\`npm start\`: ${results.turnsPerCore.workers} workers, titles on; rate limits off for the load; CPU of the primary and its workers together), follow-up turns sent with the page's signed copy:`,
+    "",
+    "| concurrent turns | turns of each kind | CPU per one-token turn (ms) | CPU per [[bench]] turn (ms) | CPU per further token (ms) | first-token overhead p50 / p99 (ms) |",
+    "|---|---|---|---|---|---|",
+    ...cpu.map(
+      (l) => `| ${l.concurrency} | ${l.turns} | ${l.oneTokenTurnCpuMs} | ${l.benchTurnCpuMs} | ${l.perTokenMs} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p99} |`,
+    ),
+    "",
+    `The inner loop, for comparison: a further token costs ${results.tokenPath?.perTokenMs ?? "n/a"} ms in one process with an in-memory history (scripts/bench/token-cpu.mjs); a one-token follow-up turn ${results.oneTokenTurn?.followUp.cpuMsPerTurn ?? "n/a"} ms on one server process, one turn at a time.`,
+    "",
+  ];
+}
+
 /** How long a reload waits for a running reply, on one server and on the workers. */
 function resumeSection(resume, perCore) {
   if (!resume) return [];
@@ -93,6 +150,7 @@ export function writeReport(results, { quick, root, outDir }) {
       ? [["each further token ≤ 0.1 ms of app CPU", results.tokenPath.perTokenMs <= 0.1, `${results.tokenPath.perTokenMs} ms`]]
       : []),
   ];
+  targets.push(...shippedTargets(results));
   results.targets = targets.map(([target, met, measured]) => ({ target, met, measured }));
 
   const turnTable = (levels) => [
@@ -150,6 +208,7 @@ export function writeReport(results, { quick, root, outDir }) {
     `Database round trips per turn (rate limits off): new thread ${results.roundTrips.newThread}, client path ${results.roundTrips.clientPath}, database path ${results.roundTrips.databasePath}; besides, writes of the reply's progress for a resume (no turn waits for them; made only while someone asks): ${results.roundTrips.progressWrites ?? "n/a"} per turn.`,
     "",
     ...resumeSection(results.resume, perCore),
+    ...serverCpuSection(results),
     `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) | a turn after a reload, first-token overhead p50 (ms) |`,
     "|---|---|---|---|",
     ...[results.threads.small, results.threads.big].map(

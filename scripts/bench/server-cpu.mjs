@@ -1,0 +1,62 @@
+// What the whole server costs per turn and per token, as shipped: `npm start`
+// (a primary and one worker per core, titles on), its CPU summed over the
+// primary and its workers, measured from outside over HTTP. At each
+// concurrency, follow-up turns (a thread's second message, sent with the
+// page's signed copy) of one token and of a [[bench]] reply (BENCH_TOKENS
+// tokens) are run side by side on threads made for them beforehand; the
+// one-token turns price a turn, and what the longer ones cost beyond them,
+// per extra token, prices a token across every process that touches it.
+import { randomUUID } from "node:crypto";
+import { BENCH_FIRST_TOKEN_MS, BENCH_TOKENS } from "../mock-model-server.mjs";
+import { copyOf, percentile, pool, timedTurn, visitor } from "./turns.mjs";
+
+const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `levels`: concurrencies; `turnsAt(c)`: turns of each kind at c; `cpuMs(pid)`: the process group's CPU so far. */
+export async function serverCpu({ url: app, pid }, { levels, turnsAt, cpuMs, settleMs = 1_500 }) {
+  const cookie = await visitor(app);
+  const say = async (body) => {
+    const turn = await timedTurn(app, cookie, body);
+    if (turn.error) throw new Error(turn.error);
+    return turn;
+  };
+  /** Threads of one first message each, their titles written before anything is measured. */
+  const seeds = async (count, concurrency) => {
+    const threads = await pool(count, concurrency, async () => {
+      const message = { id: randomUUID(), content: "[[one-token]] a thread to follow up" };
+      const turn = await say({ message });
+      return { threadId: turn.threadId, history: copyOf(turn, message) };
+    });
+    await settle(settleMs);
+    return threads;
+  };
+  const followUps = async (threads, concurrency, content) => {
+    const before = cpuMs(pid);
+    const turns = await pool(threads.length, concurrency, (i) =>
+      say({ threadId: threads[i].threadId, message: { id: randomUUID(), content }, history: threads[i].history }),
+    );
+    const used = cpuMs(pid) - before;
+    return { cpuMs: used, turns };
+  };
+
+  // Warm up: the first requests of each worker load and compile what later ones reuse.
+  await followUps(await seeds(8, 4), 4, "[[bench]] warm up");
+  const results = [];
+  for (const concurrency of levels) {
+    const total = turnsAt(concurrency);
+    const [short, long] = [await seeds(total, Math.min(concurrency, 20)), await seeds(total, Math.min(concurrency, 20))];
+    const one = await followUps(short, concurrency, "[[one-token]] and then");
+    const many = await followUps(long, concurrency, "[[bench]] and then");
+    const firstToken = many.turns.map((t) => t.firstTokenMs - BENCH_FIRST_TOKEN_MS);
+    results.push({
+      concurrency,
+      turns: total,
+      oneTokenTurnCpuMs: round(one.cpuMs / total, 1),
+      benchTurnCpuMs: round(many.cpuMs / total, 1),
+      perTokenMs: round((many.cpuMs - one.cpuMs) / total / (BENCH_TOKENS - 1), 3),
+      firstTokenOverheadMs: { p50: round(percentile(firstToken, 50), 0), p99: round(percentile(firstToken, 99), 0) },
+    });
+  }
+  return results;
+}
