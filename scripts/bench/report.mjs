@@ -84,10 +84,11 @@ function serverCpuSection(results) {
   return [
     `The whole server as shipped (\`npm start\`: ${results.turnsPerCore.workers} workers, titles on; rate limits off for the load; CPU of the primary and its workers together), follow-up turns sent with the page's signed copy:`,
     "",
-    "| concurrent turns | turns of each kind | CPU per one-token turn (ms) | CPU per [[bench]] turn (ms) | CPU per further token (ms) | first-token overhead p50 / p99 (ms) |",
-    "|---|---|---|---|---|---|",
+    "| concurrent turns | turns of each kind | CPU per one-token turn (ms) | CPU per [[bench]] turn (ms) | CPU per further token (ms) | of it beyond the idle server's (ms) | idle server (CPU ms per s) | first-token overhead p50 / p99 (ms) |",
+    "|---|---|---|---|---|---|---|---|",
     ...cpu.map(
-      (l) => `| ${l.concurrency} | ${l.turns} | ${l.oneTokenTurnCpuMs} | ${l.benchTurnCpuMs} | ${l.perTokenMs} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p99} |`,
+      (l) =>
+        `| ${l.concurrency} | ${l.turns} | ${l.oneTokenTurnCpuMs} | ${l.benchTurnCpuMs} | ${l.perTokenMs} | ${l.perTokenBeyondIdleMs} | ${l.idleCpuMsPerSecond} | ${l.firstTokenOverheadMs.p50} / ${l.firstTokenOverheadMs.p99} |`,
     ),
     "",
     `The inner loop, for comparison: a further token costs ${results.tokenPath?.perTokenMs ?? "n/a"} ms in one process with an in-memory history (scripts/bench/token-cpu.mjs); a one-token follow-up turn ${results.oneTokenTurn?.followUp.cpuMsPerTurn ?? "n/a"} ms on one server process, one turn at a time.`,
