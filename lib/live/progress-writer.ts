@@ -15,9 +15,11 @@ export const WATCH_MS = 5_000;
 /**
  * How long a turn that ended unwatched still answers an ask from memory: a
  * reader that found it running a moment before it ended gets the whole reply
- * and its end, rather than a stream that stops short.
+ * and its end, rather than a stream that stops short. Its asks come within
+ * milliseconds, or within ASK_EVERY_MS of a listener back; longer would only
+ * hold more finished replies in memory under load.
  */
-export const LINGER_MS = 30_000;
+export const LINGER_MS = 10_000;
 
 export interface TurnProgressDeps {
   /** Writes one row (and announces it to other processes in the same statement). */
