@@ -114,6 +114,7 @@ async function main() {
         inngest: checkpointed.profile,
         inngestAsync: asyncMode.profile,
         oneTokenTurn: await profiledOneTokenTurn(inline),
+        ...(results.turnsPerCore.cpu ? { shipped: await profiledShippedServer(inline, results.turnsPerCore.workers) } : {}),
       };
     }
     results.soak = await soaks({ ...inline, databaseUrl: database.url }, mock);
@@ -206,7 +207,7 @@ async function turnsPerCore(options, databaseKind) {
       const resume = await resumeLatency(server.url, { runs: quick ? 3 : 20 });
       const cpu = await serverCpu(server, { levels: LEVELS, turnsAt: TURNS_AT, cpuMs });
       for (const l of cpu) {
-        log(`whole server, ${l.concurrency} at a time: ${l.oneTokenTurnCpuMs} ms per one-token follow-up, ${l.perTokenMs} ms per further token`);
+        log(`whole server, ${l.concurrency} at a time: ${l.oneTokenTurnCpuMs} ms per one-token follow-up, ${l.perTokenMs} ms per further token (${l.perTokenBeyondIdleMs} ms beyond the idle server's ${l.idleCpuMsPerSecond} ms/s)`);
       }
       return { levels, resume, cpu };
     })),
@@ -275,6 +276,34 @@ async function profiledTurns(options, name) {
   }));
   log(`${name} CPU by package: ${rows.slice(0, 4).map((r) => `${r.group} ${r.percent}%`).join(", ")}`);
   return { concurrency, turns: total, profile: path.relative(ROOT, path.join(dir, file)), byPackage: rows };
+}
+
+/**
+ * Where the shipped server's CPU goes: [[bench]] follow-up turns, 20 at a
+ * time, on `npm start`'s workers run under the profiler (every process of the
+ * group writes a profile), self time by package summed over all of them.
+ */
+async function profiledShippedServer(options, workers) {
+  const dir = path.join(OUT_DIR, "profiles", "shipped");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const concurrency = Math.min(20, LEVELS.at(-1));
+  const total = TURNS_AT(concurrency);
+  const window = {};
+  await withApp({ ...options, workers, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] }, async (server) => {
+    await serverCpu(server, { levels: [concurrency], turnsAt: () => total, cpuMs, onMeasure: (phase) => (window[phase] = monotonicMicros()) });
+  });
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  if (files.length < 2) throw new Error(`the shipped server's ${workers} workers and primary wrote ${files.length} CPU profiles`);
+  const summed = new Map();
+  for (const file of files) {
+    for (const g of cpuByPackage(path.join(dir, file), ROOT, window)) summed.set(g.group, (summed.get(g.group) ?? 0) + g.ms);
+  }
+  const busy = [...summed.values()].reduce((a, b) => a + b, 0);
+  const groups = [...summed].map(([group, ms]) => ({ group, ms })).sort((a, b) => b.ms - a.ms);
+  const rows = groups.slice(0, 12).map((g) => ({ group: g.group, msPerTurn: round(g.ms / total, 2), percent: round((g.ms / busy) * 100, 1) }));
+  log(`shipped server ([[bench]] follow-ups, ${concurrency} at a time) CPU by package: ${rows.slice(0, 4).map((r) => `${r.group} ${r.percent}%`).join(", ")}`);
+  return { concurrency, turns: total, processes: files.length, byPackage: rows };
 }
 
 async function roundTrips({ url: app }, counter) {
@@ -356,29 +385,41 @@ async function threadCost({ url: app }, db) {
     const turn = await timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] a thread of ${size}` } });
     await fill(db, turn.threadId, size - 2);
     measured[size] = {
+      threadId: turn.threadId,
       page: await timeGet(`${app}/c/${turn.threadId}`, cookie),
       // The paged endpoint the thread page loads earlier messages from (its first page).
       history: await timeGet(`${app}/api/threads/${turn.threadId}/messages`, cookie),
-      windowedTurn: await databasePathTurns(app, cookie, turn.threadId),
     };
   }
+  // The model's window, its last 10 user turns, as a turn after a reload reads it (the adapter's own query).
+  for (const size of [100, BIG]) measured[size].window = await windowRead(db, measured[size].threadId);
   const ratio = (key) => round(measured[BIG][key].ms / measured[100][key].ms, 1);
-  // The model's window (its last user turns) read from the database: what a turn after a reload waits on.
-  const windowRatio = round(measured[BIG].windowedTurn.ms / measured[100].windowedTurn.ms, 1);
-  log(`thread page ${BIG} vs 100 messages: ${ratio("page")}×; history page: ${ratio("history")}×; a turn that reads its window: ${windowRatio}×`);
+  const windowRatio = round(measured[BIG].window.ms / measured[100].window.ms, 1);
+  log(`thread page ${BIG} vs 100 messages: ${ratio("page")}×; history page: ${ratio("history")}×; the model's window: ${windowRatio}×`);
   return { small: 100, big: BIG, ...measured, pageRatio: ratio("page"), historyRatio: ratio("history"), windowRatio };
 }
 
-/** Turns without the client's copy (after a reload): each reads the model's window from the thread. First-token overhead, p50. */
-async function databasePathTurns(app, cookie, threadId) {
-  const overheads = [];
-  for (let i = 0; i < (quick ? 3 : 15); i++) {
-    const turn = await timedTurn(app, cookie, { threadId, message: { id: randomUUID(), content: "[[bench]] read the window" } });
-    if (turn.error) throw new Error(turn.error);
-    if (turn.chunks[0].data.historySource !== "database") throw new Error("the database path was not taken");
-    overheads.push(turn.firstTokenMs - BENCH_FIRST_TOKEN_MS);
+/**
+ * The model's window of a thread (its last 10 user turns and what follows
+ * each), read by the history adapter itself (loaded from its TypeScript with
+ * jiti, as scripts/bench/token-cpu.mjs loads the runtime), straight against
+ * the bench's database: the read alone, p50 of many, without a turn's other
+ * work (a long thread's compaction would hide it).
+ */
+async function windowRead(db, threadId) {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url, { alias: { "@": ROOT, "server-only": path.join(ROOT, "tests/support/server-only.ts") } });
+  const { PostgresHistoryAdapter } = await jiti.import(path.join(ROOT, "packages/history/src/postgres.ts"));
+  const { rows } = await db.query("SELECT owner FROM threads WHERE id = $1", [threadId]);
+  // get() asks its pool one query: the bench's own connection serves as one.
+  const adapter = new PostgresHistoryAdapter(db);
+  const times = [];
+  for (let i = 0; i < (quick ? 20 : 200); i++) {
+    const started = performance.now();
+    await adapter.get({ owner: rows[0].owner, threadId, lastUserMessages: 10 });
+    times.push(performance.now() - started);
   }
-  return { ms: round(median(overheads), 1) };
+  return { ms: round(median(times), 2) };
 }
 
 async function threadListCost({ url: app }, db) {

@@ -129,7 +129,7 @@ export function writeReport(results, { quick, root, outDir }) {
     [`thread page, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.pageRatio <= 1.5, `${results.threads.pageRatio}×`],
     [`history page endpoint, ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.historyRatio <= 1.5, `${results.threads.historyRatio}×`],
     ...(results.threads.windowRatio !== undefined
-      ? [[`a turn reading its window from a ${results.threads.big}- vs a 100-message thread ≤ 1.5× first-token overhead`, results.threads.windowRatio <= 1.5, `${results.threads.windowRatio}×`]]
+      ? [[`the model's window (last 10 user turns), ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.windowRatio <= 1.5, `${results.threads.windowRatio}×`]]
       : []),
     ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
     [
@@ -210,11 +210,11 @@ export function writeReport(results, { quick, root, outDir }) {
     "",
     ...resumeSection(results.resume, perCore),
     ...serverCpuSection(results),
-    `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) | a turn after a reload, first-token overhead p50 (ms) |`,
+    `| thread of | thread page (ms, bytes) | history page endpoint (ms, bytes) | the model's window, last 10 user turns (ms, p50) |`,
     "|---|---|---|---|",
     ...[results.threads.small, results.threads.big].map(
       (n) =>
-        `| ${n} messages | ${results.threads[n].page.ms}, ${results.threads[n].page.bytes} | ${results.threads[n].history.ms}, ${results.threads[n].history.bytes} | ${results.threads[n].windowedTurn?.ms ?? "n/a"} |`,
+        `| ${n} messages | ${results.threads[n].page.ms}, ${results.threads[n].page.bytes} | ${results.threads[n].history.ms}, ${results.threads[n].history.bytes} | ${results.threads[n].window?.ms ?? "n/a"} |`,
     ),
     "",
     ...(results.oneTokenTurn
@@ -256,6 +256,14 @@ export function writeReport(results, { quick, root, outDir }) {
           `What bounds a one-token turn (a thread's second message; a profiled run of ${results.profiles.oneTokenTurn.turns} sequential turns, self time by package; the profiler's own cost makes these a little higher than the figure above):`,
           "",
           ...profileTable(results.profiles.oneTokenTurn),
+          "",
+        ]
+      : []),
+    ...(results.profiles.shipped
+      ? [
+          `What holds the shipped server (\`npm start\`'s ${results.profiles.shipped.processes} processes, their profiles summed; [[bench]] follow-up turns, ${results.profiles.shipped.concurrency} at a time, ${results.profiles.shipped.turns} of them; self time by package):`,
+          "",
+          ...profileTable(results.profiles.shipped),
           "",
         ]
       : []),

@@ -17,7 +17,8 @@ const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits))
 const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `levels`: concurrencies; `turnsAt(c)`: turns of each kind at c; `cpuMs(pid)`: the process group's CPU so far. */
-export async function serverCpu({ url: app, pid }, { levels, turnsAt, cpuMs, settleMs = 1_500, idleMs = 5_000 }) {
+/** `onMeasure("from" | "to")` is called around the [[bench]] turns (a profile's window). */
+export async function serverCpu({ url: app, pid }, { levels, turnsAt, cpuMs, settleMs = 1_500, idleMs = 5_000, onMeasure }) {
   const cookie = await visitor(app);
   const say = async (body) => {
     const turn = await timedTurn(app, cookie, body);
@@ -57,7 +58,9 @@ export async function serverCpu({ url: app, pid }, { levels, turnsAt, cpuMs, set
     const total = turnsAt(concurrency);
     const [short, long] = [await seeds(total, Math.min(concurrency, 20)), await seeds(total, Math.min(concurrency, 20))];
     const one = await followUps(short, concurrency, "[[one-token]] and then");
+    onMeasure?.("from");
     const many = await followUps(long, concurrency, "[[bench]] and then");
+    onMeasure?.("to");
     const idlePerSecond = await idle();
     const firstToken = many.turns.map((t) => t.firstTokenMs - BENCH_FIRST_TOKEN_MS);
     // The longer turns keep the server up longer: part of what they cost is what it spends idle meanwhile.
