@@ -5,26 +5,10 @@
 // stream had when the request went out (caught up).
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { percentile, visitor } from "./turns.mjs";
+import { percentile, readChunks, visitor } from "./turns.mjs";
 
 const round = (n) => (Number.isFinite(n) ? Math.round(n) : null);
 const spread = (values) => ({ p50: round(percentile(values, 50)), max: round(Math.max(...values)) });
-
-/** Server-sent events of a response body, as parsed JSON, one call per event. */
-async function readEvents(response, onEvent) {
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const bytes of response.body) {
-    buffered += decoder.decode(bytes, { stream: true });
-    let end;
-    while ((end = buffered.indexOf("\n\n")) >= 0) {
-      const event = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      const data = event.split("\n").find((line) => line.startsWith("data: {"));
-      if (data && onEvent(JSON.parse(data.slice(6))) === false) return;
-    }
-  }
-}
 
 /** `runs` reloads, each `afterTokens` tokens into a reply. */
 export async function resumeLatency(appUrl, { runs, afterTokens = 30 }) {
@@ -42,7 +26,7 @@ export async function resumeLatency(appUrl, { runs, afterTokens = 30 }) {
     let tokens = 0;
     let reachedAt;
     const reached = new Promise((resolve) => (reachedAt = resolve));
-    const original = readEvents(response, (chunk) => {
+    const original = readChunks(response, (chunk) => {
       if (chunk.type === "text-delta" && ++tokens === afterTokens) reachedAt();
     });
     await reached;
@@ -52,7 +36,7 @@ export async function resumeLatency(appUrl, { runs, afterTokens = 30 }) {
     if (resumed.status !== 200) throw new Error(`GET …/stream: ${resumed.status} (the reply had ended: make it longer)`);
     let seen = 0;
     let first;
-    await readEvents(resumed, (chunk) => {
+    await readChunks(resumed, (chunk) => {
       first ??= performance.now() - started;
       if (chunk.type === "text-delta" && ++seen === behind) {
         caughtUp.push(performance.now() - started);

@@ -1,6 +1,7 @@
 // Chat turns over HTTP as a browser sends them, timed from the moment the
 // request goes out, and what the benchmark reads from their streams.
 import { performance } from "node:perf_hooks";
+import { createParser } from "eventsource-parser";
 
 /** A visitor of the app: its identity cookie, from a first page visit. */
 export async function visitor(baseUrl) {
@@ -28,28 +29,37 @@ export async function timedTurn(baseUrl, cookie, body) {
   let firstTokenMs;
   let lastTokenMs;
   let finishMs;
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const bytes of response.body) {
-    buffered += decoder.decode(bytes, { stream: true });
-    let end;
-    while ((end = buffered.indexOf("\n\n")) >= 0) {
-      const event = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      if (!event.startsWith("data: {")) continue;
-      const chunk = JSON.parse(event.slice(6));
-      if (chunk.type === "text-delta") {
-        lastTokenMs = performance.now() - started;
-        firstTokenMs ??= lastTokenMs;
-      }
-      if (chunk.type === "finish") finishMs = performance.now() - started;
-      chunks.push(chunk);
+  await readChunks(response, (chunk) => {
+    if (chunk.type === "text-delta") {
+      lastTokenMs = performance.now() - started;
+      firstTokenMs ??= lastTokenMs;
     }
-  }
+    if (chunk.type === "finish") finishMs = performance.now() - started;
+    chunks.push(chunk);
+  });
   const totalMs = performance.now() - started;
   const last = chunks.at(-1);
   if (last?.type !== "finish") return { error: `the stream ended with ${JSON.stringify(last)?.slice(0, 200)}` };
   return { firstTokenMs, finishAfterLastTokenMs: finishMs - lastTokenMs, totalMs, chunks, threadId: response.headers.get("x-thread-id") };
+}
+
+/**
+ * A UI message stream's chunks as they arrive (its server-sent events, parsed
+ * by eventsource-parser, as the page parses them); `onChunk` returning false
+ * stops reading.
+ */
+export async function readChunks(response, onChunk) {
+  let stop = false;
+  const parser = createParser({
+    onEvent: ({ data }) => {
+      if (!stop && data.startsWith("{") && onChunk(JSON.parse(data)) === false) stop = true;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const bytes of response.body) {
+    parser.feed(decoder.decode(bytes, { stream: true }));
+    if (stop) return;
+  }
 }
 
 /** The page's signed copy of a finished turn: what it sends back as `history` next time. */
