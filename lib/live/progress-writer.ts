@@ -13,11 +13,11 @@ export const SWEEP_EVERY_MS = 60_000;
 export const WATCH_MS = 5_000;
 
 /**
- * How long a turn that ended unwatched still answers an ask from memory: a
- * reader that found it running a moment before it ended gets the whole reply
- * and its end, rather than a stream that stops short. Its asks come within
- * milliseconds, or within ASK_EVERY_MS of a listener back; longer would only
- * hold more finished replies in memory under load.
+ * How long a turn that ended unwatched still answers an ask, with its end
+ * alone: a reader that found it running a moment before it ended is told at
+ * once that there is no more to follow (the page then reads the stored
+ * reply), rather than polling until it sees the turn has ended. Its asks come
+ * within milliseconds, or within ASK_EVERY_MS of a listener back.
  */
 export const LINGER_MS = 10_000;
 
@@ -132,8 +132,9 @@ export class ProgressWriter {
 
   /**
    * The turn has ended: once anything was written, the rest in a row marked
-   * final; otherwise nothing, unless an ask comes within LINGER_MS. Never
-   * rejects; later pushes are dropped.
+   * final; otherwise nothing (its chunks are let go: the reply is stored),
+   * unless an ask comes within LINGER_MS, which gets an empty final row.
+   * Never rejects; later pushes are dropped.
    */
   end(): Promise<void> {
     if (this.ended) return this.writing;
@@ -146,6 +147,7 @@ export class ProgressWriter {
         this.finalQueued = true;
         return this.write(true);
       }
+      this.buffer = [];
       this.lingering = setTimeout(() => this.stop(), this.deps.lingerMs ?? LINGER_MS);
       this.lingering.unref();
     });
