@@ -102,6 +102,8 @@ export class DurableTurn {
    * none is left behind in a request that has ended.
    */
   private progress: ProgressWriter | undefined;
+  /** A step of this run was answered from Inngest's memo: an earlier request ran it. */
+  private continued = false;
 
   private constructor(
     private readonly input: TurnInput,
@@ -195,8 +197,13 @@ export class DurableTurn {
     };
   }
 
+  /**
+   * A request that goes on with a run begun by an earlier one (after a failed
+   * step, a wait, or a request per step) may be followed by yet another: its
+   * writer writes at each step's end and writes its end, as where steps move.
+   */
   private newWriter(turnId: string): ProgressWriter | undefined {
-    return this.deps.turnProgress?.().writer(turnId, { stepsMove: this.deps.stepsMayMove });
+    return this.deps.turnProgress?.().writer(turnId, { stepsMove: this.deps.stepsMayMove || this.continued });
   }
 
   /** Names a new thread, in a memoized step after the one that published the finish. */
@@ -217,7 +224,9 @@ export class DurableTurn {
    * without retrying.
    */
   private readonly step: StepRunner = async <T>(id: string, work: () => Promise<T>, options?: { stoppable?: boolean }) => {
+    let ran = false;
     const outcome = (await this.run.step.run(id, async (): Promise<StepOutcome<T>> => {
+      ran = true;
       // Stop can reach a model call only while it runs, here in this process.
       const stoppable = options?.stoppable ? this.threadId : undefined;
       if (stoppable !== undefined) {
@@ -243,6 +252,8 @@ export class DurableTurn {
         if (stoppable !== undefined) this.deps.activeTurns().release(stoppable, this.controller);
       }
     })) as StepOutcome<T>;
+    // A step Inngest answered from its memo: this request goes on with a run an earlier request began.
+    if (!ran) this.continued = true;
     if ("refused" in outcome) throw new RefusalAnnounced(outcome.refused);
     return outcome.value;
   };

@@ -21,6 +21,14 @@ export const WATCH_MS = 5_000;
  */
 export const LINGER_MS = 10_000;
 
+/**
+ * A writer that pushed nothing for this long, and is not watched, stops
+ * listening for asks until it pushes again: a request that ended without
+ * ending its turn (a durable step that failed, a step of a run without
+ * checkpointing) leaves no listener behind.
+ */
+export const IDLE_MS = 60_000;
+
 export interface TurnProgressDeps {
   /** Writes one row (and announces it to other processes in the same statement). */
   write: (row: ProgressRow) => Promise<void>;
@@ -85,7 +93,11 @@ export class ProgressWriter {
   private ended = false;
   private finalQueued = false;
   private lingering: NodeJS.Timeout | undefined;
-  private readonly stopAsking: () => void;
+  /** Set while it listens for asks. */
+  private stopAsking: (() => void) | undefined;
+  private pushes = 0;
+  private pushesAtLastLook = 0;
+  private readonly idleLook: NodeJS.Timeout;
 
   constructor(
     private readonly turnId: string,
@@ -93,12 +105,16 @@ export class ProgressWriter {
     private readonly sweepDue: () => boolean,
     private readonly options: WriterOptions,
   ) {
-    this.stopAsking = deps.onAsk(turnId, () => this.ask());
+    this.listen();
+    this.idleLook = setInterval(() => this.lookIdle(), IDLE_MS);
+    this.idleLook.unref();
   }
 
   push(message: TurnChunkMessage): void {
     if (this.broken || this.ended) return;
     this.buffer.push(message);
+    this.pushes++;
+    if (this.stopAsking === undefined) this.listen();
     if (this.timer === undefined && this.watched()) {
       this.timer = setTimeout(() => void this.queue(false), this.deps.intervalMs);
       this.timer.unref();
@@ -154,9 +170,23 @@ export class ProgressWriter {
     return this.writing;
   }
 
+  private listen(): void {
+    this.stopAsking = this.deps.onAsk(this.turnId, () => this.ask());
+  }
+
+  private lookIdle(): void {
+    if (this.pushes === this.pushesAtLastLook && !this.watched()) {
+      this.stopAsking?.();
+      this.stopAsking = undefined;
+    }
+    this.pushesAtLastLook = this.pushes;
+  }
+
   private stop(): void {
     clearTimeout(this.lingering);
-    this.stopAsking();
+    clearInterval(this.idleLook);
+    this.stopAsking?.();
+    this.stopAsking = undefined;
     this.buffer = [];
   }
 

@@ -320,7 +320,7 @@ describe("under Inngest", () => {
         if (key !== "query") return Reflect.get(target, key, receiver);
         return (text: string | { text: string }, ...rest: unknown[]) => {
           const sql = typeof text === "string" ? text : text.text;
-          for (const fn of ["threadline_upsert_thread", "threadline_append_user_message", "threadline_append_reply", "FROM messages m JOIN threads t"]) {
+          for (const fn of ["threadline_upsert_thread", "threadline_append_user_message", "threadline_append_reply", "WITH start AS MATERIALIZED"]) {
             if (sql.includes(fn)) counted.set(fn, (counted.get(fn) ?? 0) + 1);
           }
           return (target.query as (...args: unknown[]) => unknown).call(target, text, ...rest);
@@ -348,7 +348,7 @@ describe("under Inngest", () => {
     expect(Object.fromEntries(counted)).toEqual({
       threadline_upsert_thread: 1,
       threadline_append_user_message: 1,
-      "FROM messages m JOIN threads t": 1,
+      "WITH start AS MATERIALIZED": 1,
       threadline_append_reply: 1,
     });
     expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "tool_call", "tool_result", "assistant"]);

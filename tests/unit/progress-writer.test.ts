@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProgressRow } from "@/lib/live/store";
-import { LINGER_MS, TurnProgress, WATCH_MS } from "@/lib/live/progress-writer";
+import { IDLE_MS, LINGER_MS, TurnProgress, WATCH_MS } from "@/lib/live/progress-writer";
 
 const delta = (n: number) => ({ attempt: 0, chunk: { type: "text-delta" as const, id: "t", delta: `${n} ` } });
 
@@ -182,6 +182,27 @@ describe("a turn's progress writer", () => {
       ["staying", 1, false],
       ["staying", 0, true],
     ]);
+  });
+
+  it("a writer left by a request that ended without its turn's end stops listening once idle, and listens again when it pushes", async () => {
+    vi.useFakeTimers();
+    const store = heldStore();
+    const bus = asks();
+    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("left");
+    writer.push(delta(0));
+    await vi.advanceTimersByTimeAsync(IDLE_MS);
+    expect(bus.listening("left")).toBe(true); // it pushed within the last look
+    await vi.advanceTimersByTimeAsync(IDLE_MS);
+    expect(bus.listening("left")).toBe(false);
+    writer.push(delta(1));
+    expect(bus.listening("left")).toBe(true);
+    bus.ask("left");
+    await store.releaseAll();
+    expect(text(store.started)).toBe("0 1 ");
+    const ended = writer.end();
+    await store.releaseAll();
+    await ended;
+    expect(bus.listening("left")).toBe(false);
   });
 
   it("a failed write is dropped, said once, and the turn's writer writes no more; nothing reaches the turn", async () => {
