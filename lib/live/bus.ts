@@ -70,8 +70,13 @@ export class LiveBus {
 
   /** How many streams wait now (for tests and leak checks). */
   get size(): number {
+    return this.listeners();
+  }
+
+  /** How many wait for news of `topic` (all topics when unset). */
+  listeners(topic?: LiveTopic): number {
     let n = 0;
-    for (const set of this.waiting.values()) n += set.size;
+    for (const [name, set] of this.waiting) if (topic === undefined || name.startsWith(`${topic}:`)) n += set.size;
     return n;
   }
 }
