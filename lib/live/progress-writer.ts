@@ -97,7 +97,7 @@ export class ProgressWriter {
   private stopAsking: (() => void) | undefined;
   private pushes = 0;
   private pushesAtLastLook = 0;
-  private readonly idleLook: NodeJS.Timeout;
+  private idleLook: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly turnId: string,
@@ -106,8 +106,6 @@ export class ProgressWriter {
     private readonly options: WriterOptions,
   ) {
     this.listen();
-    this.idleLook = setInterval(() => this.lookIdle(), IDLE_MS);
-    this.idleLook.unref();
   }
 
   push(message: TurnChunkMessage): void {
@@ -170,23 +168,30 @@ export class ProgressWriter {
     return this.writing;
   }
 
+  /** Listens for asks, and looks every IDLE_MS whether it still should. */
   private listen(): void {
     this.stopAsking = this.deps.onAsk(this.turnId, () => this.ask());
+    this.pushesAtLastLook = this.pushes;
+    this.idleLook = setInterval(() => this.lookIdle(), IDLE_MS);
+    this.idleLook.unref();
+  }
+
+  /** Neither the listener nor the timer is left to hold the writer. */
+  private unlisten(): void {
+    clearInterval(this.idleLook);
+    this.idleLook = undefined;
+    this.stopAsking?.();
+    this.stopAsking = undefined;
   }
 
   private lookIdle(): void {
-    if (this.pushes === this.pushesAtLastLook && !this.watched()) {
-      this.stopAsking?.();
-      this.stopAsking = undefined;
-    }
+    if (this.pushes === this.pushesAtLastLook && !this.watched()) this.unlisten();
     this.pushesAtLastLook = this.pushes;
   }
 
   private stop(): void {
     clearTimeout(this.lingering);
-    clearInterval(this.idleLook);
-    this.stopAsking?.();
-    this.stopAsking = undefined;
+    this.unlisten();
     this.buffer = [];
   }
 
