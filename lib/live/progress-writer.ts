@@ -43,7 +43,11 @@ export interface TurnProgressDeps {
   now?: () => number;
 }
 
-/** Where a writer's steps may go on in another process (Inngest without checkpointing): each step's end then writes what it holds. */
+/**
+ * Where a writer's next step may run in another request (Inngest without
+ * checkpointing, or a request going on with a run an earlier one began):
+ * each step's end then writes what it holds, and the turn's end is written.
+ */
 export interface WriterOptions {
   stepsMove?: boolean;
 }

@@ -23,17 +23,24 @@ function heldStore() {
       }),
     );
   };
+  /** Lets every write started or queued so far finish, one after another. */
+  const releaseAll = async () => {
+    for (;;) {
+      await vi.advanceTimersByTimeAsync(0);
+      const next = finish.shift();
+      if (!next) return;
+      next();
+    }
+  };
   return {
     write,
     started,
-    /** Lets every write started or queued so far finish, one after another. */
-    releaseAll: async () => {
-      for (;;) {
-        await vi.advanceTimersByTimeAsync(0);
-        const next = finish.shift();
-        if (!next) return;
-        next();
-      }
+    releaseAll,
+    /** What `call` started, its writes let through to its end. */
+    through: async (call: () => Promise<void>) => {
+      const done = call();
+      await releaseAll();
+      await done;
     },
     failNext: () => (fail = true),
     get mostInFlight() {
@@ -99,9 +106,7 @@ describe("a turn's progress writer", () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(store.started).toHaveLength(1);
     writer.push(delta(8));
-    const ended = writer.end();
-    await store.releaseAll();
-    await ended;
+    await store.through(() => writer.end());
 
     expect(store.mostInFlight).toBe(1);
     expect(store.started.map((r) => r.final)).toEqual([false, false, true]);
@@ -128,9 +133,7 @@ describe("a turn's progress writer", () => {
       await store.releaseAll();
     }
     expect(store.started).toHaveLength(1);
-    const ended = writer.end();
-    await store.releaseAll();
-    await ended;
+    await store.through(() => writer.end());
     expect(store.started.map((r) => r.final)).toEqual([false, true]);
     expect(text(store.started)).toBe(Array.from({ length: 20 }, (_, n) => `${n} `).join(""));
   });
@@ -157,12 +160,8 @@ describe("a turn's progress writer", () => {
     const progress = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 });
     const moving = progress.writer("moving", { stepsMove: true });
     moving.push(delta(0));
-    const stepped = moving.flush();
-    await store.releaseAll();
-    await stepped;
-    const ended = moving.end();
-    await store.releaseAll();
-    await ended;
+    await store.through(() => moving.flush());
+    await store.through(() => moving.end());
     expect(store.started.map((r) => [r.turnId, r.messages.length, r.final])).toEqual([
       ["moving", 1, false],
       ["moving", 0, true],
@@ -172,12 +171,8 @@ describe("a turn's progress writer", () => {
     staying.push(delta(1));
     await staying.flush();
     expect(store.started).toHaveLength(2);
-    const handed = staying.handOver();
-    await store.releaseAll();
-    await handed;
-    const done = staying.end();
-    await store.releaseAll();
-    await done;
+    await store.through(() => staying.handOver());
+    await store.through(() => staying.end());
     expect(store.started.slice(2).map((r) => [r.turnId, r.messages.length, r.final])).toEqual([
       ["staying", 1, false],
       ["staying", 0, true],
@@ -199,9 +194,7 @@ describe("a turn's progress writer", () => {
     bus.ask("left");
     await store.releaseAll();
     expect(text(store.started)).toBe("0 1 ");
-    const ended = writer.end();
-    await store.releaseAll();
-    await ended;
+    await store.through(() => writer.end());
     expect(bus.listening("left")).toBe(false);
   });
 
