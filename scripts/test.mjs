@@ -63,6 +63,8 @@ async function resetE2eDatabase() {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
+// Each failing test by name, printed just above the summary: the end of a long log is what a reader sees.
+const failures = [];
 
 // A step that failed without a failing test (a crash, a bad config, a failed
 // build) still has to show in the count, or the summary would read as green.
@@ -86,6 +88,12 @@ async function vitestSuite(name, config, report) {
   totals.passed += results.numPassedTests ?? 0;
   totals.failed += results.numFailedTests ?? 0;
   totals.skipped += (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+  for (const file of results.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name ?? "");
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) failures.push(`failed: ${where} › ${test.fullName}`);
+    if (file.status === "failed" && failed.length === 0) failures.push(`failed: ${where} (did not run: ${String(file.message ?? "").split("\n")[0]})`);
+  }
   if (exitCode !== 0 && !results.numFailedTests) {
     recordStepFailure(`${name}: vitest exited with code ${exitCode} (${results.numFailedTestSuites ?? 0} test file(s) failed to run)`);
   }
@@ -121,11 +129,22 @@ async function endToEnd() {
   totals.passed += expected + flaky; // flaky: failed once, then passed on retry
   totals.failed += unexpected;
   totals.skipped += skipped;
+  for (const { spec, test } of playwrightTests(report.suites ?? [])) {
+    if (test.status === "unexpected" || test.status === "flaky") failures.push(`${test.status === "flaky" ? "flaky (passed on retry)" : "failed"}: [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}`);
+  }
   for (const error of report.errors ?? []) problems.push(`playwright: ${error.message?.split("\n")[0]}`);
   if (exitCode !== 0 && !unexpected) {
     recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
   }
   await benchSmoke();
+}
+
+/** Every test of a Playwright JSON report, with the spec it belongs to. */
+function* playwrightTests(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) for (const test of spec.tests ?? []) yield { spec, test };
+    yield* playwrightTests(suite.suites ?? []);
+  }
 }
 
 /** `npm run bench -- --quick` on the build just made: it must run and write its results; no figure is asserted. */
@@ -159,6 +178,7 @@ async function main() {
   if (runE2e) await endToEnd();
 
   console.log("");
+  for (const failure of failures) console.log(failure);
   for (const problem of problems) console.log(`problem: ${problem}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
