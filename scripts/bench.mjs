@@ -38,7 +38,7 @@ import { printPageJs, writeReport, writeSoakReport } from "./bench/report.mjs";
 import { tokenCpu } from "./bench/token-cpu.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
-import { copyOf, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
+import { busyPercent, copyOf, machineCpu, median, percentile, pool, timedTurn, visitor } from "./bench/turns.mjs";
 import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
 import { resumeLatency } from "./bench/resume-latency.mjs";
 import { serverCpu } from "./bench/server-cpu.mjs";
@@ -140,7 +140,7 @@ async function inngestRuntime(inline, database, mode) {
       turns = await concurrentTurns(server, [LEVELS[0], LEVELS.at(-1)]);
     });
     const runs = await standin.runs();
-    log(`Inngest ${mode}: ${runs.runs} runs, ${runs.appRequests} requests to the app, ${runs.steps} steps, ${runs.checkpoints} checkpoints`);
+    log(`Inngest ${mode}: ${runs.runs} runs, ${runs.appRequests} requests to the app, ${runs.steps} steps, ${runs.checkpoints} checkpoints, ${runs.publishes} realtime publishes`);
     return { turns, runs, profile: await profiledTurns(app, mode === "async" ? "inngest-async" : "inngest") };
   } finally {
     await standin.stop();
@@ -154,7 +154,13 @@ async function inngestRuntime(inline, database, mode) {
 async function tokenCost() {
   const cost = await tokenCpu(quick ? { tokens: 200, turns: 4, rounds: 1 } : { tokens: 1000, turns: 10, rounds: 3 });
   log(`each further token: ${cost.perTokenMs} ms of app CPU (turns of ${cost.tokens} tokens, ${cost.turnsAtOnce} at once)`);
-  return cost;
+  // The same at the shipped server's shape (tokens BENCH_TOKEN_GAP_MS apart, 20 at once): the
+  // provider's stream alone, then the app's inner loop, to set beside the whole server's figures.
+  const shape = { tokens: BENCH_TOKENS, turns: quick ? 4 : 20, rounds: quick ? 1 : 3, gapMs: BENCH_TOKEN_GAP_MS };
+  const provider = await tokenCpu({ ...shape, providerOnly: true });
+  const app = await tokenCpu(shape);
+  log(`at ${shape.gapMs} ms between tokens, ${shape.turns} at once: the provider's stream alone ${provider.perTokenMs} ms per token, the inner loop ${app.perTokenMs} ms`);
+  return { ...cost, atServerShape: { provider, app } };
 }
 
 /** Where a one-token turn's CPU goes: the follow-up turns again, on a server run under the profiler. */
@@ -216,16 +222,30 @@ async function turnsPerCore(options, databaseKind) {
 
 async function concurrentTurns({ url: app, pid }, levelsToRun) {
   const cookie = await visitor(app);
-  // Warm the server up: the first requests compile and load what later ones reuse.
-  await pool(4, 2, () => timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
+  // Warm the server up with one burst at the top concurrency: the first requests compile and
+  // load what later ones reuse, and a server's first burst of a size pays its JIT and its
+  // pool's connections once (its p99 was 2 to 4 times a later burst's); a server in use is warm.
+  const top = Math.max(...levelsToRun);
+  await pool(top, top, () => timedTurn(app, cookie, { message: { id: randomUUID(), content: "[[bench]] warm up" } }));
   const levels = [];
   for (const concurrency of levelsToRun) {
     const total = TURNS_AT(concurrency);
     const cpuBefore = cpuMs(pid);
+    // This process is the load: the mock model and every client's reading share the machine's cores with the server.
+    const loadBefore = process.cpuUsage();
+    // The first wave (the first `concurrency` turns, sent at once) to its last first token: how busy the machine was meanwhile.
+    const machineBefore = machineCpu();
+    const wave = Math.min(concurrency, total);
+    let firstTokens = 0;
+    let firstWave;
+    const onFirstToken = () => {
+      if (++firstTokens === wave) firstWave = { ms: performance.now() - started, busy: busyPercent(machineBefore, machineCpu()) };
+    };
     const started = performance.now();
-    const turns = await pool(total, concurrency, (i) => timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] turn ${i}` } }));
+    const turns = await pool(total, concurrency, (i) => timedTurn(app, cookie, { message: { id: randomUUID(), content: `[[bench]] turn ${i}` } }, { onFirstToken }));
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = cpuMs(pid);
+    const load = process.cpuUsage(loadBefore);
     const ok = turns.filter((t) => !t.error);
     const firstToken = ok.map((t) => t.firstTokenMs - BENCH_FIRST_TOKEN_MS);
     const turnOverhead = ok.map((t) => t.totalMs - MODEL_MS);
@@ -238,8 +258,13 @@ async function concurrentTurns({ url: app, pid }, levelsToRun) {
       turnOverheadMs: { p50: round(percentile(turnOverhead, 50)), p90: round(percentile(turnOverhead, 90)), p99: round(percentile(turnOverhead, 99)) },
       turnsPerSecond: round(ok.length / seconds, 1),
       cpuMsPerTurn: cpuBefore === undefined ? null : round((cpuAfter - cpuBefore) / total, 1),
+      loadCpuMsPerTurn: round((load.user + load.system) / 1000 / total, 1),
+      ...(firstWave ? { firstWave: { ms: round(firstWave.ms), machineBusyPercent: firstWave.busy } } : {}),
     };
-    log(`${concurrency} at a time: first-token overhead p50 ${level.firstTokenOverheadMs.p50} ms, p99 ${level.firstTokenOverheadMs.p99} ms, ${level.errors} errors`);
+    log(
+      `${concurrency} at a time: first-token overhead p50 ${level.firstTokenOverheadMs.p50} ms, p99 ${level.firstTokenOverheadMs.p99} ms, ${level.errors} errors; ` +
+        `the load's own CPU ${level.loadCpuMsPerTurn} ms per turn; the first wave's first tokens all in by ${level.firstWave?.ms} ms, the machine ${level.firstWave?.machineBusyPercent}% busy`,
+    );
     levels.push(level);
   }
   return levels;

@@ -5,7 +5,7 @@
 // `--tokens` tokens are run `--turns` at a time; what the longer turns cost
 // beyond the short ones, per extra token, is the token path's price.
 //
-//   node scripts/bench/token-cpu.mjs [--tokens 1000] [--turns 10] [--rounds 3] [--gap-ms 1] [--cpu-prof]
+//   node scripts/bench/token-cpu.mjs [--tokens 1000] [--turns 10] [--rounds 3] [--gap-ms 1] [--provider-only] [--cpu-prof]
 //
 // Prints one JSON line; `perTokenMs` is the number to watch. `--cpu-prof`
 // writes a profile of the long turns (scripts/bench/cpu-profile.mjs reads it).
@@ -20,7 +20,12 @@ import { createJiti } from "jiti";
 process.env.NODE_ENV ??= "production"; // no development logs
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export async function tokenCpu({ tokens = 1000, turns = 10, rounds = 3, gapMs = 1, profile } = {}) {
+/**
+ * `providerOnly`: no app at all, only the provider's stream of each answer
+ * read to its end (what any app on the AI SDK pays per token: the HTTP read,
+ * its web streams, the SSE parser and each event's schema check).
+ */
+export async function tokenCpu({ tokens = 1000, turns = 10, rounds = 3, gapMs = 1, providerOnly = false, profile } = {}) {
   const jiti = createJiti(import.meta.url, {
     alias: { "@": root, "server-only": path.join(root, "tests/support/server-only.ts") },
   });
@@ -42,13 +47,20 @@ export async function tokenCpu({ tokens = 1000, turns = 10, rounds = 3, gapMs = 
       new TurnStops(active, () => undefined),
     );
     let n = 0;
-    const turn = async (content) => {
+    const appTurn = async (content) => {
       const started = await runtime.start({ owner: "bench", threadId: crypto.randomUUID(), message: { id: `m${++n}`, role: "user", content } });
       const body = uiMessageStreamResponse(started.stream, {}).body;
       let bytes = 0;
       for await (const chunk of body) bytes += chunk.byteLength;
       return bytes;
     };
+    const providerTurn = async (content) => {
+      const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: content }] }], includeRawChunks: false });
+      let parts = 0;
+      for await (const _ of stream) parts++;
+      return parts;
+    };
+    const turn = providerOnly ? providerTurn : appTurn;
     const batch = async (content) => {
       const before = process.cpuUsage();
       const bytes = await Promise.all(Array.from({ length: turns }, () => turn(content)));
@@ -74,6 +86,7 @@ export async function tokenCpu({ tokens = 1000, turns = 10, rounds = 3, gapMs = 
       tokens,
       turnsAtOnce: turns,
       gapMs,
+      providerOnly,
       oneTokenTurnMs: round2(shortMs),
       longTurnMs: round2(longMs),
       perTokenMs: Math.round(((longMs - shortMs) / (tokens - 1)) * 10_000) / 10_000,
@@ -138,7 +151,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       },
     };
   }
-  const result = await tokenCpu({ tokens: option("tokens", 1000), turns: option("turns", 10), rounds: option("rounds", 3), gapMs: option("gap-ms", 1), profile });
+  const result = await tokenCpu({ tokens: option("tokens", 1000), turns: option("turns", 10), rounds: option("rounds", 3), gapMs: option("gap-ms", 1), providerOnly: process.argv.includes("--provider-only"), profile });
   console.log(JSON.stringify(result));
   process.exit(0);
 }

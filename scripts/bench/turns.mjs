@@ -1,5 +1,6 @@
 // Chat turns over HTTP as a browser sends them, timed from the moment the
 // request goes out, and what the benchmark reads from their streams.
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createParser } from "eventsource-parser";
 
@@ -15,9 +16,10 @@ export async function visitor(baseUrl) {
 /**
  * One POST /api/chat, read to the end. `firstTokenMs`: until the first text
  * delta; `finishAfterLastTokenMs`: from the last text delta to the finish;
- * `totalMs`: until the stream ended.
+ * `totalMs`: until the stream ended. `onFirstToken` is called as the first
+ * text delta arrives.
  */
-export async function timedTurn(baseUrl, cookie, body) {
+export async function timedTurn(baseUrl, cookie, body, { onFirstToken } = {}) {
   const started = performance.now();
   const response = await fetch(`${baseUrl}/api/chat`, {
     method: "POST",
@@ -32,6 +34,7 @@ export async function timedTurn(baseUrl, cookie, body) {
   await readChunks(response, (chunk) => {
     if (chunk.type === "text-delta") {
       lastTokenMs = performance.now() - started;
+      if (firstTokenMs === undefined) onFirstToken?.();
       firstTokenMs ??= lastTokenMs;
     }
     if (chunk.type === "finish") finishMs = performance.now() - started;
@@ -103,3 +106,14 @@ export function percentile(values, p) {
 }
 
 export const median = (values) => percentile(values, 50);
+
+/** The machine's CPU time so far, busy and in all, over every core (/proc/stat, in clock ticks). */
+export function machineCpu() {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  const ticks = fields.slice(0, 8).map(Number);
+  const total = ticks.reduce((sum, n) => sum + n, 0);
+  return { busy: total - ticks[3] - ticks[4], total };
+}
+
+/** The share of the machine's cores that were busy (anything: the server, its database, the load) between two readings, in %. */
+export const busyPercent = (from, to) => (to.total === from.total ? null : Math.round((100 * (to.busy - from.busy)) / (to.total - from.total)));
