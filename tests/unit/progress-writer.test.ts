@@ -189,6 +189,7 @@ describe("a turn's progress writer", () => {
     expect(bus.listening("left")).toBe(true); // it pushed within the last look
     await vi.advanceTimersByTimeAsync(IDLE_MS);
     expect(bus.listening("left")).toBe(false);
+    expect(vi.getTimerCount()).toBe(0); // nor its look at the clock: nothing holds the writer
     writer.push(delta(1));
     expect(bus.listening("left")).toBe(true);
     bus.ask("left");
