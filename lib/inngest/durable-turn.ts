@@ -21,6 +21,11 @@ import type { TurnPublisher } from "./publisher";
 /** The chat-turn function's retries of a failed step. */
 export const CHAT_TURN_RETRIES = 3;
 
+/** The most rounds of decisions one run waits for: each waits, and goes on, in steps of its own. */
+export const MAX_ROUNDS = 10;
+
+const FAILED_TEXT = "The server failed while answering. Please try again.";
+
 /** What a durable turn runs with: lib/app.ts's parts (or a test's), and where its output goes. */
 export interface DurableTurnDeps {
   history: () => TurnHistory;
@@ -282,7 +287,7 @@ export class DurableTurn {
    */
   async fail(): Promise<void> {
     await this.output.flush().catch(() => {});
-    const failed: TurnChunkMessage = { attempt: this.run.attempt, chunk: { type: "error", errorText: "The server failed while answering. Please try again." } };
+    const failed: TurnChunkMessage = { attempt: this.run.attempt, chunk: { type: "error", errorText: FAILED_TEXT } };
     this.progress?.push(failed);
     await this.progress?.end();
     await this.deps.publisher.chunks(this.input.turnId, [failed]).catch(() => {});
@@ -292,5 +297,22 @@ export class DurableTurn {
       .history()
       .turns?.finishTurn({ owner, messageId: message.id, turnId, status: "failed" })
       .catch(() => {});
+  }
+
+  /**
+   * After the run has failed for good: ends its turn (the message's, or a
+   * round's that went on after the user's decisions) unless the run ended it.
+   * A run whose process died on its last attempt ran no catch, and its turn,
+   * held by no lease, would keep the thread from every next message. A turn
+   * another run holds is left alone (its id differs). Unless the run was
+   * refused (the route has answered already), the client's stream ends now
+   * rather than at its idle timeout.
+   */
+  async endFailedRun({ refused }: { refused: boolean }): Promise<void> {
+    const { owner, message, turnId } = this.input;
+    const turns = this.deps.history().turns;
+    const ids = [turnId, ...Array.from({ length: MAX_ROUNDS }, (_, round) => continuationTurnId(turnId, round + 1))];
+    await Promise.all(ids.map((id) => turns?.finishTurn({ owner, messageId: message.id, turnId: id, status: "failed" })));
+    if (!refused) await this.deps.publisher.chunks(turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: FAILED_TEXT } }]);
   }
 }

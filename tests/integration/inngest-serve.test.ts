@@ -65,7 +65,7 @@ const deltas = (messages: TurnChunkMessage[]) =>
   messages.map((m) => (m.chunk.type === "text-delta" ? m.chunk.delta : "")).join("");
 
 describe("the Inngest serve route", () => {
-  it("answers an in-band sync with the chat, compaction and reminder functions' config", async () => {
+  it("answers an in-band sync with the chat, its failure handler's, compaction and reminder functions' config", async () => {
     const response = await route.PUT(
       new Request("http://localhost/api/inngest", {
         method: "PUT",
@@ -78,7 +78,7 @@ describe("the Inngest serve route", () => {
     const config = await response.json();
     expect(config.app_id).toBe("threadline");
     expect(config.inspection.mode).toBe("dev");
-    expect(config.functions).toHaveLength(3);
+    expect(config.functions).toHaveLength(4);
     expect(config.functions[0]).toMatchObject({
       id: "threadline-chat-turn",
       triggers: [{ event: "threadline/chat.turn" }],
@@ -90,14 +90,19 @@ describe("the Inngest serve route", () => {
         },
       },
     });
-    // Its own function, keyed by thread: a thread's next turn never queues behind its compaction.
+    // A chat run that fails for good has its turn ended by this one (onFailure).
     expect(config.functions[1]).toMatchObject({
+      id: "threadline-chat-turn-failure",
+      triggers: [{ event: "inngest/function.failed", expression: "event.data.function_id == 'threadline-chat-turn'" }],
+    });
+    // Its own function, keyed by thread: a thread's next turn never queues behind its compaction.
+    expect(config.functions[2]).toMatchObject({
       id: "threadline-compact-thread",
       triggers: [{ event: "threadline/thread.compact" }],
       concurrency: [{ key: "event.data.threadId", limit: 1 }],
     });
     // A run per reminder, sleeping until it is due.
-    expect(config.functions[2]).toMatchObject({ id: "threadline-post-reminder", triggers: [{ event: "threadline/reminder.scheduled" }] });
+    expect(config.functions[3]).toMatchObject({ id: "threadline-post-reminder", triggers: [{ event: "threadline/reminder.scheduled" }] });
   });
 
   it("runs a whole turn over the execution protocol in one request: each step checkpointed, rows written once, the result in RunComplete", async () => {

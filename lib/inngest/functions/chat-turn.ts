@@ -1,7 +1,7 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
 import type { InngestClient } from "@/lib/inngest/client";
-import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
+import { CHAT_TURN_RETRIES, DurableTurn, MAX_ROUNDS, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
 import {
   CHAT_TURN_EVENT,
   REPLY_DECIDED_EVENT,
@@ -11,14 +11,13 @@ import {
   type ThreadCompactEventData,
 } from "@/lib/protocol/turn-events";
 
-/** The most rounds of decisions one run waits for: each waits, and goes on, in steps of its own. */
-const MAX_ROUNDS = 10;
-
 /**
  * Runs one chat turn durably: each side effect of the turn is a step (its id
  * set by lib/agent/turn/turn.ts), one turn at a time per thread. A refusal ends
  * the run at once; a failure is retried, and the last failure ends the
- * client's stream.
+ * client's stream. A run that fails for good without ending its turn (its
+ * process died on the last attempt) has it ended by its failure handler, so
+ * the thread takes the next message.
  */
 export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurnDeps) {
   return inngest.createFunction(
@@ -27,6 +26,10 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
       triggers: [{ event: CHAT_TURN_EVENT }],
       concurrency: [{ key: "event.data.concurrencyKey", limit: 1 }],
       retries: CHAT_TURN_RETRIES,
+      onFailure: async ({ event, error, step, attempt }) => {
+        const turn = await DurableTurn.open(event.data.event.data as ChatTurnEventData, deps, { step, attempt });
+        await turn?.endFailedRun({ refused: error.name === "NonRetriableError" });
+      },
     },
     async ({ event, step, attempt, maxAttempts }) => {
       const turn = await DurableTurn.open(event.data as ChatTurnEventData, deps, { step, attempt, maxAttempts });

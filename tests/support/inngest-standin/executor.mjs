@@ -29,6 +29,9 @@
 //     (terms joined by "&&", each "event.<path> == async.<path>", as the
 //     SDK writes a `match`, or "async.<path> == \"<text>\"", the only forms
 //     evaluated here), is the step's data; past the timeout it is null.
+// A run that fails for good sends inngest/function.failed ({function_id,
+// run_id, error, event}), which runs the function's onFailure handler (its
+// trigger's `if`, "event.data.function_id == '<id>'", is evaluated here).
 // A waiting run holds no concurrency slot, as with Inngest: it takes its
 // slots again before its next request.
 import { randomUUID } from "node:crypto";
@@ -135,7 +138,7 @@ export class Executor {
     }
     const done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
       const config = await this.sync();
-      const matching = config.functions.filter((fn) => fn.triggers?.some((t) => matches(t.event, event.name)));
+      const matching = config.functions.filter((fn) => fn.triggers?.some((t) => matches(t.event, event.name) && triggerMatcher(t.expression)(event)));
       return Promise.all(matching.map((fn) => this.#run(fn, event)));
     });
     // Tests see this through waitForRuns; a standalone stand-in has only its log.
@@ -206,6 +209,15 @@ export class Executor {
       this.#live.delete(run.id);
       run.endedAt = Date.now();
       give();
+    }
+    // As Inngest does once a run has failed for good: the function's failure handler (onFailure) runs on it.
+    if (run.status === "failed") {
+      this.dispatch({
+        name: FUNCTION_FAILED,
+        id: randomUUID(),
+        ts: Date.now(),
+        data: { function_id: fn.id, run_id: run.id, error: failureError(run.error), event },
+      });
     }
     return run;
   }
@@ -354,6 +366,14 @@ export class Executor {
   }
 }
 
+const FUNCTION_FAILED = "inngest/function.failed";
+
+/** A failed run's error as Inngest's failure event carries it: the SDK's serialized error, or one made of what the stand-in saw. */
+function failureError(error) {
+  const found = error?.error && typeof error.error === "object" ? error.error : error;
+  return { name: found?.name ?? "Error", message: String(found?.message ?? "the run failed"), ...(found?.stack ? { stack: found.stack } : {}) };
+}
+
 const KNOWN_OPS = new Set(["StepRun", "Step", "StepFailed", "StepError", "StepPlanned", "RunComplete"]);
 
 function lastError(ops) {
@@ -393,6 +413,21 @@ const path = (value, dotted) =>
     .split(".")
     .slice(1)
     .reduce((at, key) => (at == null ? undefined : at[key]), value);
+
+/**
+ * A trigger's `if` (CEL in Inngest): "event.<path> == '<text>'" (or a
+ * double-quoted text), joined by "&&", the form the SDK writes for an
+ * onFailure handler; no expression matches every event.
+ */
+function triggerMatcher(expression) {
+  if (!expression) return () => true;
+  const terms = expression.split("&&").map((term) => {
+    const found = /^\s*event((?:\.[A-Za-z_$][\w$]*)+)\s*==\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*$/.exec(term);
+    if (!found) throw new Error(`the stand-in cannot evaluate the trigger's condition ${expression}`);
+    return { at: found[1], text: found[2] ?? found[3] };
+  });
+  return (event) => terms.every(({ at, text }) => path(event, at) === text);
+}
 
 function matches(trigger, name) {
   if (typeof trigger !== "string") return false;
