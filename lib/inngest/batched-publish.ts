@@ -1,8 +1,9 @@
 /**
  * A publish that never makes its caller wait and sends as few messages as
- * the network allows: the first item goes out at once; items that arrive
+ * the network allows: the first item goes out once the event loop has run
+ * what is ready now (no timer: a first token is not held); items that arrive
  * while a send is in flight wait for it and then go out together, in order,
- * as the next send. Idle, every item goes out alone and immediately; under
+ * as the next send. Idle, every burst goes out alone and at once; under
  * load the batches grow with the latency of a send (today an HTTP request to
  * Inngest realtime per send), so a busy server makes fewer requests, not more.
  *
@@ -22,6 +23,8 @@ export function batchedPublish<T>(send: (items: T[]) => Promise<void>) {
     throw error;
   };
   const drain = async () => {
+    // What the turn pushes in the same turn of the event loop (a part's start and its first delta) goes in one send.
+    await new Promise((resolve) => setImmediate(resolve));
     while (queue.length > 0) {
       const batch = queue;
       queue = [];

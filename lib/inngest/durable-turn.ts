@@ -26,6 +26,14 @@ export const MAX_ROUNDS = 10;
 
 const FAILED_TEXT = "The server failed while answering. Please try again.";
 
+/**
+ * How long a durable turn's token delta waits for company. Each publish is
+ * an HTTP request to Inngest realtime, where inline a chunk costs a function
+ * call: wider than inline's window, still under what the eye tells apart
+ * from a steady stream.
+ */
+export const DURABLE_COALESCE_WINDOW_MS = 50;
+
 /** What a durable turn runs with: lib/app.ts's parts (or a test's), and where its output goes. */
 export interface DurableTurnDeps {
   history: () => TurnHistory;
@@ -137,6 +145,7 @@ export class DurableTurn {
       // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
       network: { ...this.deps.network(), maxRetries: 0 },
       publish: this.publish,
+      coalesceWindowMs: DURABLE_COALESCE_WINDOW_MS,
       step: this.step,
       signal: this.controller.signal,
       signer: historySigner(this.secret, this.input.owner),
@@ -192,6 +201,7 @@ export class DurableTurn {
       approvalTimeoutMs: this.deps.approvalTimeoutMs,
       network: { ...this.deps.network(), maxRetries: 0 },
       publish: this.publish,
+      coalesceWindowMs: DURABLE_COALESCE_WINDOW_MS,
       step: this.step,
       signal: this.controller.signal,
       signer: historySigner(this.secret, this.input.owner),

@@ -162,6 +162,8 @@ interface Waiting {
 class RunFeed {
   private readonly filter = new AttemptFilter();
   private closed = false;
+  /** What came with the first chunk, in the same message: the stream begins with it. */
+  private rest: UIMessageChunk[] = [];
 
   constructor(
     private readonly reader: ReadableStreamDefaultReader<Message>,
@@ -199,7 +201,10 @@ class RunFeed {
       const chunks = await this.next(timeoutMs, { quiet });
       if (chunks === "silent") return undefined;
       if (chunks === null) throw new AppError("internal:inngest", "The realtime stream ended before the turn started.");
-      if (chunks.length > 0) return chunks[0];
+      if (chunks.length > 0) {
+        this.rest = chunks.slice(1);
+        return chunks[0];
+      }
     }
   }
 
@@ -211,7 +216,15 @@ class RunFeed {
   stream(first: UIMessageChunk, idleTimeoutMs: number, waiting?: Waiting): ReadableStream<UIMessageChunk> {
     let queued = waiting;
     return new ReadableStream<UIMessageChunk>({
-      start: (controller) => controller.enqueue(first),
+      start: (controller) => {
+        const opening = [first, ...this.rest.splice(0)];
+        for (const chunk of opening) controller.enqueue(chunk);
+        // A turn may come whole in its first message (a replay of a stored reply).
+        if (opening.some(isTerminal)) {
+          this.close();
+          controller.close();
+        }
+      },
       pull: async (controller) => {
         try {
           // A pull that enqueues nothing is not called again: read until there is something to pass on.

@@ -20,11 +20,16 @@ function manualSend() {
   return { sent, send, settle, waiting: () => pending.length };
 }
 
+/** What is ready now has run: the batcher's first send of a burst has gone out. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("batched realtime publishing", () => {
-  it("sends the first item at once and what arrives meanwhile as the next send, in order", async () => {
+  it("sends the first item within the turn of the event loop and what arrives meanwhile as the next send, in order", async () => {
     const { sent, send, settle, waiting } = manualSend();
     const out = batchedPublish(send);
     out.push(1);
+    expect(sent).toEqual([]);
+    await nextTurn();
     expect(sent).toEqual([[1]]);
     out.push(2);
     out.push(3);
@@ -36,12 +41,27 @@ describe("batched realtime publishing", () => {
     await settle("ok");
     await flushed;
     expect(waiting()).toBe(0);
-    // Idle again: the next item goes out alone, at once.
+    // Idle again: the next item goes out alone, in the same turn of the event loop.
     out.push(5);
+    await nextTurn();
     expect(sent.at(-1)).toEqual([5]);
     await settle("ok");
     await out.flush();
     expect(sent.flat()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("sends what is pushed in one turn of the event loop (a part's start and its first delta) as one send", async () => {
+    const { sent, send, settle } = manualSend();
+    const out = batchedPublish(send);
+    out.push(1);
+    out.push(2);
+    await nextTurn();
+    out.push(3);
+    expect(sent).toEqual([[1, 2]]);
+    await settle("ok");
+    await settle("ok");
+    await out.flush();
+    expect(sent).toEqual([[1, 2], [3]]);
   });
 
   it("never makes the caller wait for the network", () => {
@@ -53,12 +73,14 @@ describe("batched realtime publishing", () => {
     const { sent, send, settle } = manualSend();
     const out = batchedPublish(send);
     out.push(1);
+    await nextTurn();
     out.push(2);
     await settle(new Error("realtime is down"));
     expect(sent).toEqual([[1]]);
     expect(() => out.push(3)).toThrow("realtime is down");
     // The failure is reported once; publishing goes on for the retried step.
     out.push(4);
+    await nextTurn();
     expect(sent.at(-1)).toEqual([4]);
     await settle("ok");
     await out.flush();
@@ -66,6 +88,7 @@ describe("batched realtime publishing", () => {
     const again = batchedPublish(send);
     again.push(5);
     const flushed = again.flush();
+    await nextTurn();
     await settle(new Error("timed out"));
     await expect(flushed).rejects.toThrow("timed out");
   });
