@@ -32,7 +32,7 @@ const FAILED_TEXT = "The server failed while answering. Please try again.";
  * call: wider than inline's window, still under what the eye tells apart
  * from a steady stream.
  */
-export const DURABLE_COALESCE_WINDOW_MS = 50;
+const DURABLE_COALESCE_WINDOW_MS = 50;
 
 /** What a durable turn runs with: lib/app.ts's parts (or a test's), and where its output goes. */
 export interface DurableTurnDeps {
