@@ -211,7 +211,7 @@ export class Executor {
       give();
     }
     // As Inngest does once a run has failed for good: the function's failure handler (onFailure) runs on it.
-    if (run.status === "failed") {
+    if (run.status === "failed" && !this.#stopped) {
       this.dispatch({
         name: FUNCTION_FAILED,
         id: randomUUID(),
