@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { AppError } from "@threadline/history/errors";
-import { MAX_APPROVAL_REASON } from "@threadline/history/parts";
+import { MAX_APPROVAL_REASON } from "@threadline/history/parts-plain";
 import type { ApprovalDecision } from "@/lib/client/api";
 import { errorMessage } from "@/lib/client/error-message";
 import { pretty, toolDisplayName } from "@/components/chat/tool-status";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { Attachment } from "@/lib/client/attachments";
-import { fileSizeText } from "@/lib/protocol/files";
+import { fileSizeText } from "@/lib/protocol/file-kinds";
 import { CloseIcon, FileIcon } from "@/components/ui/icons";
 
 /** The files the next message will carry: each with its upload's progress, or why it was refused, and a way to take it out. */

@@ -1,7 +1,8 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
-import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason, type FeedbackRequest } from "@/lib/protocol/feedback";
+import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason } from "@/lib/protocol/feedback-reasons";
+import type { FeedbackRequest } from "@/lib/protocol/feedback";
 import { useFeedback } from "@/components/chat/FeedbackContext";
 import { useDismiss } from "@/components/ui/useDismiss";
 import { ThumbDownIcon, ThumbUpIcon } from "@/components/ui/icons";

@@ -4,7 +4,7 @@ import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { usageText } from "@/lib/client/usage-text";
 import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import { useFeedback } from "@/components/chat/FeedbackContext";
-import { FEEDBACK_REASONS } from "@/lib/protocol/feedback";
+import { FEEDBACK_REASONS } from "@/lib/protocol/feedback-reasons";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {

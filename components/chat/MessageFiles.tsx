@@ -1,5 +1,6 @@
 import type { ChatMessage } from "@/lib/protocol/chat";
-import { FILE_KIND_NAMES, fileSizeText, type FileMediaType } from "@/lib/protocol/files";
+import { FILE_KIND_NAMES, fileSizeText } from "@/lib/protocol/file-kinds";
+import type { FileMediaType } from "@/lib/protocol/files";
 import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 import { FileIcon } from "@/components/ui/icons";
 

@@ -1,6 +1,5 @@
 "use client";
 
-import "@/lib/client/zod-without-eval";
 import { useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { NewChatProvider } from "@/components/chat/NewChatContext";

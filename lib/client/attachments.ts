@@ -5,7 +5,7 @@
 // store with subscribe/getSnapshot, so React renders it and tests drive it
 // without a browser.
 import { limits } from "@/lib/limits";
-import { FILE_NAME_HEADER, fileSizeText, type UploadedFile } from "@/lib/protocol/files";
+import { FILE_NAME_HEADER, fileSizeText, type UploadedFile } from "@/lib/protocol/file-kinds";
 
 export interface Attachment {
   key: string;

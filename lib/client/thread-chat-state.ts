@@ -7,7 +7,8 @@ import type { ChatDataParts, ChatMessage, HistorySource, PendingTurn } from "@/l
 import { isUnanswered, messageText, toChatMessage, type DataPart } from "@/lib/client/messages";
 import type { RetriedReply } from "@/lib/client/retried-parts";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
-import { filesOf, type FilePart } from "@threadline/history/parts";
+import { filesOf } from "@threadline/history/parts-plain";
+import type { FilePart } from "@threadline/history/parts";
 
 /** What the turn is doing: waiting for the first chunk, streaming, or nothing. The page is busy unless idle. */
 export type TurnPhase = "submitted" | "streaming" | "idle";

@@ -34,7 +34,8 @@ import {
 } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, regenerableReplyId, type VersionIndex } from "@/lib/client/versions";
 import type { UploadedFile } from "@/lib/protocol/files";
-import { filesOf, type FilePart } from "@threadline/history/parts";
+import { filesOf } from "@threadline/history/parts-plain";
+import type { FilePart } from "@threadline/history/parts";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
 
 /** An upload as the message's part names it. */

@@ -3,13 +3,9 @@
 // reads it, and the owner's edit. Isomorphic: zod and types only.
 import { z } from "zod";
 
-export const DOCUMENT_KINDS = ["markdown", "code"] as const;
-export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+import { DOCUMENT_KINDS, MAX_DOCUMENT_CHARS, OWNER_AUTHOR, type DocumentKind } from "./document-kinds";
 
-/** The most one version of a document may hold. */
-export const MAX_DOCUMENT_CHARS = 200_000;
-/** The author of a version the owner wrote. */
-export const OWNER_AUTHOR = "you";
+export { DOCUMENT_KINDS, MAX_DOCUMENT_CHARS, OWNER_AUTHOR, type DocumentKind };
 
 export const documentTitleSchema = z
   .string({ message: "must be a string" })

@@ -5,20 +5,9 @@
 // page sends and reads it. Never part of what a model reads.
 import { z } from "zod";
 import { cursorParam, feedbackCursor } from "./cursors";
+import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason } from "./feedback-reasons";
 
-/** Why a reply was not good: a short list a script can count, with free text beside it. */
-export const FEEDBACK_REASONS = {
-  inaccurate: "Not accurate",
-  unhelpful: "Not helpful",
-  incomplete: "Incomplete",
-  "ignored-instructions": "Didn't follow instructions",
-  "too-long": "Too long",
-  unsafe: "Unsafe or harmful",
-  other: "Something else",
-} as const;
-
-export type FeedbackReason = keyof typeof FEEDBACK_REASONS;
-export const MAX_FEEDBACK_COMMENT = 2000;
+export { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason };
 
 const reasons = Object.keys(FEEDBACK_REASONS) as [FeedbackReason, ...FeedbackReason[]];
 const reason = z.enum(reasons, { message: `must be one of ${reasons.join(", ")}` });

@@ -9,8 +9,9 @@ import type { Feedback } from "./feedback";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
 import type { ChatMessage } from "./chat";
 import type { ApprovalOutcome, FilePart, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
-import { FILE_KIND_NAMES, fileSizeText } from "./files";
-import { OWNER_AUTHOR, type ThreadDocument } from "./documents";
+import { FILE_KIND_NAMES, fileSizeText } from "./file-kinds";
+import { OWNER_AUTHOR } from "./document-kinds";
+import type { ThreadDocument } from "./documents";
 import { canonicalParts } from "@threadline/history/codec";
 import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 

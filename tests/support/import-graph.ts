@@ -20,14 +20,17 @@ export function sourceFiles(dir: string): string[] {
   });
 }
 
-/** What a module's import and export-from statements and dynamic imports name, as written. */
-export function specifiersOf(source: string): string[] {
-  const patterns = [
-    /\b(?:import|export)\s+(?:type\s+)?[^;"'`]*?\bfrom\s*["']([^"']+)["']/g,
-    /\bimport\s*["']([^"']+)["']/g,
-    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
-  ];
-  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]));
+/**
+ * What a module's import and export-from statements and dynamic imports name,
+ * as written; with `values`, not those that import types only (erased from
+ * the bundle).
+ */
+export function specifiersOf(source: string, { values = false } = {}): string[] {
+  const fromStatements = [...source.matchAll(/\b(?:import|export)\s+(type\s+)?[^;"'`]*?\bfrom\s*["']([^"']+)["']/g)]
+    .filter((match) => !values || match[1] === undefined)
+    .map((match) => match[2]);
+  const bare = [/\bimport\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+  return [...fromStatements, ...bare.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]))];
 }
 
 /** The workspace's packages (packages/<name>), by the names they are imported under. */
@@ -67,15 +70,15 @@ export function resolve(from: string, specifier: string): { file: string } | { p
 /**
  * Every path from `start` through local imports to a module `forbidden`
  * refuses (a file or a package), each as "a → b → c". A refused module is not
- * followed further.
+ * followed further. With `values`, imports of types only are not followed.
  */
-export function forbiddenPaths(start: string, forbidden: (module: string) => boolean): string[] {
+export function forbiddenPaths(start: string, forbidden: (module: string) => boolean, options: { values?: boolean } = {}): string[] {
   const found: string[] = [];
   const seen = new Set<string>([start]);
   const queue: string[][] = [[start]];
   for (let chain = queue.shift(); chain; chain = queue.shift()) {
     const file = chain[chain.length - 1];
-    for (const specifier of specifiersOf(readFileSync(path.join(root, file), "utf8"))) {
+    for (const specifier of specifiersOf(readFileSync(path.join(root, file), "utf8"), options)) {
       const target = resolve(file, specifier);
       const name = "file" in target ? target.file : target.pkg;
       if (forbidden(name)) {

@@ -37,6 +37,22 @@ describe("the browser's code", () => {
   });
 });
 
+describe("the page's bundle", () => {
+  // lib/protocol's wire schemas are zod, for the routes; the page reads what it needs from their zod-free siblings.
+  const bundled = browserFiles.filter((file) => !file.startsWith("lib/protocol/"));
+  const isZod = (module: string) => module === "zod" || module.startsWith("zod/");
+
+  it("takes no zod with it: about 33 KB of the page's JavaScript, gzipped, that the page never calls", () => {
+    expect(bundled.flatMap((file) => forbiddenPaths(file, isZod, { values: true }))).toEqual([]);
+  });
+
+  it("would be caught taking it: a module of wire schemas does, and a type-only import of one does not", () => {
+    expect(forbiddenPaths("lib/protocol/files.ts", isZod, { values: true })).toContain("lib/protocol/files.ts → zod");
+    expect(forbiddenPaths("lib/protocol/parts-codec.ts", isZod, { values: true })).toEqual([]);
+    expect(forbiddenPaths("lib/protocol/parts-codec.ts", isZod).length).toBeGreaterThan(0);
+  });
+});
+
 describe("the workspace's packages", () => {
   const packageFiles = sourceFiles("packages").filter((file) => !file.includes("/dist/") && !file.endsWith("build.mjs"));
   const app = (module: string) => /^(app|lib|components|scripts)\//.test(module);

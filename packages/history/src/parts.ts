@@ -9,6 +9,9 @@
 // and there, and nowhere else.
 import { z } from "zod";
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "./json-depth";
+import { MAX_APPROVAL_REASON } from "./parts-plain";
+
+export { filesOf, MAX_APPROVAL_REASON } from "./parts-plain";
 
 export const ROLES = ["user", "assistant", "system"] as const;
 export type Role = (typeof ROLES)[number];
@@ -55,8 +58,6 @@ const approvalRequest = z.object({ id: z.uuid() });
 /** How the user's approval of a call was decided: the result's outcome says why it ran or did not. */
 export const APPROVAL_OUTCOMES = ["approved", "denied", "expired", "stopped", "moved_on"] as const;
 export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
-/** At most this many characters of the user's reason are kept. */
-export const MAX_APPROVAL_REASON = 500;
 
 const approvalDecision = z.object({
   id: z.uuid(),
@@ -194,5 +195,3 @@ export const userMessage = (id: string, text: string, files: FilePart[] = []): T
   parts: [{ type: "text", text }, ...files],
 });
 
-/** The files a message carries. */
-export const filesOf = (message: Pick<ThreadMessage, "parts">): FilePart[] => message.parts.filter((part): part is FilePart => part.type === "file");
