@@ -97,6 +97,12 @@ describe.skipIf(inject("embeddedDatabase"))("a durable run whose server dies on 
     await standin.idle();
     expect(await turnOf(message.id)).toBe("failed");
     expect(standin.runs.find((run) => run.fnId === "threadline-chat-turn-failure")?.status).toBe("completed");
+    // A client still following the turn (through another server) hears its end rather than waiting for its idle timeout.
+    const turnId = String(standin.events.find((event) => (event.data.message as { id?: string } | undefined)?.id === message.id)?.data.turnId);
+    const last = standin.published.filter((published) => published.channel.includes(turnId)).at(-1);
+    expect((last?.data as { messages: { chunk: unknown }[] }).messages.map((m) => m.chunk)).toEqual([
+      { type: "error", errorText: "The server failed while answering. Please try again." },
+    ]);
 
     // Retry: the same message sent again is answered, once.
     const calls = mock.requests.length;
