@@ -91,7 +91,7 @@ async function vitestSuite(name, config, report) {
   for (const file of results.testResults ?? []) {
     const where = path.relative(process.cwd(), file.name ?? "");
     const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
-    for (const test of failed) failures.push(`failed: ${where} › ${test.fullName}`);
+    for (const test of failed) failures.push(`failed: ${where} › ${test.fullName}${reasonOf(test.failureMessages)}`);
     if (file.status === "failed" && failed.length === 0) failures.push(`failed: ${where} (did not run: ${String(file.message ?? "").split("\n")[0]})`);
   }
   if (exitCode !== 0 && !results.numFailedTests) {
@@ -130,13 +130,27 @@ async function endToEnd() {
   totals.failed += unexpected;
   totals.skipped += skipped;
   for (const { spec, test } of playwrightTests(report.suites ?? [])) {
-    if (test.status === "unexpected" || test.status === "flaky") failures.push(`${test.status === "flaky" ? "flaky (passed on retry)" : "failed"}: [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}`);
+    if (test.status === "unexpected" || test.status === "flaky") {
+      const reason = reasonOf((test.results ?? []).flatMap((result) => (result.errors ?? []).map((error) => error.message ?? "")));
+      failures.push(`${test.status === "flaky" ? "flaky (passed on retry)" : "failed"}: [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}${reason}`);
+    }
   }
   for (const error of report.errors ?? []) problems.push(`playwright: ${error.message?.split("\n")[0]}`);
   if (exitCode !== 0 && !unexpected) {
     recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
   }
   await benchSmoke();
+}
+
+/**
+ * The first lines of why a test failed, indented under its name: CI keeps
+ * only the end of a long log, and a name alone does not say which
+ * expectation broke (a flake seen once cannot be run again to find out).
+ */
+function reasonOf(messages, lines = 4) {
+  const text = (messages ?? []).map(String).join("\n").replace(/\u001b\[[0-9;]*m/g, "");
+  const kept = text.split("\n").map((line) => line.trimEnd()).filter((line) => line.trim() && !/^\s+at /.test(line)).slice(0, lines);
+  return kept.length ? `\n${kept.map((line) => `    ${line.slice(0, 300)}`).join("\n")}` : "";
 }
 
 /** Every test of a Playwright JSON report, with the spec it belongs to. */
