@@ -15,6 +15,7 @@ import { AppError } from "@threadline/history/errors";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { createInngestClient, type InngestClient } from "@/lib/inngest/client";
 import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createChatTurnCancelledFunction } from "@/lib/inngest/functions/chat-turn-cancelled";
 import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
 import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
@@ -319,11 +320,15 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** The Inngest client: sends the turns' events, publishes their chunks, serves the functions. */
     inngest: once((): InngestClient => parts.inngest ?? createInngestClient(config)),
     /** The Inngest functions, over this app's parts (served at /api/inngest). */
-    inngestFunctions: once((): InngestFunctions => [
-      createChatTurnFunction(app.inngest(), { ...app, publisher: realtimePublisher(app.inngest()), stepsMayMove: stepsMayMove(config) }),
-      createCompactThreadFunction(app.inngest(), app),
-      createPostReminderFunction(app.inngest(), app),
-    ]),
+    inngestFunctions: once((): InngestFunctions => {
+      const turnDeps = { ...app, publisher: realtimePublisher(app.inngest()), stepsMayMove: stepsMayMove(config) };
+      return [
+        createChatTurnFunction(app.inngest(), turnDeps),
+        createChatTurnCancelledFunction(app.inngest(), turnDeps),
+        createCompactThreadFunction(app.inngest(), app),
+        createPostReminderFunction(app.inngest(), app),
+      ];
+    }),
 
     /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
     runtime(): TurnRuntime {
@@ -374,6 +379,7 @@ export type App = ReturnType<typeof createApp>;
 
 type InngestFunctions = [
   ReturnType<typeof createChatTurnFunction>,
+  ReturnType<typeof createChatTurnCancelledFunction>,
   ReturnType<typeof createCompactThreadFunction>,
   ReturnType<typeof createPostReminderFunction>,
 ];

@@ -25,6 +25,7 @@ export const CHAT_TURN_RETRIES = 3;
 export const MAX_ROUNDS = 10;
 
 const FAILED_TEXT = "The server failed while answering. Please try again.";
+const CANCELLED_TEXT = "This reply was cancelled on the server. Send your message again for an answer.";
 
 /**
  * How long a durable turn's token delta waits for company. Each publish is
@@ -319,10 +320,25 @@ export class DurableTurn {
    * rather than at its idle timeout.
    */
   async endFailedRun({ refused }: { refused: boolean }): Promise<void> {
+    await this.endEndedRun(refused ? undefined : FAILED_TEXT);
+  }
+
+  /**
+   * After the run was cancelled (from Inngest's dashboard or REST API, or a
+   * bulk cancellation): Inngest stops it between steps, and a turn it had
+   * opened and not yet stored would keep its thread busy for good. Ended as
+   * a failed run's is: the same message sent again is answered.
+   */
+  async endCancelledRun(): Promise<void> {
+    await this.endEndedRun(CANCELLED_TEXT);
+  }
+
+  /** Ends the run's turns that are still open (a stored reply's turn counts as done) and tells the client `told`. */
+  private async endEndedRun(told: string | undefined): Promise<void> {
     const { owner, message, turnId } = this.input;
     const turns = this.deps.history().turns;
     const ids = [turnId, ...Array.from({ length: MAX_ROUNDS }, (_, round) => continuationTurnId(turnId, round + 1))];
     await Promise.all(ids.map((id) => turns?.finishTurn({ owner, messageId: message.id, turnId: id, status: "failed" })));
-    if (!refused) await this.deps.publisher.chunks(turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: FAILED_TEXT } }]);
+    if (told) await this.deps.publisher.chunks(turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: told } }]);
   }
 }

@@ -78,7 +78,7 @@ describe("the Inngest serve route", () => {
     const config = await response.json();
     expect(config.app_id).toBe("threadline");
     expect(config.inspection.mode).toBe("dev");
-    expect(config.functions).toHaveLength(4);
+    expect(config.functions).toHaveLength(5);
     expect(config.functions[0]).toMatchObject({
       id: "threadline-chat-turn",
       triggers: [{ event: "threadline/chat.turn" }],
@@ -95,14 +95,19 @@ describe("the Inngest serve route", () => {
       id: "threadline-chat-turn-failure",
       triggers: [{ event: "inngest/function.failed", expression: "event.data.function_id == 'threadline-chat-turn'" }],
     });
-    // Its own function, keyed by thread: a thread's next turn never queues behind its compaction.
+    // And one cancelled, from Inngest's dashboard or API, by this one (Inngest's system event, filtered to the chat runs).
     expect(config.functions[2]).toMatchObject({
+      id: "threadline-chat-turn-cancelled",
+      triggers: [{ event: "inngest/function.cancelled", expression: "event.data.function_id == 'threadline-chat-turn'" }],
+    });
+    // Its own function, keyed by thread: a thread's next turn never queues behind its compaction.
+    expect(config.functions[3]).toMatchObject({
       id: "threadline-compact-thread",
       triggers: [{ event: "threadline/thread.compact" }],
       concurrency: [{ key: "event.data.threadId", limit: 1 }],
     });
     // A run per reminder, sleeping until it is due.
-    expect(config.functions[3]).toMatchObject({ id: "threadline-post-reminder", triggers: [{ event: "threadline/reminder.scheduled" }] });
+    expect(config.functions[4]).toMatchObject({ id: "threadline-post-reminder", triggers: [{ event: "threadline/reminder.scheduled" }] });
   });
 
   it("runs a whole turn over the execution protocol in one request: each step checkpointed, rows written once, the result in RunComplete", async () => {

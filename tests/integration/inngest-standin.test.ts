@@ -42,4 +42,15 @@ describe("the Inngest stand-in", () => {
       await standin.close();
     }
   });
+
+  it("answers a cancel of a run it does not know with 404", async () => {
+    const standin = await startInngestStandin();
+    try {
+      const response = await fetch(`${standin.url}/v1/runs/no-such-run`, { method: "DELETE" });
+      expect(response.status).toBe(404);
+      expect(standin.unhandled).toEqual([]);
+    } finally {
+      await standin.close();
+    }
+  });
 });

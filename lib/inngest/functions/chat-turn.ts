@@ -17,12 +17,16 @@ import {
  * the run at once; a failure is retried, and the last failure ends the
  * client's stream. A run that fails for good without ending its turn (its
  * process died on the last attempt) has it ended by its failure handler, so
- * the thread takes the next message.
+ * the thread takes the next message (a run cancelled instead:
+ * chat-turn-cancelled.ts).
  */
+/** The function's id; Inngest's is "<app id>-" and this. */
+export const CHAT_TURN_FUNCTION_ID = "chat-turn";
+
 export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurnDeps) {
   return inngest.createFunction(
     {
-      id: "chat-turn",
+      id: CHAT_TURN_FUNCTION_ID,
       triggers: [{ event: CHAT_TURN_EVENT }],
       concurrency: [{ key: "event.data.concurrencyKey", limit: 1 }],
       retries: CHAT_TURN_RETRIES,

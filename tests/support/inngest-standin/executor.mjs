@@ -34,6 +34,12 @@
 // trigger's `if`, "event.data.function_id == '<id>'", is evaluated here).
 // A waiting run holds no concurrency slot, as with Inngest: it takes its
 // slots again before its next request.
+// cancel(runId) (DELETE /v1/runs/:runId, as Inngest's REST API) stops a run
+// between steps, as Inngest does: a request in flight runs to its end, but
+// its checkpoints are refused (409, the SDK stops there), a wait, a sleep or
+// a retry's delay ends at once, and no request follows. The run is then
+// "cancelled" and inngest/function.cancelled ({function_id, run_id, error:
+// {name, message: "function cancelled"}, event}) is sent.
 import { randomUUID } from "node:crypto";
 
 const MAX_REQUESTS_PER_RUN = 500;
@@ -56,6 +62,8 @@ export class Executor {
   #waiting = new Set();
 
   #betweenSteps;
+  /** Wakes a cancelled run's wait, sleep or retry delay, by run id. */
+  #cancelWakers = new Map();
 
   constructor({ appUrl, appFetch, retryDelayMs = 20, mode = "checkpointed", betweenSteps }) {
     this.#betweenSteps = betweenSteps;
@@ -83,7 +91,7 @@ export class Executor {
     const live = this.#live.get(runId);
     const run = this.runs.find((r) => r.id === runId);
     if (!run) return { status: 404, body: { error: `no run ${runId}` } };
-    if (!live || body?.request_id !== live.requestId) {
+    if (!live || body?.request_id !== live.requestId || run.cancelRequested) {
       run.staleCheckpoints += 1;
       return { status: 409, body: { error: `stale dispatch: request ${body?.request_id} is not run ${runId}'s current one` } };
     }
@@ -94,6 +102,16 @@ export class Executor {
       live.apply(op);
     }
     return { status: 200, body: {} };
+  }
+
+  /** Cancels a run that has not ended (see the header); 404 for an unknown run, 409 for one that has ended. */
+  cancel(runId) {
+    const run = this.runs.find((r) => r.id === runId);
+    if (!run) return { status: 404, body: { error: `no run ${runId}` } };
+    if (!["queued", "running", "waiting"].includes(run.status)) return { status: 409, body: { error: `run ${runId} has ended (${run.status})` } };
+    run.cancelRequested = true;
+    this.#cancelWakers.get(runId)?.();
+    return { status: 200, body: { data: { run_id: runId, status: "Cancelled" } } };
   }
 
   get configured() {
@@ -187,12 +205,13 @@ export class Executor {
       if (holding) for (const { slot } of slots) this.#limiter.release(slot);
       holding = false;
     };
-    // While the run waits it holds none of its slots.
+    const cancelled = new Promise((resolve) => this.#cancelWakers.set(run.id, resolve)).then(() => CANCELLED);
+    // While the run waits it holds none of its slots; a cancel ends the wait.
     const paused = async (wait) => {
       give();
       run.status = "waiting";
       try {
-        return await wait;
+        return await Promise.race([wait, cancelled]);
       } finally {
         await take();
         run.status = "running";
@@ -202,11 +221,14 @@ export class Executor {
       await take();
       run.status = "running";
       run.startedAt = Date.now();
-      Object.assign(run, await this.#execute(fn, event, run, paused));
+      if (run.cancelRequested) throw new RunCancelled();
+      Object.assign(run, await this.#execute(fn, event, run, paused, cancelled));
     } catch (error) {
-      Object.assign(run, { status: "failed", error: { message: String(error?.message ?? error) } });
+      if (error instanceof RunCancelled) run.status = "cancelled";
+      else Object.assign(run, { status: "failed", error: { message: String(error?.message ?? error) } });
     } finally {
       this.#live.delete(run.id);
+      this.#cancelWakers.delete(run.id);
       run.endedAt = Date.now();
       give();
     }
@@ -219,10 +241,18 @@ export class Executor {
         data: { function_id: fn.id, run_id: run.id, error: failureError(run.error), event },
       });
     }
+    if (run.status === "cancelled" && !this.#stopped) {
+      this.dispatch({
+        name: FUNCTION_CANCELLED,
+        id: randomUUID(),
+        ts: Date.now(),
+        data: { function_id: fn.id, run_id: run.id, error: { name: "Error", message: "function cancelled" }, event },
+      });
+    }
     return run;
   }
 
-  async #execute(fn, event, run, paused) {
+  async #execute(fn, event, run, paused, cancelled) {
     const step = fn.steps?.step;
     if (!step?.runtime?.url) throw new Error(`function ${fn.id} has no step URL in its config`);
     const maxAttempts = (step.retries?.attempts ?? 3) + 1;
@@ -253,6 +283,8 @@ export class Executor {
     let generation = 0;
     while (run.requests.length < MAX_REQUESTS_PER_RUN) {
       if (this.#stopped) throw new Error("the stand-in was closed mid-run");
+      // Between steps: a request in flight when the cancel came ran to its end, and none follows.
+      if (run.cancelRequested) throw new RunCancelled();
       const stepId = planned[0] ?? "step";
       const url = new URL(step.runtime.url);
       url.searchParams.set("stepId", stepId);
@@ -303,6 +335,7 @@ export class Executor {
           } else if (op.op === "Sleep" || op.op === "WaitForEvent") {
             run.waits.push({ op: op.op, name: op.name, opts: op.opts ?? null });
             const data = await paused(op.op === "Sleep" ? this.#sleep(op.name) : this.#waitForEvent(op, event));
+            if (data === CANCELLED) throw new RunCancelled();
             apply({ op: "Step", id: op.id, data });
           } else if (!KNOWN_OPS.has(op.op)) throw new Error(`the stand-in does not implement the ${op.op} op`);
           else apply(op);
@@ -317,13 +350,15 @@ export class Executor {
       } else {
         // A run the SDK completed through a checkpoint needs no answer.
         if (completed) return { status: "completed", output: completed.output, attempts: attempt + 1 };
+        // The SDK stopped at a refused checkpoint (StaleDispatchError, no retry): the cancel, not a failure.
+        if (run.cancelRequested) throw new RunCancelled();
         const noRetry = response?.headers.get("x-inngest-no-retry") === "true" || exchange.status === 400;
         if (noRetry || attempt + 1 >= maxAttempts) {
           return { status: "failed", error: payload ?? { message: exchange.error }, attempts: attempt + 1 };
         }
       }
       attempt += 1;
-      await new Promise((resolve) => setTimeout(resolve, this.#retryDelayMs));
+      await Promise.race([this.#timer(this.#retryDelayMs), cancelled]);
     }
     throw new Error(`run exceeded ${MAX_REQUESTS_PER_RUN} requests`);
   }
@@ -367,6 +402,17 @@ export class Executor {
 }
 
 const FUNCTION_FAILED = "inngest/function.failed";
+const FUNCTION_CANCELLED = "inngest/function.cancelled";
+
+/** What a cancelled run's wait resolves with. */
+const CANCELLED = Symbol("cancelled");
+
+/** The run was cancelled: it ends between steps. */
+class RunCancelled extends Error {
+  constructor() {
+    super("function cancelled");
+  }
+}
 
 /** A failed run's error as Inngest's failure event carries it: the SDK's serialized error, or one made of what the stand-in saw. */
 function failureError(error) {

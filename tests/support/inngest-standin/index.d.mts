@@ -32,7 +32,9 @@ export interface StandinRun {
   fnId: string;
   mode: StandinMode;
   /** "waiting": asleep, or waiting for an event (it holds no concurrency slot meanwhile). */
-  status: "queued" | "running" | "waiting" | "completed" | "failed";
+  status: "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+  /** Cancelled (DELETE /v1/runs/:runId): it ends between steps. */
+  cancelRequested?: boolean;
   output?: unknown;
   error?: unknown;
   /** The attempt number of the final request, plus one. */

@@ -8,6 +8,7 @@
 //   /v1/realtime/…               token, websocket connect, publish (realtime.mjs)
 //   executor                     runs functions through the serve endpoint (executor.mjs)
 //   POST /v1/checkpoint/:runId/async  steps a checkpointed run finished (executor.mjs)
+//   DELETE /v1/runs/:runId       cancels a run, as Inngest's REST API and dashboard do (executor.mjs)
 //   GET  /__standin/state        what it saw, for tests in another process
 // Anything else answers 404 and is recorded in `unhandled`, so a new SDK call
 // shows up as a failure instead of silently doing nothing.
@@ -27,6 +28,7 @@ import { Realtime } from "./realtime.mjs";
 import { assertSdkVersion } from "./sdk-version.mjs";
 
 const CHECKPOINT_PATH = /^\/v1\/checkpoint\/([^/]+)\/async$/;
+const RUN_PATH = /^\/v1\/runs\/([^/]+)$/;
 
 export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDelayMs, mode, sdkPackageJson, betweenSteps } = {}) {
   assertSdkVersion(sdkPackageJson);
@@ -49,12 +51,14 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
     try {
       const body = req.method === "POST" ? await readBody(req) : "";
       const route = `${req.method} ${url.pathname}`;
-      count(`${req.method} ${url.pathname.replace(/^\/e\/.*/, "/e/:key").replace(CHECKPOINT_PATH, "/v1/checkpoint/:runId/async")}`);
+      count(`${req.method} ${url.pathname.replace(/^\/e\/.*/, "/e/:key").replace(CHECKPOINT_PATH, "/v1/checkpoint/:runId/async").replace(RUN_PATH, "/v1/runs/:runId")}`);
       if (req.method === "POST" && url.pathname.startsWith("/e/")) return send(res, acceptEvents(body));
       if (route === "POST /v1/realtime/token") return send(res, realtime.issueToken(parseJson(body)));
       if (route === "POST /v1/realtime/publish") {
         return send(res, realtime.publish(url, String(req.headers["content-type"] ?? ""), body));
       }
+      const cancel = req.method === "DELETE" && RUN_PATH.exec(url.pathname);
+      if (cancel) return send(res, executor.cancel(decodeURIComponent(cancel[1])));
       const checkpoint = req.method === "POST" && CHECKPOINT_PATH.exec(url.pathname);
       if (checkpoint) return send(res, await executor.checkpoint(decodeURIComponent(checkpoint[1]), parseJson(body)));
       if (route === "GET /__standin/state") {
