@@ -99,16 +99,34 @@ export function cleanEnv(vars: Record<string, string | undefined> = {}): NodeJS.
 const handedOut = new Set<number>();
 
 /**
- * A port nothing listens on: one the system picks, or, when TEST_PORT_RANGE
- * ("3500-3599") is set, one of that range, for a machine whose ports are
- * shared out among those who use it.
+ * The ports this process may hand out: TEST_PORT_RANGE ("3500-3599") when
+ * set, for a machine whose ports are shared out among those who use it;
+ * else a thousand of its own, by the Vitest or Playwright worker it is,
+ * below the kernel's ephemeral range (32768 and up). A port the system
+ * picked (listen on 0) was free only then: between its check and the app's
+ * bind, seconds later, another test file running side by side could be
+ * given the same one, and each would then talk to the other's server. Two
+ * workers never share a range, and one worker runs one file at a time.
  */
-export async function freePort(): Promise<number> {
+function portRange(): { first: number; last: number } | undefined {
   const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? "");
+  if (range) return { first: Number(range[1]), last: Number(range[2]) };
+  const vitest = Number(process.env.VITEST_POOL_ID);
+  if (Number.isInteger(vitest) && vitest >= 1) return thousand(20_000, (vitest - 1) % 8);
+  const playwright = Number(process.env.TEST_PARALLEL_INDEX);
+  if (Number.isInteger(playwright) && playwright >= 0) return thousand(28_000, playwright % 4);
+  return undefined;
+}
+
+const thousand = (from: number, slot: number) => ({ first: from + slot * 1_000, last: from + slot * 1_000 + 999 });
+
+/** A port nothing listens on, from this process's range (portRange), or one the system picks outside a test worker. */
+export async function freePort(): Promise<number> {
+  const range = portRange();
   if (!range) return listenOnce(0);
-  const [first, last] = [Number(range[1]), Number(range[2])];
+  const { first, last } = range;
   const size = last - first + 1;
-  // From a random place, so test files running side by side seldom try the same port.
+  // From a random place: a file that follows another in the same worker seldom tries the ports just let go.
   const start = Math.floor(Math.random() * size);
   for (let i = 0; i < size; i++) {
     const port = first + ((start + i) % size);
@@ -122,7 +140,7 @@ export async function freePort(): Promise<number> {
       return port;
     }
   }
-  throw new Error(`no free port in TEST_PORT_RANGE=${process.env.TEST_PORT_RANGE}`);
+  throw new Error(`no free port in ${first}-${last}`);
 }
 
 function listenOnce(port: number): Promise<number> {
@@ -136,18 +154,22 @@ function listenOnce(port: number): Promise<number> {
 }
 
 /** Polls `url` until it answers 200; fails with the app's output when the app exits or three minutes pass. */
-export async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+export async function waitFor(url: string, child: ChildProcess, output: () => string, isOurs?: (response: Response) => boolean): Promise<void> {
   const seconds = 180;
+  let stranger = false;
   for (let i = 0; i < seconds * 2; i++) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(url)).status === 200) return;
+      const response = await fetch(url);
+      if (response.status === 200 && (!isOurs || isOurs(response))) return;
+      stranger ||= response.status === 200;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`${url} did not answer 200 in ${seconds} s:\n${output()}`);
+  const whose = stranger ? " from this app (another process answers on its port)" : "";
+  throw new Error(`${url} did not answer 200${whose} in ${seconds} s:\n${output()}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
@@ -122,7 +122,7 @@ export function startApp(env: Record<string, string>): StartedApp {
     base: `http://127.0.0.1:${port}`,
     output: () => output,
     exited: new Promise((resolve) => child.on("exit", resolve)),
-    ready: () => waitFor(`http://127.0.0.1:${port}/api/health`, child, () => output),
+    ready: () => waitFor(`http://127.0.0.1:${port}/api/health`, child, () => output, (response) => inGroup(Number(response.headers.get("x-worker")), child.pid)),
     stop: async () => {
       await stopGroup(child);
       started.delete(app);
@@ -130,6 +130,24 @@ export function startApp(env: Record<string, string>): StartedApp {
   };
   started.add(app);
   return app;
+}
+
+/**
+ * Whether process `pid` (a worker, as its X-Worker header names it) belongs
+ * to the process group `group` (an app started detached leads its own): an
+ * answer on the app's port from any other process is not the app's.
+ */
+function inGroup(pid: number, group: number | undefined): boolean {
+  // Without /proc (not Linux) there is no telling: the answer is taken as the app's.
+  if (!existsSync("/proc/self/stat")) return true;
+  if (!Number.isInteger(pid) || pid <= 0 || group === undefined) return false;
+  try {
+    // /proc/<pid>/stat: "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === group;
+  } catch {
+    return false;
+  }
 }
 
 /** Stops every app this file started and has not stopped yet. */
