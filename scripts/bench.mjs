@@ -117,7 +117,7 @@ async function main() {
         ...(results.turnsPerCore.cpu ? { shipped: await profiledShippedServer(inline, results.turnsPerCore.workers) } : {}),
       };
     }
-    results.soak = await soaks({ ...inline, databaseUrl: database.url }, mock);
+    results.soak = await soaks({ ...inline, databaseUrl: database.url, port: PORT }, mock);
   } finally {
     await direct.end();
     await mock.close();
@@ -182,6 +182,7 @@ async function soaks(options, mockModel) {
     runs.push(
       await soak({
         withApp,
+        startInngestStandin,
         options,
         kind,
         turns: SOAK_TURNS,

@@ -331,7 +331,7 @@ function soakSection(soak) {
   return [
     SOAK_HEADING,
     "",
-    `Node ${soak.node} · ${first.turns} turns per run, ${first.concurrency} at a time, each run on a fresh production server (inline runtime). ` +
+    `Node ${soak.node} · ${first.turns} turns per run, ${first.concurrency} at a time, each run on a fresh production server (inline runtime, unless the run says Inngest). ` +
       "The server's resident memory (RSS) and its JavaScript heap after a full collection, in MiB, after a warm-up of 20 turns, " +
       "then as the turns finish, and once idle after the load:",
     "",

@@ -47,6 +47,13 @@ export const SOAK_KINDS = {
         : `turn ${i} finished without the lookup's answer: ${JSON.stringify(turn.chunks.filter((c) => c.type.startsWith("tool-"))).slice(0, 300)}`,
     storesUsage: true,
   },
+  // The durable runtime: each turn a run of the Inngest stand-in (checkpointed), its chunks published over realtime.
+  inngestPlain: {
+    label: "Inngest runtime (the stand-in, checkpointed), the mock model's plain reply",
+    env: {},
+    inngest: true,
+    message: (i) => `[[bench]] durable soak turn ${i}`,
+  },
 };
 
 /** The process's resident set size in MiB (Linux /proc), or undefined elsewhere. */
@@ -66,19 +73,22 @@ export function rssMiB(pid) {
  * `settleMs` idle once the load is over. `mockModel`: the bench's mock model
  * server, whose record of requests is tallied and emptied as the soak goes.
  */
-export async function soak({ withApp, options, kind, turns, every, concurrency, warmUpTurns, settleMs, log, mockModel }) {
+export async function soak({ withApp, startInngestStandin, options, kind, turns, every, concurrency, warmUpTurns, settleMs, log, mockModel }) {
   const flavour = SOAK_KINDS[kind];
   const mcp = flavour.mcp ? await startMockMcpServer() : undefined;
+  const standin = flavour.inngest ? await startInngestStandin(options.port) : undefined;
   try {
     const env = {
       ...options.env,
       ...flavour.env,
+      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
       ...(mcp ? { MCP_SERVERS: JSON.stringify({ mcpServers: { notes: { url: mcp.url, autoApprove: flavour.mcp.autoApprove } } }) } : {}),
     };
     const nodeArgs = [...(options.nodeArgs ?? []), "--inspect=127.0.0.1:0"];
     return await withApp({ ...options, nodeArgs, env }, (server) => soakOn(server, { options, kind, flavour, turns, every, concurrency, warmUpTurns, settleMs, log, mockModel, mcp }));
   } finally {
     await mcp?.close();
+    await standin?.stop();
   }
 }
 
