@@ -320,7 +320,7 @@ export class DurableTurn {
    * rather than at its idle timeout.
    */
   async endFailedRun({ refused }: { refused: boolean }): Promise<void> {
-    await this.endEndedRun(refused ? undefined : FAILED_TEXT);
+    await this.endOpenTurns(refused ? undefined : FAILED_TEXT);
   }
 
   /**
@@ -330,11 +330,11 @@ export class DurableTurn {
    * a failed run's is: the same message sent again is answered.
    */
   async endCancelledRun(): Promise<void> {
-    await this.endEndedRun(CANCELLED_TEXT);
+    await this.endOpenTurns(CANCELLED_TEXT);
   }
 
   /** Ends the run's turns that are still open (a stored reply's turn counts as done) and tells the client `told`. */
-  private async endEndedRun(told: string | undefined): Promise<void> {
+  private async endOpenTurns(told: string | undefined): Promise<void> {
     const { owner, message, turnId } = this.input;
     const turns = this.deps.history().turns;
     const ids = [turnId, ...Array.from({ length: MAX_ROUNDS }, (_, round) => continuationTurnId(turnId, round + 1))];

@@ -11,6 +11,9 @@ import {
   type ThreadCompactEventData,
 } from "@/lib/protocol/turn-events";
 
+/** The function's id; Inngest's is "<app id>-" and this. */
+export const CHAT_TURN_FUNCTION_ID = "chat-turn";
+
 /**
  * Runs one chat turn durably: each side effect of the turn is a step (its id
  * set by lib/agent/turn/turn.ts), one turn at a time per thread. A refusal ends
@@ -20,9 +23,6 @@ import {
  * the thread takes the next message (a run cancelled instead:
  * chat-turn-cancelled.ts).
  */
-/** The function's id; Inngest's is "<app id>-" and this. */
-export const CHAT_TURN_FUNCTION_ID = "chat-turn";
-
 export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurnDeps) {
   return inngest.createFunction(
     {
