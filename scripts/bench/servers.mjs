@@ -3,6 +3,7 @@
 // under the profiler), the end-to-end tests' Inngest stand-in, and the CPU a
 // process has used.
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -65,6 +66,7 @@ export function benchServers({ root, outDir, basePort }) {
    * whose migrations find nothing to do), sharing `poolSize` as `npm start` shares DATABASE_POOL_SIZE.
    */
   async function startApp({ databaseUrl, poolSize, modelUrl, port = basePort, env = {}, nodeArgs = [], workers }) {
+    await portFree(port);
     const log = path.join(outDir, `server-${port}.log`);
     const command = workers
       ? [...nodeArgs, "scripts/run-app.mjs", "start"]
@@ -116,6 +118,7 @@ export function benchServers({ root, outDir, basePort }) {
    * chat-turn run, summed; `traffic()`: the requests the app made to it.
    */
   async function startInngestStandin(appPort, { mode = "checkpointed" } = {}) {
+    await portFree(basePort + 100);
     const url = `http://127.0.0.1:${basePort + 100}`;
     const child = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
       cwd: root,
@@ -192,4 +195,19 @@ export function benchServers({ root, outDir, basePort }) {
   }
 
   return { throwawayDatabase, withApp, startApp, startInngestStandin, cpuMs };
+}
+
+/**
+ * Fails when something listens on `port` already (a server left over from an
+ * interrupted run): its health check would answer for the bench's server, and
+ * the bench would measure the wrong one.
+ */
+function portFree(port) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+      .once("error", (error) =>
+        reject(new Error(`port ${port} is in use (${error.code}): stop what listens there, or move the bench's servers with --port=N`)),
+      )
+      .listen(port, "127.0.0.1", () => probe.close(() => resolve()));
+  });
 }
