@@ -205,6 +205,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       const models = parts.model ? { model: parts.model } : answeringModels(config);
       const reminders = reminderTools({
         store: app.reminders(),
+        limit: (owner) => app.rateLimits().limitReminder(owner),
         // On Inngest a run sleeps until the reminder is due; inline, every server's DueWork looks for it.
         scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
       });
@@ -257,7 +258,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       list: (owner: string, options: Parameters<typeof listFeedback>[2]) => listFeedback(pool(), owner, options),
     },
     /** Reminders the agents schedule (lib/reminders/). */
-    reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere)),
+    reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere, { perThread: config.REMINDERS_PER_THREAD, perOwner: config.REMINDERS_PER_IDENTITY })),
     /**
      * The inline runtime's due work (reminders, replies left to go on),
      * looked for once a second by every server; started as the server starts

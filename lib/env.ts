@@ -119,6 +119,14 @@ const schema = z.object({
   RATE_LIMIT_UPLOADS_PER_HOUR: wholeNumber(0, 999_999_999).default(200).describe("uploads per identity per hour"),
   /** Uploads per client address per hour, across identities; 0: off. */
   RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(600).describe("uploads per address per hour"),
+  /** Reminders scheduled per identity per hour; 0: off. */
+  RATE_LIMIT_REMINDERS_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("reminders scheduled per identity per hour"),
+
+  // Reminders
+  /** The most reminders still to come in one thread. */
+  REMINDERS_PER_THREAD: wholeNumber(1, 100_000).default(20).describe("pending reminders per thread"),
+  /** The most reminders still to come for one identity, all threads together. */
+  REMINDERS_PER_IDENTITY: wholeNumber(1, 1_000_000).default(100).describe("pending reminders per identity"),
 
   // Files
   /** The most one attached file may be, in megabytes (a message carries at most 5). */

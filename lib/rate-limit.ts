@@ -6,7 +6,7 @@ import { AppError } from "@threadline/history/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
 // of a thread's path), imports (up to 8 MB parsed and written) and uploads
-// (a file stored) per
+// (a file stored) and reminders (each one posted later) per
 // identity and per address, and new identities per address (dropping the
 // cookie must not reset an identity's count forever). Counted in Postgres with
 // rate-limiter-flexible, so several app servers share one count; the defaults
@@ -29,6 +29,7 @@ const LIMITS = {
   importPerAddress: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
   uploadPerIdentity: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR", windowSeconds: 3600 },
   uploadPerAddress: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
+  reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
 } as const;
 
 type LimitName = keyof typeof LIMITS;
@@ -108,6 +109,11 @@ export class RateLimits {
       ["uploadPerIdentity", owner, "You are uploading files faster than this server allows."],
       ["uploadPerAddress", address, "Too many uploads are coming from your network."],
     );
+  }
+
+  /** Counts one reminder scheduled; throws a 429 AppError once the identity is over its limit (approved calls come from no request, so no address). */
+  limitReminder(owner: string): Promise<void> {
+    return this.consume("reminderPerIdentity", owner, "You are scheduling reminders faster than this server allows.");
   }
 
   /** Counts one new identity for an address; throws a 429 AppError over the limit. */

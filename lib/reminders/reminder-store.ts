@@ -34,6 +34,17 @@ const fromRow = (row: ReminderRow): Reminder => ({
 
 const COLUMNS = "id, thread_id, text, due_at, time_zone, status";
 
+/** The most reminders still to come, per thread and per owner (REMINDERS_PER_THREAD, REMINDERS_PER_IDENTITY). */
+export interface ReminderCaps {
+  perThread: number;
+  perOwner: number;
+}
+
+export const DEFAULT_REMINDER_CAPS: ReminderCaps = { perThread: 20, perOwner: 100 };
+
+/** What scheduling did: made it (or found it made by the same call), or refused it and stored nothing. */
+export type ScheduleOutcome = { reminder: Reminder; created: boolean } | { refused: "no_thread" | "thread_full" | "owner_full" };
+
 /**
  * The reminders table (packages/history/db/migrations/…_reminders.sql): what
  * an agent schedules, keyed by the scheduling call, and posted once when due
@@ -43,27 +54,32 @@ export class ReminderStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly changed: ThreadsChanged = () => {},
+    private readonly caps: ReminderCaps = DEFAULT_REMINDER_CAPS,
   ) {}
 
   /**
    * Schedules it under `id`, or finds the one scheduled under it already (the
-   * same call run again): `created` says which. Null: no such thread of the owner's.
+   * same call run again): `created` says which. Refused, nothing stored, when
+   * the thread or the owner already has as many pending as the caps allow
+   * (threadline_schedule_reminder counts them under the owner's lock).
    */
-  async schedule(reminder: { id: string; owner: string; threadId: string; text: string; dueAt: Date; timeZone: string }): Promise<{ reminder: Reminder; created: boolean } | null> {
-    const { rows } = await this.pool.query<ReminderRow & { created: boolean }>(
-      `WITH inserted AS (
-         INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone)
-         SELECT $1, t.id, t.owner, $4, $5, $6 FROM threads t WHERE t.id = $2 AND t.owner = $3
-         ON CONFLICT (id) DO NOTHING
-         RETURNING ${COLUMNS})
-       SELECT ${COLUMNS}, true AS created FROM inserted
-       UNION ALL
-       SELECT ${COLUMNS}, false AS created FROM reminders WHERE id = $1 AND owner = $3 AND NOT EXISTS (SELECT 1 FROM inserted)`,
-      [reminder.id, reminder.threadId, reminder.owner, reminder.text, reminder.dueAt, reminder.timeZone],
+  async schedule(reminder: { id: string; owner: string; threadId: string; text: string; dueAt: Date; timeZone: string }): Promise<ScheduleOutcome> {
+    const { rows } = await this.pool.query<ReminderRow & { outcome: "created" | "exists" | "no_thread" | "thread_full" | "owner_full" }>(
+      `SELECT outcome, ${COLUMNS} FROM threadline_schedule_reminder($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [reminder.id, reminder.owner, reminder.threadId, reminder.text, reminder.dueAt, reminder.timeZone, this.caps.perThread, this.caps.perOwner],
     );
-    if (rows.length === 0) return null;
-    if (rows[0].created) this.changed(reminder.owner, reminder.threadId);
-    return { reminder: fromRow(rows[0]), created: rows[0].created };
+    const [row] = rows;
+    if (row.outcome === "created" || row.outcome === "exists") {
+      if (row.outcome === "created") this.changed(reminder.owner, reminder.threadId);
+      return { reminder: fromRow(row), created: row.outcome === "created" };
+    }
+    return { refused: row.outcome };
+  }
+
+  /** Whether the owner's call `id` has scheduled its reminder already. */
+  async made({ owner, id }: { owner: string; id: string }): Promise<boolean> {
+    const { rowCount } = await this.pool.query("SELECT 1 FROM reminders WHERE id = $1 AND owner = $2", [id, owner]);
+    return rowCount !== 0;
   }
 
   /** Cancels the owner's scheduled reminder; false when there is none to cancel (unknown, posted or cancelled). */

@@ -10,7 +10,9 @@ const GRACE_MS = 60_000;
 const HORIZON_MS = 366 * 86_400_000;
 
 export interface ReminderToolsDeps {
-  store: Pick<ReminderStore, "schedule" | "cancel">;
+  store: Pick<ReminderStore, "schedule" | "made" | "cancel">;
+  /** Counts one new reminder of the owner's; throws (a 429 AppError, read by the model as the call's error) past the rate. */
+  limit?: (owner: string) => Promise<void>;
   /** Told of each reminder scheduled now (the Inngest runtime starts the run that posts it). */
   scheduled?: (reminder: Reminder) => Promise<void>;
   clock?: () => Date;
@@ -22,7 +24,13 @@ export interface ReminderToolsDeps {
  * scheduling call is keyed by its idempotency key, so running it again
  * (after a crash, or a durable run's retry) schedules it once.
  */
-export function reminderTools({ store, scheduled, clock = () => new Date() }: ReminderToolsDeps): AgentTool[] {
+const REFUSALS = {
+  no_thread: "This conversation no longer exists.",
+  thread_full: "This conversation has too many reminders pending; cancel one or wait until one is posted.",
+  owner_full: "You have too many reminders pending; cancel one or wait until one is posted.",
+} as const;
+
+export function reminderTools({ store, limit, scheduled, clock = () => new Date() }: ReminderToolsDeps): AgentTool[] {
   return [
     defineTool({
       name: "schedule_reminder",
@@ -43,8 +51,12 @@ export function reminderTools({ store, scheduled, clock = () => new Date() }: Re
         if (due.getTime() < now - GRACE_MS) throw new Error(`${localTime(due, timeZone)} has passed; pick a later time.`);
         if (due.getTime() > now + HORIZON_MS) throw new Error("A reminder can be at most a year ahead.");
         if (!context.idempotencyKey) throw new Error("This call has no key to schedule it once by.");
-        const made = await store.schedule({ id: context.idempotencyKey, owner: context.owner, threadId: context.threadId, text, dueAt: due, timeZone });
-        if (!made) throw new Error("This conversation no longer exists.");
+        const key = context.idempotencyKey;
+        const one = { id: key, owner: context.owner, threadId: context.threadId, text, dueAt: due, timeZone };
+        // Counted before it is stored, so a refusal stores nothing; the same call run again (a retry) finds its reminder uncounted.
+        if (limit && !(await store.made({ id: key, owner: context.owner }))) await limit(context.owner);
+        const made = await store.schedule(one);
+        if ("refused" in made) throw new Error(REFUSALS[made.refused]);
         if (made.created) await scheduled?.(made.reminder);
         const { reminder } = made;
         return { id: reminder.id, text: reminder.text, dueAt: reminder.dueAt, local: localTime(new Date(reminder.dueAt), reminder.timeZone), timeZone: reminder.timeZone };

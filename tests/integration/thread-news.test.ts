@@ -199,11 +199,11 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     const news = await follow(me.cookie, me.id);
     try {
       const id = randomUUID();
-      await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone) VALUES ($1, $2, $3, 'stretch', now(), 'UTC')", [id, threadId, me.id]);
+      await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, next_look_at, time_zone) VALUES ($1, $2, $3, 'stretch', now(), now(), 'UTC')", [id, threadId, me.id]);
       // Three more to come: the list carries the soonest few of them all, and counts them all.
       const later = [3, 1, 2].map((days) => ({ id: randomUUID(), text: `in ${days} days`, dueAt: new Date(Date.now() + days * 86_400_000).toISOString() }));
       for (const r of later) {
-        await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, time_zone) VALUES ($1, $2, $3, $4, $5, 'UTC')", [r.id, threadId, me.id, r.text, r.dueAt]);
+        await pool.query("INSERT INTO reminders (id, thread_id, owner, text, due_at, next_look_at, time_zone) VALUES ($1, $2, $3, $4, $5, $5, 'UTC')", [r.id, threadId, me.id, r.text, r.dueAt]);
       }
       const before = (await item(me.cookie, threadId))!;
       expect(before.reminderCount).toBe(4);
