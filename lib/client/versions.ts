@@ -15,10 +15,10 @@ export function neighbourVersion({ versions, position }: MessageVersions, step: 
   return versions[position - 1 + step] ?? null;
 }
 
-/** The thread's last reply, which Regenerate answers anew: only when nothing but summaries follows it. */
+/** The thread's last reply, which Regenerate answers anew: only when nothing but summaries follows it, and not a reminder (it answers no message). */
 export function regenerableReplyId(messages: readonly ChatMessage[]): string | null {
   const last = messages.findLast((m) => m.role !== "system");
-  return last?.role === "assistant" ? last.id : null;
+  return last?.role === "assistant" && last.metadata?.reminder !== true ? last.id : null;
 }
 
 /**

@@ -223,6 +223,8 @@ export interface ChatMetadata {
   incomplete?: boolean;
   /** A reply: the model that wrote it (`provider:model`). */
   model?: string;
+  /** Posted by a reminder: it answers no message, so it offers no Regenerate. */
+  reminder?: boolean;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;

@@ -11,7 +11,7 @@ import type { ChatMessage } from "./chat";
 import type { ApprovalOutcome, FilePart, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { FILE_KIND_NAMES, fileSizeText } from "./file-kinds";
 import { OWNER_AUTHOR } from "./document-kinds";
-import type { ThreadDocument } from "./documents";
+import type { DocumentHistory } from "./documents";
 import { canonicalParts } from "@threadline/history/codec";
 import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 
@@ -23,7 +23,7 @@ import type { DecidedSoFar, StoredMessage, TimelineEntry } from "./threads";
 export function timelineOf(
   messages: StoredMessage[],
   feedback: Readonly<Record<string, Feedback>> = {},
-  documents: readonly ThreadDocument[] = [],
+  documents: readonly DocumentHistory[] = [],
 ): TimelineEntry[] {
   return messages.flatMap((message) => [
     ...message.parts.map((part, index) => ({
@@ -43,7 +43,7 @@ export function timelineOf(
 }
 
 /** The versions of the documents that belong with `message`, as timeline events, oldest first. */
-function documentEvents(message: StoredMessage, documents: readonly ThreadDocument[]): TimelineEntry[] {
+function documentEvents(message: StoredMessage, documents: readonly DocumentHistory[]): TimelineEntry[] {
   const events = documents.flatMap((document) =>
     document.versions.filter((v) => v.messageId === message.id).map((version) => ({ document, version })),
   );
@@ -285,6 +285,7 @@ export function toUIMessage(message: StoredMessage & { decided?: DecidedSoFar })
       ...(message.status === "stopped" ? { stopped: true } : {}),
       ...(message.status === "incomplete" ? { incomplete: true } : {}),
       ...(message.model ? { model: message.model } : {}),
+      ...(message.reminder ? { reminder: true } : {}),
     },
     parts: toUIParts(message.parts, message.decided),
   };

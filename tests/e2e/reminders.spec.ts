@@ -29,8 +29,20 @@ test("an approved reminder is listed under its thread, then arrives in the open 
   await expect(assistantMessages(page)).toHaveCount(2);
   await expect(reminders(page)).toHaveCount(0);
 
+  // It answers no message: it offers no Regenerate, live or after a reload.
+  await expect(arrived.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect(arrived.getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+
   await page.reload();
   await expect(assistantMessages(page)).toHaveCount(2);
   await expect(arrived).toHaveCount(1);
   await expect(reminders(page)).toHaveCount(0);
+  await expect(arrived.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect(arrived.getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+
+  // The next message is answered as any other, and its reply is the one to regenerate.
+  await sendMessage(page, "thanks");
+  await expectReplyFinished(page);
+  await expect(assistantMessages(page)).toHaveCount(3);
+  await expect(lastReply(page).getByRole("button", { name: "Regenerate" })).toBeVisible();
 });

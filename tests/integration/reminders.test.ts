@@ -92,8 +92,26 @@ describe.each(["inline", "inngest"] as const)("reminders (%s runtime)", (runtime
     expect(await posted(threadId)).toEqual(["Reminder: stretch"]);
     expect((await reminderRows(threadId))[0].status).toBe("posted");
     // The thread's newest message is the reminder, from the assistant: the sidebar marks it a new reply.
-    const [last] = (await app.history().get({ owner: me.id, threadId })).slice(-1);
-    expect(last).toMatchObject({ role: "assistant", parts: [{ type: "text", text: "Reminder: stretch" }] });
+    const history = await app.history().get({ owner: me.id, threadId });
+    const last = history.at(-1)!;
+    expect(last).toMatchObject({ role: "assistant", reminder: true, parts: [{ type: "text", text: "Reminder: stretch" }] });
+
+    // It answers no message: a regenerate of it is refused, and the thread takes the next message as any other.
+    const asked = history.findLast((m) => m.role === "user")!;
+    const askedText = asked.parts.find((p) => p.type === "text")!;
+    const regenerate = await chatTurn(
+      chat,
+      { threadId, message: { id: asked.id, content: "text" in askedText ? askedText.text : "" }, replaces: last.id, timeZone: "Europe/Paris" },
+      me.cookie,
+    );
+    expect(regenerate.response.status).toBe(400);
+    expect(regenerate.error?.error.code).toBe("bad_request:replaces");
+    const next = await ask("thanks, done", threadId);
+    expect(next.response.status).toBe(200);
+    expect(next.text).not.toBe("");
+    const after = await app.history().get({ owner: me.id, threadId });
+    expect(after.map((m) => m.role).slice(-3)).toEqual(["assistant", "user", "assistant"]);
+    expect(after.at(-3)).toMatchObject({ id: last.id, reminder: true });
   });
 
   it("never posts a reminder cancelled through cancel_reminder, nor one whose thread was deleted", async () => {

@@ -42,6 +42,8 @@ describe("regenerate and edit", () => {
     expect(regenerableReplyId([text("u1", "user"), text("a1", "assistant"), text("s1", "system")])).toBe("a1");
     expect(regenerableReplyId([text("u1", "user"), text("a1", "assistant"), text("u2", "user")])).toBeNull();
     expect(regenerableReplyId([])).toBeNull();
+    // A posted reminder answers no message: nothing to regenerate.
+    expect(regenerableReplyId([text("u1", "user"), text("a1", "assistant"), { ...text("r1", "assistant"), metadata: { reminder: true } }])).toBeNull();
   });
 
   it("an edit keeps the messages before the edited one, and only a user's message can be edited", () => {

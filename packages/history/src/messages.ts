@@ -20,6 +20,8 @@ export interface StoredMessage extends ThreadMessage {
   status: ReplyStatus;
   /** A reply: the model that wrote it (`provider:model`), where the store recorded one. */
   model?: string;
+  /** Posted by a reminder when it came due: it answers no message, so there is nothing to regenerate. */
+  reminder?: true;
 }
 
 /** A message on the active path that has other versions: its siblings (itself among them), oldest first. */

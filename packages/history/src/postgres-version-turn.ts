@@ -9,7 +9,7 @@ import type { OpenedTurn, TurnStore } from "./contract";
 type OpenArgs = Parameters<TurnStore["openTurn"]>[0] & { replaces: string };
 
 interface OpenedVersionRow {
-  refused: "not_found" | "busy" | "same_id" | "changed" | "not_reply" | null;
+  refused: "not_found" | "busy" | "same_id" | "changed" | "not_reply" | "reminder" | null;
   thread_id: string;
   claimed: boolean;
   running: boolean;
@@ -29,6 +29,7 @@ const REFUSALS: Record<NonNullable<OpenedVersionRow["refused"]>, () => AppError>
   changed: () =>
     new AppError("conflict:version_changed", "That message is no longer the one shown in this thread: it was regenerated or edited meanwhile. Reload to see its versions."),
   not_reply: () => new AppError("bad_request:replaces", "That reply does not answer this message."),
+  reminder: () => new AppError("bad_request:replaces", "A posted reminder answers no message, so it cannot be regenerated. Send a new message instead."),
 };
 
 /**

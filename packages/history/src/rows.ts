@@ -41,6 +41,7 @@ export function rowsToMessages(rows: PartRow[]): StoredMessage[] {
       createdAt: row.created_at.toISOString(),
       status: row.status,
       ...(row.model ? { model: row.model } : {}),
+      ...(row.kind === "assistant" && typeof row.data?.reminder === "string" ? { reminder: true as const } : {}),
     });
   }
   return messages;

@@ -71,6 +71,12 @@ BEGIN
     RETURN QUERY SELECT 'changed', p_thread, false, false, 0, NULL::bigint, NULL::bigint, NULL::text, NULL::boolean, NULL::text, NULL::jsonb;
     RETURN;
   END IF;
+  -- A posted reminder (threadline_post_reminder) answers no message: answering
+  -- the one before it again would put a reply where the reminder was.
+  IF r.data ? 'reminder' THEN
+    RETURN QUERY SELECT 'reminder', p_thread, false, false, 0, NULL::bigint, NULL::bigint, NULL::text, NULL::boolean, NULL::text, NULL::jsonb;
+    RETURN;
+  END IF;
   SELECT * INTO u FROM messages m
    WHERE m.thread_id = p_thread AND m.message_id = p_message AND m.part_index = 0 AND m.kind = 'user' AND m.active AND m.seq < r.seq;
   IF NOT FOUND OR EXISTS (SELECT 1 FROM messages x WHERE x.thread_id = p_thread AND x.kind = 'user' AND x.active
