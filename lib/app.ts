@@ -215,7 +215,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
         models,
         async (owner, query, options) => (await threads.search(owner, query, options)).results,
         reminders,
-        mcp.configured ? () => mcp.tools() : undefined,
+        mcp.configured ? { tools: (step) => mcp.tools(step), unlisted: (name) => mcp.unlistedTool(name) } : undefined,
         documentTools(app.documents),
       );
       return {
@@ -239,6 +239,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
     mcp: (): McpServers =>
       (mcpServers ??= new McpServers(config.mcpServers, {
         callTimeoutMs: config.MCP_TOOL_TIMEOUT_SECONDS * 1000,
+        connectTimeoutMs: config.MCP_CONNECT_TIMEOUT_SECONDS * 1000,
         maxResultChars: config.MCP_RESULT_MAX_CHARS,
         log: (line) => console.warn(line),
       })),

@@ -168,6 +168,8 @@ const schema = z.object({
   MCP_SERVERS: text.max(100_000).optional().describe("MCP servers"),
   /** How long one MCP tool call may take before it ends as an error the model reads. */
   MCP_TOOL_TIMEOUT_SECONDS: wholeNumber(1, 3_600).default(30).describe("MCP tool timeout, seconds"),
+  /** How long connecting to an MCP server, its SSE fallback and listing its tools may each take; the most a turn waits for a server not reached yet. */
+  MCP_CONNECT_TIMEOUT_SECONDS: wholeNumber(1, 120).default(5).describe("MCP connect timeout, seconds"),
   /** The most characters of one MCP tool result the model is given; the rest is cut, with a note. */
   MCP_RESULT_MAX_CHARS: wholeNumber(100, 1_000_000).default(20_000).describe("MCP result cap, characters"),
   /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */

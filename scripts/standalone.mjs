@@ -12,8 +12,18 @@ import { nodeFileTrace } from "@vercel/nft";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const standalone = path.join(root, ".next", "standalone");
 
-/** Scripts the image runs: the start script (migrations, then the server, with its preloads), `npm run migrate`, the health check. */
-const ENTRY_POINTS = ["scripts/run-app.mjs", "scripts/client-address.mjs", "scripts/worker-header.mjs", "scripts/migrate.mjs", "scripts/healthcheck.mjs"];
+/**
+ * Scripts the image runs: the start script (migrations, then the server, with its preloads), `npm run migrate`, the health check;
+ * and the worker thread that reads a PDF's text, which the server loads by path (lib/files/pdf-text.ts), with the unpdf it imports.
+ */
+const ENTRY_POINTS = [
+  "scripts/run-app.mjs",
+  "scripts/client-address.mjs",
+  "scripts/worker-header.mjs",
+  "scripts/migrate.mjs",
+  "scripts/healthcheck.mjs",
+  "lib/files/pdf-text-worker.mjs",
+];
 
 /**
  * The embedded Postgres (PGlite, ~25 MB) is for running from a checkout with

@@ -6,6 +6,10 @@ import { isImage } from "./file-type";
 /** The most of one file's text a model is given; the rest is said to be cut. */
 export const MAX_FILE_TEXT_CHARS = 100_000;
 
+/** What a model is told of a PDF whose text was not read: too big or too costly to read, or still being read. */
+export const PDF_TEXT_NOT_READ = "a PDF whose text could not be read within this server's limits, so only its name is given";
+export const PDF_TEXT_NOT_READY = "a PDF whose text is still being read, so only its name is given";
+
 /**
  * What a model is given for each attached file, from their stored contents:
  * an image's pixels when the model sees images (else a line that says it
@@ -17,13 +21,15 @@ export function fileInputFrom(contents: ReadonlyMap<string, FileContent>, seesIm
     const content = contents.get(part.fileId);
     if (!content) return [{ type: "text", text: fileLine(part, "it is no longer stored") }];
     if (isImage(part.mediaType)) {
-      if (!seesImages) return [{ type: "text", text: fileLine(part, "this model cannot see images, so only its name is given") }];
+      if (!seesImages || !content.content) return [{ type: "text", text: fileLine(part, "this model cannot see images, so only its name is given") }];
       return [
         { type: "text", text: fileLine(part) },
         { type: "image", image: content.content, mediaType: part.mediaType },
       ];
     }
-    const text = part.mediaType === "application/pdf" ? content.extractedText : content.content.toString("utf8");
+    if (content.textState === "failed") return [{ type: "text", text: fileLine(part, PDF_TEXT_NOT_READ) }];
+    if (content.textState === "pending") return [{ type: "text", text: fileLine(part, PDF_TEXT_NOT_READY) }];
+    const text = part.mediaType === "application/pdf" ? content.extractedText : (content.content?.toString("utf8") ?? null);
     if (text === null) return [{ type: "text", text: fileLine(part, "no text could be read from it") }];
     const cut = text.length > MAX_FILE_TEXT_CHARS;
     const body = cut ? text.slice(0, MAX_FILE_TEXT_CHARS) : text;

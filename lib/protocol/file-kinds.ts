@@ -7,12 +7,21 @@ import type { FileMediaType } from "@threadline/history/parts";
 /** The header an upload names its file in (URI-encoded: a header is Latin-1). */
 export const FILE_NAME_HEADER = "X-File-Name";
 
+/**
+ * Where reading a PDF's text is: it is read after the upload answers, and a
+ * model is given it once 'done'; 'failed': past the limits on what is read
+ * of a PDF, the model is told only that its text could not be read.
+ */
+export type FileTextState = "pending" | "done" | "failed";
+
 /** A stored upload, as POST /api/files answers: what its bytes were found to be. */
 export interface UploadedFile {
   id: string;
   name: string;
   mediaType: FileMediaType;
   size: number;
+  /** A PDF's only (GET /api/files/:id/text follows it). */
+  textState?: FileTextState;
 }
 
 /** "1.2 MB", "340 KB", "12 bytes". */

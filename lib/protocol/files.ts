@@ -8,7 +8,7 @@ import { fileNameSchema, FILE_MEDIA_TYPES, type FileMediaType } from "@threadlin
 import { limits } from "@/lib/limits";
 
 export { FILE_MEDIA_TYPES, type FileMediaType };
-export { FILE_KIND_NAMES, FILE_NAME_HEADER, fileSizeText, type UploadedFile } from "./file-kinds";
+export { FILE_KIND_NAMES, FILE_NAME_HEADER, fileSizeText, type FileTextState, type UploadedFile } from "./file-kinds";
 
 /** The files a chat message carries: uploads of the sender's, by id; the name each goes by in the message (its upload's when unset). */
 export const messageFilesSchema = z

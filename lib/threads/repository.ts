@@ -11,7 +11,6 @@ import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
-import { pdfText } from "@/lib/files/pdf-text";
 import { FileStore } from "@/lib/files/file-store";
 import { DocumentStore } from "@/lib/documents/document-store";
 import type { ThreadSource } from "@threadline/history/thread-source";
@@ -349,9 +348,9 @@ export class ThreadRepository {
     const id = randomUUID();
     const batches = new ImportBatches();
     // The file's files, stored as the importer's (once per content: one they hold already is theirs again) before the messages that name them.
+    // A PDF's text is read later, off the request path, as an upload's is (lib/files/pdf-extractions.ts).
     const addFile = async (file: ExportedFile, decoded: DecodedFile) => {
-      const extractedText = file.mediaType === "application/pdf" ? await pdfText(decoded.content) : null;
-      const stored = await new FileStore(client).save(owner, { name: file.name, mediaType: file.mediaType, content: decoded.content, sha256: decoded.sha256, extractedText });
+      const stored = await new FileStore(client).save(owner, { name: file.name, mediaType: file.mediaType, content: decoded.content, sha256: decoded.sha256 });
       batches.fileIds.set(file.id, stored.id);
     };
     const client = await this.pool.connect();

@@ -114,6 +114,11 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
   it("leaves a server that is down out of the turn, which still answers; its tools are back once it answers again", async () => {
     await mcp.stop();
     try {
+      // The kept list still offers its tools until a call finds it gone: that call's error is the model's to read.
+      const found = await send('[[call:notes__lookup:{"word":"gone"}]]');
+      expect(resultOf((await lastReply(found.threadId!)).parts, "notes__lookup")).toMatchObject({ error: expect.stringContaining('The MCP server "notes" is unavailable') });
+      await expect.poll(() => app.mcp().status()[0].connected, { timeout: 10_000 }).toBe(false);
+
       const turn = await send('[[call:notes__lookup:{"word":"gone"}]]');
       expect(turn.response.status).toBe(200);
       expect(turn.chunks.some((c) => c.type === "error")).toBe(false);
@@ -126,6 +131,8 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
     } finally {
       await mcp.start();
     }
+    // Tried again after its backoff, with no turn waiting for it.
+    await expect.poll(() => app.mcp().status()[0].connected, { timeout: 15_000 }).toBe(true);
     const back = await send('[[call:notes__lookup:{"word":"back"}]]');
     expect(resultOf((await lastReply(back.threadId!)).parts, "notes__lookup")).toMatchObject({ output: "back means something" });
     expect(mcp.calls).toHaveLength(1);

@@ -2,7 +2,7 @@ import "server-only";
 import type { Env } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
-import { createNetwork, type Network } from "./network";
+import { createNetwork, type DynamicTools, type Network } from "./network";
 import type { AgentTool } from "./tools/types";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
@@ -28,7 +28,7 @@ export function defaultNetwork(
   search: SearchThreads,
   reminders: AgentTool[] = [],
   /** Tools listed before each turn (the operator's MCP servers'), given to Researcher. */
-  listedTools?: () => Promise<AgentTool[]>,
+  listedTools?: Omit<DynamicTools, "agent">,
   /** The thread's documents: write, revise, read (lib/documents/document-tools.ts). */
   documents: AgentTool[] = [],
 ): Network {
@@ -44,7 +44,7 @@ export function defaultNetwork(
     compaction: environmentCompaction(settings),
     logHistory: historyLogEnabled(settings.NODE_ENV),
     toolApproval: settings.TOOL_APPROVAL,
-    dynamicTools: listedTools ? { agent: RESEARCHER, tools: listedTools } : undefined,
+    dynamicTools: listedTools ? { agent: RESEARCHER, ...listedTools } : undefined,
     agents: [
       {
         name: TRIAGE,

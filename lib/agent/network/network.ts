@@ -4,6 +4,7 @@ import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } 
 import type { FilePart, HandoffPart, Part } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/compaction-settings";
 import type { AgentTool, ToolApprovalMode } from "./tools/types";
+import type { StepRunner } from "../turn/steps";
 
 export interface Agent {
   /** Shown on the messages it writes; letters, digits, spaces, '-' and '_'. */
@@ -82,7 +83,21 @@ export interface Network {
   /** Which tool calls wait for the user's approval (TOOL_APPROVAL); unset: as each tool declares. */
   toolApproval?: ToolApprovalMode;
   /** Tools listed anew before each turn (the MCP servers'), given to `agent`; a source that lists none adds none. */
-  dynamicTools?: { agent: string; tools: () => Promise<AgentTool[]> };
+  dynamicTools?: DynamicTools;
+}
+
+/** Where a turn's listed tools come from (the operator's MCP servers). */
+export interface DynamicTools {
+  /** The agent given them. */
+  agent: string;
+  /** The tools for this turn, listed inside `step` (a durable run keeps the list, so its replays agree). */
+  tools: (step?: StepRunner) => Promise<AgentTool[]>;
+  /**
+   * The tool an approved call names that this turn's list lacks; undefined
+   * when the source has no such tool. Throws ToolUnavailableError when the
+   * tool's service cannot be reached now, so the call is tried again later.
+   */
+  unlisted?: (name: string) => Promise<AgentTool | undefined>;
 }
 
 /**
@@ -114,10 +129,10 @@ const grownAgents = new WeakMap<AgentTool[], Map<Agent, Agent>>();
  * tools listed now, and the agents that hand over to it or call it told
  * what they are. Unchanged when nothing is listed.
  */
-export async function withDynamicTools(network: Network): Promise<Network> {
+export async function withDynamicTools(network: Network, step?: StepRunner): Promise<Network> {
   const source = network.dynamicTools;
   if (!source) return network;
-  const tools = await source.tools();
+  const tools = await source.tools(step);
   if (tools.length === 0) return network;
   let grown = grownAgents.get(tools);
   if (!grown) grownAgents.set(tools, (grown = new Map()));

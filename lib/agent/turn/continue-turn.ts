@@ -5,13 +5,14 @@ import { denialText } from "@threadline/history/approvals";
 import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
 import { filesOf, type Part, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
-import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
+import { agentHistoryPolicy, withDynamicTools, withModel, type Agent, type Network } from "../network/network";
 import type { ModelUsage } from "@threadline/history/usage";
 import { runNetwork } from "../network/run-network";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
 import { coalescing } from "../model/coalesce";
-import { approvalIdFor, buildModelMessages, widestWindow } from "./lifecycle";
+import { approvalIdFor, buildModelMessages, conversationWith, widestWindow } from "./lifecycle";
+import { filesInWindow } from "./files-in-window";
 import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { runNow, type StepRunner } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
@@ -93,7 +94,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const nothing: TurnOutcome = { threadId, historySource: "database", status: "complete", compact: false };
   if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
   // The reply goes on with the model that began it, while it is still on offer.
-  const network = await withDynamicTools(withModel(deps.network, reply.model));
+  const network = await withDynamicTools(withModel(deps.network, reply.model), step);
   const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, ...(network.modelId ? { model: network.modelId } : {}) });
 
   // The model reads the thread up to the user's message, as the turn that asked did.
@@ -103,7 +104,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   const window = widestWindow(network.agents.map(policyFor));
   const earlier = await step("load-history", () => history.get({ owner, threadId, lastUserMessages: window, fromSeq, untilSeq: message.seq }));
   const asked = { id: message.id, role: "user" as const, content: userText(message), files: filesOf(message) };
-  const allFiles = [...earlier.flatMap(filesOf), ...asked.files];
+  const allFiles = filesInWindow(conversationWith(earlier, asked, summary), network.agents.map(policyFor));
   // Read outside any step, like the turn's: a file's bytes never become a step's output.
   const fileInput = allFiles.length > 0 && network.fileInput ? await network.fileInput(owner, allFiles, network.modelId) : undefined;
 
@@ -121,7 +122,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
   for (const call of unanswered(reply.parts)) {
     const decision = decisions.find((d) => d.id === call.approval?.id);
     const result = await step(`decided:${call.toolCallId}`, async () => {
-      const decided = await decidedResult(call, decision, network.agents, {
+      const decided = await decidedResult(call, decision, network, {
         ...context,
         idempotencyKey: decision?.id,
         timeZone: decision?.timeZone ?? context.timeZone,
@@ -195,15 +196,19 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
 async function decidedResult(
   call: ToolCallPart,
   decision: DecidedCall | undefined,
-  agents: Agent[],
+  { agents, dynamicTools }: Pick<Network, "agents" | "dynamicTools">,
   context: ToolContext,
 ): Promise<ToolResultPart & { approval: NonNullable<ToolResultPart["approval"]> }> {
   const id = call.approval?.id ?? "";
   const agentName = call.agentName ? { agentName: call.agentName } : {};
   const inside = insideOf(call) ?? {};
   if (decision?.outcome === "approved") {
-    const tools = agents.find((a) => a.name === call.agentName)?.tools ?? agents.flatMap((a) => a.tools ?? []);
-    return { ...(await runTool(tools, call, context)), approval: { id, outcome: "approved" }, ...inside };
+    const listed = agents.find((a) => a.name === call.agentName)?.tools ?? agents.flatMap((a) => a.tools ?? []);
+    // A listed tool missing now (its MCP server was down when this turn listed) is looked for again; one whose server
+    // cannot be reached throws, failing this step: the runtime tries the call again rather than storing "no such tool".
+    const unlisted = listed.some((t) => t.name === call.toolName) ? undefined : await dynamicTools?.unlisted?.(call.toolName);
+    const tools = unlisted ? [...listed, unlisted] : listed;
+    return { ...(await runTool(tools, call, { ...context, retryUnavailable: true })), approval: { id, outcome: "approved" }, ...inside };
   }
   // No decision on record can only be one the claim expired; said so rather than run.
   const outcome = decision ? decision.outcome : "expired";

@@ -4,7 +4,7 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
-import { filesOf, userMessage, type UserMessage } from "@threadline/history/parts";
+import { userMessage, type UserMessage } from "@threadline/history/parts";
 import type { FileInput } from "@/lib/protocol/parts-codec";
 import {
   approvalIdFor,
@@ -21,6 +21,7 @@ import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../
 import type { ModelUsage } from "@threadline/history/usage";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
+import { filesInWindow } from "./files-in-window";
 import { coalescing } from "../model/coalesce";
 import {
   canCompact,
@@ -56,8 +57,8 @@ export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOu
   // Token deltas that arrive close together go out as one chunk (the first at once).
   const publish = coalescing(given.publish, given.coalesceWindowMs);
   // The model the user picked answers, while it is on offer; else the default does, and the reply says which.
-  // The MCP servers' tools are the ones listed now: a server that does not answer is left out of this turn.
-  const network = await withDynamicTools(withModel(given.network, input.model));
+  // The MCP servers' tools as kept, listed in a step (a durable run's replays agree); a server that is down is left out.
+  const network = await withDynamicTools(withModel(given.network, input.model), given.step);
   const deps: TurnDeps = { ...given, publish, network };
   try {
     return await runTurnWith(input, deps);
@@ -224,7 +225,7 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
     const untilSeq = userSeq;
     earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq, untilSeq }));
   }
-  const reading: Reading = { source, summary, earlier, messages: [], fileInput: await fileInputOf(turn, earlier) };
+  const reading: Reading = { source, summary, earlier, messages: [], fileInput: await fileInputOf(turn, earlier, summary) };
   reading.messages = messagesFor(turn, reading)(entryAgent(turn));
   return reading;
 }
@@ -450,10 +451,10 @@ function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize,
 const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
   buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary, reading.fileInput);
 
-/** What the files of the thread's messages (the new one's too) become for the model: their contents, read once a turn. */
-async function fileInputOf({ input, deps }: Turn, earlier: ThreadMessage[]): Promise<FileInput | undefined> {
-  const files = [...earlier.flatMap(filesOf), ...(input.message.files ?? [])];
+/** What the files of the messages the models read (the new one's too) become for them: their contents, read once a turn. */
+async function fileInputOf({ input, deps, policyFor }: Turn, earlier: ThreadMessage[], summary: SummaryMessage | undefined): Promise<FileInput | undefined> {
   const { network } = deps;
+  const files = filesInWindow(conversationWith(earlier, input.message, summary), network.agents.map(policyFor));
   if (files.length === 0 || !network.fileInput) return undefined;
   return network.fileInput(input.owner, files, network.modelId);
 }

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { jsonDepth, MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import type { JsonValue, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
-import type { AgentTool, ToolContext } from "./types";
+import { ToolUnavailableError, type AgentTool, type ToolContext } from "./types";
 
 /**
  * Runs one tool call. Whatever goes wrong (no such tool, an input that does
  * not fit, a throw, Stop) becomes an error result the model can read; only
- * the output of a tool that finished is an output.
+ * the output of a tool that finished is an output. The one exception: an
+ * approved call whose service cannot be reached throws (retryUnavailable).
  */
 export async function runTool(
   tools: AgentTool[],
@@ -43,6 +44,7 @@ export async function runTool(
     return result({ output: json });
   } catch (error) {
     if (context.signal?.aborted) return result({ error: STOPPED_TOOL_ERROR });
+    if (context.retryUnavailable && error instanceof ToolUnavailableError) throw error;
     return result({ error: error instanceof Error ? error.message : String(error) });
   } finally {
     context.signal?.removeEventListener("abort", follow);

@@ -21,6 +21,21 @@ export interface ToolContext {
   /** This call's own id, and the agent that made it (runTool fills them in). */
   toolCallId?: string;
   agentName?: string;
+  /** An approved call: a ToolUnavailableError fails the call's step (the runtime tries it again) rather than becoming its result. */
+  retryUnavailable?: boolean;
+}
+
+/**
+ * The service a tool calls cannot be reached now (an MCP server that is
+ * down). In a turn the model reads it as any error; an approved call that
+ * meets it is not answered with it, but tried again later.
+ */
+export class ToolUnavailableError extends Error {
+  readonly unavailable = true;
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolUnavailableError";
+  }
 }
 
 /**

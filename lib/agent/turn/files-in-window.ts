@@ -1,0 +1,19 @@
+import type { ThreadMessage } from "@threadline/history/contract";
+import { filesOf, type FilePart } from "@threadline/history/parts";
+import { applyHistoryPolicy, type HistoryPolicy } from "@/lib/protocol/history-policy";
+
+/**
+ * The files a turn's models read: those of the messages inside some agent's
+ * window of `conversation` (each agent's history policy), each file once.
+ * A file only older messages carry is never read for the turn: its bytes
+ * would go nowhere.
+ */
+export function filesInWindow(conversation: ThreadMessage[], policies: HistoryPolicy[]): FilePart[] {
+  const files = new Map<string, FilePart>();
+  for (const policy of policies) {
+    for (const message of applyHistoryPolicy(conversation, policy)) {
+      for (const file of filesOf(message)) if (!files.has(file.fileId)) files.set(file.fileId, file);
+    }
+  }
+  return [...files.values()];
+}
