@@ -27,8 +27,10 @@ export function AttachmentChips({ items, onRemove }: { items: Attachment[]; onRe
             {item.state === "failed" ? (
               <span className="max-w-64">{item.error}</span>
             ) : (
-              <span className="text-neutral-500 dark:text-neutral-400">
+              <span className="text-neutral-500 dark:text-neutral-400" data-text-state={item.uploaded?.textState}>
                 {item.state === "uploading" ? `Uploading… ${Math.round(item.progress * 100)}%` : fileSizeText(item.uploaded?.size ?? item.size)}
+                {item.uploaded?.textState === "pending" && " · reading its text…"}
+                {item.uploaded?.textState === "failed" && " · its text could not be read: the model gets its name only"}
               </span>
             )}
           </span>

@@ -170,6 +170,8 @@ export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, not
           </span>
         ) : files.uploading ? (
           "Uploading files… the message can be sent once they are up."
+        ) : files.reading ? (
+          "Reading a PDF's text… a message sent now waits for it."
         ) : imageToBlindModel ? (
           <span className="font-medium text-amber-700 dark:text-amber-300">
             {blindModel} cannot see images: it is told each image&apos;s name, type and size only.

@@ -2,10 +2,13 @@
 // uploaded as soon as it is added (POST /api/files, before the message, so a
 // large file never rides in the chat request), with its progress, and
 // refused here with the server's own words when it cannot be attached. A
-// store with subscribe/getSnapshot, so React renders it and tests drive it
+// PDF's text is read on the server after its upload answers: the tray
+// follows it (GET /api/files/:id/text) so the composer can say the file is
+// not ready yet; the message may go meanwhile (its turn waits for the text).
+// A store with subscribe/getSnapshot, so React renders it and tests drive it
 // without a browser.
 import { limits } from "@/lib/limits";
-import { FILE_NAME_HEADER, fileSizeText, type UploadedFile } from "@/lib/protocol/file-kinds";
+import { FILE_NAME_HEADER, fileSizeText, type FileTextState, type UploadedFile } from "@/lib/protocol/file-kinds";
 
 export interface Attachment {
   key: string;
@@ -28,10 +31,26 @@ export interface AttachmentsSnapshot {
   uploading: boolean;
   /** What the message carries: the files that made it. */
   ready: UploadedFile[];
+  /** Some PDF's text is still being read: its model would get it a little later. */
+  reading: boolean;
 }
 
 /** Sends one file; progress as it goes; the stored file, or an Error whose message is the server's. */
 export type Uploader = (file: File, onProgress: (sent: number) => void, signal: AbortSignal) => Promise<UploadedFile>;
+
+/** Where a stored PDF's text is now. */
+export type TextStateReader = (id: string, signal: AbortSignal) => Promise<FileTextState | null>;
+
+/** GET /api/files/:id/text. */
+export const fetchTextState: TextStateReader = async (id, signal) => {
+  const response = await fetch(`/api/files/${id}/text`, { signal, cache: "no-store" });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return ((await response.json()) as { textState: FileTextState | null }).textState;
+};
+
+/** How often a pending PDF's text is asked after, and for how long at most (the server's longest read, and then some). */
+const FOLLOW_EVERY_MS = 1_000;
+const FOLLOW_AT_MOST = 120;
 
 /** The browser's upload (XMLHttpRequest: fetch tells nothing of an upload's progress). */
 export const uploadWithProgress: Uploader = (file, onProgress, signal) =>
@@ -55,12 +74,12 @@ export const uploadWithProgress: Uploader = (file, onProgress, signal) =>
   });
 
 export class AttachmentTray {
-  private snapshot: AttachmentsSnapshot = { items: [], uploading: false, ready: [] };
+  private snapshot: AttachmentsSnapshot = { items: [], uploading: false, ready: [], reading: false };
   private readonly listeners = new Set<() => void>();
   private readonly uploads = new Map<string, AbortController>();
   private counter = 0;
 
-  constructor(private readonly options: { maxBytes: number; upload?: Uploader }) {}
+  constructor(private readonly options: { maxBytes: number; upload?: Uploader; textState?: TextStateReader; followEveryMs?: number }) {}
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -111,6 +130,7 @@ export class AttachmentTray {
       (uploaded) => {
         this.uploads.delete(key);
         this.change(key, { state: "ready", progress: 1, uploaded, name: uploaded.name });
+        if (uploaded.textState === "pending") void this.follow(key, uploaded, controller);
       },
       (error: Error) => {
         this.uploads.delete(key);
@@ -118,6 +138,25 @@ export class AttachmentTray {
         this.change(key, { state: "failed", error: error.message });
       },
     );
+  }
+
+  /** Asks after a pending PDF's text until it is read (or not), the file is taken out, or it has asked long enough. */
+  private async follow(key: string, uploaded: UploadedFile, controller: AbortController): Promise<void> {
+    this.uploads.set(key, controller);
+    const read = this.options.textState ?? fetchTextState;
+    try {
+      for (let asked = 0; asked < FOLLOW_AT_MOST && !controller.signal.aborted; asked++) {
+        await new Promise((resolve) => setTimeout(resolve, this.options.followEveryMs ?? FOLLOW_EVERY_MS));
+        if (controller.signal.aborted) return;
+        const textState = await read(uploaded.id, controller.signal).catch(() => "pending" as const);
+        if (textState !== "pending") {
+          this.change(key, { uploaded: { ...uploaded, ...(textState ? { textState } : {}) } });
+          return;
+        }
+      }
+    } finally {
+      if (this.uploads.get(key) === controller) this.uploads.delete(key);
+    }
   }
 
   private change(key: string, change: Partial<Attachment>): void {
@@ -129,6 +168,7 @@ export class AttachmentTray {
       items,
       uploading: items.some((item) => item.state === "uploading"),
       ready: items.flatMap((item) => (item.state === "ready" && item.uploaded ? [item.uploaded] : [])),
+      reading: items.some((item) => item.state === "ready" && item.uploaded?.textState === "pending"),
     };
     for (const listener of this.listeners) listener();
   }

@@ -54,3 +54,49 @@ export function textPdf(text: string): Buffer {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, "latin1");
 }
+
+/**
+ * A PDF of one page per content stream (Helvetica as /F1), each stream
+ * Flate-compressed (`/Filter /FlateDecode`), written byte by byte with a
+ * correct cross-reference table.
+ */
+export function flatePdf(pages: Buffer[]): Buffer {
+  const n = pages.length;
+  // Objects: 1 catalog, 2 pages, 3 font, then each page and its contents.
+  const kids = pages.map((_, i) => `${4 + 2 * i} 0 R`).join(" ");
+  const objects: Buffer[] = [
+    Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
+    Buffer.from(`<< /Type /Pages /Kids [${kids}] /Count ${n} >>`),
+    Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
+  ];
+  for (const [i, content] of pages.entries()) {
+    const stream = deflateSync(content, { level: 9 });
+    objects.push(Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${5 + 2 * i} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`));
+    objects.push(Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from("\nendstream")]));
+  }
+  const out: Buffer[] = [Buffer.from("%PDF-1.4\n")];
+  let length = out[0].length;
+  const offsets: number[] = [];
+  for (const [i, object] of objects.entries()) {
+    offsets.push(length);
+    const bytes = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), object, Buffer.from("\nendobj\n")]);
+    out.push(bytes);
+    length += bytes.length;
+  }
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(out);
+}
+
+/** A page's content stream that shows `text` (ASCII, no parentheses). */
+export const textPage = (text: string) => Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`);
+
+/** A page's content stream of `bytes` bytes of text-showing operators: PDF.js works through each of them. */
+export const busyPage = (bytes: number) => Buffer.from("BT /F1 12 Tf 72 700 Td (AAAAAAAA) Tj ET\n".repeat(Math.ceil(bytes / 40)));
+
+/**
+ * A PDF bomb: a few kilobytes whose one content stream inflates to `bytes`
+ * (spaces around one line of text), as the one that held a server for
+ * seconds when its text was read inside the upload.
+ */
+export const pdfBomb = (bytes: number) => flatePdf([Buffer.concat([textPage("Boom"), Buffer.alloc(bytes, 0x20)])]);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AttachmentTray, type Uploader } from "@/lib/client/attachments";
-import type { UploadedFile } from "@/lib/protocol/files";
+import type { FileTextState, UploadedFile } from "@/lib/protocol/files";
 import { fromUIParts, toModelMessages, toUIParts } from "@/lib/protocol/parts-codec";
 import { summaryFileLines, withFileLines } from "@/lib/model/summary-request";
 import { attachedFiles } from "@/lib/model/offline-model";
@@ -39,6 +39,35 @@ describe("the attachment tray", () => {
     expect(tray.getSnapshot().ready).toEqual([a]);
   });
 
+  it("says a PDF is not ready while the server reads its text, and what came of it, without holding the message back", async () => {
+    const { calls, upload } = manualUploader();
+    const states: (FileTextState | null)[] = ["pending", "failed"];
+    const asked: string[] = [];
+    const tray = new AttachmentTray({ maxBytes: 100, upload, followEveryMs: 1, textState: async (id) => (asked.push(id), states.shift()!) });
+    tray.add([file("scan.pdf", 10, "application/pdf")]);
+    const pdf: UploadedFile = { ...stored("scan.pdf"), mediaType: "application/pdf", textState: "pending" };
+    calls[0].resolve(pdf);
+    await Promise.resolve();
+    expect(tray.getSnapshot()).toMatchObject({ uploading: false, reading: true, ready: [pdf] });
+    await vi.waitFor(() => expect(tray.getSnapshot().reading).toBe(false));
+    expect(tray.getSnapshot().items[0].uploaded?.textState).toBe("failed");
+    expect(asked).toEqual([pdf.id, pdf.id]);
+  });
+
+  it("stops asking after a PDF's text once the file is taken out", async () => {
+    const { calls, upload } = manualUploader();
+    let asked = 0;
+    const tray = new AttachmentTray({ maxBytes: 100, upload, followEveryMs: 1, textState: async () => (asked++, "pending") });
+    tray.add([file("long.pdf", 10, "application/pdf")]);
+    calls[0].resolve({ ...stored("long.pdf"), mediaType: "application/pdf", textState: "pending" });
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0));
+    tray.remove(tray.getSnapshot().items[0].key);
+    const after = asked;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toBeLessThanOrEqual(after + 1);
+    expect(tray.getSnapshot()).toMatchObject({ items: [], reading: false });
+  });
+
   it("refuses a file over the size limit, an empty one and a sixth, without uploading them", () => {
     const { calls, upload } = manualUploader();
     const tray = new AttachmentTray({ maxBytes: 1024 * 1024, upload });
@@ -59,7 +88,7 @@ describe("the attachment tray", () => {
     calls[1].resolve(stored("b.txt"));
     await Promise.resolve();
     tray.clear();
-    expect(tray.getSnapshot()).toEqual({ items: [], uploading: false, ready: [] });
+    expect(tray.getSnapshot()).toEqual({ items: [], uploading: false, ready: [], reading: false });
   });
 });
 
