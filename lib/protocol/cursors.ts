@@ -32,6 +32,9 @@ export const messagesCursor = taggedNumber("b", /[1-9][0-9]{0,15}/);
 /** GET /api/search: how many results come before the next page. */
 export const searchCursor = taggedNumber("o", /[0-9]{1,5}/);
 
+/** GET /api/threads/:id/documents/:documentId/versions: the version the next page ends before (versions start at 1; stored as a 32-bit integer). */
+export const documentVersionsCursor = taggedNumber("v", /[1-9][0-9]{0,8}/);
+
 /** A place of several values, as base64url JSON; `isPlace` says whether a decoded value is one. */
 function jsonCursor<Place>(isPlace: (value: unknown) => boolean): CursorCodec<Place> {
   return {
@@ -59,7 +62,7 @@ export const threadsCursor = jsonCursor<[updatedAt: string, id: string]>(
     Array.isArray(value) &&
     value.length === 2 &&
     typeof value[0] === "string" &&
-    /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(value[0]) &&
+    isStoredTime(value[0], /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/) &&
     typeof value[1] === "string" &&
     isUuid(value[1]),
 );
@@ -74,11 +77,39 @@ export const feedbackCursor = jsonCursor<[updatedAt: string, threadId: string, m
     Array.isArray(value) &&
     value.length === 3 &&
     typeof value[0] === "string" &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) &&
+    isStoredTime(value[0], /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/) &&
     typeof value[1] === "string" &&
     isUuid(value[1]) &&
     messageId.safeParse(value[2]).success,
 );
+
+/**
+ * Whether `text` has `shape` (groups: year, month, day, hour, minute, second,
+ * and the offset's hours and minutes where it has one) and names a moment
+ * Postgres can hold. A cursor that only looks like one ("2024-02-30") would
+ * otherwise reach the database and fail there, as a server error rather than
+ * as the client's bad cursor; the server never hands out a leap second, hour
+ * 24 or year 0, so none of them is refused wrongly.
+ */
+export function isStoredTime(text: string, shape: RegExp): boolean {
+  const match = shape.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match.slice(1).map((n) => Number(n ?? 0));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return (
+    year >= 1 &&
+    days !== undefined &&
+    day >= 1 &&
+    day <= days &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    // Postgres's limit on a time zone's displacement.
+    offsetHours <= 15 &&
+    offsetMinutes <= 59
+  );
+}
 
 /** A query parameter that holds a cursor of `codec`'s listing, decoded to its place. */
 export function cursorParam<Place>(codec: CursorCodec<Place>) {

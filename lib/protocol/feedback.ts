@@ -4,7 +4,7 @@
 // operator's evaluation scripts). Isomorphic: the routes check with it, the
 // page sends and reads it. Never part of what a model reads.
 import { z } from "zod";
-import { cursorParam, feedbackCursor } from "./cursors";
+import { cursorParam, feedbackCursor, isStoredTime } from "./cursors";
 import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason } from "./feedback-reasons";
 
 export { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason };
@@ -63,7 +63,11 @@ export interface FeedbackList {
 }
 
 export const feedbackListQuerySchema = z.object({
-  since: z.iso.datetime({ offset: true, message: "must be an ISO 8601 time, e.g. 2026-01-31T00:00:00Z" }).optional(),
+  since: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 time, e.g. 2026-01-31T00:00:00Z" })
+    // zod takes year 0 and any offset, which Postgres refuses.
+    .refine((time) => isStoredTime(time, /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i), "must be an ISO 8601 time, e.g. 2026-01-31T00:00:00Z")
+    .optional(),
   limit: z.coerce
     .number({ message: "must be a number" })
     .int("must be a whole number")
