@@ -228,7 +228,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       };
     }),
     /** The threads' documents, which the agents write and the owners revise (lib/documents/). */
-    documents: once((): DocumentStore => new DocumentStore(pool())),
+    documents: once((): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024 })),
     /** The owners' attached files (lib/files/). */
     files: once((): FileStore => new FileStore(pool())),
     /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */

@@ -119,6 +119,8 @@ const schema = z.object({
   RATE_LIMIT_UPLOADS_PER_HOUR: wholeNumber(0, 999_999_999).default(200).describe("uploads per identity per hour"),
   /** Uploads per client address per hour, across identities; 0: off. */
   RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS: wholeNumber(0, 999_999_999).default(600).describe("uploads per address per hour"),
+  /** The owner's saved edits of documents per identity per minute; 0: off. */
+  RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE: wholeNumber(0, 999_999_999).default(30).describe("document edits per identity per minute"),
   /** Reminders scheduled per identity per hour; 0: off. */
   RATE_LIMIT_REMINDERS_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("reminders scheduled per identity per hour"),
 
@@ -127,6 +129,10 @@ const schema = z.object({
   REMINDERS_PER_THREAD: wholeNumber(1, 100_000).default(20).describe("pending reminders per thread"),
   /** The most reminders still to come for one identity, all threads together. */
   REMINDERS_PER_IDENTITY: wholeNumber(1, 1_000_000).default(100).describe("pending reminders per identity"),
+
+  // Documents
+  /** The most text one document keeps, all its versions together, in megabytes (UTF-8); a write past it is refused. */
+  DOCUMENT_MAX_STORED_MB: wholeNumber(1, 1_000).default(4).describe("document size limit, all versions, MB"),
 
   // Files
   /** The most one attached file may be, in megabytes (a message carries at most 5). */

@@ -29,6 +29,7 @@ const LIMITS = {
   importPerAddress: { variable: "RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
   uploadPerIdentity: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR", windowSeconds: 3600 },
   uploadPerAddress: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
+  documentEditPerIdentity: { variable: "RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", windowSeconds: 60 },
   reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
 } as const;
 
@@ -114,6 +115,16 @@ export class RateLimits {
   /** Counts one reminder scheduled; throws a 429 AppError once the identity is over its limit (approved calls come from no request, so no address). */
   limitReminder(owner: string): Promise<void> {
     return this.consume("reminderPerIdentity", owner, "You are scheduling reminders faster than this server allows.");
+  }
+
+  /**
+   * Counts one owner's edit of a document (a version of up to 200,000
+   * characters stored); throws a 429 AppError once the identity is over its
+   * limit. Only an owner edits their documents, and a new identity has none,
+   * so the address is not counted.
+   */
+  limitDocumentEdit(owner: string): Promise<void> {
+    return this.consume("documentEditPerIdentity", owner, "You are saving document edits faster than this server allows.");
   }
 
   /** Counts one new identity for an address; throws a 429 AppError over the limit. */

@@ -1,8 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { lineDiff, saveDocumentEdit } from "@/lib/client/documents";
-import type { ThreadDocument } from "@/lib/protocol/documents";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { fetchDocumentVersions, lineDiff, saveDocumentEdit } from "@/lib/client/documents";
+import type { DocumentVersion, ThreadDocument } from "@/lib/protocol/documents";
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon } from "@/components/ui/icons";
 import { CopyButton } from "./CopyButton";
 import { Markdown } from "./Markdown";
@@ -16,23 +16,58 @@ export function DocumentPanel({ threadId }: { threadId: string }) {
   const { documents, openId, close } = useDocuments();
   const document = documents.find((d) => d.id === openId);
   if (!document) return null;
-  // Keyed by the document and its latest version: a new version shows at once.
-  return <OpenDocument key={`${document.id}:${document.versions.at(-1)?.version}`} threadId={threadId} document={document} onClose={close} />;
+  // Keyed by the document, its latest version and their count: a new version shows at once, and the older ones are read again.
+  return <OpenDocument key={`${document.id}:${document.latest.version}:${document.versionCount}`} threadId={threadId} document={document} onClose={close} />;
+}
+
+/**
+ * The document's versions as far as they are read: the list gives the latest,
+ * the older ones come a page at a time when the owner steps back to one not
+ * read yet (`wanted`, an index from the oldest), never all at once.
+ */
+function useVersions(threadId: string, document: ThreadDocument, wanted: number) {
+  const count = document.versionCount;
+  // Newest first: older[0] is the version before the latest.
+  const [older, setOlder] = useState<DocumentVersion[]>([]);
+  const [cursor, setCursor] = useState(document.olderCursor);
+  const [error, setError] = useState<string>();
+  const missing = wanted >= 0 && wanted < count - 1 - older.length && cursor !== null && error === undefined;
+  useEffect(() => {
+    if (!missing || cursor === null) return;
+    const controller = new AbortController();
+    fetchDocumentVersions(threadId, document.id, cursor, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setOlder((read) => [...read, ...page.versions]);
+        setCursor(page.nextCursor);
+      },
+      (failure: Error) => {
+        if (!controller.signal.aborted) setError(failure.message);
+      },
+    );
+    return () => controller.abort();
+  }, [missing, cursor, threadId, document.id]);
+  const at = (index: number): DocumentVersion | undefined => (index === count - 1 ? document.latest : older[count - 2 - index]);
+  return { count, at, loading: missing, error };
 }
 
 function OpenDocument({ threadId, document, onClose }: { threadId: string; document: ThreadDocument; onClose: () => void }) {
   const { replace } = useDocuments();
-  const count = document.versions.length;
-  const [index, setIndex] = useState(count - 1);
+  const [index, setIndex] = useState(document.versionCount - 1);
   const [changes, setChanges] = useState(false);
+  // The Changes view needs the version before this one too.
+  const versions = useVersions(threadId, document, changes ? index - 1 : index);
+  const { count } = versions;
   const [draft, setDraft] = useState<string>();
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const headingId = useId();
   const closeButton = useRef<HTMLButtonElement>(null);
-  const version = document.versions[index];
-  const previous = index > 0 ? document.versions[index - 1] : undefined;
+  const version = versions.at(index);
+  const previous = index > 0 ? versions.at(index - 1) : undefined;
   const latest = index === count - 1;
+  // Compared once per pair of versions, within lineDiff's bounds: never on every render.
+  const diff = useMemo(() => (changes && previous && version ? lineDiff(previous.content, version.content) : undefined), [changes, previous, version]);
 
   useEffect(() => closeButton.current?.focus(), []);
 
@@ -41,7 +76,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
   }
 
   async function save() {
-    if (draft === undefined) return;
+    if (draft === undefined || !version) return;
     setSaving(true);
     setError(undefined);
     try {
@@ -53,7 +88,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
   }
 
   const extension = document.kind === "markdown" ? "md" : (document.language ?? "txt");
-  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(version.content)}`;
+  const download = version ? `data:text/plain;charset=utf-8,${encodeURIComponent(version.content)}` : undefined;
   return (
     <aside
       aria-labelledby={headingId}
@@ -72,23 +107,29 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
         <button type="button" aria-label="Previous version" disabled={index === 0 || draft !== undefined} onClick={() => setIndex(index - 1)} className={BUTTON}>
           <ChevronLeftIcon />
         </button>
-        <span aria-live="polite" data-document-version={version.version} className="text-xs tabular-nums">
+        <span aria-live="polite" data-document-version={version?.version} className="text-xs tabular-nums">
           {index + 1} / {count}
         </span>
         <button type="button" aria-label="Next version" disabled={latest || draft !== undefined} onClick={() => setIndex(index + 1)} className={BUTTON}>
           <ChevronRightIcon />
         </button>
-        <span className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">by {version.author}</span>
+        {version && <span className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">by {version.author}</span>}
         <span className="flex-1" />
-        <button type="button" aria-pressed={changes} disabled={!previous || draft !== undefined} onClick={() => setChanges(!changes)} className={BUTTON}>
+        <button type="button" aria-pressed={changes} disabled={index === 0 || !version || draft !== undefined} onClick={() => setChanges(!changes)} className={BUTTON}>
           Changes
         </button>
-        <CopyButton text={version.content} />
+        {version && <CopyButton text={version.content} />}
         <a href={download} download={`${document.title}.${extension}`} aria-label="Download" title="Download this version" className={BUTTON}>
           <DownloadIcon />
         </a>
         {draft === undefined && (
-          <button type="button" disabled={!latest} title={latest ? "Edit: a new version by you" : "Only the latest version can be edited"} onClick={() => setDraft(version.content)} className={BUTTON}>
+          <button
+            type="button"
+            disabled={!latest || !version}
+            title={latest ? "Edit: a new version by you" : "Only the latest version can be edited"}
+            onClick={() => setDraft(version?.content)}
+            className={BUTTON}
+          >
             Edit
           </button>
         )}
@@ -114,7 +155,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
               </button>
               <button
                 type="button"
-                disabled={saving || draft === version.content}
+                disabled={saving || draft === version?.content}
                 onClick={() => void save()}
                 className="inline-flex h-8 items-center rounded-lg bg-neutral-900 px-3 text-xs font-medium text-white disabled:opacity-40 dark:bg-neutral-100 dark:text-neutral-900"
               >
@@ -122,9 +163,24 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
               </button>
             </div>
           </div>
-        ) : changes && previous ? (
+        ) : !version || (changes && !previous) ? (
+          versions.error ? (
+            <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+              {versions.error}
+            </p>
+          ) : (
+            <p role="status" className="text-xs text-neutral-500 dark:text-neutral-400">
+              Reading the version…
+            </p>
+          )
+        ) : changes && previous && diff === null ? (
+          <p role="status" className="text-xs text-neutral-500 dark:text-neutral-400">
+            Too large to compare: these versions are too long, or differ in too many lines, to show what changed here. Step through them
+            to read each.
+          </p>
+        ) : changes && previous && diff ? (
           <pre aria-label={`Changes from version ${index}`} className="font-mono text-xs leading-relaxed whitespace-pre-wrap">
-            {lineDiff(previous.content, version.content).map((line, at) => (
+            {diff.map((line, at) => (
               <div
                 key={at}
                 data-diff={line.kind}

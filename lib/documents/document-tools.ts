@@ -7,7 +7,9 @@ import type { DocumentStore } from "./document-store";
 // The agents' hands on the thread's documents: write one, revise it (whole,
 // or by edits to its latest version), read its latest. Each write is keyed by
 // its reply and call, so a retried step writes nothing twice; none asks
-// first (a document lives in the thread, and every version is kept).
+// first (a document lives in the thread, and every version is kept). A write
+// the store refuses (the document is full) is the call's error, which the
+// model reads.
 
 /** Who writes, from the call's context: the reply it is part of and the call. */
 function writer(context: ToolContext) {
@@ -54,7 +56,7 @@ export function documentTools(store: () => DocumentStore): AgentTool[] {
       name: "update_document",
       description:
         "Revise a document of this conversation: give its whole new content, or edits (find/replace pairs) to its latest version. " +
-        "Every version is kept. Returns the new version's number.",
+        "Every version is kept, up to a bound on a document's versions together; past it, start a new document. Returns the new version's number.",
       input: z
         .object({
           id: z.uuid().describe("The document's id, as create_document returned it"),
@@ -65,7 +67,7 @@ export function documentTools(store: () => DocumentStore): AgentTool[] {
       async execute({ id, content, edits }, context) {
         const by = writer(context);
         const latest = await store().latest(context.owner, context.threadId, id, by.messageId);
-        const next = content ?? applyEdits(latest.versions.at(-1)!.content, edits!);
+        const next = content ?? applyEdits(latest.latest.content, edits!);
         const checked = documentContentSchema.safeParse(next);
         if (!checked.success) throw new Error(`The revised document ${checked.error.issues[0].message}.`);
         const written = await store().revise(context.owner, context.threadId, id, next, by);
@@ -77,9 +79,9 @@ export function documentTools(store: () => DocumentStore): AgentTool[] {
       description: "The latest version of a document of this conversation (the user may have edited it): its title, kind and content.",
       input: z.object({ id: z.uuid().describe("The document's id") }),
       async execute({ id }, context) {
-        const latest = await store().latest(context.owner, context.threadId, id, context.replyId ?? null);
-        const { version, content, author } = latest.versions.at(-1)!;
-        return { documentId: id, title: latest.title, kind: latest.kind, ...(latest.language ? { language: latest.language } : {}), version, author, content };
+        const document = await store().latest(context.owner, context.threadId, id, context.replyId ?? null);
+        const { version, content, author } = document.latest;
+        return { documentId: id, title: document.title, kind: document.kind, ...(document.language ? { language: document.language } : {}), version, author, content };
       },
     }),
   ];

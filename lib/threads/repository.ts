@@ -12,7 +12,7 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import { FileStore } from "@/lib/files/file-store";
-import { DocumentStore } from "@/lib/documents/document-store";
+import { documentHistory } from "@/lib/documents/document-store";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
@@ -498,7 +498,7 @@ export class ThreadRepository {
     const [messages, feedback, documents] = await Promise.all([
       this.messages(owner, id),
       threadFeedback(this.pool, owner, id),
-      new DocumentStore(this.pool).list(owner, id),
+      documentHistory(this.pool, owner, id),
     ]);
     return timelineOf(messages, feedback, documents);
   }

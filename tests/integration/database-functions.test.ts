@@ -34,6 +34,7 @@ const ADDED = [
   "threadline_renew_turn",
   "threadline_reply_to",
   "threadline_settle_waiting",
+  "threadline_store_file",
   "threadline_sweep_files",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */

@@ -7,6 +7,7 @@ import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as documentsRoute from "@/app/api/threads/[id]/documents/route";
 import * as documentRoute from "@/app/api/threads/[id]/documents/[documentId]/route";
+import * as documentVersionsRoute from "@/app/api/threads/[id]/documents/[documentId]/versions/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
@@ -14,7 +15,7 @@ import * as importRoute from "@/app/api/threads/import/route";
 import * as forkRoute from "@/app/api/threads/[id]/fork/route";
 import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
 import type { App } from "@/lib/app";
-import type { ThreadDocument } from "@/lib/protocol/documents";
+import type { DocumentVersion, DocumentVersionsPage, ThreadDocument } from "@/lib/protocol/documents";
 
 // Documents the agents write and the owner revises, on the offline model as a
 // fresh clone runs it: written by a tool call, revised from its latest
@@ -24,6 +25,34 @@ import type { ThreadDocument } from "@/lib/protocol/documents";
 
 const replyIdOf = (chunks: UIMessageChunk[]) => chunks.find((c): c is Extract<UIMessageChunk, { type: "start" }> => c.type === "start")!.messageId!;
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+/** A document as the list gives it, with every version on the path read through GET …/versions, oldest first. */
+type ReadDocument = ThreadDocument & { versions: DocumentVersion[] };
+
+/** The thread's documents, each with its versions on the path read page after page. */
+async function readDocuments(cookie: string, threadId: string): Promise<ReadDocument[]> {
+  const response = await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie }), params(threadId));
+  expect(response.status).toBe(200);
+  const { documents } = (await response.json()) as { documents: ThreadDocument[] };
+  const read: ReadDocument[] = [];
+  for (const document of documents) {
+    const older: DocumentVersion[] = [];
+    for (let cursor = document.olderCursor; cursor !== null; ) {
+      const page = await documentVersionsRoute.GET(
+        request(`/api/threads/${threadId}/documents/${document.id}/versions?cursor=${cursor}`, { cookie }),
+        { params: Promise.resolve({ id: threadId, documentId: document.id }) },
+      );
+      expect(page.status).toBe(200);
+      const body = (await page.json()) as DocumentVersionsPage;
+      older.push(...body.versions);
+      cursor = body.nextCursor;
+    }
+    const versions = [...older.reverse(), document.latest];
+    expect(versions).toHaveLength(document.versionCount);
+    read.push({ ...document, versions });
+  }
+  return read;
+}
 
 // One app (the offline model) for every test here; each test is a visitor of its own.
 let app: App;
@@ -38,16 +67,12 @@ afterAll(async () => {
 
 describe("documents", () => {
 
-  const documentsOf = async (cookie: string, threadId: string) => {
-    const response = await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie }), params(threadId));
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { documents: ThreadDocument[] }).documents;
-  };
+  const documentsOf = readDocuments;
   const edit = (cookie: string, threadId: string, documentId: string, body: unknown) =>
     documentRoute.PUT(request(`/api/threads/${threadId}/documents/${documentId}`, { method: "PUT", cookie, json: body }), {
       params: Promise.resolve({ id: threadId, documentId }),
     });
-  const versionsOn = (document: ThreadDocument) => document.versions.map((v) => `v${v.version} ${v.author}`);
+  const versionsOn = (document: ReadDocument) => document.versions.map((v) => `v${v.version} ${v.author}`);
 
   it("writes a document when asked, revises its latest version, keeps the owner's edit as theirs, and refuses an edit of a stale version", async () => {
     const me = await visitor();
@@ -63,7 +88,8 @@ describe("documents", () => {
     // The owner's edit first: the agent's revision starts from it.
     const mine = await edit(me.cookie, threadId, plan.id, { content: "# Plan\n\n1. Ship on Friday.", basedOn: 1 });
     expect(mine.status).toBe(200);
-    expect(versionsOn(((await mine.json()) as { document: ThreadDocument }).document)).toEqual(["v1 Researcher", "v2 you"]);
+    expect(((await mine.json()) as { document: ThreadDocument }).document).toMatchObject({ latest: { version: 2, author: "you" }, versionCount: 2 });
+    expect(versionsOn((await documentsOf(me.cookie, threadId))[0])).toEqual(["v1 Researcher", "v2 you"]);
     const stale = await edit(me.cookie, threadId, plan.id, { content: "older", basedOn: 1 });
     expect(stale.status).toBe(409);
     expect((await errorOf(stale)).message).toBe("The document changed meanwhile: version 2 is the latest now. Reload it and edit that one.");
@@ -148,8 +174,7 @@ describe("documents in export and import", () => {
     const imported = await importRoute.POST(request("/api/threads/import", { method: "POST", cookie: other.cookie, json: file }), undefined);
     expect(imported.status).toBe(201);
     const { thread } = (await imported.json()) as { thread: { id: string } };
-    const response = await documentsRoute.GET(request(`/api/threads/${thread.id}/documents`, { cookie: other.cookie }), params(thread.id));
-    const [plan] = ((await response.json()) as { documents: ThreadDocument[] }).documents;
+    const [plan] = await readDocuments(other.cookie, thread.id);
     expect(plan.versions.map((v) => `v${v.version} ${v.author}`)).toEqual(["v1 Researcher", "v2 Researcher"]);
     expect(plan.versions.every((v) => !file.messages.some((m) => m.id === v.messageId))).toBe(true);
     expect(plan.id).not.toBe((file.documents[0] as unknown as { id: string }).id);
@@ -169,8 +194,7 @@ describe("documents in a fork", () => {
     const threadId = first.threadId!;
     const second = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan with a date" } }, me.cookie);
     await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Revise the plan once more" } }, me.cookie);
-    const read = async (id: string) =>
-      ((await (await documentsRoute.GET(request(`/api/threads/${id}/documents`, { cookie: me.cookie }), params(id))).json()) as { documents: ThreadDocument[] }).documents;
+    const read = (id: string) => readDocuments(me.cookie, id);
     const [source] = await read(threadId);
     expect(source.versions.map((v) => v.version)).toEqual([1, 2, 3]);
 
