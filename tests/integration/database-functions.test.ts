@@ -36,6 +36,7 @@ const ADDED = [
   "threadline_settle_waiting",
   "threadline_store_file",
   "threadline_sweep_files",
+  "threadline_write_document",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
 const REWRITTEN = ["threadline_append_reply", "threadline_append_user_message", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
