@@ -360,23 +360,26 @@ export class McpServers {
       });
       try {
         // The SSE transport's start (its stream's first event) has no timeout of its own: both bounded here.
-        await within(client.connect(transport, { timeout }), timeout, what);
+        await within(client.connect(transport, { timeout }), timeout);
         return client;
       } catch (error) {
         await client.close().catch(() => {});
-        throw new Error(scrub(`${what}: ${reason(error)}`), { cause: error });
+        // Said scrubbed, with no cause that would say it again unscrubbed; but for a cut answer, which down() names.
+        const large = causeOf(error, ResponseTooLarge);
+        throw new Error(scrub(`connecting (${what}): ${reason(error)}`), large ? { cause: large } : {});
       }
     };
-    const sse = () => attempt(new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } }), "connecting over SSE");
+    const sse = () => attempt(new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } }), "SSE");
     if (config.transport === "sse") return sse();
     try {
-      return await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "connecting");
+      return await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "Streamable HTTP");
     } catch (streamable) {
-      // An older server speaks only SSE; if that fails too, the first reason is the one that matters.
+      // An older server speaks only SSE; if that fails too, both reasons are told (either may be the one that matters).
       try {
         return await sse();
-      } catch {
-        throw streamable;
+      } catch (fallback) {
+        const large = causeOf(streamable, ResponseTooLarge) ?? causeOf(fallback, ResponseTooLarge);
+        throw new Error(`${line(streamable)}; ${line(fallback)}`, large ? { cause: large } : {});
       }
     }
   }
@@ -492,9 +495,11 @@ function capped(text: string, max: number): string {
   return `${text.slice(0, max)}\n[cut: the result was ${text.length.toLocaleString("en-US")} characters; the first ${max.toLocaleString("en-US")} are shown]`;
 }
 
+/** An error's first line. */
+const line = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0];
+
 /** An error's first line, and its cause's (undici's "fetch failed" says why only there). */
 function reason(error: unknown): string {
-  const line = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
   const cause = error instanceof Error && error.cause !== undefined ? line(error.cause) : "";
   const text = line(error);
   return (cause && !text.includes(cause) ? `${text} (${cause})` : text).slice(0, 300);
