@@ -57,6 +57,8 @@ function notRunLabel(part: DynamicToolUIPart): string {
       return "Stopped";
     case "moved_on":
       return "Skipped: you moved on";
+    case "forked":
+      return "Not decided in the original thread";
     default: {
       const reason = part.approval?.reason?.trim();
       return reason ? `Denied: ${reason}` : "Denied";

@@ -5,7 +5,7 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { z } from "zod";
 import { limits } from "@/lib/limits";
-import { APPROVAL_OUTCOMES, partSchema, ROLES } from "@threadline/history/parts";
+import { partSchema, RESULT_OUTCOMES, ROLES } from "@threadline/history/parts";
 import { HISTORY_POLICIES, type ResolvedHistoryPolicy } from "./history-policy";
 import { messageFilesSchema } from "./files";
 import { UUID } from "@threadline/history/uuid";
@@ -149,7 +149,8 @@ export const dataPartSchemas = {
   approval: z.object({
     toolCallId: z.string(),
     id: z.string(),
-    outcome: z.enum(APPROVAL_OUTCOMES),
+    // A decision's outcome, or "forked": what a stored result may say (a fork's copy of a call its source waited on).
+    outcome: z.enum(RESULT_OUTCOMES),
     reason: z.string().optional(),
   }),
   /** The server's signatures for messages it stored, for the client to send back with its copy. */

@@ -8,7 +8,7 @@
 import type { Feedback } from "./feedback";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
 import type { ChatMessage } from "./chat";
-import type { ApprovalOutcome, FilePart, JsonValue, Part, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
+import type { FilePart, JsonValue, Part, ResultOutcome, SystemEventPart, ThreadMessage, ToolCallPart, ToolResultPart } from "@threadline/history/parts";
 import { FILE_KIND_NAMES, fileSizeText } from "./file-kinds";
 import { OWNER_AUTHOR } from "./document-kinds";
 import type { DocumentHistory } from "./documents";
@@ -235,7 +235,7 @@ export function toUIParts(parts: Part[], decided?: DecidedSoFar): UIPart[] {
         const { approval } = part;
         const reason = approval?.reason !== undefined ? { reason: approval.reason } : {};
         if (approval && approval.outcome !== "approved") {
-          // Denied, expired, stopped or moved on: the AI SDK's "output-denied", with what the model read kept beside it.
+          // Denied, expired, stopped, moved on or forked: the AI SDK's "output-denied", with what the model read kept beside it.
           out[index] = {
             ...called,
             state: "output-denied",
@@ -327,14 +327,14 @@ export function fromUIParts(parts: UIPart[]): Part[] {
         const approval = part.approval;
         const call = { toolCallId: part.toolCallId, toolName: part.toolName, ...insideOfMeta(part.callProviderMetadata?.[UI_METADATA_KEY]) };
         out.push(tagged({ type: "tool-call", ...call, input: part.input as JsonValue, ...(approval ? { approval: { id: approval.id } } : {}) }));
-        const decided = (outcome: ApprovalOutcome) =>
+        const decided = (outcome: ResultOutcome) =>
           approval ? { approval: { id: approval.id, outcome, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) } } : {};
         if (part.state === "output-available") {
           out.push(tagged({ type: "tool-result", ...call, output: part.output as JsonValue, ...decided("approved") }));
         } else if (part.state === "output-error") {
           out.push(tagged({ type: "tool-result", ...call, error: part.errorText, ...decided("approved") }));
         } else if (part.state === "output-denied") {
-          const kept = part.callProviderMetadata?.[UI_METADATA_KEY] as { outcome?: ApprovalOutcome; error?: string } | undefined;
+          const kept = part.callProviderMetadata?.[UI_METADATA_KEY] as { outcome?: ResultOutcome; error?: string } | undefined;
           out.push(tagged({ type: "tool-result", ...call, error: kept?.error ?? "", ...decided(kept?.outcome ?? "denied") }));
         }
         break;

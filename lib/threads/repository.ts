@@ -198,6 +198,9 @@ export class ThreadRepository {
    * source's title + " (fork)" as the user's title (the model never renames
    * it). One statement (threadline_fork_thread): whole or not at all. 404
    * for another owner's thread or a message that is not on the active path.
+   * A reply that waits for approvals is copied stopped, its undecided calls
+   * answered as not decided in the original thread: the approvals stay the
+   * source's, so the copy never waits for nor goes on after a decision.
    */
   async fork(owner: string, id: string, messageId: string): Promise<ThreadSummary> {
     const { rows: titles } = await this.pool.query<{ title: string | null }>("SELECT title FROM threads WHERE id = $1 AND owner = $2", [id, owner]);

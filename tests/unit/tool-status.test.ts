@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DynamicToolUIPart } from "ai";
-import type { Part } from "@threadline/history/parts";
+import type { Part, ResultOutcome } from "@threadline/history/parts";
 import { denialText } from "@threadline/history/approvals";
 import { toUIParts } from "@/lib/protocol/parts-codec";
 import { STOPPED_TOOL_ERROR } from "@/lib/protocol/tool-errors";
@@ -14,7 +14,7 @@ const APPROVAL = "7f3e2d1c-0b9a-4876-a5b4-c3d2e1f0a9b8";
 const call: Part = { type: "tool-call", toolCallId: "c1", toolName: "schedule_reminder", input: { text: "stretch" }, approval: { id: APPROVAL } };
 
 /** The call's UI part once its result is stored with `approval`'s outcome. */
-function decided(outcome: "approved" | "denied" | "expired" | "stopped" | "moved_on", reason?: string, result: Partial<Part> = {}): DynamicToolUIPart {
+function decided(outcome: ResultOutcome, reason?: string, result: Partial<Part> = {}): DynamicToolUIPart {
   const approval = { id: APPROVAL, outcome, ...(reason ? { reason } : {}) };
   const stored: Part =
     outcome === "approved"
@@ -52,10 +52,11 @@ describe("a tool call that asks first", () => {
     expect(toolStatus(decided("denied"), idle)).toEqual({ label: "Denied", tone: "muted" });
   });
 
-  it("says why it did not run otherwise: expired, stopped, or skipped because the user moved on", () => {
+  it("says why it did not run otherwise: expired, stopped, skipped because the user moved on, or copied by a fork undecided", () => {
     expect(toolStatus(decided("expired"), idle).label).toBe("Expired");
     expect(toolStatus(decided("stopped"), idle).label).toBe("Stopped");
     expect(toolStatus(decided("moved_on"), idle).label).toBe("Skipped: you moved on");
+    expect(toolStatus(decided("forked"), idle)).toEqual({ label: "Not decided in the original thread", tone: "muted" });
   });
 
   it("decided on this page while the reply's other calls still wait", () => {

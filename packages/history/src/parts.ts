@@ -59,9 +59,18 @@ const approvalRequest = z.object({ id: z.uuid() });
 export const APPROVAL_OUTCOMES = ["approved", "denied", "expired", "stopped", "moved_on"] as const;
 export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
 
+/**
+ * What a call's result may say of its approval: a decision, or "forked": the
+ * call is a fork's copy of one its source thread still waited on. The
+ * approval stays the source's, so nobody decides it in the copy; no decision
+ * is ever recorded as "forked".
+ */
+export const RESULT_OUTCOMES = [...APPROVAL_OUTCOMES, "forked"] as const;
+export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
+
 const approvalDecision = z.object({
   id: z.uuid(),
-  outcome: z.enum(APPROVAL_OUTCOMES),
+  outcome: z.enum(RESULT_OUTCOMES),
   reason: z.string().min(1).max(MAX_APPROVAL_REASON).optional(),
 });
 

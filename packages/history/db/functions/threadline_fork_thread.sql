@@ -1,5 +1,9 @@
 -- A fork, restated: its thread says which thread and message it came from,
--- and carries the documents as its copied path has them.
+-- and carries the documents as its copied path has them. A reply that waits
+-- for approvals is copied stopped, each call still undecided answered as not
+-- decided in the original thread (outcome 'forked', the text denialText gives
+-- it in packages/history/src/approvals.ts): its approvals are the source's,
+-- which the source alone decides, so the copy can neither be decided nor go on.
 CREATE OR REPLACE FUNCTION threadline_fork_thread(p_source uuid, p_owner text, p_message text, p_fork uuid, p_title text)
 RETURNS TABLE (forked boolean)
 LANGUAGE plpgsql AS $$
@@ -51,6 +55,7 @@ BEGIN
   INSERT INTO document_versions (document_id, version, content, author, message_id, tool_call_id, created_at)
   SELECT docs.new_id, row_number() OVER (PARTITION BY v.document_id ORDER BY v.version), v.content, v.author, r.new_id, v.tool_call_id, v.created_at
     FROM document_versions v JOIN docs ON docs.old_id = v.document_id JOIN renamed r ON r.message_id = v.message_id;
+  PERFORM threadline_settle_waiting(p_fork, 'forked', 'This was not decided in the original thread before it was forked, so it did not run in this copy.');
   PERFORM threadline_recount(p_fork);
   RETURN QUERY SELECT true;
 END;

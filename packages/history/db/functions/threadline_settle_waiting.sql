@@ -1,8 +1,9 @@
 -- Ends the thread's reply that waits for the user's approval without going
 -- on: every call of it that has no result yet gets one saying why it did not
 -- run (p_outcome: 'moved_on' when a new message or version came, 'stopped'
--- for Stop), its undecided approvals are decided so, and the reply ends
--- (complete, or stopped). The results follow the reply's last part: the
+-- for Stop, 'forked' for a fork's copy, which holds no approvals), its
+-- undecided approvals are decided so, and the reply ends (complete; stopped
+-- for Stop and a fork's copy). The results follow the reply's last part: the
 -- caller holds the thread's row lock, and nothing was stored after a waiting
 -- reply. Returns the reply settled, if any.
 CREATE OR REPLACE FUNCTION threadline_settle_waiting(p_thread uuid, p_outcome text, p_error text)
@@ -40,7 +41,7 @@ BEGIN
     SELECT count(*)::integer INTO v_parts FROM inserted;
     UPDATE tool_approvals a SET decision = p_outcome, decided_at = now()
      WHERE a.thread_id = p_thread AND a.message_id = r.message_id AND a.decision IS NULL;
-    UPDATE messages m SET status = CASE WHEN p_outcome = 'stopped' THEN 'stopped' ELSE 'complete' END
+    UPDATE messages m SET status = CASE WHEN p_outcome IN ('stopped', 'forked') THEN 'stopped' ELSE 'complete' END
      WHERE m.thread_id = p_thread AND m.message_id = r.message_id;
     UPDATE threads SET next_seq = next_seq + v_parts, updated_at = now() WHERE id = p_thread;
     -- The owner's pages, on every server, see the card answered.
