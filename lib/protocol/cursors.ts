@@ -94,7 +94,7 @@ export const feedbackCursor = jsonCursor<[updatedAt: string, threadId: string, m
 export function isStoredTime(text: string, shape: RegExp): boolean {
   const match = shape.exec(text);
   if (!match) return false;
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match.slice(1).map((n) => Number(n ?? 0));
+  const [year, month, day, hour, minute, second, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((n) => Number(n ?? 0));
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
   return (
