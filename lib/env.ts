@@ -164,6 +164,8 @@ const schema = z.object({
   MODEL_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(30).describe("model idle timeout, seconds"),
   /** The most one turn may take. */
   TURN_TIMEOUT_SECONDS: wholeNumber(1, 999_999).default(600).describe("turn timeout, seconds"),
+  /** The most times one message's reply goes on after the user's decisions (each a model call); the last round may ask no more. */
+  MAX_TOOL_ROUNDS: wholeNumber(1, 100).default(10).describe("approval rounds per message"),
   /** How long the model may take to title a thread after its first reply; 0: threads keep their first words. */
   TITLE_TIMEOUT_SECONDS: wholeNumber(0, 600).default(5).describe("title timeout, seconds"),
   /** Which tool calls wait for the user's approval: as each tool declares (the ones that change something), every call, or none. */

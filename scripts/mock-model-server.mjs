@@ -26,6 +26,10 @@
 //                 - else one tool call per marker, in order, ids call_<n>_<i>
 //                   (n counts this server's completions), arguments streamed
 //                   in 2-3 pieces, finish_reason "tool_calls"
+//   [[call-again]] with [[call:…]]: the calls again after their results,
+//                 each round (a model that keeps asking for more)
+//   [[hang-after-tools]] with [[call:…]]: after the results, silence until
+//                 the client hangs up (a continuation whose model stalls)
 //   [[split-emoji]] SPLIT_EMOJI_REPLY in pieces of three UTF-16 code units, so
 //                 some deltas end halfway through an emoji (a lone surrogate
 //                 on the wire, as JSON escapes it)
@@ -182,7 +186,11 @@ function planToolCalls(body, messages, text) {
   const tools = Array.isArray(body?.tools) ? body.tools : [];
   if (markers.length === 0 || tools.length === 0) return undefined;
   const results = toolResultsOfTurn(messages);
-  if (results.length > 0) return { kind: "reply", reply: toolResultsReply(results) };
+  if (results.length > 0) {
+    // A model that never settles: after the results it stalls, or asks the same again.
+    if (text.includes("[[hang-after-tools]]")) return { kind: "hang" };
+    if (!text.includes("[[call-again]]")) return { kind: "reply", reply: toolResultsReply(results) };
+  }
   const names = functionNames(tools);
   const handOver = tools.find((t) => t?.type === "function" && t.function?.name === "hand_over");
   if (handOver && !markers.every((m) => names.includes(m.name))) {

@@ -21,8 +21,8 @@ import type { TurnPublisher } from "./publisher";
 /** The chat-turn function's retries of a failed step. */
 export const CHAT_TURN_RETRIES = 3;
 
-/** The most rounds of decisions one run waits for: each waits, and goes on, in steps of its own. */
-export const MAX_ROUNDS = 10;
+/** The most rounds of decisions one run waits for when the network sets none (MAX_TOOL_ROUNDS): each waits, and goes on, in steps of its own. */
+const MAX_ROUNDS = 10;
 
 const FAILED_TEXT = "The server failed while answering. Please try again.";
 const CANCELLED_TEXT = "This reply was cancelled on the server. Send your message again for an answer.";
@@ -159,6 +159,11 @@ export class DurableTurn {
     await this.output.flush();
     await this.progress?.end();
     return outcome;
+  }
+
+  /** The most rounds of decisions this run goes on after: the last may ask no more, so the reply never waits past it. */
+  get maxRounds(): number {
+    return this.deps.network().maxToolRounds ?? MAX_ROUNDS;
   }
 
   /**
@@ -337,7 +342,7 @@ export class DurableTurn {
   private async endOpenTurns(told: string | undefined): Promise<void> {
     const { owner, message, turnId } = this.input;
     const turns = this.deps.history().turns;
-    const ids = [turnId, ...Array.from({ length: MAX_ROUNDS }, (_, round) => continuationTurnId(turnId, round + 1))];
+    const ids = [turnId, ...Array.from({ length: this.maxRounds }, (_, round) => continuationTurnId(turnId, round + 1))];
     await Promise.all(ids.map((id) => turns?.finishTurn({ owner, messageId: message.id, turnId: id, status: "failed" })));
     if (told) await this.deps.publisher.chunks(turnId, [{ attempt: this.run.attempt, chunk: { type: "error", errorText: told } }]);
   }

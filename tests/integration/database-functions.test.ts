@@ -33,13 +33,14 @@ const ADDED = [
   "threadline_post_reminder",
   "threadline_renew_turn",
   "threadline_reply_to",
+  "threadline_schedule_reminder",
   "threadline_settle_waiting",
   "threadline_store_file",
   "threadline_sweep_files",
   "threadline_write_document",
 ];
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
-const REWRITTEN = ["threadline_append_reply", "threadline_append_user_message", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
+const REWRITTEN = ["threadline_append_reply", "threadline_append_user_message", "threadline_claim_turn", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
 /** The tables made since that commit, whose indexes are new too. */
 const TABLES_ADDED = ["db_functions", "document_versions", "documents", "files", "message_feedback", "model_usage", "reminders", "tool_approvals"];
 /** Indexes made since on tables that were there. */

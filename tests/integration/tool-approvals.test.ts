@@ -158,6 +158,7 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     expect(both.find((c) => !c?.claimed)).toEqual({ claimed: false, refused: "busy" });
     expect(won[0]).toEqual({
       claimed: true,
+      round: 1,
       messageId,
       decisions: expect.arrayContaining([
         { id: ids[0], toolCallId: "call-1", outcome: "approved" },

@@ -38,6 +38,7 @@ export function defaultNetwork(
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
     modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
     turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
+    maxToolRounds: settings.MAX_TOOL_ROUNDS,
     titleTimeoutMs: settings.TITLE_TIMEOUT_SECONDS * 1000,
     maxIter: 4,
     historyPolicy: environmentHistoryPolicy(settings),

@@ -76,6 +76,8 @@ export interface Network {
   modelIdleTimeoutMs?: number;
   /** The most a turn may take; past it the turn ends and what was written is kept. Undefined: no limit. */
   turnTimeoutMs?: number;
+  /** The most times one message's reply may go on after the user's decisions; the last may ask no more. Undefined: no limit. */
+  maxToolRounds?: number;
   /** How long the model may take to title a thread after its first reply (lib/agent/title.ts); undefined or 0: no titles by the model. */
   titleTimeoutMs?: number;
   /** Each agent's history trim goes to the console (lib/agent/turn/history-log.ts). */

@@ -39,6 +39,12 @@ export interface RunNetworkArgs {
   /** The id of the approval a call of this reply asks for (a uuid, the same however often the turn is replayed). */
   approvalIdFor: (toolCallId: string) => string;
   /**
+   * Set when the reply has asked as often as one message may (MAX_TOOL_ROUNDS):
+   * a call that would ask first is not asked nor run; its result is this error,
+   * which the model reads and answers from.
+   */
+  mayNotAsk?: string;
+  /**
    * Goes on with a reply that waited for the user's approval: `agent` (the
    * one whose call asked) goes on from `parts`, the reply so far with the
    * decided calls' results; then the router, as after any run. Its step
@@ -127,6 +133,10 @@ async function runAgent(
         add(...sub.parts);
         if (sub.ended?.waiting) waiting = true;
         else if (sub.ended) return { ...sub.ended, parts };
+        continue;
+      }
+      if (asksFirst(args.network, agent, pending) && args.mayNotAsk !== undefined) {
+        add(await notAskedStep(args, stepId, pending));
         continue;
       }
       if (asksFirst(args.network, agent, pending)) {
@@ -281,6 +291,10 @@ async function subAgentStep(
     let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
       const toolId = `${stepId}:tool:${index}`;
+      if (asksFirst(args.network, callee, pending) && args.mayNotAsk !== undefined) {
+        add(tagInside(await notAskedStep(args, toolId, pending, inside), inside));
+        continue;
+      }
       if (asksFirst(args.network, callee, pending)) {
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, toolId, pending) } };
         for (const list of [own, made]) list[list.findIndex((part) => part.type === "tool-call" && part.toolCallId === asked.toolCallId)] = asked;
@@ -323,6 +337,17 @@ function approvalStep(args: RunNetworkArgs, stepId: string, pending: PendingTool
   return args.step(`${stepId}:approval`, async () => {
     await writer.approvalRequest(pending.call.toolCallId, approvalId);
     return approvalId;
+  });
+}
+
+/** A call that would ask first when the reply may ask no more, as a step: not run, its result the reason. */
+function notAskedStep(args: RunNetworkArgs, stepId: string, pending: PendingToolCall, inside?: InsideCall): Promise<ToolResultPart> {
+  const writer = new ChunkWriter(args.publish, stepId, inside);
+  const { toolCallId, toolName, agentName } = pending.call;
+  const error = args.mayNotAsk ?? "";
+  return args.step(stepId, async () => {
+    await writer.toolError(toolCallId, error);
+    return { type: "tool-result", toolCallId, toolName, error, ...(agentName ? { agentName } : {}) };
   });
 }
 

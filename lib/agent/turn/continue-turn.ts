@@ -7,7 +7,9 @@ import { notFoundThread } from "@threadline/history/errors";
 import { filesOf, type Part, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent, type Network } from "../network/network";
 import type { ModelUsage } from "@threadline/history/usage";
-import { runNetwork } from "../network/run-network";
+import { runNetwork, type NetworkOutcome } from "../network/run-network";
+import { modelInputChars } from "./input-budget";
+import { askedTooOften, inputTooLong, outOfTimeError, withinTurnTime } from "./turn-bounds";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
 import { coalescing } from "../model/coalesce";
@@ -81,11 +83,11 @@ export async function continueClaimed(
 async function underClaim(input: ContinuationInput, deps: ContinuationDeps, claim: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
   const { owner, threadId, turnId } = input;
   deps.onReady?.({ threadId, historySource: "database" });
-  return underLease({ owner, messageId: claim.messageId, turnId }, deps, (running) => goOn(input, running, claim.messageId, claim.decisions));
+  return underLease({ owner, messageId: claim.messageId, turnId }, deps, (running) => goOn(input, running, claim));
 }
 
 /** The reply again from its start, each decided call's result, then the agent whose call asked, on from there. */
-async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId: string, decisions: DecidedCall[]): Promise<TurnOutcome> {
+async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageId, decisions, round }: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const { owner, threadId, replyId } = input;
@@ -144,22 +146,31 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     ? reply.parts.find((p): p is ToolCallPart => p.type === "tool-call" && p.toolCallId === asking.parentCallId)
     : undefined;
   const agent = network.agents.find((a) => a.name === (subAgentCall ?? asking)?.agentName) ?? network.agents[0];
-  const ran = deps.signal?.aborted
+  const messagesFor = (a: Agent) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput);
+  // The bounds of a first turn hold here too: its input budget, its whole time, and how often one message may ask.
+  const inputChars = modelInputChars(messagesFor(agent));
+  const tooLong = network.maxInputChars !== undefined && inputChars > network.maxInputChars ? inputTooLong(inputChars, network.maxInputChars, asked.content.length) : undefined;
+  const ran: NetworkOutcome = deps.signal?.aborted
     ? { parts, stopped: true }
-    : await runNetwork({
-        network,
-        usage,
-        messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput),
-        context,
-        publish: deps.publish,
-        step,
-        newId,
-        approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
-        now: deps.now,
-        retriesSteps: deps.retriesSteps,
-        resume: { agent, parts, ...(subAgentCall ? { subAgentCall } : {}) },
-      });
-  const status = ran.stopped ? "stopped" : "failure" in ran && ran.failure !== undefined ? "incomplete" : "waiting" in ran && ran.waiting ? "waiting" : "complete";
+    : tooLong
+      ? { parts, stopped: false, failure: tooLong.message }
+      : await withinTurnTime(network, deps.signal, (signal) =>
+          runNetwork({
+            network,
+            usage,
+            messagesFor,
+            context: { ...context, signal },
+            publish: deps.publish,
+            step,
+            newId,
+            approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
+            mayNotAsk: askedTooOften(network, round),
+            now: deps.now,
+            retriesSteps: deps.retriesSteps,
+            resume: { agent, parts, ...(subAgentCall ? { subAgentCall } : {}) },
+          }),
+        ).then(({ outcome, outOfTime }) => (outOfTime && outcome.stopped ? { ...outcome, stopped: false, failure: outOfTimeError(network).message } : outcome));
+  const status = ran.stopped ? "stopped" : ran.failure !== undefined ? "incomplete" : ran.waiting ? "waiting" : "complete";
   const goneOn: Reply = { ...assistant(replyId, ran.parts), status, usage };
   const turn = { messageId, turnId: input.turnId };
   let saved: { seq?: number; parentId?: string | null } | { refused: string };
@@ -181,7 +192,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, messageId:
     end.push(signaturesChunk([{ id: replyId, signature: deps.signer(threadId, { ...goneOn, ...place }), ...place }]));
   }
   if (status === "incomplete") {
-    end.push({ type: "error", errorText: "failure" in ran && ran.failure ? ran.failure : "The reply broke off." });
+    end.push({ type: "error", errorText: ran.failure ?? "The reply broke off." });
   } else {
     if (status === "stopped") end.push(stoppedChunk);
     end.push({ type: "finish", finishReason: status === "waiting" ? "tool-calls" : status === "stopped" ? "other" : "stop" });

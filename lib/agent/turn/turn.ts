@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
+import { inputTooLong, outOfTimeError, withinTurnTime } from "./turn-bounds";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
 import { userMessage, type UserMessage } from "@threadline/history/parts";
 import type { FileInput } from "@/lib/protocol/parts-codec";
@@ -321,46 +322,39 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
   const replyId = await step("assistant-message-id", async () => newId());
   // The model that writes the reply, for the page to show under it.
   await turn.announce("announce-start", { type: "start", messageId: replyId, ...(network.modelId ? { messageMetadata: { model: network.modelId } } : {}) });
-  const timeoutMs = network.turnTimeoutMs;
-  const deadline = new AbortController();
-  const deadlineTimer = timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), timeoutMs);
-  deadlineTimer?.unref();
-  const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   try {
     if (compactionFailure) throw compactionFailure;
     if (network.maxInputChars !== undefined && size.inputChars > network.maxInputChars) {
-      throw tooLong(size.inputChars, network.maxInputChars, input.message.content.length);
+      throw inputTooLong(size.inputChars, network.maxInputChars, input.message.content.length);
     }
     const usage: ModelUsage[] = [];
-    const outcome = await runNetwork({
-      network,
-      usage,
-      messagesFor: messagesFor(turn, reading),
-      historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
-      context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone, replyId },
-      publish: deps.publish,
-      step,
-      newId,
-      approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
-      now: deps.now,
-      retriesSteps: deps.retriesSteps,
-    });
-    const outOfTime = timeoutMs !== undefined && outcome.stopped && deadline.signal.aborted && !deps.signal?.aborted;
+    const ran = await withinTurnTime(network, deps.signal, (signal) =>
+      runNetwork({
+        network,
+        usage,
+        messagesFor: messagesFor(turn, reading),
+        historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
+        context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone, replyId },
+        publish: deps.publish,
+        step,
+        newId,
+        approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
+        now: deps.now,
+        retriesSteps: deps.retriesSteps,
+      }),
+    );
+    const { outcome } = ran;
+    const outOfTime = ran.outOfTime && outcome.stopped;
     const wrote = (status: Reply["status"]) =>
       outcome.parts.length > 0
         ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, ...(network.modelId ? { model: network.modelId } : {}), usage }
         : undefined;
-    if (outOfTime) {
-      const failure = new Error(`The reply took longer than ${Math.round(timeoutMs / 1000)} s and was ended; what it wrote is kept.`);
-      return { status: "incomplete", reply: wrote("incomplete"), failure };
-    }
+    if (outOfTime) return { status: "incomplete", reply: wrote("incomplete"), failure: outOfTimeError(network) };
     if (outcome.failure !== undefined) return { status: "incomplete", reply: wrote("incomplete"), failure: new Error(outcome.failure) };
     const status = outcome.stopped ? "stopped" : outcome.waiting ? "waiting" : "complete";
     return { status, reply: wrote(status) };
   } catch (error) {
     return { status: "failed", failure: error instanceof Error ? error : new Error(String(error)) };
-  } finally {
-    clearTimeout(deadlineTimer);
   }
 }
 
@@ -481,10 +475,3 @@ function unstoredSummary({ summary }: SummaryDraft): SummaryMessage {
 const readFrom = (summary: SummaryMessage) => summary.parts[0].throughSeq + 1;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** The clear error of a model input over the budget even after compaction: the new message, or what the thread holds. */
-function tooLong(inputChars: number, maxInputChars: number, messageChars: number): Error {
-  const sizes = `${inputChars.toLocaleString("en")} characters; the limit is ${maxInputChars.toLocaleString("en")}`;
-  if (messageChars > maxInputChars) return new Error(`This message is too long to send to the model (${sizes}). Send a shorter one.`);
-  return new Error(`This thread is too long to send to the model (${sizes}). Start a new thread to go on.`);
-}

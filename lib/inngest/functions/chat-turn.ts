@@ -1,7 +1,8 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
 import type { InngestClient } from "@/lib/inngest/client";
-import { CHAT_TURN_RETRIES, DurableTurn, MAX_ROUNDS, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
+import { authorizeCompaction } from "@/lib/auth/turn-authorization";
+import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
 import {
   CHAT_TURN_EVENT,
   REPLY_DECIDED_EVENT,
@@ -46,7 +47,7 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
           await step.sendEvent("wake-settled", { name: REPLY_DECIDED_EVENT, data: wake });
         }
         // A reply that waits for the user's decisions goes on in this run once they are made, as often as it asks again.
-        for (let round = 1; outcome.status === "waiting" && outcome.reply && round <= MAX_ROUNDS; round++) {
+        for (let round = 1; outcome.status === "waiting" && outcome.reply && round <= turn.maxRounds; round++) {
           const next = await turn.goOn(outcome.reply.id, round);
           if (!next) break;
           outcome = next;
@@ -54,7 +55,8 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
         // The client's stream has its finish by now: the title waits for nothing and nothing waits for it.
         await turn.nameThread(outcome);
         if (outcome.compact) {
-          const compaction: ThreadCompactEventData = { owner: turn.owner, threadId: outcome.threadId };
+          const thread = { owner: turn.owner, threadId: outcome.threadId };
+          const compaction: ThreadCompactEventData = { ...thread, authorization: authorizeCompaction(thread, await deps.sessionSecret()) };
           await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
         }
         return { threadId: outcome.threadId, historySource: outcome.historySource, status: outcome.status, replyId: outcome.reply?.id ?? null };

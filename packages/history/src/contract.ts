@@ -288,7 +288,8 @@ export interface DecidedCall {
  * another turn of the thread runs.
  */
 export type ContinuationClaim =
-  | { claimed: true; messageId: string; decisions: DecidedCall[] }
+  /** `round`: which time the message's reply goes on (1 the first), counted across servers and runtimes. */
+  | { claimed: true; messageId: string; decisions: DecidedCall[]; round: number }
   | { claimed: false; refused: "not_waiting" | "pending" | "busy" };
 
 /**

@@ -60,15 +60,20 @@ export class PostgresApprovalStore implements ApprovalStore {
   }: ThreadScope & { threadId: string; replyId: string; turnId: string; leaseMs: number | null; timeoutMs: number }): Promise<ContinuationClaim | null> {
     if (!isUuid(threadId)) return null;
     const runner = leaseMs === null ? null : await this.runner();
-    const { rows } = await this.pool.query<{ refused: "not_waiting" | "pending" | "busy" | null; message_id: string | null; decisions: DecidedCall[] | null }>(
-      "SELECT refused, message_id, decisions FROM threadline_claim_continuation($1, $2, $3, $4, $5, $6, make_interval(secs => $7))",
+    const { rows } = await this.pool.query<{
+      refused: "not_waiting" | "pending" | "busy" | null;
+      message_id: string | null;
+      decisions: DecidedCall[] | null;
+      round: number | null;
+    }>(
+      "SELECT refused, message_id, decisions, round FROM threadline_claim_continuation($1, $2, $3, $4, $5, $6, make_interval(secs => $7))",
       [owner, threadId, replyId, turnId, leaseMs, runner, timeoutMs / 1000],
     );
     if (rows.length === 0) return null;
     const [row] = rows;
     if (row.refused !== null || row.message_id === null) return { claimed: false, refused: row.refused ?? "not_waiting" };
     this.changed(owner, threadId);
-    return { claimed: true, messageId: row.message_id, decisions: row.decisions ?? [] };
+    return { claimed: true, messageId: row.message_id, decisions: row.decisions ?? [], round: row.round ?? 1 };
   }
 
   async dueReplies({ timeoutMs, limit }: { timeoutMs: number; limit: number }) {

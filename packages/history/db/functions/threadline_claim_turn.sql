@@ -19,7 +19,9 @@ BEGIN
   INSERT INTO turns AS tu (owner, message_id, thread_id, turn_id, status, lease_until, runner)
   VALUES (p_owner, p_message, p_thread, p_turn, 'running', now() + make_interval(secs => p_lease_ms / 1000), p_runner)
   ON CONFLICT (owner, message_id) DO UPDATE
-     SET turn_id = EXCLUDED.turn_id, status = 'running', lease_until = EXCLUDED.lease_until, runner = EXCLUDED.runner, updated_at = now()
+     SET turn_id = EXCLUDED.turn_id, status = 'running', lease_until = EXCLUDED.lease_until, runner = EXCLUDED.runner, updated_at = now(),
+         -- A new turn of the message (a retry after a failure) answers it anew: its rounds start again.
+         rounds = CASE WHEN tu.turn_id = EXCLUDED.turn_id THEN tu.rounds ELSE 0 END
    WHERE tu.thread_id = EXCLUDED.thread_id
      AND (tu.turn_id = EXCLUDED.turn_id OR (tu.status <> 'done' AND NOT threadline_turn_running(tu)))
   RETURNING tu.thread_id INTO v_thread;

@@ -87,7 +87,7 @@ BEGIN
   -- The message's claim, taken over from its finished turn (or kept: a retried step of this one).
   UPDATE turns tu
      SET turn_id = p_turn, status = 'running', lease_until = now() + make_interval(secs => p_lease_ms / 1000), runner = p_runner,
-         updated_at = now()
+         updated_at = now(), rounds = CASE WHEN tu.turn_id = p_turn THEN tu.rounds ELSE 0 END
    WHERE tu.owner = p_owner AND tu.message_id = p_message AND tu.thread_id = p_thread
      AND (tu.turn_id = p_turn OR NOT threadline_turn_running(tu));
   IF NOT FOUND THEN

@@ -1,4 +1,5 @@
 import { readJson } from "@/lib/http/body";
+import { requestAddress } from "@/lib/http/client-address.mjs";
 import { jsonResponse, route } from "@/lib/http/handler";
 import { threadIdParam } from "@/lib/http/params";
 import { approvalDecisionSchema } from "@/lib/protocol/approvals";
@@ -13,6 +14,8 @@ export const POST = route<{ params: Promise<{ id: string; approvalId: string }> 
   const threadId = threadIdParam(id);
   const decision = await readJson(request, approvalDecisionSchema, 16 * 1024);
   const owner = await app().requireOwner(request);
+  // A decision may start a round of the reply, a model call: it counts as a message does, before anything is recorded.
+  await app().rateLimits().limitChatTurn(owner, requestAddress(request));
   const decided = await decideApproval(
     { owner, threadId, approvalId, ...decision },
     { approvals: app().approvals(), runtime: app().runtime(), timeoutMs: app().approvalTimeoutMs },
