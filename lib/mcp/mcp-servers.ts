@@ -215,7 +215,7 @@ export class McpServers {
         } catch (error) {
           // A kept client may hold a session the server has since forgotten (it restarted): one new connection
           // before it counts as down. A server too slow, or too large, is not asked twice.
-          if (isTimeout(error) || error instanceof ResponseTooLarge) throw error;
+          if (isTimeout(error) || causeOf(error, ResponseTooLarge)) throw error;
           await this.drop(server);
         }
       }
@@ -369,7 +369,8 @@ export class McpServers {
         throw new Error(scrub(`connecting (${what}): ${reason(error)}`), large ? { cause: large } : {});
       }
     };
-    const sse = () => attempt(new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } }), "SSE");
+    // The SSE transport opens its stream with this fetch too (its EventSource takes the transport's).
+    const sse = () => attempt(new SSEClientTransport(url, { requestInit, fetch }), "SSE");
     if (config.transport === "sse") return sse();
     try {
       return await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "Streamable HTTP");
