@@ -10,6 +10,16 @@ describe("the default thread title", () => {
     expect(titleFromMessage("```ts\nconst a = 1;\n```")).toBe("const a = 1;");
   });
 
+  it("keeps every character the person typed that is not markup: a lone star, an underscore in a word, pipes outside a table", () => {
+    expect(titleFromMessage("What is 11 * 11?")).toBe("What is 11 * 11?");
+    expect(titleFromMessage("Is 2*3*4 = 24, and *why*?")).toBe("Is 2*3*4 = 24, and why?");
+    expect(titleFromMessage("Rename my_var_name to **snake_case**")).toBe("Rename my_var_name to snake_case");
+    expect(titleFromMessage("Is a || b the same as a | b?")).toBe("Is a || b the same as a | b?");
+    expect(titleFromMessage("Price: $5 ~ 10 € & <b>tags</b> #hash")).toBe("Price: $5 ~ 10 € & <b>tags</b> #hash");
+    expect(titleFromMessage("- 3 > 2 > 1, ***really***")).toBe("3 > 2 > 1, really");
+    expect(titleFromMessage("---\nThe `a * b` and _c_ case\n***")).toBe("The a * b and c case");
+  });
+
   it("cuts long messages at a word and marks the cut", () => {
     const title = titleFromMessage("word ".repeat(40));
     expect(title.length).toBeLessThanOrEqual(61);
