@@ -178,7 +178,7 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
         .map((line) => `  > ${line}`)
         .join("\n")}`;
     case "schedule_reminder":
-      return `- I will remind you to ${value.text} on **${value.local}** (${value.timeZone}).`;
+      return `- I will remind you to ${toSecondPerson(String(value.text))} on **${value.local}** (${value.timeZone}).`;
     case "create_document":
       return `- I wrote **${value.title}** (v${value.version}): it is open beside the conversation, where you can edit it too.`;
     case "update_document":
@@ -196,6 +196,48 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
     default:
       return `- \`${toolName}\` returned ${JSON.stringify(output)}`;
   }
+}
+
+/** The user's first person and what it becomes when their words are said back to them. */
+const SECOND_PERSON: Record<string, string> = {
+  "i am": "you are",
+  "am i": "are you",
+  "i was": "you were",
+  "was i": "were you",
+  "i'm": "you're",
+  "i've": "you've",
+  "i'll": "you'll",
+  "i'd": "you'd",
+  i: "you",
+  me: "you",
+  my: "your",
+  mine: "yours",
+  myself: "yourself",
+};
+
+// Longest first, so "I am" is read before "I". "I" only as the capital a
+// pronoun is written with (a lone "i" may be a variable), save in a
+// contraction; a word joined to others ("I-95", "me-time") is not one.
+const FIRST_PERSON = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_'’-])(?:I am|am I|Am I|I was|was I|Was I|[Ii]['’](?:m|ve|ll|d)|I|[Mm]yself|MYSELF|[Mm]ine|MINE|[Mm]y|MY|[Mm]e|ME)(?![\p{L}\p{N}_'’-])`,
+  "gu",
+);
+
+/**
+ * The user's words said back to them: their first person made the second
+ * ("stretch my legs" → "stretch your legs", "I am late" → "you are late"),
+ * in the case they wrote it ("My" → "Your"). "You" in their words is the
+ * assistant; whether it would become "I" or "me" takes a grammar this demo
+ * does not have, so it stays as it is.
+ */
+export function toSecondPerson(text: string): string {
+  return text.replace(FIRST_PERSON, (words) => {
+    const said = SECOND_PERSON[words.toLowerCase().replace("’", "'")];
+    const apostrophe = words.includes("’") ? said.replace("'", "’") : said;
+    if (words === words.toUpperCase() && words.length > 1 && !/^I\b/.test(words)) return apostrophe.toUpperCase();
+    // "I" is a capital wherever it stands; only a word written with one at a sentence's start keeps it.
+    return /^[A-Z]/.test(words) && !/^I\b|^I['’]/.test(words) ? apostrophe.charAt(0).toUpperCase() + apostrophe.slice(1) : apostrophe;
+  });
 }
 
 type Plan =

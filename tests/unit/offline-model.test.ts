@@ -1,6 +1,6 @@
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
-import { createOfflineModel, plannedToolCalls } from "@/lib/model/offline-model";
+import { createOfflineModel, plannedReminder, plannedToolCalls, toSecondPerson } from "@/lib/model/offline-model";
 import { requestKindHeaders, SUMMARY_REQUEST, TITLE_REQUEST } from "@/lib/model/request-kind.mjs";
 import { modelTitle, TITLE_INSTRUCTIONS, titleRequestText } from "@/lib/model/title-request";
 import { offlineSummary, SUMMARY_INSTRUCTIONS, summaryRequestText } from "@/lib/model/summary-request";
@@ -69,5 +69,47 @@ describe("the offline demo model", () => {
     expect(toolCalls).toEqual([]);
     expect(text).toContain('I could not read "5 apples plus 3 oranges" as a calculation');
     expect(text).toContain("17% of 230");
+  });
+});
+
+describe("the offline model saying the user's words back", () => {
+  it("turns their first person into the second, in the case they wrote it", () => {
+    expect(toSecondPerson("stretch my legs")).toBe("stretch your legs");
+    expect(toSecondPerson("call me when I am done")).toBe("call you when you are done");
+    expect(toSecondPerson("I'm late, I've a train, I’ll run and I'd rather not")).toBe("you're late, you've a train, you’ll run and you'd rather not");
+    expect(toSecondPerson("where was I, and am I late? I was early")).toBe("where were you, and are you late? you were early");
+    expect(toSecondPerson("the book is mine, so ask myself")).toBe("the book is yours, so ask yourself");
+    expect(toSecondPerson("My tea. Me first. CALL ME")).toBe("Your tea. You first. CALL YOU");
+  });
+
+  it("leaves what only looks like a pronoun, and the second person, as it is", () => {
+    expect(toSecondPerson("take the I-95 to meet Amy at my-time.com")).toBe("take the I-95 to meet Amy at my-time.com");
+    expect(toSecondPerson("add i to j, then mine-craft")).toBe("add i to j, then mine-craft");
+    expect(toSecondPerson("ask you about the plan")).toBe("ask you about the plan");
+  });
+
+  it("confirms a reminder in the second person, while the reminder keeps the words the user typed", async () => {
+    const ask = "Remind me in 2 minutes to stretch my legs";
+    const reminder = plannedReminder(ask, Date.parse("2026-01-31T12:00:00Z"))!;
+    expect(reminder.text).toBe("stretch my legs");
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      messages: [
+        { role: "user", content: ask },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "schedule_reminder", input: reminder }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_1",
+              toolName: "schedule_reminder",
+              output: { type: "json", value: { text: reminder.text, local: "Sat, Jan 31, 12:02", timeZone: "UTC" } },
+            },
+          ],
+        },
+      ],
+    });
+    expect(text).toContain("I will remind you to stretch your legs on **Sat, Jan 31, 12:02** (UTC).");
   });
 });
