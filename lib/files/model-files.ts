@@ -27,14 +27,8 @@ export interface ModelFilesDeps {
 export async function modelFiles(deps: ModelFilesDeps, owner: string, files: FilePart[], seesImages: boolean): Promise<FileInput> {
   await textOfPdfs(deps, owner, files);
   const withBytes = files.filter((file) => (isImage(file.mediaType) ? seesImages : file.mediaType !== "application/pdf")).map((file) => file.fileId);
-  return fileInputFrom(
-    await deps.files.contents(
-      owner,
-      files.map((file) => file.fileId),
-      withBytes,
-    ),
-    seesImages,
-  );
+  const contents = await deps.files.contents(owner, files.map((file) => file.fileId), withBytes);
+  return fileInputFrom(contents, seesImages);
 }
 
 /** Waits, bounded, until none of the PDFs among `files` is pending, kicking this server's reader meanwhile. */

@@ -17,10 +17,11 @@ export interface PdfTextLimits {
 }
 
 /**
- * Bounds for a PDF of up to ATTACHMENT_MAX_MB's 1,000 MB: a long report
- * reads in a second or two; the 94 KB PDF whose content stream inflated to
- * 64 MB (9.7 s and 283 MB when read in the request) is refused by its
- * inflated size at once.
+ * A long report reads well within these (a few seconds, tens of MB); a
+ * 94 KB PDF whose content stream inflates to 64 MB, which held a server for
+ * 9.7 s and 283 MB when it was read inside its upload, is refused by its
+ * inflated size before PDF.js starts. A stream behind a filter other than
+ * Flate first is not counted there: the heap and time limits bound it.
  */
 export const PDF_TEXT_LIMITS: PdfTextLimits = {
   maxPages: 2_000,
