@@ -6,7 +6,9 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 // someone else's. So the app signs what it sends with the session secret, and
 // the function runs only events that carry this app's signature over exactly
 // their owner, thread, message, client history, the message they replace and
-// the model that answers (another would spend someone else's money).
+// the model that answers (another would spend someone else's money). A
+// compaction event is signed likewise over its owner and thread: a forged one
+// would otherwise make the app spend a summary call on any thread it names.
 
 export interface TurnClaims {
   turnId: string;
@@ -46,8 +48,29 @@ export function authorizeTurn(claims: TurnClaims, secret: string): string {
 }
 
 export function isAuthorizedTurn(claims: TurnClaims, authorization: unknown, secret: string): boolean {
+  return matches(authorization, mac(claims, secret));
+}
+
+/** What a compaction event names: the thread, and its owner. */
+export interface CompactionClaims {
+  owner: string;
+  threadId: string;
+}
+
+// Its own label: a turn's signature never passes for a compaction's, nor the other way.
+const compactionMac = (claims: CompactionClaims, secret: string) =>
+  createHmac("sha256", secret).update(JSON.stringify(["threadline-compact-v1", claims.owner, claims.threadId])).digest();
+
+export function authorizeCompaction(claims: CompactionClaims, secret: string): string {
+  return compactionMac(claims, secret).toString("base64url");
+}
+
+export function isAuthorizedCompaction(claims: CompactionClaims, authorization: unknown, secret: string): boolean {
+  return matches(authorization, compactionMac(claims, secret));
+}
+
+function matches(authorization: unknown, expected: Buffer): boolean {
   if (typeof authorization !== "string") return false;
   const given = Buffer.from(authorization, "base64url");
-  const expected = mac(claims, secret);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

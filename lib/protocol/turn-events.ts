@@ -88,10 +88,12 @@ export const THREAD_COMPACT_EVENT = "threadline/thread.compact";
 
 /**
  * Names the thread only. The function decides from the database whether and
- * what to compact, so a forged or repeated event can do no more than a
- * compaction that was due anyway.
+ * what to compact, so a repeated event can do no more than a compaction that
+ * was due anyway; one this app did not sign is refused before any work.
  */
 export interface ThreadCompactEventData {
   owner: string;
   threadId: string;
+  /** This app's signature over the owner and the thread (lib/auth/turn-authorization.ts). */
+  authorization: string;
 }

@@ -15,7 +15,7 @@ import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
 import { testPool } from "../support/db";
 import { executeWithRetries } from "../support/inngest-engine";
 import { testApp } from "../support/test-app";
-import { turnEventData } from "../support/turn-events";
+import { compactEventData, turnEventData } from "../support/turn-events";
 import * as chat from "@/app/api/chat/route";
 import type { App } from "@/lib/app";
 
@@ -196,6 +196,9 @@ describe("compaction under Inngest", () => {
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: requested }] });
     expect(ran.error).toBeUndefined();
     expect(requested).toHaveBeenCalledTimes(1);
+    // Signed, as the turn event is: the compaction function runs only what this app sent.
+    const compactEvent = { name: THREAD_COMPACT_EVENT, data: compactEventData({ owner, threadId }) };
+    expect(ran.ctx.step.sendEvent).toHaveBeenCalledWith("request-compaction", compactEvent);
 
     // The compaction function: its store commits, then the step fails (a lost connection) and is retried.
     let stores = 0;
@@ -215,7 +218,6 @@ describe("compaction under Inngest", () => {
       },
     };
     const compactFn = createCompactThreadFunction(app.inngest(), { ...app, history: () => flaky });
-    const compactEvent = { name: THREAD_COMPACT_EVENT, data: { owner, threadId } };
     const at = (attempt: number) =>
       new InngestTestEngine({ function: compactFn, events: [compactEvent], transformCtx: (ctx) => ({ ...ctx, attempt }) });
     const { error, attempts } = await executeWithRetries(at);
@@ -227,9 +229,45 @@ describe("compaction under Inngest", () => {
     expect(summaries).toHaveLength(1);
     expect(summaries[0].content).toBe("Summary: said i1; said i2; said i3");
 
-    // Asked again (a repeated or forged event), it finds nothing to do.
+    // Asked again (a repeated event), it finds nothing to do.
     const again = await new InngestTestEngine({ function: compactFn, events: [compactEvent] }).execute();
     expect(again.result).toEqual({ summarySeq: null });
     expect(await summaryRows(threadId)).toHaveLength(1);
+  });
+
+  it("refuses a compaction event this app did not sign, or signed for another thread or owner, before any step; a signed one compacts", async () => {
+    const owner = `owner-${randomUUID()}`;
+    const adapter = new PostgresHistoryAdapter(pool);
+    const { threadId } = await adapter.createThread({ owner });
+    for (const word of ["f1", "f2", "f3", "f4"]) {
+      await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
+      await adapter.appendResults({ owner, threadId, reply: { id: randomUUID(), role: "assistant", parts: [{ type: "text", text: `re ${word}` }], status: "complete" } });
+    }
+    const other = await adapter.createThread({ owner: `owner-${randomUUID()}` });
+    const genuine = compactEventData({ owner, threadId });
+    const compactFn = createCompactThreadFunction(app.inngest(), app);
+    const run = (data: object) => new InngestTestEngine({ function: compactFn, events: [{ name: THREAD_COMPACT_EVENT, data }] }).execute();
+
+    const forgeries = [
+      { owner, threadId, authorization: undefined },
+      compactEventData({ owner, threadId, forge: "bm90LWEtc2lnbmF0dXJl" }),
+      // A signature of the app's, for another thread of another owner's: it does not pass for this one.
+      { ...compactEventData({ owner: `owner-${randomUUID()}`, threadId: other.threadId }), owner, threadId },
+      { ...genuine, owner: `owner-${randomUUID()}` },
+      { ...genuine, threadId: other.threadId },
+    ];
+    for (const forged of forgeries) {
+      const out = await run(forged);
+      expect(out.error).toMatchObject({ name: "NonRetriableError", message: "Refused a compaction event that this app did not sign." });
+      expect(out.ctx.step.run).not.toHaveBeenCalled();
+    }
+    expect(summaryRequests()).toHaveLength(0);
+    expect(await summaryRows(threadId)).toHaveLength(0);
+
+    const out = await run(genuine);
+    expect(out.error).toBeUndefined();
+    expect(out.result).toEqual({ summarySeq: expect.any(Number) });
+    expect(summaryRequests()).toHaveLength(1);
+    expect((await summaryRows(threadId)).map((r) => r.content)).toEqual(["Summary: said f1; said f2; said f3"]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ChatTurnEventData } from "@/lib/protocol/turn-events";
-import { authorizeTurn } from "@/lib/auth/turn-authorization";
+import type { ChatTurnEventData, ThreadCompactEventData } from "@/lib/protocol/turn-events";
+import { authorizeCompaction, authorizeTurn } from "@/lib/auth/turn-authorization";
 import type { ThreadMessage, UserMessage } from "@threadline/history/contract";
 import { SESSION_SECRET } from "./api";
 
@@ -31,4 +31,10 @@ export function turnEventData(fields: {
     concurrencyKey: fields.threadId ?? turnId,
     authorization: fields.forge ?? authorizeTurn(claims, SESSION_SECRET),
   };
+}
+
+/** The data of a compaction event as the app sends it, signed with the tests' SESSION_SECRET; `forge`, as for turnEventData. */
+export function compactEventData(fields: { owner: string; threadId: string; forge?: string }): ThreadCompactEventData {
+  const thread = { owner: fields.owner, threadId: fields.threadId };
+  return { ...thread, authorization: fields.forge ?? authorizeCompaction(thread, SESSION_SECRET) };
 }
