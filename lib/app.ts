@@ -48,7 +48,10 @@ import { FileStore } from "@/lib/files/file-store";
 import { DocumentStore } from "@/lib/documents/document-store";
 import { documentTools } from "@/lib/documents/document-tools";
 import { FileSweep } from "@/lib/files/file-sweep";
-import { fileInputFrom } from "@/lib/files/model-input";
+import { modelFiles } from "@/lib/files/model-files";
+import { PdfExtractions } from "@/lib/files/pdf-extractions";
+import { PdfTextStore } from "@/lib/files/pdf-text-store";
+import type { UploadDeps } from "@/lib/files/upload";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
@@ -82,6 +85,7 @@ export interface ProcessState {
   liveStreams?: LiveStreamSlots;
   dueWork?: DueWork;
   fileSweep?: FileSweep;
+  pdfExtractions?: PdfExtractions;
 }
 
 /** What an app may be given instead of building it from its configuration. */
@@ -223,7 +227,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
         // Images go to a model the list says sees them (MODELS_WITH_IMAGES among it); every other model is told their names.
         fileInput: async (owner, files, modelId) => {
           const seesImages = app.models().find((model) => model.id === modelId)?.capabilities.images ?? false;
-          return fileInputFrom(await app.files().contents(owner, files.map((file) => file.fileId)), seesImages);
+          return modelFiles({ files: app.files(), pdfText: app.pdfText(), extractions: app.pdfExtractions() }, owner, files, seesImages);
         },
       };
     }),
@@ -233,6 +237,17 @@ export function createApp(config: Env, parts: AppParts = {}) {
     files: once((): FileStore => new FileStore(pool())),
     /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */
     attachmentMaxBytes: config.ATTACHMENT_MAX_MB * 1024 * 1024,
+    /** What an upload is stored with: the store, STORAGE_QUOTA_MB (0: none), the size limit, and this server's PDF reader. */
+    uploads: (): UploadDeps => ({
+      files: app.files(),
+      quotaBytes: config.STORAGE_QUOTA_MB > 0 ? config.STORAGE_QUOTA_MB * 1024 * 1024 : undefined,
+      maxBytes: app.attachmentMaxBytes,
+      extractions: app.pdfExtractions(),
+    }),
+    /** Where each PDF's text is, read by any server after its upload answered. */
+    pdfText: once((): PdfTextStore => new PdfTextStore(pool())),
+    /** This server's reader of pending PDFs' text: a few worker threads at a time, one per process. */
+    pdfExtractions: (): PdfExtractions => (shared.pdfExtractions ??= new PdfExtractions(app.pdfText)),
     /** Removes uploads never sent once their day is up; started as the server starts (instrumentation.ts), on either runtime. */
     fileSweep: (): FileSweep => (shared.fileSweep ??= new FileSweep(app.files)),
     /** The operator's MCP tool servers (MCP_SERVERS), connected on first use. */

@@ -137,6 +137,8 @@ const schema = z.object({
   // Files
   /** The most one attached file may be, in megabytes (a message carries at most 5). */
   ATTACHMENT_MAX_MB: wholeNumber(1, 1_000).default(10).describe("attachment size limit, MB"),
+  /** The most all of one identity's files may take together, in megabytes; 0: no quota. */
+  STORAGE_QUOTA_MB: wholeNumber(0, 100_000_000).default(1_000).describe("stored files per identity, MB"),
 
   /** Live streams (a running reply followed, the threads' news) one identity may hold open, across servers; 0: no cap. */
   MAX_LIVE_STREAMS_PER_IDENTITY: wholeNumber(0, 999_999).default(20).describe("live streams per identity"),
