@@ -55,8 +55,9 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
   const { replace } = useDocuments();
   const [index, setIndex] = useState(document.versionCount - 1);
   const [changes, setChanges] = useState(false);
-  // The Changes view needs the version before this one too.
-  const versions = useVersions(threadId, document, changes ? index - 1 : index);
+  // What changed, where there is a version before this one to compare with: it is read too.
+  const comparing = changes && index > 0;
+  const versions = useVersions(threadId, document, comparing ? index - 1 : index);
   const { count } = versions;
   const [draft, setDraft] = useState<string>();
   const [error, setError] = useState<string>();
@@ -67,7 +68,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
   const previous = index > 0 ? versions.at(index - 1) : undefined;
   const latest = index === count - 1;
   // Compared once per pair of versions, within lineDiff's bounds: never on every render.
-  const diff = useMemo(() => (changes && previous && version ? lineDiff(previous.content, version.content) : undefined), [changes, previous, version]);
+  const diff = useMemo(() => (comparing && previous && version ? lineDiff(previous.content, version.content) : undefined), [comparing, previous, version]);
 
   useEffect(() => closeButton.current?.focus(), []);
 
@@ -115,7 +116,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
         </button>
         {version && <span className="ml-1 text-xs text-neutral-500 dark:text-neutral-400">by {version.author}</span>}
         <span className="flex-1" />
-        <button type="button" aria-pressed={changes} disabled={index === 0 || !version || draft !== undefined} onClick={() => setChanges(!changes)} className={BUTTON}>
+        <button type="button" aria-pressed={comparing} disabled={index === 0 || !version || draft !== undefined} onClick={() => setChanges(!changes)} className={BUTTON}>
           Changes
         </button>
         {version && <CopyButton text={version.content} />}
@@ -163,7 +164,7 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
               </button>
             </div>
           </div>
-        ) : !version || (changes && !previous) ? (
+        ) : !version || (comparing && !previous) ? (
           versions.error ? (
             <p role="alert" className="text-xs text-red-600 dark:text-red-400">
               {versions.error}
@@ -173,12 +174,12 @@ function OpenDocument({ threadId, document, onClose }: { threadId: string; docum
               Reading the version…
             </p>
           )
-        ) : changes && previous && diff === null ? (
+        ) : comparing && diff === null ? (
           <p role="status" className="text-xs text-neutral-500 dark:text-neutral-400">
             Too large to compare: these versions are too long, or differ in too many lines, to show what changed here. Step through them
             to read each.
           </p>
-        ) : changes && previous && diff ? (
+        ) : comparing && diff ? (
           <pre aria-label={`Changes from version ${index}`} className="font-mono text-xs leading-relaxed whitespace-pre-wrap">
             {diff.map((line, at) => (
               <div
