@@ -6,6 +6,6 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
   const query = await searchParams;
   if (!wantsHistoryDebug(query)) return <NewChatView />;
   const historyDebug = nextTurnHistory({ searchParams: query, threadMessages: 0, network: app().network() });
-  // Where the MCP servers stand as kept: any visitor may open the panel, and a view asks no server anything.
-  return <NewChatView historyDebug={historyDebug} mcpServers={app().mcp().status()} />;
+  // Where the MCP servers stand as kept: any visitor may open the panel, and a view lists no server again.
+  return <NewChatView historyDebug={historyDebug} mcpServers={await app().mcp().statusForView()} />;
 }

@@ -181,7 +181,19 @@ export class McpServers {
     return tool ? this.agentTool(tool) : undefined;
   }
 
-  /** Where each server stands, as kept: never a request to any of them (the debug panel, which any visitor may open, shows it). */
+  /**
+   * Where each server stands, for the debug panel, which any visitor may
+   * open: as kept, but that a server this process has never tried is
+   * connected first (at most the connect timeout; once per process, as a
+   * turn would). A view lists no server again, nor tries one that is down.
+   */
+  async statusForView(): Promise<McpServerStatus[]> {
+    const firsts = this.servers.filter((server) => server.phase === "new").map((server) => this.refresh(server));
+    if (firsts.length > 0) await within(Promise.all(firsts), this.options.connectTimeoutMs).catch(() => {});
+    return this.status();
+  }
+
+  /** Where each server stands, as kept: never a request to any of them. */
   status(): McpServerStatus[] {
     return this.servers.map((server) => {
       const connected = server.phase === "up";

@@ -121,6 +121,9 @@ describe("MCP servers within their bounds", () => {
   it("keeps the tools listed: lists again when the server says they changed (notifications/tools/list_changed), not per turn", async () => {
     const server = await serve();
     const { mcp } = connect({ live: { url: server.url } });
+    // The debug panel's first view connects a server never tried, once; views and turns after it list nothing.
+    expect((await mcp.statusForView())[0]).toMatchObject({ connected: true, tools: ["live__echo", "live__huge"] });
+    for (let i = 0; i < 5; i++) await mcp.statusForView();
     for (let i = 0; i < 5; i++) await mcp.tools();
     expect(server.counts.lists).toBe(1);
     await expect.poll(() => server.counts.streams).toBe(1);
@@ -272,7 +275,7 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
       if (inngest) {
         // The step failed, was retried, and the run failed with it: nothing answered the call.
         await expect
-          .poll(() => inngest!.standin.runs.find((run) => run.status === "failed" && /The MCP server "notes" is unavailable/.test(run.error?.message ?? "")), {
+          .poll(() => (inngest!.standin.runs as { status: string; error?: { message: string } }[]).find((run) => run.status === "failed" && /The MCP server "notes" is unavailable/.test(run.error?.message ?? "")), {
             timeout: 15_000,
           })
           .toBeDefined();

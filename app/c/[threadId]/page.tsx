@@ -56,8 +56,8 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
   const query = await searchParams;
   const debug = wantsHistoryDebug(query);
   const historyDebug = debug ? nextTurnHistory({ searchParams: query, threadMessages: loaded.thread.messageCount, network: app().network() }) : undefined;
-  // Where the MCP servers stand as kept: any visitor may open the panel, and a view asks no server anything.
-  const mcpServers = debug ? app().mcp().status() : undefined;
+  // Where the MCP servers stand as kept: any visitor may open the panel, and a view lists no server again.
+  const mcpServers = debug ? await app().mcp().statusForView() : undefined;
   return (
     <ChatView
       key={threadId}
