@@ -8,6 +8,8 @@ import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
+import * as stopRoute from "@/app/api/threads/[id]/stop/route";
+import { denialText } from "@threadline/history/approvals";
 import type { App } from "@/lib/app";
 
 // What one message may buy through its approvals: a model that asks again
@@ -125,5 +127,51 @@ describe("a reply that goes on after a decision, within the turn's time (inline 
     const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "still there?" } }, me.cookie);
     expect(next.response.status).toBe(200);
     expect(next.text).toContain("still there?");
+  });
+});
+
+describe("an approval racing Stop (inline runtime)", () => {
+  let mock: MockModelServer;
+  let app: App;
+  const pool = testPool();
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    app = testApp({ modelUrl: mock.url, settings: { TOOL_APPROVAL: "all" } });
+  });
+  afterAll(async () => {
+    await mock.close();
+    await app.close();
+    await pool.end();
+  });
+
+  it("never records a call approved that did not run, and a Stop says whether it stopped anything", async () => {
+    for (let i = 0; i < 6; i++) {
+      const me = await visitor();
+      const turn = await chatTurn(chat, { message: { id: randomUUID(), content: '[[call:calculate:{"expression":"6 * 7"}]]' } }, me.cookie);
+      const threadId = turn.threadId!;
+      const asked = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
+      const [, stop] = await Promise.all([
+        decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${asked.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true } }), {
+          params: Promise.resolve({ id: threadId, approvalId: asked.approvalId }),
+        }),
+        stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), { params: Promise.resolve({ id: threadId }) }),
+      ]);
+      const { stopped } = (await stop.json()) as { stopped: boolean };
+
+      const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+      const settled = async () =>
+        (await last()).status !== "waiting" &&
+        (await pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount === 0;
+      await expect.poll(settled, { timeout: 15_000 }).toBe(true);
+      const { rows } = await pool.query<{ decision: string }>("SELECT decision FROM tool_approvals WHERE id = $1", [asked.approvalId]);
+      const result = (await last()).parts.find((p) => p.type === "tool-result" && p.toolName === "calculate")!;
+      if (rows[0].decision === "approved") expect(result).toMatchObject({ output: expect.anything() });
+      else {
+        expect(rows[0].decision).toBe("stopped");
+        expect(result).toMatchObject({ error: denialText("stopped") });
+        // A Stop that kept the call from running says it stopped something.
+        expect(stopped).toBe(true);
+      }
+    }
   });
 });

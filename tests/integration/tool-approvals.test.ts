@@ -172,6 +172,41 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     ).rejects.toMatchObject({ code: "conflict:turn_in_progress" });
   });
 
+  it("settles two decisions at once on the two calls of a reply so that exactly one is told none is pending", async () => {
+    for (let i = 0; i < 8; i++) {
+      const { threadId, ids } = await twoCallThread();
+      const both = await Promise.all([decide(threadId, ids[0], true), decide(threadId, ids[1], true)]);
+      expect(both.map((d) => d?.pending).sort()).toEqual([0, 1]);
+    }
+  });
+
+  it("records an approval that loses to Stop or a new message as what happened, not approved", async () => {
+    const stopped = await twoCallThread();
+    await decide(stopped.threadId, stopped.ids[0], true);
+    await decide(stopped.threadId, stopped.ids[1], true);
+    // Stop reaches the thread before any turn goes on with the reply: neither call runs.
+    const stop = await adapter.turns.requestStop({ owner, threadId: stopped.threadId });
+    expect(stop).toEqual({ turns: [], settled: [stopped.reply.id] });
+    const decisions = async (threadId: string) =>
+      (await pool.query<{ decision: string }>("SELECT decision FROM tool_approvals WHERE thread_id = $1 ORDER BY tool_call_id", [threadId])).rows.map((r) => r.decision);
+    expect(await decisions(stopped.threadId)).toEqual(["stopped", "stopped"]);
+
+    const movedOn = await twoCallThread();
+    await decide(movedOn.threadId, movedOn.ids[0], true);
+    const next = randomUUID();
+    await adapter.turns.openTurn({ owner, threadId: movedOn.threadId, messageId: next, turnId: "turn-2", message: { id: next, role: "user", content: "never mind" }, leaseMs: 30_000 });
+    expect(await decisions(movedOn.threadId)).toEqual(["moved_on", "moved_on"]);
+  });
+
+  it("tells a Stop that comes once a turn has claimed the reply that it stopped that turn", async () => {
+    const { threadId, ids, reply } = await twoCallThread();
+    await decide(threadId, ids[0], true);
+    await decide(threadId, ids[1], true);
+    const turnId = randomUUID();
+    expect(await claim(threadId, reply.id, { turnId })).toMatchObject({ claimed: true });
+    expect(await adapter.turns.requestStop({ owner, threadId })).toEqual({ turns: [turnId], settled: [] });
+  });
+
   it("expires the calls undecided past their time when it is claimed, and refuses a reply that no longer waits", async () => {
     const { threadId, ids, reply } = await twoCallThread();
     await decide(threadId, ids[0], true);
@@ -196,9 +231,9 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     );
     expect(message).toMatchObject({ id: next, seq: settled.seq + 4 });
     const { rows } = await pool.query("SELECT id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY tool_call_id", [threadId]);
-    // The decision made stands; the undecided call is recorded as skipped.
+    // Neither call ran: the approved one is recorded as skipped too, not as a call that was approved and ran.
     expect(rows).toEqual([
-      { id: ids[0], decision: "approved" },
+      { id: ids[0], decision: "moved_on" },
       { id: ids[1], decision: "moved_on" },
     ]);
     expect(await claim(threadId, reply.id)).toEqual({ claimed: false, refused: "not_waiting" });

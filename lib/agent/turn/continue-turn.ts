@@ -120,9 +120,14 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
   });
 
   const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone, replyId };
+  // A Stop that came as this turn claimed the reply was recorded for it (threadline_request_stop takes the same
+  // lock as the claim): its approved calls do not run, and are recorded as stopped.
+  const stopAsked =
+    deps.signal?.aborted === true || (await step("stop-asked", () => history.turns.stopRequested({ owner, messageId, turnId: input.turnId })));
   const parts: Part[] = [...reply.parts];
   for (const call of unanswered(reply.parts)) {
-    const decision = decisions.find((d) => d.id === call.approval?.id);
+    const decided = decisions.find((d) => d.id === call.approval?.id);
+    const decision = stopAsked && decided?.outcome === "approved" ? { ...decided, outcome: "stopped" as const } : decided;
     const result = await step(`decided:${call.toolCallId}`, async () => {
       const decided = await decidedResult(call, decision, network, {
         ...context,
@@ -150,7 +155,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
   // The bounds of a first turn hold here too: its input budget, its whole time, and how often one message may ask.
   const inputChars = modelInputChars(messagesFor(agent));
   const tooLong = network.maxInputChars !== undefined && inputChars > network.maxInputChars ? inputTooLong(inputChars, network.maxInputChars, asked.content.length) : undefined;
-  const ran: NetworkOutcome = deps.signal?.aborted
+  const ran: NetworkOutcome = stopAsked || deps.signal?.aborted
     ? { parts, stopped: true }
     : tooLong
       ? { parts, stopped: false, failure: tooLong.message }

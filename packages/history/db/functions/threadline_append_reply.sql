@@ -61,6 +61,12 @@ BEGIN
     FROM unnest(p_kinds, p_contents, p_data) AS r(kind, content, data)
    WHERE r.kind = 'tool_call' AND r.data ? 'approvalId'
   ON CONFLICT (id) DO NOTHING;
+  -- A call approved but stopped before it ran (Stop came as its turn began)
+  -- is recorded as its result says: never as a call that was approved and ran.
+  UPDATE tool_approvals a SET decision = 'stopped', decided_at = now()
+    FROM unnest(p_kinds, p_contents) AS r(kind, content)
+   WHERE r.kind = 'tool_result' AND a.thread_id = p_thread AND a.message_id = p_message AND a.decision = 'approved'
+     AND a.id::text = r.content::jsonb->'approval'->>'id' AND r.content::jsonb->'approval'->>'outcome' = 'stopped';
   -- A reply stored before (one that goes on after a decision, or a retry)
   -- takes the status of where it ends now; a new one was written with it.
   IF v_messages = 0 THEN

@@ -2,6 +2,9 @@
 -- stands: a second one (two devices at once, a double click) finds it made
 -- and is told how. A decision that comes after the approval's time is up
 -- records it expired instead. No row: no such approval in the owner's thread.
+-- Decisions on one thread take turns (its row lock), so of two decisions at
+-- once on the two calls of a reply, the second counts the first: exactly one
+-- is told none is pending, and the reply goes on once.
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, text, boolean, text, interval);
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, uuid, text, boolean, text, interval);
 DROP FUNCTION IF EXISTS threadline_decide_approval(uuid, uuid, text, boolean, text, interval, text);
@@ -14,6 +17,10 @@ DECLARE
   v_row tool_approvals%ROWTYPE;
   v_decision text;
 BEGIN
+  PERFORM 1 FROM threads t WHERE t.id = p_thread AND t.owner = p_owner FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
   SELECT a.* INTO v_row
     FROM tool_approvals a JOIN threads t ON t.id = a.thread_id
    WHERE a.id = p_approval AND a.thread_id = p_thread AND t.owner = p_owner

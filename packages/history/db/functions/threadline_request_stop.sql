@@ -10,6 +10,13 @@ DECLARE
   v_turn text;
   v_found boolean := false;
 BEGIN
+  -- Under the thread's lock first: a reply's continuation claims it under the
+  -- same lock, so a Stop either finds the continuation running (and stops it)
+  -- or settles the reply before it can be claimed; never neither.
+  PERFORM 1 FROM threads t WHERE t.id = p_thread AND t.owner = p_owner FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
   FOR v_turn IN
     UPDATE turns tu SET stop_requested_turn = tu.turn_id, updated_at = now()
      WHERE tu.thread_id = p_thread AND tu.owner = p_owner AND threadline_turn_running(tu)
@@ -22,11 +29,7 @@ BEGIN
   IF v_found THEN
     RETURN;
   END IF;
-  -- Under the thread's lock, so no turn starts to go on with the reply meanwhile.
-  PERFORM 1 FROM threads t WHERE t.id = p_thread AND t.owner = p_owner FOR UPDATE;
-  IF NOT FOUND OR EXISTS (SELECT 1 FROM turns tu WHERE tu.thread_id = p_thread AND threadline_turn_running(tu)) THEN
-    RETURN;
-  END IF;
+  -- Still under the lock, so no turn starts to go on with the reply meanwhile.
   RETURN QUERY SELECT NULL::text, s.message_id
     FROM threadline_settle_waiting(p_thread, 'stopped', 'The user stopped the reply before this ran.') s;
 END;

@@ -3,7 +3,8 @@
 -- run (p_outcome: 'moved_on' when a new message or version came, 'stopped'
 -- for Stop, 'forked' for a fork's copy, which holds no approvals), its
 -- undecided approvals are decided so, and the reply ends (complete; stopped
--- for Stop and a fork's copy). The results follow the reply's last part: the
+-- for Stop and a fork's copy); one approved whose call had not run yet is
+-- recorded so too (moot). The results follow the reply's last part: the
 -- caller holds the thread's row lock, and nothing was stored after a waiting
 -- reply. Returns the reply settled, if any.
 CREATE OR REPLACE FUNCTION threadline_settle_waiting(p_thread uuid, p_outcome text, p_error text)
@@ -36,6 +37,13 @@ BEGIN
                                 'approval', jsonb_build_object('id', u.approval_id, 'outcome', p_outcome))::text,
              false, jsonb_build_object('approvalId', u.approval_id) || u.inside, r.status, r.parent_message_id, r.chosen, r.active, r.model
         FROM unanswered u, last
+      RETURNING data->>'approvalId' AS approval_id
+    ), mooted AS (
+      -- Approved, but settled before its call ran: it is recorded as what
+      -- happened instead (moot), never as a call that was approved and ran.
+      UPDATE tool_approvals a SET decision = p_outcome, decided_at = now()
+        FROM inserted i
+       WHERE a.thread_id = p_thread AND a.id::text = i.approval_id AND a.decision = 'approved'
       RETURNING 1
     )
     SELECT count(*)::integer INTO v_parts FROM inserted;
