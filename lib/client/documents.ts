@@ -28,6 +28,7 @@ export async function fetchDocuments(threadId: string, signal?: AbortSignal): Pr
 
 /** The versions of a document older than its page's `cursor`, newest first (GET …/documents/:documentId/versions). */
 export async function fetchDocumentVersions(threadId: string, documentId: string, cursor: string, signal?: AbortSignal): Promise<DocumentVersionsPage> {
+  // The panel steps back one version at a time, and its Changes view wants the one before that: two a page, each up to 200,000 characters.
   const query = new URLSearchParams({ cursor, limit: "2" });
   const response = await fetch(`/api/threads/${threadId}/documents/${documentId}/versions?${query}`, { signal });
   if (!response.ok) throw new Error(`The older versions could not be read (HTTP ${response.status}).`);
