@@ -175,6 +175,7 @@ export class InlineRuntime implements TurnRuntime {
         .then((outcome) => {
           if ("refused" in outcome) return resolve(false);
           if (outcome.error) console.error(`[turn ${threadId}] going on after a decision failed:`, outcome.error);
+          return outcome;
         })
         .catch((error) => {
           if (!ready) return reject(error);
@@ -184,6 +185,10 @@ export class InlineRuntime implements TurnRuntime {
         .finally(() => {
           void progress?.end();
           if (tracked) this.active.release(threadId, controller);
+        })
+        .then((outcome) => {
+          // Once the thread is free, as after a first turn: a first reply that waited is named now.
+          if (outcome && "title" in outcome && outcome.title) this.nameLater(outcome.title);
         });
     });
   }

@@ -18,6 +18,7 @@ import * as chat from "@/app/api/chat/route";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as list from "@/app/api/threads/route";
 import * as events from "@/app/api/threads/events/route";
+import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import type { App } from "@/lib/app";
 
 // Titles by the model, through the chat route on the inline runtime, with the
@@ -79,6 +80,26 @@ async function listedTitle(threadId: string) {
 }
 
 describe("the model's title", () => {
+  it("names a thread whose first reply waited for a decision once that reply is complete, and not before", async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const content = `[[call:schedule_reminder:{"at":"${at}","text":"stretch"}]] [[title:Stretch reminder]]`;
+    const first = await turn({ message: msg(content), timeZone: "UTC" });
+    const threadId = first.threadId!;
+    const asked = first.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
+    expect(asked).toBeDefined();
+    // A reply that waits is not the thread's first complete reply: no title yet.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(titleRequests()).toHaveLength(0);
+
+    const decided = await decisionRoute.POST(
+      request(`/api/threads/${threadId}/approvals/${asked.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "UTC" } }),
+      { params: Promise.resolve({ id: threadId, approvalId: asked.approvalId }) },
+    );
+    expect(decided.status).toBe(202);
+    await vi.waitFor(async () => expect(await storedTitle(threadId)).toEqual({ title: "Stretch reminder", title_source: "model" }), { timeout: 10_000, interval: 50 });
+    expect(titleRequests()).toHaveLength(1);
+  });
+
   it("is asked for after the first reply's finish, stored, and told to the owner's pages as news", async () => {
     const content = "Plan a trip to Porto [[title-held]] [[title:Porto weekend plans]]";
     const { response, chunks, text, threadId } = await turn({ message: msg(content) });

@@ -19,6 +19,7 @@ import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { runNow, type StepRunner } from "./steps";
 import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import { underLease } from "./turn-claims";
+import { namesThread } from "../title";
 import type { TurnDeps, TurnOutcome } from "./turn-types";
 
 // A reply that waited for the user's approval goes on as a turn of its own
@@ -205,7 +206,10 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
   await step("announce-end", async () => {
     for (const chunk of end) await deps.publish(chunk);
   });
-  return { ...nothing, status, reply: goneOn };
+  // A thread whose first reply waited for decisions is named once that reply is complete, as a first turn's would be.
+  const named = status === "complete" && namesThread({ userSeq: message.seq, replySeq: saved.seq });
+  const title = named ? { title: { owner, threadId, message: asked.content, reply: goneOn, renaming: false } } : {};
+  return { ...nothing, status, reply: goneOn, ...title };
 }
 
 /** A decided call's result: an approved call run (once: it is kept at once), any other the words the model reads of why it did not. */
