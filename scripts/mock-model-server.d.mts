@@ -50,7 +50,7 @@ export function planReply(
   | { kind: "hang" }
   | { kind: "fail-mid"; reply: string }
   | { kind: "reply"; reply: string; delayMs?: number; reasoning?: string; held?: boolean; waitMs?: number }
-  | { kind: "tool-calls"; calls: MarkedCall[]; delayMs?: number; reasoning?: string };
+  | { kind: "tool-calls"; calls: MarkedCall[]; sameId?: boolean; delayMs?: number; reasoning?: string };
 export const BENCH_FIRST_TOKEN_MS: number;
 export const BENCH_TOKENS: number;
 export const BENCH_TOKEN_GAP_MS: number;

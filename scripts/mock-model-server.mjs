@@ -30,6 +30,8 @@
 //                 each round (a model that keeps asking for more)
 //   [[hang-after-tools]] with [[call:…]]: after the results, silence until
 //                 the client hangs up (a continuation whose model stalls)
+//   [[same-call-id]] with [[call:…]]: every call under the id call_0, in every
+//                 response (a provider that repeats its tool-call ids)
 //   [[split-emoji]] SPLIT_EMOJI_REPLY in pieces of three UTF-16 code units, so
 //                 some deltas end halfway through an emoji (a lone surrogate
 //                 on the wire, as JSON escapes it)
@@ -197,7 +199,7 @@ function planToolCalls(body, messages, text) {
     const agent = handOver.function.parameters?.properties?.agent?.enum?.[0];
     return { kind: "tool-calls", calls: [{ name: "hand_over", arguments: JSON.stringify({ agent, reason: "needs tools" }) }] };
   }
-  return { kind: "tool-calls", calls: markers };
+  return { kind: "tool-calls", calls: markers, ...(text.includes("[[same-call-id]]") ? { sameId: true } : {}) };
 }
 
 /** The reply to an ordinary message: it says which history reached the model. */
@@ -294,9 +296,9 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
   return { kind: "reply", reply: echoReply(text, count("user"), count("assistant")) + nth, ...reasoning };
 }
 
-/** A plan's tool calls with their wire ids: call_<n>_<index>, n the completion's number. */
-function withIds(calls, n) {
-  return calls.map((call, index) => ({ id: `call_${n}_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
+/** A plan's tool calls with their wire ids: call_<n>_<index>, n the completion's number; all call_0 with `sameId`. */
+function withIds(calls, n, sameId = false) {
+  return calls.map((call, index) => ({ id: sameId ? "call_0" : `call_${n}_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
 
 /**
@@ -417,7 +419,7 @@ async function streamReply(req, res, body, plan, { id, n, chunkDelayMs, reported
 
   if (plan.kind === "tool-calls") {
     let pieces = 0;
-    for (const [index, call] of withIds(plan.calls, n).entries()) {
+    for (const [index, call] of withIds(plan.calls, n, plan.sameId).entries()) {
       const [first, ...rest] = argumentPieces(call.function.arguments, plan.delayMs !== undefined);
       const start = { index, id: call.id, type: "function", function: { name: call.function.name, arguments: first } };
       if (!(await send({ tool_calls: [start] }))) return;
@@ -461,7 +463,7 @@ function completeReply(req, res, body, plan, { id, n, reported }) {
   }
   const reasoning = plan.reasoning ? { reasoning_content: plan.reasoning } : {};
   const reasoningTokens = plan.reasoning ? chunksOf(plan.reasoning).length : 0;
-  const toolCalls = plan.kind === "tool-calls" ? withIds(plan.calls, n) : undefined;
+  const toolCalls = plan.kind === "tool-calls" ? withIds(plan.calls, n, plan.sameId) : undefined;
   sendJson(res, 200, {
     id,
     object: "chat.completion",

@@ -136,6 +136,42 @@ describe("reducing a model's stream to parts", () => {
     expect(stream.typing.size).toBe(0);
   });
 
+  it("gives a call whose provider id the reply or the stream already holds the first free suffixed id, from its first write to its call", () => {
+    const context = { ...contextOf(), takenCallIds: new Set(["c1", "c1_2"]) };
+    const { stream, writes } = reduceAll(
+      [
+        { type: "tool-input-start", id: "c1", toolName: "weather" },
+        { type: "tool-input-delta", id: "c1", delta: '{"city":"Oslo"}' },
+        call("c1", "weather", { city: "Oslo" }),
+        // Again under the same id, whole this time; and a new id, kept as it is.
+        call("c1", "weather", { city: "Bergen" }),
+        call("c9", "weather", { city: "Tromsø" }),
+      ],
+      context,
+    );
+    expect(writes).toEqual([
+      { type: "tool-input-start", toolCallId: "c1_3", toolName: "weather" },
+      { type: "tool-input-delta", toolCallId: "c1_3", delta: '{"city":"Oslo"}' },
+      { type: "tool-input-available", toolCallId: "c1_3", toolName: "weather", input: { city: "Oslo" } },
+      { type: "tool-input-available", toolCallId: "c1_4", toolName: "weather", input: { city: "Bergen" } },
+      { type: "tool-input-available", toolCallId: "c9", toolName: "weather", input: { city: "Tromsø" } },
+    ]);
+    expect(stream.toolCalls.map((c) => c.call.toolCallId)).toEqual(["c1_3", "c1_4", "c9"]);
+    // The same chunks after the same reply: the same ids (a durable runtime's replay agrees).
+    expect(reduceAll([call("c1", "weather", {}), call("c1", "weather", {})], { ...contextOf(), takenCallIds: new Set(["c1"]) }).stream.toolCalls.map((c) => c.call.toolCallId)).toEqual([
+      "c1_2",
+      "c1_3",
+    ]);
+  });
+
+  it("keeps a suffixed id within the longest a call's id may be", () => {
+    const long = "x".repeat(256);
+    const { stream } = reduceAll([call(long, "weather", {})], { ...contextOf(), takenCallIds: new Set([long]) });
+    const [{ call: made }] = stream.toolCalls;
+    expect(made.toolCallId).toHaveLength(256);
+    expect(made.toolCallId.endsWith("_2")).toBe(true);
+  });
+
   it("takes a call of hand_over as a hand-over, shown as one and not as a tool card or a call to run", () => {
     const { stream, writes } = reduceAll([
       { type: "tool-input-start", id: "h", toolName: "hand_over" },
@@ -194,6 +230,22 @@ describe("ending a model's stream", () => {
     expect(ended.open.size).toBe(0);
     expect(ended.toolCalls.map((c) => c.call.toolCallId)).toEqual(["c1"]);
     expect(ended.parts.map((p) => p.type)).toEqual(["reasoning", "tool-call", "text"]);
+  });
+
+  it("that was cut off while a call under a repeated id was arriving: keeps and answers it under the id it was shown with", async () => {
+    const context = { ...contextOf(), takenCallIds: new Set(["c1"]) };
+    const { stream } = reduceAll(
+      [
+        { type: "tool-input-start", id: "c1", toolName: "weather" },
+        { type: "tool-input-delta", id: "c1", delta: '{"city":"Ber' },
+      ],
+      context,
+    );
+    const { writes } = await endStream(stream, context, "Stopped.");
+    expect(writes).toEqual([
+      { type: "tool-input-available", toolCallId: "c1_2", toolName: "weather", input: { city: "Ber" } },
+      { type: "tool-error", toolCallId: "c1_2", error: "Stopped." },
+    ]);
   });
 
   it("that was cut off: keeps a call whose input was arriving with the input so far, and answers every call with the error", async () => {

@@ -49,9 +49,11 @@ export async function callModel(args: {
   maxRetries?: number;
   /** A stream silent this long is ended as broken off. */
   idleTimeoutMs?: number;
+  /** The ids of the tool calls the reply already holds: a call the provider names alike gets another (model-stream-reducer.ts). */
+  takenCallIds?: ReadonlySet<string>;
 }): Promise<ModelCallResult> {
   const { agent, writer } = args;
-  const context: StreamContext = { agent, newId: args.newId, now: args.now ?? Date.now };
+  const context: StreamContext = { agent, newId: args.newId, now: args.now ?? Date.now, takenCallIds: args.takenCallIds };
   const watchdog = watchModelCall(args.signal, args.idleTimeoutMs);
   let stream: ModelStream;
   let tokens: Tokens | undefined;

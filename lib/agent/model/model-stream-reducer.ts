@@ -13,6 +13,14 @@ import { flushDelta, joinDelta } from "./text-deltas";
 //
 // Text and reasoning are one kind of part here, a stream of deltas between a
 // start and an end; reasoning also records how long it took.
+//
+// A tool call's id is the provider's, unless the reply already holds a call
+// under it (a provider may repeat one, within a response or across the
+// reply's model calls): then the id gets a suffix (_2, _3 …), the first one
+// free. Everything after reads the call by that id (its result, its approval's
+// id, the model's next request), so two calls never share one. The ids taken
+// come from the reply so far and this stream, so the same chunks after the
+// same reply give the same ids: a durable runtime's replay agrees.
 
 /** The parts that stream as deltas. */
 export type Streamed = "text" | "reasoning";
@@ -41,8 +49,8 @@ export interface ModelStream {
   readonly parts: readonly Part[];
   /** The parts being written, by the provider's kind and id. */
   readonly open: ReadonlyMap<string, OpenPart>;
-  /** Tool calls whose input is still arriving: what the user sees of them if Stop comes now. */
-  readonly typing: ReadonlyMap<string, { toolName: string; input: string }>;
+  /** Tool calls whose input is still arriving, by the provider's id, under the id the call takes: what the user sees of them if Stop comes now. */
+  readonly typing: ReadonlyMap<string, { toolCallId: string; toolName: string; input: string }>;
   readonly toolCalls: readonly PendingToolCall[];
   readonly handoff?: HandoffPart;
   /** What broke the stream off (an error part, or what reading it threw). */
@@ -65,6 +73,8 @@ export interface StreamContext {
   agent: Agent;
   newId: () => string;
   now: () => number;
+  /** The ids of the tool calls the reply already holds (its earlier model calls, a sub-agent's, those before a decision). */
+  takenCallIds?: ReadonlySet<string>;
 }
 
 export interface Reduced {
@@ -110,19 +120,21 @@ export function reduceChunk(stream: ModelStream, chunk: TextStreamPart<ToolSet>,
       const open = stream.open.get(k);
       return open ? closePart({ ...stream, open: withoutEntry(stream.open, k) }, open, context) : unchanged(stream);
     }
-    case "tool-input-start":
+    case "tool-input-start": {
       // A hand-over is shown as one, not as a tool card.
       if (chunk.toolName === HANDOFF_TOOL) return unchanged(stream);
+      const toolCallId = freeCallId(stream, chunk.id, context);
       return {
-        stream: { ...stream, typing: withEntry(stream.typing, chunk.id, { toolName: chunk.toolName, input: "" }) },
-        writes: [{ type: "tool-input-start", toolCallId: chunk.id, toolName: chunk.toolName }],
+        stream: { ...stream, typing: withEntry(stream.typing, chunk.id, { toolCallId, toolName: chunk.toolName, input: "" }) },
+        writes: [{ type: "tool-input-start", toolCallId, toolName: chunk.toolName }],
       };
+    }
     case "tool-input-delta": {
       const call = stream.typing.get(chunk.id);
       if (!call) return unchanged(stream);
       return {
         stream: { ...stream, typing: withEntry(stream.typing, chunk.id, { ...call, input: call.input + chunk.delta }) },
-        writes: [{ type: "tool-input-delta", toolCallId: chunk.id, delta: chunk.delta }],
+        writes: [{ type: "tool-input-delta", toolCallId: call.toolCallId, delta: chunk.delta }],
       };
     }
     case "tool-call":
@@ -176,7 +188,9 @@ function toolCall(stream: ModelStream, chunk: ToolCallChunk, context: StreamCont
     };
   }
   const input = (chunk.input ?? {}) as JsonValue;
-  const call = tag<ToolCallPart>({ type: "tool-call", toolCallId: chunk.toolCallId, toolName: chunk.toolName, input }, context);
+  // The id its input arrived under, or (a call that came whole) a free one.
+  const toolCallId = stream.typing.get(chunk.toolCallId)?.toolCallId ?? freeCallId(stream, chunk.toolCallId, context);
+  const call = tag<ToolCallPart>({ type: "tool-call", toolCallId, toolName: chunk.toolName, input }, context);
   const invalid = chunk.invalid ? describeInvalidCall(chunk.toolName, chunk.error, agent) : undefined;
   return {
     stream: {
@@ -187,6 +201,23 @@ function toolCall(stream: ModelStream, chunk: ToolCallChunk, context: StreamCont
     },
     writes: [{ type: "tool-input-available", toolCallId: call.toolCallId, toolName: call.toolName, input }],
   };
+}
+
+/** The longest id a stored tool call may have (packages/history/src/parts.ts). */
+const MAX_CALL_ID = 256;
+
+/** The provider's id for a new call, or, if the reply or this stream already holds a call under it, the first free one with a suffix. */
+function freeCallId(stream: ModelStream, providerId: string, context: StreamContext): string {
+  const taken = (id: string) =>
+    context.takenCallIds?.has(id) ||
+    stream.toolCalls.some(({ call }) => call.toolCallId === id) ||
+    [...stream.typing.values()].some((call) => call.toolCallId === id);
+  if (!taken(providerId)) return providerId;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const id = providerId.slice(0, MAX_CALL_ID - suffix.length) + suffix;
+    if (!taken(id)) return id;
+  }
 }
 
 /** Reading the stream threw: it broke off there (an abort surfaces as whatever the provider's interrupted fetch throws). */
@@ -204,9 +235,9 @@ export async function endStream(stream: ModelStream, context: StreamContext, cut
   const append = (next: Reduced) => void (ended = { stream: next.stream, writes: [...ended.writes, ...next.writes] });
   for (const open of stream.open.values()) append(closePart(ended.stream, open, context));
   if (cutOff === undefined) return ended;
-  for (const [toolCallId, { toolName, input: text }] of stream.typing) {
+  for (const [providerId, { toolName, input: text }] of stream.typing) {
     const { value } = await parsePartialJson(text);
-    append(toolCall(ended.stream, { type: "tool-call", toolCallId, toolName, input: value ?? {}, dynamic: true }, context));
+    append(toolCall(ended.stream, { type: "tool-call", toolCallId: providerId, toolName, input: value ?? {}, dynamic: true }, context));
   }
   for (const { call } of ended.stream.toolCalls) {
     const result = tag<ToolResultPart>({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, error: cutOff }, context);

@@ -86,7 +86,7 @@ export async function runNetwork(args: RunNetworkArgs): Promise<NetworkOutcome> 
     runs.push(run);
     if (resume.subAgentCall) {
       const call = resume.subAgentCall;
-      const sub = await subAgentStep(args, resume.agent, call, outerOf(call), parts.filter((p) => "parentCallId" in p && p.parentCallId === call.toolCallId));
+      const sub = await subAgentStep(args, resume.agent, call, outerOf(call), parts.filter((p) => "parentCallId" in p && p.parentCallId === call.toolCallId), parts);
       parts.push(...sub.parts);
       run.parts.push(...sub.parts);
       if (sub.ended) return { ...sub.ended, parts };
@@ -121,7 +121,7 @@ async function runAgent(
     run.parts.push(...produced);
   };
   for (let call = 0; call < (agent.maxSteps ?? 1); call++) {
-    const out = await modelStep(args, { agent, iteration, call, replySoFar: parts, announce: call === 0 && !resumed });
+    const out = await modelStep(args, { agent, iteration, call, replySoFar: parts, takenCallIds: callIdsOf(parts), announce: call === 0 && !resumed });
     add(...out.parts);
     if (out.stopped) return { parts, stopped: true };
     if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
@@ -129,7 +129,7 @@ async function runAgent(
     for (const [index, pending] of out.toolCalls.entries()) {
       const stepId = `tool:${iteration}:${agent.name}:${call}:${index}`;
       if (callsSubAgent(agent, pending)) {
-        const sub = await subAgentStep(args, agent, pending.call, undefined, []);
+        const sub = await subAgentStep(args, agent, pending.call, undefined, [], parts);
         add(...sub.parts);
         if (sub.ended?.waiting) waiting = true;
         else if (sub.ended) return { ...sub.ended, parts };
@@ -168,6 +168,7 @@ function modelStep(
     iteration,
     call,
     replySoFar,
+    takenCallIds,
     announce,
     within,
   }: {
@@ -175,6 +176,8 @@ function modelStep(
     iteration: number;
     call: number;
     replySoFar: Part[];
+    /** The ids of every tool call of the whole reply so far, a sub-agent's too: the model's new calls take others. */
+    takenCallIds: ReadonlySet<string>;
     announce: boolean;
     /** A sub-agent's call: it reads its task instead of the thread, and what it wrote so far; its parts are tagged with the call. */
     within?: { inside: InsideCall; task: string; stepId: string };
@@ -205,6 +208,7 @@ function modelStep(
         signal: context.signal,
         maxRetries: network.maxRetries,
         idleTimeoutMs: network.modelIdleTimeoutMs,
+        takenCallIds,
       });
       if (called.failure !== undefined && (args.retriesSteps || called.parts.length === 0)) {
         throw new ModelCallError(called.failure);
@@ -237,6 +241,9 @@ const tagInside = <T extends Part>(part: T, inside: InsideCall | undefined): T =
 
 const isInside = (part: Part, parentCallId: string) => "parentCallId" in part && part.parentCallId === parentCallId;
 
+/** The ids of the tool calls among `parts`. */
+const callIdsOf = (...lists: Part[][]): Set<string> => new Set(lists.flat().flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : [])));
+
 /** A part without the call it ran inside. */
 function plain(part: Part): Part {
   if (!("parentCallId" in part)) return part;
@@ -263,7 +270,8 @@ type Ended = Pick<NetworkOutcome, "stopped" | "waiting" | "failure">;
  * every part it writes carries the call (parentCallId) and the outermost one
  * (rootCallId). Its answer, the text it wrote, is the call's result, and the
  * caller goes on. `prior`: what it wrote before a call of its own waited for
- * the user's approval (going on after the decision).
+ * the user's approval (going on after the decision); `reply`: the whole reply
+ * so far, whose calls' ids its own calls must not take.
  */
 async function subAgentStep(
   args: RunNetworkArgs,
@@ -271,6 +279,7 @@ async function subAgentStep(
   call: ToolCallPart,
   outer: InsideCall | undefined,
   prior: Part[],
+  reply: Part[],
 ): Promise<{ parts: Part[]; ended?: Ended }> {
   const { agent: name, task } = callAgentInput(caller).parse(call.input);
   const callee = args.network.agents.find((a) => a.name === name)!;
@@ -284,7 +293,15 @@ async function subAgentStep(
   const steps = `sub:${call.toolCallId}`;
   for (let n = 0; n < (callee.maxSteps ?? 1); n++) {
     const stepId = `${steps}:${prior.length}:${n}`;
-    const out = await modelStep(args, { agent: callee, iteration: 0, call: n, replySoFar: own, announce: n === 0, within: { inside, task, stepId: `${stepId}:model` } });
+    const out = await modelStep(args, {
+      agent: callee,
+      iteration: 0,
+      call: n,
+      replySoFar: own,
+      takenCallIds: callIdsOf(reply, made),
+      announce: n === 0,
+      within: { inside, task, stepId: `${stepId}:model` },
+    });
     add(...out.parts);
     if (out.stopped) return { parts: made, ended: { stopped: true } };
     if (out.failure !== undefined) return { parts: made, ended: { stopped: false, failure: out.failure } };
