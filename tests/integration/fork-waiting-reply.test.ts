@@ -49,7 +49,9 @@ describe("forking a reply that waits for an approval (inline runtime)", () => {
   };
 
   it("copies it stopped with its call answered as not decided there, which nothing decides or goes on with; the source still waits", async () => {
-    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: ASKS } }, me.cookie);
+    // Its own words, so the model's requests about this thread can be told from other tests' on the same database.
+    const words = `${ASKS} fork ${randomUUID()}`;
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: words } }, me.cookie);
     expect(turn.response.status).toBe(200);
     const asked = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
     const replyId = (turn.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
@@ -82,11 +84,14 @@ describe("forking a reply that waits for an approval (inline runtime)", () => {
     expect((await refused.json()).error).toEqual({ code: "not_found:approval", message: "No such approval in this thread." });
 
     // The due work finds nothing of the copy's to go on with: no model call, the copy as it was.
-    const answersBefore = mock.calls.answer;
     const due = await app.approvals().dueReplies({ timeoutMs: 0, limit: 1_000 });
     expect(due.filter((d) => d.threadId === copyId)).toEqual([]);
+    const aboutThis = () => mock.requests.filter((body) => JSON.stringify(body).includes(words)).length;
+    const before = aboutThis();
     await app.dueWork()!.look();
-    expect(mock.calls.answer).toBe(answersBefore);
+    expect(aboutThis()).toBe(before);
+    // Nor did it claim the copy for a turn (the model call of one would come after the look).
+    expect((await pool.query("SELECT count(*)::int AS n FROM turns WHERE thread_id = $1", [copyId])).rows).toEqual([{ n: 0 }]);
     expect((await app.history().get({ owner: me.id, threadId: copyId })).at(-1)).toEqual(copied);
 
     // The source still waits, and its owner's decision makes it go on.
