@@ -68,6 +68,8 @@ const good: [string, string, unknown][] = [
   ["MAX_TOOL_ROUNDS", "3", 3],
   ["ATTACHMENT_MAX_MB", "", 10],
   ["ATTACHMENT_MAX_MB", "25", 25],
+  ["STORAGE_QUOTA_MB", "", 1000],
+  ["STORAGE_QUOTA_MB", "0", 0],
   ["MODELS_WITH_IMAGES", "offline:threadline-offline", "offline:threadline-offline"],
   ["NEXT_PUBLIC_DEFAULT_HISTORY_POLICY", "lastN", "lastN"],
   ["NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH", "0", 0],
