@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { UIMessageChunk } from "ai";
 import { denialText } from "@threadline/history/approvals";
 import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
@@ -15,9 +14,9 @@ import type { ToolContext } from "../network/tools/types";
 import { coalescing } from "../model/coalesce";
 import { approvalIdFor, buildModelMessages, conversationWith, widestWindow } from "./lifecycle";
 import { filesInWindow } from "./files-in-window";
-import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
+import { endChunks, storeEnding, type Ending } from "./turn-ending";
 import { runNow, type StepRunner } from "./steps";
-import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+import { ChunkWriter, replayParts, threadChunk } from "./stream-chunks";
 import { underLease } from "./turn-claims";
 import { namesThread } from "../title";
 import type { TurnDeps, TurnOutcome } from "./turn-types";
@@ -178,36 +177,15 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
         ).then(({ outcome, outOfTime }) => (outOfTime && outcome.stopped ? { ...outcome, stopped: false, failure: outOfTimeError(network).message } : outcome));
   const status = ran.stopped ? "stopped" : ran.failure !== undefined ? "incomplete" : ran.waiting ? "waiting" : "complete";
   const goneOn: Reply = { ...assistant(replyId, ran.parts), status, usage };
-  const turn = { messageId, turnId: input.turnId };
-  let saved: { seq?: number; parentId?: string | null } | { refused: string };
-  try {
-    saved = await step("append-results", () =>
-      saveReply(() => history.appendResults({ owner, threadId, reply: goneOn, turn }), { retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS, turnId: input.turnId }),
-    );
-  } catch (error) {
-    saved = { refused: saveFailure(error) };
-  }
-  if ("refused" in saved) {
-    const failure = new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`);
-    await step("announce-end", async () => void (await deps.publish({ type: "error", errorText: failure.message })));
-    return { ...nothing, status: "failed", error: failure };
-  }
-  const end: UIMessageChunk[] = [];
-  if (deps.signer && saved.seq !== undefined) {
-    const place = { seq: saved.seq, parentId: saved.parentId };
-    end.push(signaturesChunk([{ id: replyId, signature: deps.signer(threadId, { ...goneOn, ...place }), ...place }]));
-  }
-  if (status === "incomplete") {
-    end.push({ type: "error", errorText: ran.failure ?? "The reply broke off." });
-  } else {
-    if (status === "stopped") end.push(stoppedChunk);
-    end.push({ type: "finish", finishReason: status === "waiting" ? "tool-calls" : status === "stopped" ? "other" : "stop" });
-  }
+  const wrote: Ending = status === "incomplete" ? { status, reply: goneOn, failure: new Error(ran.failure ?? "The reply broke off.") } : { status, reply: goneOn };
+  const where = { owner, threadId, turn: { messageId, turnId: input.turnId }, sendAgain: false };
+  const ending = await storeEnding(wrote, where, { ...deps, step });
   await step("announce-end", async () => {
-    for (const chunk of end) await deps.publish(chunk);
+    for (const chunk of endChunks(ending, threadId, deps.signer)) await deps.publish(chunk);
   });
+  if (ending.status === "failed") return { ...nothing, status: "failed", error: ending.failure };
   // A thread whose first reply waited for decisions is named once that reply is complete, as a first turn's would be.
-  const named = status === "complete" && namesThread({ userSeq: message.seq, replySeq: saved.seq });
+  const named = ending.status === "complete" && namesThread({ userSeq: message.seq, replySeq: ending.replySeq });
   const title = named ? { title: { owner, threadId, message: asked.content, reply: goneOn, renaming: false } } : {};
   return { ...nothing, status, reply: goneOn, ...title };
 }

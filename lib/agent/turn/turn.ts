@@ -4,6 +4,7 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
 import { inputTooLong, outOfTimeError, withinTurnTime } from "./turn-bounds";
+import { endChunks, storeEnding, type Ending } from "./turn-ending";
 import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
 import { userMessage, type UserMessage } from "@threadline/history/parts";
 import type { FileInput } from "@/lib/protocol/parts-codec";
@@ -36,13 +37,12 @@ import {
   type SummaryDraft,
 } from "../compaction";
 import { runNetwork } from "../network/run-network";
-import { DEFAULT_SAVE_RETRY_MS, saveFailure, saveReply } from "./save-retry";
 import { claimOrWait, replayTurn, underLease } from "./turn-claims";
 import { namesThread, type ThreadToName } from "../title";
 import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";
-import { signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+import { signaturesChunk, threadChunk } from "./stream-chunks";
 
 export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -151,12 +151,6 @@ interface Reading {
   /** What the files attached to the thread's messages become for the model; unset: none are. */
   fileInput?: FileInput;
 }
-
-/** How the turn ended: the reply it wrote (none when it wrote nothing) and stored (with its seq), or why it failed. */
-type Ending =
-  | { status: "complete" | "stopped" | "waiting"; reply?: Reply; replySeq?: number; replyParentId?: string | null }
-  | { status: "incomplete"; reply?: Reply; replySeq?: number; replyParentId?: string | null; failure: Error }
-  | { status: "failed"; failure: Error };
 
 /** The turn from the user's message on: store it, read the history, run the network, store the reply. */
 async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState): Promise<TurnOutcome> {
@@ -359,27 +353,11 @@ async function runModel(turn: Turn, reading: Reading, size: InputSize, compactio
 }
 
 /** 6. The reply: only this run's, in one statement. A stopped reply keeps what was written. */
-async function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Promise<Ending> {
-  if (ran.status === "failed" || ran.reply === undefined) return ran;
-  const { reply } = ran;
-  const turn = { messageId: input.message.id, turnId: input.turnId };
+function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Promise<Ending> {
   // A regenerate's reply is a new version of the one it replaces; an edit's new message already made its branch.
   const replaces = thread.message ? input.replaces : undefined;
-  try {
-    const saved = await step("append-results", () =>
-      saveReply(() => deps.history.appendResults({ owner: input.owner, threadId: thread.threadId, reply, turn, replaces }), {
-        retryMs: deps.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
-        turnId: input.turnId,
-      }),
-    );
-    if ("refused" in saved) return { status: "failed", failure: new Error(`The reply could not be saved: ${saved.refused}. Copy it if you need it.`) };
-    return { ...ran, replySeq: saved.seq, replyParentId: saved.parentId };
-  } catch (error) {
-    const failure = new Error(`The reply could not be saved: ${saveFailure(error)}. Copy it if you need it, then send your message again.`, {
-      cause: error,
-    });
-    return { status: "failed", failure };
-  }
+  const where = { owner: input.owner, threadId: thread.threadId, turn: { messageId: input.message.id, turnId: input.turnId }, replaces, sendAgain: true };
+  return storeEnding(ran, where, { ...deps, step });
 }
 
 /**
@@ -413,21 +391,7 @@ async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn
 
 /** 7. The end of the stream: the stored reply signed (and a summary stored after it), then the error shown beside what was written, or the finish. */
 async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, summary?: UIMessageChunk): Promise<void> {
-  const ahead: UIMessageChunk[] = summary ? [summary] : [];
-  if (deps.signer && ending.status !== "failed" && ending.reply && ending.replySeq !== undefined) {
-    const place = { seq: ending.replySeq, parentId: ending.replyParentId };
-    const signature = deps.signer(thread.threadId, { ...ending.reply, ...place });
-    ahead.push(signaturesChunk([{ id: ending.reply.id, signature, ...place }]));
-  }
-  if (ending.status === "failed" || ending.status === "incomplete") {
-    // What was written stays in view (kept, when the reply is incomplete).
-    await announce("announce-end", ...ahead, { type: "error", errorText: ending.failure.message });
-  } else {
-    // A reply that waits for an approval ends as the AI SDK's own does: on its tool calls.
-    const finishReason = ending.status === "stopped" ? "other" : ending.status === "waiting" ? "tool-calls" : "stop";
-    const finish: UIMessageChunk = { type: "finish", finishReason };
-    await announce("announce-end", ...ahead, ...(ending.status === "stopped" ? [stoppedChunk] : []), finish);
-  }
+  await announce("announce-end", ...endChunks(ending, thread.threadId, deps.signer, summary ? [summary] : []));
 }
 
 /** 8. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
