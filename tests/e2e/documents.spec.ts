@@ -63,6 +63,8 @@ test("by keyboard alone: a document opens from its event, the panel takes the fo
   const title = `Notes ${uniqueToken()}`;
   await writePlan(page, title);
   const openButton = event(page, /wrote/).getByRole("button", { name: "Open" });
+  // It is disabled until the thread's documents have been read; focus() does not wait for that, as click() does.
+  await expect(openButton).toBeEnabled();
   await openButton.focus();
   await page.keyboard.press("Enter");
   const open = panel(page, title);
