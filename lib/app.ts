@@ -232,7 +232,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       };
     }),
     /** The threads' documents, which the agents write and the owners revise (lib/documents/). */
-    documents: once((): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024 })),
+    documents: once((): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024, maxPerThread: config.DOCUMENTS_PER_THREAD })),
     /** The owners' attached files (lib/files/). */
     files: once((): FileStore => new FileStore(pool())),
     /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */

@@ -133,6 +133,8 @@ const schema = z.object({
   // Documents
   /** The most text one document keeps, all its versions together, in megabytes (UTF-8); a write past it is refused. */
   DOCUMENT_MAX_STORED_MB: wholeNumber(1, 1_000).default(4).describe("document size limit, all versions, MB"),
+  /** The most documents one thread holds; past it an agent's create_document fails with the reason. */
+  DOCUMENTS_PER_THREAD: wholeNumber(1, 10_000).default(50).describe("documents per thread"),
 
   // Files
   /** The most one attached file may be, in megabytes (a message carries at most 5). */

@@ -50,9 +50,11 @@ const onPath = (alias: string, writing: string) => `(${alias}.message_id = ${wri
 
 const notFoundDocument = () => new AppError("not_found:document", "There is no such document in this thread.");
 
-/** How much text one document keeps, all its versions together. */
+/** How much text one document keeps, all its versions together, and how many documents one thread holds. */
 export interface DocumentLimits {
   maxStoredBytes: number;
+  /** Unset: no cap. */
+  maxPerThread?: number;
 }
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
@@ -70,24 +72,51 @@ export class DocumentStore {
     document: { title: string; kind: DocumentKind; language?: string; content: string },
     by: AgentWrite,
   ): Promise<{ id: string; version: number }> {
-    const { rows } = await this.pool.query<{ id: string; version: number }>(
+    // A thread's documents are made by its agents' calls, one call at a time (one turn runs in a thread at a time),
+    // so the count read here is not raced.
+    const { rows } = await this.pool.query<{ id: string | null; version: number | null; full: boolean }>(
       `WITH found AS (
          SELECT d.id, v.version FROM documents d JOIN document_versions v ON v.document_id = d.id
           WHERE d.thread_id = $1 AND v.message_id = $4 AND v.tool_call_id = $5
+       ), full_thread AS (
+         SELECT $11::integer IS NOT NULL AND count(*) >= $11::integer AS full FROM documents WHERE thread_id = $1
        ), made AS (
          INSERT INTO documents (id, thread_id, title, kind, language)
-         SELECT $6, t.id, $7, $8, $9 FROM threads t WHERE t.id = $1 AND t.owner = $2 AND NOT EXISTS (SELECT 1 FROM found)
+         SELECT $6, t.id, $7, $8, $9 FROM threads t, full_thread f
+          WHERE t.id = $1 AND t.owner = $2 AND NOT EXISTS (SELECT 1 FROM found) AND NOT f.full
          RETURNING id
        ), first AS (
          INSERT INTO document_versions (document_id, version, content, author, message_id, tool_call_id)
          SELECT id, 1, $10, $3, $4, $5 FROM made
          RETURNING document_id AS id, version
        )
-       SELECT id, version FROM found UNION ALL SELECT id, version FROM first`,
-      [threadId, owner, by.author, by.messageId, by.toolCallId, randomUUID(), document.title, document.kind, document.language ?? null, document.content],
+       SELECT id, version, false AS full FROM found
+       UNION ALL SELECT id, version, false FROM first
+       UNION ALL SELECT NULL, NULL, true FROM full_thread f
+        WHERE f.full AND NOT EXISTS (SELECT 1 FROM found) AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner = $2)`,
+      [
+        threadId,
+        owner,
+        by.author,
+        by.messageId,
+        by.toolCallId,
+        randomUUID(),
+        document.title,
+        document.kind,
+        document.language ?? null,
+        document.content,
+        this.limits.maxPerThread ?? null,
+      ],
     );
     if (rows.length === 0) throw notFoundThread();
-    return rows[0];
+    const [row] = rows;
+    if (row.full || row.id === null || row.version === null) {
+      throw new AppError(
+        "payload_too_large:documents",
+        `This conversation already holds ${this.limits.maxPerThread} documents, the most one may. Revise one of them instead, or start a new conversation.`,
+      );
+    }
+    return { id: row.id, version: row.version };
   }
 
   /** The latest version of the document as the thread's path shows it now (`writing`: the reply being written counts). */

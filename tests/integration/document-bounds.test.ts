@@ -21,7 +21,7 @@ const EDITS_PER_MINUTE = 12;
 let app: App;
 const pool = testPool();
 beforeAll(() => {
-  app = testApp({ settings: { RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE: String(EDITS_PER_MINUTE), DOCUMENT_MAX_STORED_MB: "1" } });
+  app = testApp({ settings: { RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE: String(EDITS_PER_MINUTE), DOCUMENT_MAX_STORED_MB: "1", DOCUMENTS_PER_THREAD: "2" } });
 });
 afterAll(async () => {
   await app.close();
@@ -155,5 +155,18 @@ describe("a document's size, all versions together", () => {
     const { rows } = await pool.query("SELECT count(*)::int AS n, sum(octet_length(content))::int AS bytes FROM document_versions WHERE document_id = $1", [documentId]);
     expect(rows[0].n).toBe(7);
     expect(rows[0].bytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+});
+
+describe("a thread's documents", () => {
+  it("are at most DOCUMENTS_PER_THREAD: the agent's next create_document fails with the reason, and nothing is stored", async () => {
+    const { me, threadId } = await withDocument();
+    const second = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
+    expect(second.response.status).toBe(200);
+    expect(await list(me.cookie, threadId)).toHaveLength(2);
+    const third = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Write a short plan as a document" } }, me.cookie);
+    expect(third.response.status).toBe(200);
+    expect(third.text).toContain("- `create_document` did not work: This conversation already holds 2 documents, the most one may.");
+    expect(await list(me.cookie, threadId)).toHaveLength(2);
   });
 });

@@ -59,6 +59,8 @@ const good: [string, string, unknown][] = [
   ["RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", "0", 0],
   ["DOCUMENT_MAX_STORED_MB", "", 4],
   ["DOCUMENT_MAX_STORED_MB", "16", 16],
+  ["DOCUMENTS_PER_THREAD", "", 50],
+  ["DOCUMENTS_PER_THREAD", "2", 2],
   ["RATE_LIMIT_REMINDERS_PER_HOUR", "", 60],
   ["RATE_LIMIT_REMINDERS_PER_HOUR", "0", 0],
   ["REMINDERS_PER_THREAD", "", 20],
