@@ -207,6 +207,28 @@ describe.each(databaseTargets())("tool approvals on the $name", ({ open }) => {
     expect(await adapter.turns.requestStop({ owner, threadId })).toEqual({ turns: [turnId], settled: [] });
   });
 
+  it("offers the due work a reply whose last go failed only after a wait, so replies that keep failing never crowd out one that can go on", async () => {
+    const failing = await Promise.all(Array.from({ length: 22 }, () => twoCallThread()));
+    for (const { threadId, messageId, ids } of failing) {
+      await decide(threadId, ids[0], true);
+      await decide(threadId, ids[1], true);
+      // As a go that failed just now leaves it (its tool's server down, say).
+      await pool.query("UPDATE turns SET status = 'failed', updated_at = now() WHERE owner = $1 AND message_id = $2", [owner, messageId]);
+    }
+    const ready = await twoCallThread();
+    await decide(ready.threadId, ready.ids[0], true);
+    await decide(ready.threadId, ready.ids[1], false);
+    const due = (await adapter.approvals.dueReplies({ timeoutMs: DAY_MS, limit: 1_000 })).map((r) => r.replyId);
+    expect(due).toContain(ready.reply.id);
+    for (const { reply } of failing) expect(due).not.toContain(reply.id);
+
+    // A while later they are offered again, the longest untried first.
+    await pool.query("UPDATE turns SET updated_at = now() - interval '1 minute' WHERE owner = $1 AND message_id = ANY($2::text[])", [owner, failing.map((f) => f.messageId)]);
+    const later = (await adapter.approvals.dueReplies({ timeoutMs: DAY_MS, limit: 1_000 })).map((r) => r.replyId);
+    for (const { reply } of failing) expect(later).toContain(reply.id);
+    expect(later.indexOf(failing[0].reply.id)).toBeLessThan(later.indexOf(ready.reply.id));
+  });
+
   it("expires the calls undecided past their time when it is claimed, and refuses a reply that no longer waits", async () => {
     const { threadId, ids, reply } = await twoCallThread();
     await decide(threadId, ids[0], true);

@@ -11,6 +11,9 @@ import { isUuid } from "./uuid";
  * (db/functions/threadline_decide_approval.sql), gone on with by one turn
  * (db/functions/threadline_claim_continuation.sql).
  */
+/** How long a reply whose last go failed waits before the due work tries it again. */
+const FAILED_GO_WAIT_S = 5;
+
 export class PostgresApprovalStore implements ApprovalStore {
   constructor(
     private readonly pool: pg.Pool,
@@ -77,16 +80,21 @@ export class PostgresApprovalStore implements ApprovalStore {
   }
 
   async dueReplies({ timeoutMs, limit }: { timeoutMs: number; limit: number }) {
+    // The longest untried first, and one whose last go failed (its tool's server down, say) not again for a
+    // while: replies that keep failing never hold the places of those that can go on, nor fill the log each second.
     const { rows } = await this.pool.query<{ owner: string; thread_id: string; message_id: string }>(
       `SELECT t.owner, m.thread_id, m.message_id
          FROM messages m JOIN threads t ON t.id = m.thread_id
+         LEFT JOIN turns last ON last.owner = t.owner AND last.message_id = m.parent_message_id
         WHERE m.status = 'waiting' AND m.part_index = 0
           AND NOT EXISTS (SELECT 1 FROM tool_approvals a
                            WHERE a.thread_id = m.thread_id AND a.message_id = m.message_id AND a.decision IS NULL
                              AND a.requested_at + make_interval(secs => $1) >= now())
           AND NOT EXISTS (SELECT 1 FROM turns tu WHERE tu.thread_id = m.thread_id AND threadline_turn_running(tu))
+          AND (last.status IS DISTINCT FROM 'failed' OR last.updated_at < now() - make_interval(secs => $3))
+        ORDER BY last.updated_at NULLS FIRST, m.thread_id
         LIMIT $2`,
-      [timeoutMs / 1000, limit],
+      [timeoutMs / 1000, limit, FAILED_GO_WAIT_S],
     );
     return rows.map((row) => ({ owner: row.owner, threadId: row.thread_id, replyId: row.message_id }));
   }
