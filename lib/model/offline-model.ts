@@ -180,7 +180,7 @@ function describeResult({ toolName, output, error }: ToolOutcome): string {
     case "schedule_reminder":
       return `- I will remind you to ${toSecondPerson(String(value.text))} on **${value.local}** (${value.timeZone}).`;
     case "create_document":
-      return `- I wrote **${value.title}** (v${value.version}): it is open beside the conversation, where you can edit it too.`;
+      return `- I wrote **${value.title}** (v${value.version}): its Open button shows it beside the conversation, where you can edit it too.`;
     case "update_document":
       return `- I revised **${value.title}** (v${value.version}).`;
     case "read_document":
