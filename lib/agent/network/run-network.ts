@@ -135,11 +135,11 @@ async function runAgent(
         else if (sub.ended) return { ...sub.ended, parts };
         continue;
       }
-      if (asksFirst(args.network, agent, pending) && args.mayNotAsk !== undefined) {
-        add(await notAskedStep(args, stepId, pending));
-        continue;
-      }
       if (asksFirst(args.network, agent, pending)) {
+        if (args.mayNotAsk !== undefined) {
+          add(await notAskedStep(args, stepId, pending));
+          continue;
+        }
         // The call part gets its approval's id: stored with the reply, it is what the user's decision names.
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, stepId, pending) } };
         for (const list of [parts, run.parts]) list[list.findIndex((part) => part.type === "tool-call" && part.toolCallId === asked.toolCallId)] = asked;
@@ -308,11 +308,11 @@ async function subAgentStep(
     let waiting = false;
     for (const [index, pending] of out.toolCalls.entries()) {
       const toolId = `${stepId}:tool:${index}`;
-      if (asksFirst(args.network, callee, pending) && args.mayNotAsk !== undefined) {
-        add(tagInside(await notAskedStep(args, toolId, pending, inside), inside));
-        continue;
-      }
       if (asksFirst(args.network, callee, pending)) {
+        if (args.mayNotAsk !== undefined) {
+          add(tagInside(await notAskedStep(args, toolId, pending, inside), inside));
+          continue;
+        }
         const asked: Part = { ...pending.call, approval: { id: await approvalStep(args, toolId, pending) } };
         for (const list of [own, made]) list[list.findIndex((part) => part.type === "tool-call" && part.toolCallId === asked.toolCallId)] = asked;
         waiting = true;
