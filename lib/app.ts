@@ -42,8 +42,8 @@ import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminde
 import { DueWork } from "@/lib/runtime/due-work";
 import { McpServers } from "@/lib/mcp/mcp-servers";
 import { parseModelPrices } from "@/lib/model-prices";
-import { threadUsage } from "@/lib/threads/thread-usage";
-import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/threads/feedback";
+import { threadUsage } from "@/lib/models/thread-usage";
+import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/feedback/feedback-store";
 import { FileStore } from "@/lib/files/file-store";
 import { DocumentStore } from "@/lib/documents/document-store";
 import { documentTools } from "@/lib/documents/document-tools";

@@ -244,7 +244,7 @@ export class DocumentStore {
  * The thread's documents with their versions on the active path, oldest
  * first, without their content: what the timeline tells of them.
  */
-export async function documentHistory(pool: pg.Pool, owner: string, threadId: string): Promise<DocumentHistory[]> {
+export async function documentHistory(pool: Pick<pg.Pool, "query">, owner: string, threadId: string): Promise<DocumentHistory[]> {
   const { rows } = await pool.query<Omit<DocumentRow, "content" | "kind" | "language">>(
     `SELECT d.id, d.title, v.version, v.author, v.message_id, v.created_at
        FROM documents d JOIN threads t ON t.id = d.thread_id JOIN document_versions v ON v.document_id = d.id

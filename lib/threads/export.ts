@@ -2,6 +2,7 @@ import "server-only";
 import { AppError } from "@threadline/history/errors";
 import { UNTITLED_THREAD } from "@threadline/history/title";
 import { limits } from "@/lib/limits";
+import type { ExportSection } from "@/lib/wing";
 import {
   exportedDocumentSchema,
   exportedMessageSchema,
@@ -20,6 +21,16 @@ export interface VersionTree {
   files?: ThreadExport["files"];
   documents?: ThreadExport["documents"];
   messages: ExportedMessage[];
+}
+
+/**
+ * The tree from the thread, its messages and the wings' sections, in the
+ * file's order: the sections the messages name (files) before them, the ones
+ * that name the messages (documents) after.
+ */
+export function treeOf(thread: VersionTree["thread"], messages: ExportedMessage[], sections: readonly ExportSection[]): VersionTree {
+  const { usage, files, documents } = Object.assign({}, ...sections.map((section) => section.sections ?? {})) as NonNullable<ExportSection["sections"]>;
+  return { thread, ...(usage ? { usage } : {}), ...(files ? { files } : {}), messages, ...(documents ? { documents } : {}) };
 }
 
 /** The JSON export (lib/protocol/thread-export.ts): every version of every message, oldest first. */

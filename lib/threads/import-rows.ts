@@ -4,6 +4,7 @@ import { toColumns } from "@threadline/history/codec";
 import { AppError } from "@threadline/history/errors";
 import type { Part } from "@threadline/history/parts";
 import type { ExportedMessage } from "@/lib/protocol/thread-export";
+import type { Feedback } from "@/lib/protocol/feedback";
 
 /** threadline_import_parts's arrays: one element per part row. */
 export interface ImportRows {
@@ -72,9 +73,7 @@ export class ImportBatches {
   private readonly placed = new Map<string, { id: string; active: boolean }>();
   private rows = emptyRows();
   /** The replies' feedback, under their new ids: written once every message is. */
-  readonly feedback: { messageIds: string[]; ratings: string[]; reasons: (string | null)[]; comments: (string | null)[]; updatedAts: string[] } = {
-    messageIds: [], ratings: [], reasons: [], comments: [], updatedAts: [],
-  };
+  readonly feedback: { messageId: string; feedback: Feedback }[] = [];
   private chars = 0;
   /** The file's file ids → the importer's files they were stored as (added before the messages that name them). */
   readonly fileIds = new Map<string, string>();
@@ -106,14 +105,7 @@ export class ImportBatches {
       r.models.push(message.model ?? null);
       this.chars += columns.content.length;
     });
-    if (message.feedback) {
-      const f = this.feedback;
-      f.messageIds.push(id);
-      f.ratings.push(message.feedback.rating);
-      f.reasons.push(message.feedback.reason ?? null);
-      f.comments.push(message.feedback.comment ?? null);
-      f.updatedAts.push(message.feedback.updatedAt);
-    }
+    if (message.feedback) this.feedback.push({ messageId: id, feedback: message.feedback });
     return r.seqs.length >= BATCH_ROWS || this.chars >= BATCH_CHARS;
   }
 

@@ -11,18 +11,15 @@ import { threadsCursor } from "@/lib/protocol/cursors";
 import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
-import { FileStore } from "@/lib/files/file-store";
-import { documentHistory } from "@/lib/documents/document-store";
+import type { Db, ExportSection, ImportContext, ThreadRef, TimelineSection, Wing } from "@/lib/wing";
+import { WINGS } from "@/lib/wings";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
-import type { ThreadSize, VersionTree } from "./export";
-import type { ExportedUsage } from "@/lib/protocol/thread-export";
+import { treeOf, type ThreadSize, type VersionTree } from "./export";
 import { forkTitle } from "./fork-title";
 import { ImportBatches } from "./import-rows";
-import { threadFeedback } from "./feedback";
 import type {
-  DecidedSoFar,
   FlatMessage,
   HistoryMessage,
   MessageVersions,
@@ -34,7 +31,6 @@ import type {
   ThreadSummary,
   TimelineEntry,
 } from "@/lib/protocol/threads";
-import { LISTED_REMINDERS } from "@/lib/protocol/threads";
 
 interface ThreadRow {
   id: string;
@@ -70,42 +66,25 @@ interface ListedRow extends ThreadRow {
   last_read_at: Date | null;
   last_reply_at: Date | null;
   unseen: boolean;
-  reminders: { count: number; first: { id: string; text: string; dueAt: string }[] };
+  /** The wings' columns (ListedColumn), by their place in the list. */
+  [wingColumn: `w${number}`]: unknown;
 }
 
 // Each is one index probe per listed thread, made only for the rows the page
 // returns: a running turn by the partial index of unfinished turns
 // (turns_thread_idx), the thread's latest message by (thread_id, seq) read
-// backwards, its reminders still to come by reminders_thread_idx. A summary
-// (system_event) is no message of the conversation.
+// backwards; then each wing's column. A summary (system_event) is no message
+// of the conversation.
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
   t.source, t.source_id, t.source_metadata, t.model,
   EXISTS (SELECT 1 FROM turns tu
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
-  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen,
-  (SELECT jsonb_build_object('count', coalesce(max(s.total), 0),
-            'first', coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'text', s.text, 'dueAt', s.due_at) ORDER BY s.due_at, s.id), '[]'::jsonb))
-     -- The window counts every row before LIMIT keeps the first few: one probe for both.
-     FROM (SELECT id, text, due_at, count(*) OVER () AS total FROM reminders r
-            WHERE r.thread_id = t.id AND r.status = 'scheduled' ORDER BY due_at, id LIMIT ${LISTED_REMINDERS}) s) AS reminders`;
+  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen`;
 const LATEST_REPLY = `LEFT JOIN LATERAL (
     SELECT CASE WHEN m.kind <> 'user' THEN m.created_at END AS created_at
       FROM messages m WHERE m.thread_id = t.id AND m.active AND m.kind <> 'system_event'
      ORDER BY m.seq DESC LIMIT 1) latest ON true`;
-
-function toListItem(row: ListedRow): ThreadListItem {
-  return {
-    ...toSummary(row),
-    hasActiveGeneration: row.generating,
-    lastReadAt: row.last_read_at?.toISOString() ?? null,
-    lastReplyAt: row.last_reply_at?.toISOString() ?? null,
-    unseen: row.unseen,
-    // jsonb keeps the timestamp as Postgres prints it; the API speaks ISO.
-    reminders: row.reminders.first.map((r) => ({ ...r, dueAt: new Date(r.dueAt).toISOString() })),
-    reminderCount: row.reminders.count,
-  };
-}
 
 function decodeCursor(cursor: string): [string, string] {
   const place = threadsCursor.decode(cursor);
@@ -114,12 +93,57 @@ function decodeCursor(cursor: string): [string, string] {
 }
 
 export class ThreadRepository {
-  /** `history`: the app's one adapter, which the thread's reads go through (one of its own when none is given). */
+  private readonly lives: NonNullable<Wing["thread"]>[];
+  private readonly listed: { column: string; item: (row: ListedRow) => Partial<ThreadListItem> }[];
+
+  /**
+   * `history`: the app's one adapter, which the thread's reads go through (one
+   * of its own when none is given); `wings`: whose hooks take part in the
+   * thread's life (lib/wing.ts).
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly changed: ThreadsChanged = () => {},
     private readonly history: PostgresHistoryAdapter = new PostgresHistoryAdapter(pool, changed),
-  ) {}
+    wings: readonly Wing[] = WINGS,
+  ) {
+    this.lives = wings.flatMap((wing) => (wing.thread ? [wing.thread] : []));
+    this.listed = this.lives.flatMap((life) => (life.listed ? [life.listed] : [])).map((listed, index) => ({
+      column: `${listed.sql} AS w${index}`,
+      item: (row: ListedRow) => listed.item(row[`w${index}`]),
+    }));
+  }
+
+  /** Runs `work` in one transaction on a connection of its own: whole or not at all. */
+  private async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is not given back to the pool.
+      await client.query("ROLLBACK").catch((rollback: Error) => void (broken = rollback));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private toListItem(row: ListedRow): ThreadListItem {
+    const item: ThreadListItem = {
+      ...toSummary(row),
+      hasActiveGeneration: row.generating,
+      lastReadAt: row.last_read_at?.toISOString() ?? null,
+      lastReplyAt: row.last_reply_at?.toISOString() ?? null,
+      unseen: row.unseen,
+      reminders: [],
+      reminderCount: 0,
+    };
+    return Object.assign(item, ...this.listed.map((listed) => listed.item(row)));
+  }
 
   /** An owner's threads with at least one message, most recent activity first, with whether each is generating or has an unseen reply. */
   async list(owner: string, { limit, cursor, source }: { limit: number; cursor?: string; source?: ThreadSource }): Promise<ThreadPage> {
@@ -136,7 +160,7 @@ export class ThreadRepository {
       from = `AND t.source = $${params.length}`;
     }
     const { rows } = await this.pool.query<ListedRow>(
-      `SELECT ${LIST_COLUMNS} FROM threads t ${LATEST_REPLY}
+      `SELECT ${[LIST_COLUMNS, ...this.listed.map((listed) => listed.column)].join(", ")} FROM threads t ${LATEST_REPLY}
         WHERE t.owner = $1 AND t.message_count > 0 ${after} ${from}
         ORDER BY t.updated_at DESC, t.id DESC
         LIMIT $2`,
@@ -145,7 +169,7 @@ export class ThreadRepository {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      threads: page.map(toListItem),
+      threads: page.map((row) => this.toListItem(row)),
       // updated_at as Postgres prints it: a JS Date would drop the microseconds.
       nextCursor: rows.length > limit && last ? threadsCursor.encode([last.updated_at_exact, last.id]) : null,
     };
@@ -185,10 +209,14 @@ export class ThreadRepository {
     return { lastReadAt: rows[0].last_read_at.toISOString() };
   }
 
-  /** Deletes the thread; its messages go with it (ON DELETE CASCADE), and the files no other thread names, in the same statement. */
+  /** Deletes the thread, and with it what each wing keeps of it, in one transaction. */
   async delete(owner: string, id: string): Promise<void> {
-    const { rows } = await this.pool.query<{ deleted: boolean }>("SELECT threadline_delete_thread($1, $2) AS deleted", [id, owner]);
-    if (!rows[0].deleted) throw notFoundThread();
+    await this.transaction(async (tx) => {
+      const { rows } = await tx.query("SELECT 1 FROM threads WHERE id = $1 AND owner = $2 FOR UPDATE", [id, owner]);
+      if (rows.length === 0) throw notFoundThread();
+      for (const life of this.lives) await life.delete?.(tx, { owner, threadId: id });
+      await tx.query("SELECT threadline_delete_thread($1, $2)", [id, owner]);
+    });
     this.changed(owner, id);
   }
 
@@ -196,27 +224,29 @@ export class ThreadRepository {
    * A new thread of the owner's holding the thread's active path up to and
    * including `messageId`, every message under a new id, titled the
    * source's title + " (fork)" as the user's title (the model never renames
-   * it). One statement (threadline_fork_thread): whole or not at all. 404
-   * for another owner's thread or a message that is not on the active path.
-   * A reply that waits for approvals is copied stopped, its undecided calls
-   * answered as not decided in the original thread: the approvals stay the
-   * source's, so the copy never waits for nor goes on after a decision.
+   * it), with what each wing copies of that path, in one transaction: whole
+   * or not at all. 404 for another owner's thread or a message that is not on
+   * the active path.
    */
   async fork(owner: string, id: string, messageId: string): Promise<ThreadSummary> {
     const { rows: titles } = await this.pool.query<{ title: string | null }>("SELECT title FROM threads WHERE id = $1 AND owner = $2", [id, owner]);
     if (titles.length === 0) throw notFoundThread();
     const forkId = randomUUID();
-    const { rows } = await this.pool.query<{ forked: boolean }>("SELECT forked FROM threadline_fork_thread($1, $2, $3, $4, $5)", [
-      id,
-      owner,
-      messageId,
-      forkId,
-      forkTitle(titles[0].title),
-    ]);
-    if (rows.length === 0) throw notFoundThread();
-    if (!rows[0].forked) {
-      throw new AppError("not_found:message", "That message is not in the thread as it is shown (another version may be selected), so there is nothing to fork at.");
-    }
+    await this.transaction(async (tx) => {
+      const { rows } = await tx.query<{ forked: boolean }>("SELECT forked FROM threadline_fork_thread($1, $2, $3, $4, $5)", [
+        id,
+        owner,
+        messageId,
+        forkId,
+        forkTitle(titles[0].title),
+      ]);
+      if (rows.length === 0) throw notFoundThread();
+      if (!rows[0].forked) {
+        throw new AppError("not_found:message", "That message is not in the thread as it is shown (another version may be selected), so there is nothing to fork at.");
+      }
+      for (const life of this.lives) await life.fork?.(tx, { owner, source: id, fork: forkId });
+      await tx.query("SELECT threadline_recount($1)", [forkId]);
+    });
     this.changed(owner, forkId);
     return this.get(owner, forkId);
   }
@@ -234,22 +264,13 @@ export class ThreadRepository {
     return { messages: rows[0].messages, parts: rows[0].parts, contentBytes: Number(rows[0].content_bytes) };
   }
 
-  /** Every version of every message of the thread with all its parts, oldest first; 404 if it is not the owner's. */
+  /** Every version of every message of the thread with all its parts, oldest first, and each wing's sections; 404 if it is not the owner's. */
   async versionTree(owner: string, id: string): Promise<VersionTree> {
-    const { rows: threads } = await this.pool.query<
-      Pick<ThreadRow, "title" | "created_at" | "updated_at" | "source" | "source_id" | "source_metadata"> & { usage: ExportedUsage[] }
-    >(
-      `SELECT t.title, t.created_at, t.updated_at, t.source, t.source_id, t.source_metadata,
-              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
-                        'messageId', u.message_id, 'agent', u.agent, 'purpose', u.purpose, 'model', u.model,
-                        'inputTokens', u.input_tokens, 'outputTokens', u.output_tokens, 'cachedTokens', u.cached_tokens,
-                        'reasoningTokens', u.reasoning_tokens, 'createdAt', u.created_at)) ORDER BY u.created_at, u.id), '[]')
-                 FROM model_usage u WHERE u.thread_id = t.id) AS usage
-         FROM threads t WHERE t.id = $1 AND t.owner = $2`,
+    const { rows: threads } = await this.pool.query<Pick<ThreadRow, "title" | "created_at" | "updated_at" | "source" | "source_id" | "source_metadata">>(
+      "SELECT t.title, t.created_at, t.updated_at, t.source, t.source_id, t.source_metadata FROM threads t WHERE t.id = $1 AND t.owner = $2",
       [id, owner],
     );
     if (threads.length === 0) throw notFoundThread();
-    const feedback = await threadFeedback(this.pool, owner, id);
     const { rows } = await this.pool.query<PartRow & { chosen: boolean }>(
       `SELECT ${PART_COLUMNS}, m.chosen FROM messages m WHERE m.thread_id = $1 ORDER BY m.seq`,
       [id],
@@ -259,63 +280,18 @@ export class ThreadRepository {
     const messages = rowsToMessages(rows).map((message): ExportedMessage => {
       const row = first.get(message.id)!;
       const { id: messageId, parentId, role, parts, status, createdAt, seq, model } = message;
-      const said = feedback[messageId];
-      return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}), ...(said ? { feedback: said } : {}) };
+      return { id: messageId, parentId: parentId ?? null, role, parts, status, createdAt, chosen: row.chosen, seq, ...(model ? { model } : {}) };
     });
-    const files = await this.filesOf(owner, messages);
-    const documents = await this.documentsOf(id);
-    const [thread] = threads;
-    const origin = { source: thread.source, sourceId: thread.source_id, sourceMetadata: thread.source_metadata };
-    // jsonb keeps the time as Postgres prints it, and a title's call has no message: the file speaks ISO, and null.
-    const usage = thread.usage.map((u) => ({ ...u, messageId: u.messageId ?? null, createdAt: new Date(u.createdAt).toISOString() }));
-    return {
-      thread: { title: thread.title, createdAt: thread.created_at.toISOString(), updatedAt: thread.updated_at.toISOString(), ...origin },
-      usage,
-      ...(files.length > 0 ? { files } : {}),
-      messages,
-      ...(documents.length > 0 ? { documents } : {}),
-    };
-  }
-
-  /** The thread's documents with every version, on every path (the thread is the owner's: versionTree checked). */
-  private async documentsOf(threadId: string): Promise<ExportedDocument[]> {
-    const { rows } = await this.pool.query<{
-      id: string; title: string; kind: ExportedDocument["kind"]; language: string | null; created_at: Date;
-      version: number; content: string; author: string; message_id: string; tool_call_id: string | null; version_at: Date;
-    }>(
-      `SELECT d.id, d.title, d.kind, d.language, d.created_at, v.version, v.content, v.author, v.message_id, v.tool_call_id, v.created_at AS version_at
-         FROM documents d JOIN document_versions v ON v.document_id = d.id
-        WHERE d.thread_id = $1 ORDER BY d.created_at, d.id, v.version`,
-      [threadId],
+    const thread: ThreadRef = { owner, threadId: id };
+    const sections: ExportSection[] = [];
+    for (const life of this.lives) if (life.export) sections.push(await life.export(this.pool, thread, messages));
+    const [t] = threads;
+    const origin = { source: t.source, sourceId: t.source_id, sourceMetadata: t.source_metadata };
+    return treeOf(
+      { title: t.title, createdAt: t.created_at.toISOString(), updatedAt: t.updated_at.toISOString(), ...origin },
+      messages.map((message) => Object.assign(message, ...sections.map((section) => section.message?.(message) ?? {}))),
+      sections,
     );
-    const documents: ExportedDocument[] = [];
-    for (const row of rows) {
-      let document = documents.at(-1);
-      if (document?.id !== row.id) {
-        document = { id: row.id, title: row.title, kind: row.kind, ...(row.language ? { language: row.language } : {}), createdAt: row.created_at.toISOString(), versions: [] };
-        documents.push(document);
-      }
-      document.versions.push({
-        version: row.version, content: row.content, author: row.author, messageId: row.message_id,
-        ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}), createdAt: row.version_at.toISOString(),
-      });
-    }
-    return documents;
-  }
-
-  /** The owner's files the messages carry, each once, their bytes in base64: what a thread file inlines. */
-  private async filesOf(owner: string, messages: ExportedMessage[]): Promise<ExportedFile[]> {
-    const ids = [...new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "file" ? [part.fileId] : []))))];
-    if (ids.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string; name: string; media_type: ExportedFile["mediaType"]; size: number; content: Buffer }>(
-      "SELECT id, name, media_type, size, content FROM files WHERE owner = $1 AND id = ANY($2::uuid[])",
-      [owner, ids],
-    );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((fileId) => {
-      const row = byId.get(fileId);
-      return row ? [{ id: row.id, name: row.name, mediaType: row.media_type, size: row.size, data: row.content.toString("base64") }] : [];
-    });
   }
 
   /** A new thread of the owner's from a whole file in memory (checked with threadExportSchema); see importMessages. */
@@ -335,7 +311,8 @@ export class ThreadRepository {
    * A new thread of the owner's from a file's messages as `feed` hands them
    * to `add`, checked and in file order (lib/threads/import-file.ts):
    * every version, under new ids, the chosen ones making its active path,
-   * its title the user's. Written in batches (threadline_import_parts) in
+   * its title the user's; the file's other sections go to the wings that
+   * keep them (lib/wing.ts). Written in batches (threadline_import_parts) in
    * one transaction: a failure, the database's or `feed`'s, leaves nothing
    * behind. A value the database refuses is the file's fault: a 400.
    */
@@ -350,69 +327,43 @@ export class ThreadRepository {
   ): Promise<ThreadSummary> {
     const id = randomUUID();
     const batches = new ImportBatches();
-    // The file's files, stored as the importer's (once per content: one they hold already is theirs again) before the messages that name them.
-    // A PDF's text is read later, off the request path, as an upload's is (lib/files/pdf-extractions.ts).
-    const addFile = async (file: ExportedFile, decoded: DecodedFile) => {
-      const stored = await new FileStore(client).save(owner, { name: file.name, mediaType: file.mediaType, content: decoded.content, sha256: decoded.sha256 });
-      batches.fileIds.set(file.id, stored.id);
-    };
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    const write = async () => {
-      const r = batches.take();
-      if (!r) return;
-      await client.query("SELECT threadline_import_parts($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14, $15)", [
-        id, r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active, r.models,
-      ]);
-    };
     try {
-      await client.query("BEGIN");
-      // Where the file's thread came from stays; a file that does not say came from a file.
-      await client.query(
-        "INSERT INTO threads (id, owner, title, title_source, created_at, next_seq, source, source_id, source_metadata) VALUES ($1, $2, $3, 'user', $4, 1, $5, $6, $7)",
-        [id, owner, thread.title, thread.createdAt, thread.source ?? "import", thread.sourceId ?? null, thread.sourceMetadata ?? null],
-      );
-      const documents: ExportedDocument[] = [];
-      await feed(
-        async (message) => {
-          if (batches.add(message)) await write();
-        },
-        addFile,
-        async (document) => void documents.push(document),
-      );
-      await write();
-      // The documents under new ids, each version with its message's new id.
-      for (const document of documents) {
-        const documentId = randomUUID();
-        await client.query("INSERT INTO documents (id, thread_id, title, kind, language, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-          documentId, id, document.title, document.kind, document.language ?? null, document.createdAt,
-        ]);
-        const v = document.versions;
-        await client.query(
-          `INSERT INTO document_versions (document_id, version, content, author, message_id, tool_call_id, created_at)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
-          [documentId, v.map((x) => x.version), v.map((x) => x.content), v.map((x) => x.author), v.map((x) => batches.newIdOf(x.messageId)), v.map((x) => x.toolCallId ?? null), v.map((x) => x.createdAt)],
+      await this.transaction(async (tx) => {
+        const context: ImportContext = { tx, owner, threadId: id, newMessageId: (fileId) => batches.newIdOf(fileId) };
+        const write = async () => {
+          const r = batches.take();
+          if (!r) return;
+          await tx.query("SELECT threadline_import_parts($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14, $15)", [
+            id, r.seqs, r.messageIds, r.partIndexes, r.kinds, r.agents, r.contents, r.escaped, r.data, r.statuses, r.createdAts, r.parents, r.chosen, r.active, r.models,
+          ]);
+        };
+        // Where the file's thread came from stays; a file that does not say came from a file.
+        await tx.query(
+          "INSERT INTO threads (id, owner, title, title_source, created_at, next_seq, source, source_id, source_metadata) VALUES ($1, $2, $3, 'user', $4, 1, $5, $6, $7)",
+          [id, owner, thread.title, thread.createdAt, thread.source ?? "import", thread.sourceId ?? null, thread.sourceMetadata ?? null],
         );
-      }
-      const f = batches.feedback;
-      if (f.messageIds.length > 0) {
-        await client.query(
-          `INSERT INTO message_feedback (thread_id, message_id, rating, reason, comment, updated_at)
-           SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
-          [id, f.messageIds, f.ratings, f.reasons, f.comments, f.updatedAts],
+        const documents: ExportedDocument[] = [];
+        await feed(
+          async (message) => {
+            if (batches.add(message)) await write();
+          },
+          // The file's files come before the messages that name them, which are rewritten to their new ids.
+          async (file, decoded) => {
+            for (const life of this.lives) {
+              if (life.importFile) batches.fileIds.set(file.id, await life.importFile(context, file, decoded));
+            }
+          },
+          async (document) => void documents.push(document),
         );
-      }
-      await client.query("SELECT threadline_import_finish($1)", [id]);
-      await client.query("COMMIT");
+        await write();
+        for (const life of this.lives) await life.importAfter?.(context, { documents, feedback: batches.feedback });
+        await tx.query("SELECT threadline_import_finish($1)", [id]);
+      });
     } catch (error) {
-      // A connection that cannot even roll back is not given back to the pool.
-      await client.query("ROLLBACK").catch((rollback: Error) => void (broken = rollback));
       // A value of the file the database cannot hold (a date before year 1, say) is the file's fault, not the server's.
       const refusal = databaseRefusal(error);
       if (refusal) throw new AppError("bad_request:import", `The file could not be imported: ${refusal}. Nothing was stored.`, { cause: error });
       throw error;
-    } finally {
-      client.release(broken);
     }
     this.changed(owner, id);
     return this.get(owner, id);
@@ -444,31 +395,14 @@ export class ThreadRepository {
     return rows.length === 0 ? null : { messageId: rows[0].message_id, state: rows[0].live ? "running" : "interrupted" };
   }
 
-  /** A page of the thread: the newest messages before a place, oldest first (see PostgresHistoryAdapter.page); 404 if it is not the owner's. */
+  /** A page of the thread: the newest messages before a place, oldest first (see PostgresHistoryAdapter.page), as the wings add to it; 404 if it is not the owner's. */
   async page(owner: string, id: string, options: { before?: number; limit: number }): Promise<{ messages: HistoryMessage[]; olderBefore: number | null }> {
     const page = await this.history.page({ owner, threadId: id, ...options });
     // An empty page is a thread with nothing before the cursor, or no thread of this owner's.
     if (page.messages.length === 0) await this.get(owner, id);
-    const waiting = page.messages.find((m) => m.status === "waiting");
-    if (!waiting) return page;
-    return { ...page, messages: await this.withDecided(id, page.messages, waiting.id) };
-  }
-
-  /**
-   * A waiting reply with the decisions made so far on its calls: a page drawn
-   * while one of two calls is decided shows that one decided (the reply goes
-   * on once the other is). One read, only for a page that ends waiting.
-   */
-  private async withDecided(threadId: string, messages: StoredMessage[], waitingId: string): Promise<HistoryMessage[]> {
-    const { rows } = await this.pool.query<{ id: string; decision: string; reason: string | null }>(
-      "SELECT id, decision, reason FROM tool_approvals WHERE thread_id = $1 AND message_id = $2 AND decision IS NOT NULL",
-      [threadId, waitingId],
-    );
-    if (rows.length === 0) return messages;
-    const decided: DecidedSoFar = Object.fromEntries(
-      rows.map((r) => [r.id, { approved: r.decision === "approved", ...(r.reason !== null ? { reason: r.reason } : {}) }]),
-    );
-    return messages.map((m) => (m.id === waitingId ? { ...m, decided } : m));
+    let messages: HistoryMessage[] = page.messages;
+    for (const life of this.lives) if (life.page) messages = await life.page(this.pool, id, messages);
+    return { ...page, messages };
   }
 
   /** The messages of the thread's active path that have other versions ("2 / 3"); 404 if it is not the owner's. */
@@ -496,14 +430,40 @@ export class ThreadRepository {
     });
   }
 
-  /** The timeline view: every part of every message, in order. */
+  /** The timeline view: every part of every message, in order, with what the wings show beside them. */
   async timeline(owner: string, id: string): Promise<TimelineEntry[]> {
-    const [messages, feedback, documents] = await Promise.all([
+    const thread: ThreadRef = { owner, threadId: id };
+    const [messages, ...sections] = await Promise.all([
       this.messages(owner, id),
-      threadFeedback(this.pool, owner, id),
-      documentHistory(this.pool, owner, id),
+      ...this.lives.flatMap((life) => (life.timeline ? [life.timeline(this.pool, thread)] : [])),
     ]);
-    return timelineOf(messages, feedback, documents);
+    const shown: TimelineSection = Object.assign({}, ...sections);
+    return timelineOf(messages as StoredMessage[], shown.feedback, shown.documents);
+  }
+
+  /**
+   * Every thread of `from`'s and everything the wings keep of theirs becomes
+   * `to`'s, in one transaction: an account taking over what a guest made.
+   * A message id `to` used already (each is unique per owner) keeps `to`'s
+   * turn record; `from`'s goes.
+   */
+  async adopt(from: string, to: string): Promise<void> {
+    if (from === to) return;
+    const moved = await this.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>("UPDATE threads SET owner = $2 WHERE owner = $1 RETURNING id", [from, to]);
+      await tx.query(
+        `UPDATE turns u SET owner = $2 WHERE u.owner = $1
+            AND NOT EXISTS (SELECT 1 FROM turns k WHERE k.owner = $2 AND k.message_id = u.message_id)`,
+        [from, to],
+      );
+      await tx.query("DELETE FROM turns WHERE owner = $1", [from]);
+      for (const life of this.lives) await life.adopt?.(tx, from, to);
+      return rows.map((row) => row.id);
+    });
+    for (const threadId of moved) {
+      this.changed(from, threadId);
+      this.changed(to, threadId);
+    }
   }
 
   /**

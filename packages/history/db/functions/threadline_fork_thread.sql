@@ -1,9 +1,10 @@
--- A fork, restated: its thread says which thread and message it came from,
--- and carries the documents as its copied path has them. A reply that waits
--- for approvals is copied stopped, each call still undecided answered as not
--- decided in the original thread (outcome 'forked', the text denialText gives
--- it in packages/history/src/approvals.ts): its approvals are the source's,
--- which the source alone decides, so the copy can neither be decided nor go on.
+-- A fork's thread and messages: the source's active path up to and
+-- including p_message, every message under a new id and at the same seq
+-- (which pairs each copy with its original for what the wings copy after it,
+-- in the same transaction: lib/threads/repository.ts). Its thread says which
+-- thread and message it came from. The caller recounts the fork once the
+-- wings are done. No row when the source is not the owner's; false when the
+-- message is not on its active path.
 CREATE OR REPLACE FUNCTION threadline_fork_thread(p_source uuid, p_owner text, p_message text, p_fork uuid, p_title text)
 RETURNS TABLE (forked boolean)
 LANGUAGE plpgsql AS $$
@@ -38,25 +39,6 @@ BEGIN
     JOIN renamed r ON r.message_id = m.message_id
     LEFT JOIN renamed parent ON parent.message_id = m.parent_message_id
    WHERE m.thread_id = p_source AND m.active;
-  -- The documents as the copied path has them: the versions that belong with its replies, numbered again from 1.
-  WITH renamed AS (
-    SELECT m.message_id, f.message_id AS new_id
-      FROM messages m JOIN messages f ON f.thread_id = p_fork AND f.seq = m.seq AND f.part_index = 0
-     WHERE m.thread_id = p_source AND m.active AND m.part_index = 0 AND m.seq <= v_first
-  ), docs AS (
-    SELECT d.id AS old_id, gen_random_uuid() AS new_id, d.title, d.kind, d.language, d.created_at
-      FROM documents d
-     WHERE d.thread_id = p_source
-       AND EXISTS (SELECT 1 FROM document_versions v JOIN renamed r ON r.message_id = v.message_id WHERE v.document_id = d.id)
-  ), made AS (
-    INSERT INTO documents (id, thread_id, title, kind, language, created_at)
-    SELECT new_id, p_fork, title, kind, language, created_at FROM docs
-  )
-  INSERT INTO document_versions (document_id, version, content, author, message_id, tool_call_id, created_at)
-  SELECT docs.new_id, row_number() OVER (PARTITION BY v.document_id ORDER BY v.version), v.content, v.author, r.new_id, v.tool_call_id, v.created_at
-    FROM document_versions v JOIN docs ON docs.old_id = v.document_id JOIN renamed r ON r.message_id = v.message_id;
-  PERFORM threadline_settle_waiting(p_fork, 'forked', 'This was not decided in the original thread before it was forked, so it did not run in this copy.');
-  PERFORM threadline_recount(p_fork);
   RETURN QUERY SELECT true;
 END;
 $$;

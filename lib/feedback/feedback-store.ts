@@ -34,7 +34,7 @@ const feedbackOf = (row: FeedbackRow): Feedback => ({
  * message takes none; a message or thread the owner does not have is a 404.
  */
 export async function setFeedback(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, "query">,
   owner: string,
   threadId: string,
   messageId: string,
@@ -70,7 +70,7 @@ export async function setFeedback(
 }
 
 /** The thread's feedback by reply version (every version, shown or not). */
-export async function threadFeedback(pool: pg.Pool, owner: string, threadId: string): Promise<Record<string, Feedback>> {
+export async function threadFeedback(pool: Pick<pg.Pool, "query">, owner: string, threadId: string): Promise<Record<string, Feedback>> {
   const { rows } = await pool.query<{ found: boolean; message_id: string | null } & Partial<FeedbackRow>>(
     `SELECT true AS found, f.message_id, f.rating, f.reason, f.comment, ${UPDATED_AT}
        FROM threads t LEFT JOIN message_feedback f ON f.thread_id = t.id
@@ -89,7 +89,7 @@ export async function threadFeedback(pool: pg.Pool, owner: string, threadId: str
  * repeats nothing, however many changed at the same moment.
  */
 export async function listFeedback(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, "query">,
   owner: string,
   options: { since?: string; cursor?: [updatedAt: string, threadId: string, messageId: string]; limit: number },
 ): Promise<FeedbackList> {

@@ -38,7 +38,7 @@ function add(sum: UsageSum, row: UsageSum): UsageSum {
  * priced here: every version of every reply, its title and its summaries.
  */
 export async function threadUsage(
-  pool: pg.Pool,
+  pool: Pick<pg.Pool, "query">,
   owner: string,
   threadId: string,
   prices: Readonly<Record<string, Price>>,
