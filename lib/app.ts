@@ -35,8 +35,8 @@ import { TurnResume } from "@/lib/live/turn-resume";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
-import { ReminderStore } from "@/lib/reminders/reminder-store";
-import { reminderTools } from "@/lib/reminders/reminder-tools";
+import { ReminderStore, type Reminder } from "@/lib/reminders/reminder-store";
+import { WINGS } from "@/lib/wings";
 import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
 import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
 import { DueWork } from "@/lib/runtime/due-work";
@@ -46,7 +46,6 @@ import { threadUsage } from "@/lib/models/thread-usage";
 import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/feedback/feedback-store";
 import { FileStore } from "@/lib/files/file-store";
 import { DocumentStore } from "@/lib/documents/document-store";
-import { documentTools } from "@/lib/documents/document-tools";
 import { FileSweep } from "@/lib/files/file-sweep";
 import { modelFiles } from "@/lib/files/model-files";
 import { PdfExtractions } from "@/lib/files/pdf-extractions";
@@ -207,20 +206,14 @@ export function createApp(config: Env, parts: AppParts = {}) {
       const threads = app.threads();
       // A test's own model answers every turn, whatever it picks; else the configured ones.
       const models = parts.model ? { model: parts.model } : answeringModels(config);
-      const reminders = reminderTools({
-        store: app.reminders(),
-        limit: (owner) => app.rateLimits().limitReminder(owner),
-        // On Inngest a run sleeps until the reminder is due; inline, every server's DueWork looks for it.
-        scheduled: app.inngestConfigured() ? (reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined,
-      });
       const mcp = app.mcp();
+      const toolsets = WINGS.flatMap((wing) => (wing.toolset ? [wing.toolset(app)] : []));
       const network = defaultNetwork(
         config,
         models,
         async (owner, query, options) => (await threads.search(owner, query, options)).results,
-        reminders,
+        toolsets,
         mcp.configured ? { tools: (step) => mcp.tools(step), unlisted: (name) => mcp.unlistedTool(name) } : undefined,
-        documentTools(app.documents),
       );
       return {
         ...network,
@@ -273,6 +266,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
       ofThread: (owner: string, threadId: string) => threadFeedback(pool(), owner, threadId),
       list: (owner: string, options: Parameters<typeof listFeedback>[2]) => listFeedback(pool(), owner, options),
     },
+    /** On Inngest a run sleeps until a reminder is due; inline, every server's DueWork looks for it. */
+    reminderScheduled: () => (app.inngestConfigured() ? (reminder: Reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined),
     /** Reminders the agents schedule (lib/reminders/). */
     reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere, { perThread: config.REMINDERS_PER_THREAD, perOwner: config.REMINDERS_PER_IDENTITY })),
     /**

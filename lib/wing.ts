@@ -1,5 +1,6 @@
 import "server-only";
 import type pg from "pg";
+import type { Toolset } from "@/lib/agent/network/tools/types";
 import type { Feedback } from "@/lib/protocol/feedback";
 import type { DocumentHistory } from "@/lib/protocol/documents";
 import type { ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
@@ -8,7 +9,7 @@ import type { HistoryMessage, StoredMessage, ThreadListItem } from "@/lib/protoc
 // The contract a wing (a feature that keeps rows of its own beside a thread's
 // messages: files, documents, feedback, usage, reminders, approvals) fulfils
 // so that the thread's life reaches its rows without the thread repository
-// naming them. The repository runs each wing's hook at the step it names,
+// naming them, and the agents get its tools without the network naming them. The repository runs each wing's hook at the step it names,
 // inside the step's own transaction where the step writes: a fork, a delete,
 // an import or an adoption is whole or not at all, whichever wings took part.
 // A new wing is a folder with one value of this shape and a line in
@@ -85,9 +86,15 @@ export interface ImportedAfter {
   feedback: ReadonlyArray<{ messageId: string; feedback: Feedback }>;
 }
 
-/** A wing: its name, the tables it owns (no module outside it names them), and its part of a thread's life. */
-export interface Wing {
+/**
+ * A wing: its name, the tables it owns (no module outside it names them), its
+ * agent tools with their prompt lines, and its part of a thread's life.
+ * `App`: what the wing takes from the app it is part of (its stores, a rate
+ * limit), which createApp must have; the app is handed in, never imported.
+ */
+export interface Wing<App = unknown> {
   name: string;
   tables: readonly string[];
+  toolset?(app: App): Toolset;
   thread?: ThreadLife;
 }

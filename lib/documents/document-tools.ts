@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { defineTool, type AgentTool, type ToolContext } from "@/lib/agent/network/tools/types";
+import { defineTool, type AgentTool, type ToolContext, type Toolset } from "@/lib/agent/network/tools/types";
 import { DOCUMENT_KINDS, documentContentSchema, documentTitleSchema } from "@/lib/protocol/documents";
 import type { DocumentStore } from "./document-store";
 
@@ -86,3 +86,13 @@ export function documentTools(store: () => DocumentStore): AgentTool[] {
     }),
   ];
 }
+
+/** The document tools with the words that go with them in the agents' prompts. */
+export const documentToolset = (store: () => DocumentStore): Toolset => ({
+  tools: documentTools(store),
+  handOverFor: "a document to write, read or revise",
+  use:
+    "create_document for a document the user asks for (a plan, a draft, code), " +
+    "read_document and update_document to revise one (read it first: the user may have edited it)",
+  offers: "documents",
+});

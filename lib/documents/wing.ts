@@ -2,7 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ExportedDocument } from "@/lib/protocol/thread-export";
 import type { Db, Wing } from "@/lib/wing";
-import { documentHistory } from "./document-store";
+import { documentHistory, type DocumentStore } from "./document-store";
+import { documentToolset } from "./document-tools";
 
 // The documents' part of a thread's life. A document belongs to its thread
 // (it goes with it, by cascade) and each version to the reply it came with:
@@ -35,9 +36,10 @@ async function documentsOf(db: Db, threadId: string): Promise<ExportedDocument[]
   return documents;
 }
 
-export const documentsWing: Wing = {
+export const documentsWing: Wing<{ documents(): DocumentStore }> = {
   name: "documents",
   tables: ["documents", "document_versions"],
+  toolset: (app) => documentToolset(app.documents),
   thread: {
     // The documents as the copied path has them: the versions that belong with its replies, numbered again from 1.
     // A copied message keeps its seq, which pairs each reply with its copy.

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { defineTool, type AgentTool } from "@/lib/agent/network/tools/types";
+import { defineTool, type AgentTool, type Toolset } from "@/lib/agent/network/tools/types";
 import { dueTime, localTime } from "./due-time";
 import type { Reminder, ReminderStore } from "./reminder-store";
 
@@ -75,3 +75,11 @@ export function reminderTools({ store, limit, scheduled, clock = () => new Date(
     }),
   ];
 }
+
+/** The reminder tools with the words that go with them in the agents' prompts. */
+export const reminderToolset = (deps: ReminderToolsDeps): Toolset => ({
+  tools: reminderTools(deps),
+  handOverFor: "a reminder to schedule or cancel",
+  use: "schedule_reminder and cancel_reminder for reminders (the user approves each first)",
+  offers: "reminders",
+});

@@ -1,6 +1,9 @@
 import "server-only";
 import { LISTED_REMINDERS, type ListedReminder } from "@/lib/protocol/threads";
 import type { Wing } from "@/lib/wing";
+import type { RateLimits } from "@/lib/rate-limit";
+import type { Reminder, ReminderStore } from "./reminder-store";
+import { reminderToolset } from "./reminder-tools";
 
 // Reminders' part of a thread's life: they go with their thread (by cascade),
 // show under it in the list, and follow their owner to a new one. A fork and
@@ -11,9 +14,19 @@ interface ListedReminders {
   first: ListedReminder[];
 }
 
-export const remindersWing: Wing = {
+/** What the reminders take from the app. */
+interface RemindersApp {
+  reminders(): ReminderStore;
+  rateLimits(): Pick<RateLimits, "limitReminder">;
+  /** Told of each reminder scheduled (the Inngest runtime starts the run that posts it); undefined inline, where every server's due work looks for it. */
+  reminderScheduled(): ((reminder: Reminder) => Promise<void>) | undefined;
+}
+
+export const remindersWing: Wing<RemindersApp> = {
   name: "reminders",
   tables: ["reminders"],
+  toolset: (app) =>
+    reminderToolset({ store: app.reminders(), limit: (owner) => app.rateLimits().limitReminder(owner), scheduled: app.reminderScheduled() }),
   thread: {
     listed: {
       // One probe of reminders_thread_idx per listed thread: the window counts every row before LIMIT keeps the first few.

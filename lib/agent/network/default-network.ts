@@ -3,7 +3,7 @@ import type { Env } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
 import { createNetwork, type DynamicTools, type Network } from "./network";
-import type { AgentTool } from "./tools/types";
+import type { Toolset } from "./tools/types";
 import { calculate } from "./tools/calculate";
 import { currentTime } from "./tools/current-time";
 import { searchThreads, type SearchThreads } from "./tools/search-threads";
@@ -15,24 +15,45 @@ const DEFAULT_SYSTEM_PROMPT =
 export const TRIAGE = "Triage";
 export const RESEARCHER = "Researcher";
 
+/** "a, b, or c". */
+const anyOf = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")}, or ${items.at(-1)}`);
+
+/** The tools every app has: the time, arithmetic and units, the user's other conversations. */
+function builtIn(search: SearchThreads): Toolset[] {
+  return [
+    { tools: [currentTime()], handOverFor: "the current date or time", use: "current_time for dates and times", offers: "the time anywhere" },
+    {
+      tools: [calculate()],
+      handOverFor: "a calculation or unit conversion",
+      use: "calculate for any arithmetic or unit conversion",
+      offers: "exact arithmetic and unit conversion",
+    },
+    {
+      tools: [searchThreads(search)],
+      handOverFor: "what the user said in another conversation",
+      use: "search_threads to recall what the user said in other conversations",
+      offers: "search over the user's other conversations",
+    },
+  ];
+}
+
 /**
  * The app's network. Triage takes every turn and answers what needs no tools
- * itself (one model call, as cheap as a plain chat); a question about the
- * time, arithmetic or units, or the user's other conversations, it hands to
- * Researcher, who has the tools. `search` finds the user's other
- * conversations (lib/app.ts hands it the thread repository's search).
+ * itself (one model call, as cheap as a plain chat); a question that needs a
+ * tool it hands to Researcher, who has them: the built-in ones (the time,
+ * arithmetic and units, the user's other conversations, found by `search`)
+ * and each toolset the wings bring, whose words make the two prompts.
  */
 export function defaultNetwork(
   settings: Env,
   models: Pick<Network, "model" | "modelId" | "models" | "utilityModel" | "utilityModelId">,
   search: SearchThreads,
-  reminders: AgentTool[] = [],
+  toolsets: Toolset[] = [],
   /** Tools listed before each turn (the operator's MCP servers'), given to Researcher. */
   listedTools?: Omit<DynamicTools, "agent">,
-  /** The thread's documents: write, revise, read (lib/documents/document-tools.ts). */
-  documents: AgentTool[] = [],
 ): Network {
   const persona = settings.SYSTEM_PROMPT || DEFAULT_SYSTEM_PROMPT;
+  const sets = [...builtIn(search), ...toolsets];
   return createNetwork({
     ...models,
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
@@ -51,9 +72,7 @@ export function defaultNetwork(
         name: TRIAGE,
         description: "Answers directly, or hands over when a question needs tools.",
         system:
-          `${persona}\n\nYou are the first to read each message. If answering needs the current date or time, ` +
-          `a calculation or unit conversion, what the user said in another conversation, a reminder to schedule or cancel, or a document ` +
-          `to write, read or revise, call hand_over to ` +
+          `${persona}\n\nYou are the first to read each message. If answering needs ${anyOf(sets.map((set) => set.handOverFor))}, call hand_over to ` +
           `${RESEARCHER}, who has tools for those, and write nothing else. When you should write the answer yourself from ` +
           `facts ${RESEARCHER} can find (the user asks you to, or the answer weaves several together), call call_agent with ` +
           `${RESEARCHER} and the whole task instead, then answer from its result. Otherwise answer the user yourself.`,
@@ -65,20 +84,11 @@ export function defaultNetwork(
       },
       {
         name: RESEARCHER,
-        description: "Uses tools: the time anywhere, exact arithmetic and unit conversion, search over the user's other conversations, reminders, documents.",
+        description: `Uses tools: ${sets.map((set) => set.offers).join(", ")}.`,
         system:
-          `${persona}\n\nUse your tools rather than guessing: current_time for dates and times, calculate for any ` +
-          `arithmetic or unit conversion, search_threads to recall what the user said in other conversations, ` +
-          `schedule_reminder and cancel_reminder for reminders (the user approves each first), create_document for a document the ` +
-          `user asks for (a plan, a draft, code), read_document and update_document to revise one (read it first: the user may have edited it). ` +
+          `${persona}\n\nUse your tools rather than guessing: ${sets.map((set) => set.use).join(", ")}. ` +
           `Call several tools at once when the question needs several. Then answer from their results.`,
-        tools: [
-          currentTime(),
-          calculate(),
-          searchThreads(search),
-          ...reminders,
-          ...documents,
-        ],
+        tools: sets.flatMap((set) => set.tools),
         maxSteps: 4,
       },
     ],

@@ -70,3 +70,18 @@ export function asksApproval(tool: AgentTool, input: unknown, mode: ToolApproval
 export function defineTool<Input>(tool: AgentTool<Input>): AgentTool {
   return tool as AgentTool;
 }
+
+/**
+ * A wing's tools with the words that go with them: the agents' prompts are
+ * made from every toolset given, so a new set of tools brings its own lines
+ * and no prompt is edited by hand.
+ */
+export interface Toolset {
+  tools: AgentTool[];
+  /** What Triage hands over for, e.g. "a reminder to schedule or cancel". */
+  handOverFor: string;
+  /** The line that tells Researcher when to use them, e.g. "calculate for any arithmetic or unit conversion". */
+  use: string;
+  /** What Researcher offers with them, in its description, e.g. "reminders". */
+  offers: string;
+}
