@@ -22,8 +22,6 @@ import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { stepsMayMove } from "@/lib/inngest/checkpointing";
 import { answeringModels } from "@/lib/model/provider";
-import { modelOptions } from "@/lib/model-list";
-import type { ModelOption } from "@/lib/protocol/models";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
@@ -35,27 +33,20 @@ import { TurnResume } from "@/lib/live/turn-resume";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
-import { ReminderStore, type Reminder } from "@/lib/reminders/reminder-store";
-import { WINGS } from "@/lib/wings";
+import type { Reminder } from "@/lib/reminders/reminder-store";
+import { wingServices, wingTools, type WingServices } from "@/lib/wings";
+import { once, type WingParts } from "@/lib/wing";
+import type { SearchThreads } from "@/lib/agent/network/tools/search-threads";
 import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
 import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
 import { DueWork } from "@/lib/runtime/due-work";
-import { McpServers } from "@/lib/mcp/mcp-servers";
-import { parseModelPrices } from "@/lib/model-prices";
-import { threadUsage } from "@/lib/models/thread-usage";
-import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "@/lib/feedback/feedback-store";
-import { FileStore } from "@/lib/files/file-store";
-import { DocumentStore } from "@/lib/documents/document-store";
-import { FileSweep } from "@/lib/files/file-sweep";
-import { modelFiles } from "@/lib/files/model-files";
-import { PdfExtractions } from "@/lib/files/pdf-extractions";
-import { PdfTextStore } from "@/lib/files/pdf-text-store";
-import type { UploadDeps } from "@/lib/files/upload";
 
 // The composition root: createApp builds the app from a parsed configuration
 // and, optionally, parts (a pool, a model, an Inngest client): the pool → the
 // session secret, the rate limits, the history adapter and the repositories
-// over it → the agents' network → the runtime that runs turns with them. Each
+// over it → the wings' services (lib/wings.ts: files, documents, reminders,
+// models, MCP …, each a member of the app) → the agents' network, its tools
+// the wings' → the runtime that runs turns with them. Each
 // part is built on first use, once. Nothing below it reads the configuration
 // or locates a part for itself: everything is handed in, so a test builds an
 // app of its own from an object (tests/support/test-app.ts). The process's
@@ -83,8 +74,8 @@ export interface ProcessState {
   runtime?: { settings: string; runtime: TurnRuntime };
   liveStreams?: LiveStreamSlots;
   dueWork?: DueWork;
-  fileSweep?: FileSweep;
-  pdfExtractions?: PdfExtractions;
+  /** The wings' one-per-process parts (a file sweep, the PDF readers), by key. */
+  wings?: Map<string, unknown>;
 }
 
 /** What an app may be given instead of building it from its configuration. */
@@ -98,11 +89,6 @@ export interface AppParts {
   /** Unset: a state of the app's own. */
   process?: ProcessState;
 }
-
-const once = <T>(build: () => T): (() => T) => {
-  let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
-};
 
 export function createApp(config: Env, parts: AppParts = {}) {
   const shared = parts.process ?? {};
@@ -165,15 +151,30 @@ export function createApp(config: Env, parts: AppParts = {}) {
     return shared.limiters.limiters;
   }
 
-  let mcpServers: McpServers | undefined;
-  const prices = once(() => {
-    const parsed = parseModelPrices(config.MODEL_PRICES);
-    // parseEnv refused a bad MODEL_PRICES at start.
-    if ("error" in parsed) throw new Error(parsed.error);
-    return parsed.prices;
-  });
+  // What the app's wings were handed to close with it, and their one-per-process parts (ProcessState's `wings`).
+  const closing: (() => void | Promise<void>)[] = [];
+  const wingsShared = (shared.wings ??= new Map());
+  const wingParts: WingParts = {
+    config,
+    pool,
+    threadsChanged: threadsChangedHere,
+    perProcess<T>(key: string, build: () => T, close?: (value: T) => void | Promise<void>): T {
+      if (!wingsShared.has(key)) {
+        const value = build();
+        wingsShared.set(key, value);
+        if (close) {
+          closing.push(async () => {
+            wingsShared.delete(key);
+            await close(value);
+          });
+        }
+      }
+      return wingsShared.get(key) as T;
+    },
+    onClose: (close) => void closing.push(close),
+  };
 
-  const app = {
+  const core = {
     /** The configuration the app was built from. */
     config,
     pool,
@@ -193,83 +194,16 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** The identity of the visitor a server component renders for, or null. */
     ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
 
-    /** The models on offer, the default first (MODELS, else what the credentials allow). */
-    models: once((): ModelOption[] => modelOptions(config)),
-    /** Refuses (400 invalid:model) a model that is not on offer. */
-    requireOfferedModel(id: string): void {
-      if (!app.models().some((m) => m.id === id)) {
-        throw new AppError("invalid:model", `The model "${id}" is not offered here; GET /api/models lists the ones that are.`);
-      }
-    },
-
     network: once((): Network => {
       const threads = app.threads();
       // A test's own model answers every turn, whatever it picks; else the configured ones.
       const models = parts.model ? { model: parts.model } : answeringModels(config);
-      const mcp = app.mcp();
-      const toolsets = WINGS.flatMap((wing) => (wing.toolset ? [wing.toolset(app)] : []));
-      const network = defaultNetwork(
-        config,
-        models,
-        async (owner, query, options) => (await threads.search(owner, query, options)).results,
-        toolsets,
-        mcp.configured ? { tools: (step) => mcp.tools(step), unlisted: (name) => mcp.unlistedTool(name) } : undefined,
-      );
-      return {
-        ...network,
-        // Images go to a model the list says sees them (MODELS_WITH_IMAGES among it); every other model is told their names.
-        fileInput: async (owner, files, modelId) => {
-          const seesImages = app.models().find((model) => model.id === modelId)?.capabilities.images ?? false;
-          return modelFiles({ files: app.files(), pdfText: app.pdfText(), extractions: app.pdfExtractions() }, owner, files, seesImages);
-        },
-      };
+      const { toolsets, listed } = wingTools(app);
+      const search: SearchThreads = async (owner, query, options) => (await threads.search(owner, query, options)).results;
+      return { ...defaultNetwork(config, models, search, toolsets, listed), fileInput: app.fileInput };
     }),
-    /** The threads' documents, which the agents write and the owners revise (lib/documents/). */
-    documents: once((): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024, maxPerThread: config.DOCUMENTS_PER_THREAD })),
-    /** The owners' attached files (lib/files/). */
-    files: once((): FileStore => new FileStore(pool())),
-    /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */
-    attachmentMaxBytes: config.ATTACHMENT_MAX_MB * 1024 * 1024,
-    /** What an upload is stored with: the store, STORAGE_QUOTA_MB (0: none), the size limit, and this server's PDF reader. */
-    uploads: (): UploadDeps => ({
-      files: app.files(),
-      quotaBytes: config.STORAGE_QUOTA_MB > 0 ? config.STORAGE_QUOTA_MB * 1024 * 1024 : undefined,
-      maxBytes: app.attachmentMaxBytes,
-      extractions: app.pdfExtractions(),
-    }),
-    /** Where each PDF's text is, read by any server after its upload answered. */
-    pdfText: once((): PdfTextStore => new PdfTextStore(pool())),
-    /** This server's reader of pending PDFs' text: a few worker threads at a time, one per process. */
-    pdfExtractions: (): PdfExtractions => (shared.pdfExtractions ??= new PdfExtractions(app.pdfText)),
-    /** Removes uploads never sent once their day is up; started as the server starts (instrumentation.ts), on either runtime. */
-    fileSweep: (): FileSweep => (shared.fileSweep ??= new FileSweep(app.files)),
-    /** The operator's MCP tool servers (MCP_SERVERS), connected on first use. */
-    mcp: (): McpServers =>
-      (mcpServers ??= new McpServers(config.mcpServers, {
-        callTimeoutMs: config.MCP_TOOL_TIMEOUT_SECONDS * 1000,
-        connectTimeoutMs: config.MCP_CONNECT_TIMEOUT_SECONDS * 1000,
-        maxResultChars: config.MCP_RESULT_MAX_CHARS,
-        log: (line) => console.warn(line),
-      })),
-    /** What a thread's model calls spent, priced (MODEL_PRICES over the built-in table). */
-    threadUsage: (owner: string, threadId: string) =>
-      threadUsage(
-        pool(),
-        owner,
-        threadId,
-        prices(),
-        app.network().agents.map((agent) => agent.name),
-      ),
-    /** The owner's feedback on reply versions (lib/threads/feedback.ts). */
-    feedback: {
-      set: (owner: string, threadId: string, messageId: string, input: FeedbackInput) => setFeedback(pool(), owner, threadId, messageId, input),
-      ofThread: (owner: string, threadId: string) => threadFeedback(pool(), owner, threadId),
-      list: (owner: string, options: Parameters<typeof listFeedback>[2]) => listFeedback(pool(), owner, options),
-    },
     /** On Inngest a run sleeps until a reminder is due; inline, every server's DueWork looks for it. */
     reminderScheduled: () => (app.inngestConfigured() ? (reminder: Reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined),
-    /** Reminders the agents schedule (lib/reminders/). */
-    reminders: once((): ReminderStore => new ReminderStore(pool(), threadsChangedHere, { perThread: config.REMINDERS_PER_THREAD, perOwner: config.REMINDERS_PER_IDENTITY })),
     /**
      * The inline runtime's due work (reminders, replies left to go on),
      * looked for once a second by every server; started as the server starts
@@ -373,17 +307,17 @@ export function createApp(config: Env, parts: AppParts = {}) {
 
     /** Ends what the app opened: its listener and, unless it was handed one, its pool. The process's app is never closed. */
     async close(): Promise<void> {
-      await mcpServers?.close();
+      for (const close of closing.splice(0)) await close();
       await shared.dueWork?.stop();
       shared.dueWork = undefined;
-      shared.fileSweep?.stop();
-      shared.fileSweep = undefined;
       await shared.listener?.close();
       shared.listener = undefined;
       if (!parts.pool && shared.pool) await shared.pool.end();
       shared.pool = undefined;
     },
   };
+  // The wings' services are members of the app (lib/wings.ts): built over its parts, reading the app only when called.
+  const app: typeof core & WingServices = Object.assign(core, wingServices(wingParts, () => app));
   return app;
 }
 

@@ -1,6 +1,9 @@
 import "server-only";
 import type pg from "pg";
 import type { Toolset } from "@/lib/agent/network/tools/types";
+import type { DynamicTools } from "@/lib/agent/network/network";
+import type { Env } from "@/lib/env";
+import type { ThreadsChanged } from "@threadline/history/contract";
 import type { Feedback } from "@/lib/protocol/feedback";
 import type { DocumentHistory } from "@/lib/protocol/documents";
 import type { ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
@@ -86,15 +89,43 @@ export interface ImportedAfter {
   feedback: ReadonlyArray<{ messageId: string; feedback: Feedback }>;
 }
 
+/** What createApp hands every wing to build its services from. */
+export interface WingParts {
+  /** The app's configuration, parsed (lib/env.ts). */
+  config: Env;
+  /** The app's one pool. */
+  pool(): pg.Pool;
+  /** Tells the owner's open pages that a thread of theirs changed. */
+  threadsChanged: ThreadsChanged;
+  /**
+   * What must be one per process, whichever of Next's bundles builds an app (a
+   * timer, worker threads): built once by `key`; `close` ends it with the app.
+   */
+  perProcess<T>(key: string, build: () => T, close?: (value: T) => void | Promise<void>): T;
+  /** Runs `close` when the app closes (a test's app; the process's never does). */
+  onClose(close: () => void | Promise<void>): void;
+}
+
 /**
- * A wing: its name, the tables it owns (no module outside it names them), its
+ * A wing: its name, the tables it owns (no module outside it names them), the
+ * services its routes and the other wings call (members of the app), its
  * agent tools with their prompt lines, and its part of a thread's life.
- * `App`: what the wing takes from the app it is part of (its stores, a rate
- * limit), which createApp must have; the app is handed in, never imported.
+ * `App`: what the wing takes from the app it is part of (its own services, a
+ * rate limit), which createApp must have: the app is handed in, never
+ * imported. Services are built lazily: a member reads the app when called.
  */
-export interface Wing<App = unknown> {
+export interface Wing<App = unknown, Services extends object = object> {
   name: string;
   tables: readonly string[];
+  services?(parts: WingParts, app: App): Services;
   toolset?(app: App): Toolset;
+  /** Tools listed anew before each turn (the operator's MCP servers'), if the wing has any configured. */
+  listedTools?(app: App): Omit<DynamicTools, "agent"> | undefined;
   thread?: ThreadLife;
 }
+
+/** A value built on first use, once. */
+export const once = <T>(build: () => T): (() => T) => {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+};

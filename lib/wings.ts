@@ -3,11 +3,46 @@ import { approvalsWing } from "@/lib/approvals/wing";
 import { documentsWing } from "@/lib/documents/wing";
 import { feedbackWing } from "@/lib/feedback/wing";
 import { filesWing } from "@/lib/files/wing";
-import { usageWing } from "@/lib/models/wing";
+import { mcpWing } from "@/lib/mcp/wing";
+import { modelsWing } from "@/lib/models/wing";
 import { remindersWing } from "@/lib/reminders/wing";
+import type { Toolset } from "@/lib/agent/network/tools/types";
+import type { DynamicTools } from "@/lib/agent/network/network";
+import type { Wing, WingParts } from "@/lib/wing";
 
 /**
- * The app's wings (lib/wing.ts), in the order their hooks run: a new feature
- * with rows of its own beside a thread's is a folder and a line here.
+ * The app's wings (lib/wing.ts), in the order their hooks run and their
+ * tools are offered: a new feature is a folder and a line here.
  */
-export const WINGS = [filesWing, remindersWing, documentsWing, feedbackWing, usageWing, approvalsWing] as const;
+export const WINGS = [modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
+
+// Folded over the list, wing by wing (a union of them would collapse to unknown).
+type AppOf<W> = W extends Wing<infer App, object> ? App : unknown;
+type ServicesOf<W> = W extends Wing<unknown, infer Services> ? Services : object;
+type AllNeed<L> = L extends readonly [infer W, ...infer Rest] ? AppOf<W> & AllNeed<Rest> : unknown;
+type AllServices<L> = L extends readonly [infer W, ...infer Rest] ? ServicesOf<W> & AllServices<Rest> : object;
+
+/** Every wing's services, as members of the app. */
+export type WingServices = AllServices<typeof WINGS>;
+/** What the wings take from the app (each other's services among them): createApp must have all of it. */
+export type WingsApp = AllNeed<typeof WINGS>;
+
+/** Builds every wing's services over the app's parts; `app` is looked up only when a service is called. */
+export function wingServices(parts: WingParts, app: () => WingsApp): WingServices {
+  const services = {};
+  const later = lazily(app);
+  for (const wing of WINGS) Object.assign(services, wing.services?.(parts, later));
+  return services as WingServices;
+}
+
+/** The wings' toolsets, and the tools one lists before each turn, for the agents. */
+export function wingTools(app: WingsApp): { toolsets: Toolset[]; listed?: Omit<DynamicTools, "agent"> } {
+  const toolsets = WINGS.flatMap((wing) => (wing.toolset ? [wing.toolset(app)] : []));
+  const listed = WINGS.map((wing) => wing.listedTools?.(app)).find((tools) => tools !== undefined);
+  return { toolsets, listed };
+}
+
+/** The app, looked up on each use: the wings' services are built while the app is. */
+function lazily<T>(app: () => T): T {
+  return new Proxy({}, { get: (_, key) => Reflect.get(app() as object, key) }) as T;
+}

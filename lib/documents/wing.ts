@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ExportedDocument } from "@/lib/protocol/thread-export";
-import type { Db, Wing } from "@/lib/wing";
-import { documentHistory, type DocumentStore } from "./document-store";
+import { once, type Db, type Wing, type WingParts } from "@/lib/wing";
+import { documentHistory, DocumentStore } from "./document-store";
 import { documentToolset } from "./document-tools";
 
 // The documents' part of a thread's life. A document belongs to its thread
@@ -36,9 +36,17 @@ async function documentsOf(db: Db, threadId: string): Promise<ExportedDocument[]
   return documents;
 }
 
-export const documentsWing: Wing<{ documents(): DocumentStore }> = {
+const services = ({ config, pool }: WingParts) => ({
+  /** The threads' documents, which the agents write and the owners revise. */
+  documents: once(
+    (): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024, maxPerThread: config.DOCUMENTS_PER_THREAD }),
+  ),
+});
+
+export const documentsWing: Wing<{ documents(): DocumentStore }, ReturnType<typeof services>> = {
   name: "documents",
   tables: ["documents", "document_versions"],
+  services,
   toolset: (app) => documentToolset(app.documents),
   thread: {
     // The documents as the copied path has them: the versions that belong with its replies, numbered again from 1.

@@ -1,14 +1,24 @@
 import "server-only";
-import type { Wing } from "@/lib/wing";
-import { threadFeedback } from "./feedback-store";
+import type { Wing, WingParts } from "@/lib/wing";
+import { listFeedback, setFeedback, threadFeedback, type FeedbackInput } from "./feedback-store";
 
 // Feedback's part of a thread's life: a reply version's rating goes with its
 // thread (by cascade), travels in a thread file on the reply it rates, and
 // shows on the timeline. A fork copies no feedback: it rated the original.
 
-export const feedbackWing: Wing = {
+const services = ({ pool }: WingParts) => ({
+  /** The owner's feedback on reply versions. */
+  feedback: {
+    set: (owner: string, threadId: string, messageId: string, input: FeedbackInput) => setFeedback(pool(), owner, threadId, messageId, input),
+    ofThread: (owner: string, threadId: string) => threadFeedback(pool(), owner, threadId),
+    list: (owner: string, options: Parameters<typeof listFeedback>[2]) => listFeedback(pool(), owner, options),
+  },
+});
+
+export const feedbackWing: Wing<unknown, ReturnType<typeof services>> = {
   name: "feedback",
   tables: ["message_feedback"],
+  services,
   thread: {
     async export(db, { owner, threadId }) {
       const feedback = await threadFeedback(db, owner, threadId);

@@ -1,7 +1,15 @@
 import "server-only";
+import type { FilePart } from "@threadline/history/parts";
+import type { FileInput } from "@/lib/protocol/parts-codec";
+import type { ModelOption } from "@/lib/protocol/models";
 import type { ExportedFile, ExportedMessage } from "@/lib/protocol/thread-export";
-import type { Db, Wing } from "@/lib/wing";
+import { once, type Db, type Wing, type WingParts } from "@/lib/wing";
 import { FileStore } from "./file-store";
+import { FileSweep } from "./file-sweep";
+import { modelFiles } from "./model-files";
+import { PdfExtractions } from "./pdf-extractions";
+import { PdfTextStore } from "./pdf-text-store";
+import type { UploadDeps } from "./upload";
 
 // The files' part of a thread's life. A file is the owner's, not the
 // thread's: stored once per content and named by the messages that carry it,
@@ -23,9 +31,43 @@ async function filesOf(db: Db, owner: string, messages: readonly ExportedMessage
   });
 }
 
-export const filesWing: Wing = {
+/** The files' services: members of the app. */
+function services(parts: WingParts, app: { models(): ModelOption[] }) {
+  const { config, pool } = parts;
+  const files = once((): FileStore => new FileStore(pool()));
+  const pdfText = once((): PdfTextStore => new PdfTextStore(pool()));
+  const pdfExtractions = (): PdfExtractions => parts.perProcess("pdfExtractions", () => new PdfExtractions(pdfText));
+  const attachmentMaxBytes = config.ATTACHMENT_MAX_MB * 1024 * 1024;
+  return {
+    /** The owners' attached files. */
+    files,
+    /** The most one attached file may be, in bytes (ATTACHMENT_MAX_MB). */
+    attachmentMaxBytes,
+    /** What an upload is stored with: the store, STORAGE_QUOTA_MB (0: none), the size limit, and this server's PDF reader. */
+    uploads: (): UploadDeps => ({
+      files: files(),
+      quotaBytes: config.STORAGE_QUOTA_MB > 0 ? config.STORAGE_QUOTA_MB * 1024 * 1024 : undefined,
+      maxBytes: attachmentMaxBytes,
+      extractions: pdfExtractions(),
+    }),
+    /** Where each PDF's text is, read by any server after its upload answered. */
+    pdfText,
+    /** This server's reader of pending PDFs' text: a few worker threads at a time, one per process. */
+    pdfExtractions,
+    /** Removes uploads never sent once their day is up; started as the server starts (instrumentation.ts), on either runtime. */
+    fileSweep: (): FileSweep => parts.perProcess("fileSweep", () => new FileSweep(files), (sweep) => sweep.stop()),
+    /** What a model is given of a message's files: images to a model the list says sees them (MODELS_WITH_IMAGES among it); every other model is told their names. */
+    fileInput: async (owner: string, carried: FilePart[], modelId: string | undefined): Promise<FileInput> => {
+      const seesImages = app.models().find((model) => model.id === modelId)?.capabilities.images ?? false;
+      return modelFiles({ files: files(), pdfText: pdfText(), extractions: pdfExtractions() }, owner, carried, seesImages);
+    },
+  };
+}
+
+export const filesWing: Wing<{ models(): ModelOption[] }, ReturnType<typeof services>> = {
   name: "files",
   tables: ["files"],
+  services,
   thread: {
     // Run while the thread's messages are still there: the files they name
     // that no other thread names go. One uploaded again after the thread last

@@ -1,8 +1,8 @@
 import "server-only";
 import { LISTED_REMINDERS, type ListedReminder } from "@/lib/protocol/threads";
-import type { Wing } from "@/lib/wing";
+import { once, type Wing, type WingParts } from "@/lib/wing";
 import type { RateLimits } from "@/lib/rate-limit";
-import type { Reminder, ReminderStore } from "./reminder-store";
+import { ReminderStore, type Reminder } from "./reminder-store";
 import { reminderToolset } from "./reminder-tools";
 
 // Reminders' part of a thread's life: they go with their thread (by cascade),
@@ -22,9 +22,17 @@ interface RemindersApp {
   reminderScheduled(): ((reminder: Reminder) => Promise<void>) | undefined;
 }
 
-export const remindersWing: Wing<RemindersApp> = {
+const services = ({ config, pool, threadsChanged }: WingParts) => ({
+  /** Reminders the agents schedule. */
+  reminders: once(
+    (): ReminderStore => new ReminderStore(pool(), threadsChanged, { perThread: config.REMINDERS_PER_THREAD, perOwner: config.REMINDERS_PER_IDENTITY }),
+  ),
+});
+
+export const remindersWing: Wing<RemindersApp, ReturnType<typeof services>> = {
   name: "reminders",
   tables: ["reminders"],
+  services,
   toolset: (app) =>
     reminderToolset({ store: app.reminders(), limit: (owner) => app.rateLimits().limitReminder(owner), scheduled: app.reminderScheduled() }),
   thread: {
