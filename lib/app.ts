@@ -14,13 +14,8 @@ import { env, type Env } from "@/lib/env";
 import { AppError } from "@threadline/history/errors";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { createInngestClient, type InngestClient } from "@/lib/inngest/client";
-import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
-import { createChatTurnCancelledFunction } from "@/lib/inngest/functions/chat-turn-cancelled";
-import { createCompactThreadFunction } from "@/lib/inngest/functions/compact-thread";
-import { realtimePublisher } from "@/lib/inngest/publisher";
 import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
-import { stepsMayMove } from "@/lib/inngest/checkpointing";
 import { answeringModels } from "@/lib/model/provider";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
@@ -38,7 +33,6 @@ import { wingServices, wingTools, type WingServices } from "@/lib/wings";
 import { once, type WingParts } from "@/lib/wing";
 import type { SearchThreads } from "@/lib/agent/network/tools/search-threads";
 import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
-import { createPostReminderFunction } from "@/lib/inngest/functions/post-reminder";
 import { DueWork } from "@/lib/runtime/due-work";
 
 // The composition root: createApp builds the app from a parsed configuration
@@ -51,7 +45,7 @@ import { DueWork } from "@/lib/runtime/due-work";
 // or locates a part for itself: everything is handed in, so a test builds an
 // app of its own from an object (tests/support/test-app.ts). The process's
 // app is built from env() by app(), the one accessor routes, pages, proxy.ts
-// and the Inngest functions take it from.
+// and the Inngest functions (inngest/) take it from.
 
 /**
  * What must be one per process, whichever of Next's bundles (each route is
@@ -265,17 +259,6 @@ export function createApp(config: Env, parts: AppParts = {}) {
     inngestConfigured: (): boolean => inngestConfigured(config),
     /** The Inngest client: sends the turns' events, publishes their chunks, serves the functions. */
     inngest: once((): InngestClient => parts.inngest ?? createInngestClient(config)),
-    /** The Inngest functions, over this app's parts (served at /api/inngest). */
-    inngestFunctions: once((): InngestFunctions => {
-      const turnDeps = { ...app, publisher: realtimePublisher(app.inngest()), stepsMayMove: stepsMayMove(config) };
-      return [
-        createChatTurnFunction(app.inngest(), turnDeps),
-        createChatTurnCancelledFunction(app.inngest(), turnDeps),
-        createCompactThreadFunction(app.inngest(), app),
-        createPostReminderFunction(app.inngest(), app),
-      ];
-    }),
-
     /** Inline, or Inngest when it is configured (lib/inngest/settings.ts). */
     runtime(): TurnRuntime {
       // The start script refuses this already; a server started another way must refuse too.
@@ -322,13 +305,6 @@ export function createApp(config: Env, parts: AppParts = {}) {
 }
 
 export type App = ReturnType<typeof createApp>;
-
-type InngestFunctions = [
-  ReturnType<typeof createChatTurnFunction>,
-  ReturnType<typeof createChatTurnCancelledFunction>,
-  ReturnType<typeof createCompactThreadFunction>,
-  ReturnType<typeof createPostReminderFunction>,
-];
 
 /** The process's state, on globalThis: Next's bundles and its dev reloads share it (see ProcessState). */
 const processWide = globalThis as unknown as { threadlineProcess?: ProcessState };

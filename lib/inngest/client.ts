@@ -29,7 +29,7 @@ type InngestSettings = Pick<
 
 /**
  * The app's Inngest client (lib/app.ts builds one): the runtime sends events
- * with it, the functions (lib/inngest/functions/) are made with it, the serve
+ * with it, the functions (inngest/functions/) are made with it, the serve
  * route serves them. Its mode, addresses and keys come from the app's
  * configuration, in the SDK's own order (INNGEST_BASE_URL before a dev
  * server's URL in INNGEST_DEV), so the SDK's own reading of the environment

@@ -1,7 +1,7 @@
 // The contract between the app and its durable functions: the event that
 // starts a turn, the realtime messages the run publishes, and the event that
 // asks for a thread's compaction. Isomorphic: only types and constants,
-// shared by the runtimes (which send and subscribe) and lib/inngest/functions
+// shared by the runtimes (which send and subscribe) and inngest/functions
 // (which run and publish).
 import type { UIMessageChunk } from "ai";
 import type { ThreadMessage, UserMessage } from "@threadline/history/parts";
@@ -73,7 +73,7 @@ export interface ReplyDecidedEventData {
   replyId: string;
 }
 
-/** Sent when an agent has scheduled a reminder: a run sleeps until it is due, then posts it (lib/inngest/functions/post-reminder.ts). */
+/** Sent when an agent has scheduled a reminder: a run sleeps until it is due, then posts it (inngest/functions/post-reminder.ts). */
 export const REMINDER_SCHEDULED_EVENT = "threadline/reminder.scheduled";
 
 /** The reminder only: the run reads it from the database when due, so a cancelled or deleted one posts nothing. */

@@ -3,7 +3,7 @@ import { InngestTestEngine } from "@inngest/test";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createChatTurnFunction } from "@/inngest/functions/chat-turn";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";

@@ -7,7 +7,7 @@ import type { TurnHistory, TurnStore } from "@threadline/history/contract";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
-import * as functions from "@/lib/inngest/functions/chat-turn";
+import * as functions from "@/inngest/functions/chat-turn";
 import type { App } from "@/lib/app";
 import { executeWithRetries, memoized } from "../support/inngest-engine";
 import { turnEventData } from "../support/turn-events";

@@ -29,7 +29,7 @@ afterAll(async () => {
 async function brokenReadsServe(): Promise<ServeHandlers> {
   const { serve } = await import("inngest/next");
   const inngest = (await import("@/lib/app")).app().inngest();
-  const { createChatTurnFunction } = await import("@/lib/inngest/functions/chat-turn");
+  const { createChatTurnFunction } = await import("@/inngest/functions/chat-turn");
   const { realtimePublisher } = await import("@/lib/inngest/publisher");
   const { app } = await import("@/lib/app");
   const { PostgresHistoryAdapter } = await import("@threadline/history/postgres");

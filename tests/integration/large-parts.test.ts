@@ -12,7 +12,7 @@ import { turnEventData } from "../support/turn-events";
 import * as chat from "@/app/api/chat/route";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
 import * as search from "@/app/api/search/route";
-import { createChatTurnFunction } from "@/lib/inngest/functions/chat-turn";
+import { createChatTurnFunction } from "@/inngest/functions/chat-turn";
 import type { App } from "@/lib/app";
 
 // Whatever a model or a tool writes is stored whole: a text too big for a

@@ -1,7 +1,7 @@
 import "server-only";
 import type { InngestClient } from "@/lib/inngest/client";
 import { DurableTurn, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
-import { CHAT_TURN_FUNCTION_ID } from "@/lib/inngest/functions/chat-turn";
+import { CHAT_TURN_FUNCTION_ID } from "@/inngest/functions/chat-turn";
 import type { ChatTurnEventData } from "@/lib/protocol/turn-events";
 
 /** Inngest's system event for a run cancelled by any means: its dashboard, its REST API, a bulk cancellation. */
