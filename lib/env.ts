@@ -4,7 +4,7 @@ import { DEFAULT_COMPACTION, type CompactionSettings } from "@/lib/compaction-se
 import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
-import { TOOL_APPROVAL_MODES } from "@/lib/agent/network/tools/types";
+import { TOOL_APPROVAL_MODES } from "@/lib/protocol/approvals";
 import { modelsWithImagesError, parseModelList, parseUtilityModel } from "@/lib/model-list";
 import { parseMcpServers, type McpServerConfig } from "@/lib/mcp-config";
 import { parseModelPrices } from "@/lib/model-prices";

@@ -5,6 +5,10 @@ import { z } from "zod";
 import { APPROVAL_OUTCOMES, MAX_APPROVAL_REASON } from "@threadline/history/parts";
 import { timeZoneSchema } from "./chat";
 
+/** Which tool calls ask for the user's approval (TOOL_APPROVAL): as each tool declares, every call, or none. */
+export const TOOL_APPROVAL_MODES = ["default", "all", "none"] as const;
+export type ToolApprovalMode = (typeof TOOL_APPROVAL_MODES)[number];
+
 export const approvalDecisionSchema = z.strictObject({
   approved: z.boolean({ message: "must be true or false" }),
   /** Why; the model reads it with a denial. Blank counts as none. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { JsonValue } from "@threadline/history/parts";
+import type { ToolApprovalMode } from "@/lib/protocol/approvals";
 
 /** What a tool may know about the turn that calls it. */
 export interface ToolContext {
@@ -56,9 +57,7 @@ export interface AgentTool<Input = unknown> {
   execute(input: Input, context: ToolContext): Promise<JsonValue>;
 }
 
-/** Which tool calls ask for the user's approval: as each tool declares, every call, or none. */
-export const TOOL_APPROVAL_MODES = ["default", "all", "none"] as const;
-export type ToolApprovalMode = (typeof TOOL_APPROVAL_MODES)[number];
+export type { ToolApprovalMode } from "@/lib/protocol/approvals";
 
 /** Whether this call of `tool` with `input` (valid for it) waits for the user's approval, under `mode`. */
 export function asksApproval(tool: AgentTool, input: unknown, mode: ToolApprovalMode = "default"): boolean {
