@@ -1,7 +1,8 @@
-// The one test command (`npm test`): a type check, unit + integration tests
-// (Vitest), the fresh-clone tests (Vitest: the quick start and the Docker
-// image's steps on a fresh copy of the tree), a production build, then the
-// end-to-end suite (Playwright) against it and a smoke run of the benchmark
+// The one test command (`npm test`): a type check, a production build (the
+// one the integration tests' `npm start` servers and the end-to-end apps
+// run), unit + integration tests (Vitest), the fresh-clone tests (Vitest: the
+// quick start and the Docker image's steps on a fresh copy of the tree), then
+// the end-to-end suite (Playwright) against the build and a smoke run of the benchmark
 // (`npm run bench -- --quick`, counted as one test). Ends with the time each
 // part took ("time: ... in all (tsc ..., vitest ..., ...)"), then a single
 // summary line, "tests: N passed, M failed[, K skipped]", and a non-zero exit
@@ -114,6 +115,22 @@ async function vitestSuite(name, config, report) {
   }
 }
 
+/**
+ * The production build, once per run: the integration tests that start
+ * `npm start` (tests/support/production-app.ts) use the one in place instead
+ * of building their own, and the end-to-end apps run it. Resolves with its
+ * exit code.
+ */
+let building;
+function productionBuild() {
+  // The build sees the same environment as the end-to-end apps it is built for.
+  const buildEnv = { ...process.env, ...E2E_APP_ENV };
+  delete buildEnv.PORT;
+  delete buildEnv.HOSTNAME;
+  building ??= timed("build", () => run("npm", ["run", "build", "--silent"], buildEnv));
+  return building;
+}
+
 async function endToEnd() {
   // No Chromium on the machine: fetch Playwright's own (needs internet access).
   if (!systemChromium()) {
@@ -121,11 +138,7 @@ async function endToEnd() {
     if (installExit !== 0) return recordStepFailure("no Chromium found and `npx playwright install chromium` failed; end-to-end tests skipped");
   }
 
-  // The build sees the same environment as the app it is built for.
-  const buildEnv = { ...process.env, ...E2E_APP_ENV };
-  delete buildEnv.PORT;
-  delete buildEnv.HOSTNAME;
-  const buildExit = await timed("build", () => run("npm", ["run", "build", "--silent"], buildEnv));
+  const buildExit = await productionBuild();
   if (buildExit !== 0) return recordStepFailure(`npm run build failed (exit code ${buildExit}); end-to-end tests skipped`);
 
   try {
@@ -203,6 +216,8 @@ async function main() {
     const typecheckExit = await timed("tsc", () => run("npx", ["tsc", "--noEmit"]));
     if (typecheckExit !== 0) recordStepFailure(`tsc --noEmit found type errors (exit code ${typecheckExit})`);
   }
+  // Built before the integration tests when the end-to-end suite runs too, so the tree is built once.
+  if (runUnit && runE2e) await productionBuild();
   if (runUnit) await timed("vitest", () => vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT));
   if (runFreshClone) await timed("fresh clone", () => vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT));
   if (runE2e) await endToEnd();
