@@ -77,7 +77,10 @@ async function timed(part, step) {
   }
 }
 
-const minutes = (ms) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1_000)).padStart(2, "0")}s`;
+function minutes(ms) {
+  const seconds = Math.round(ms / 1_000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+}
 const problems = [];
 // Each failing test by name, printed just above the summary: the end of a long log is what a reader sees.
 const failures = [];
