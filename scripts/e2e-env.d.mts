@@ -19,3 +19,5 @@ export const CRASH_APP_PORT: number;
 export const CRASH_APP_URL: string;
 export const CRASH_INNGEST_APP_PORT: number;
 export const CRASH_STANDIN_PORT: number;
+export const PAGING_APP_PORT: number;
+export const PAGING_APP_URL: string;

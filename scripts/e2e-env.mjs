@@ -27,6 +27,9 @@ export const CRASH_APP_URL = `http://127.0.0.1:${CRASH_APP_PORT}`;
 /** The same on the Inngest runtime, with a stand-in of its own. */
 export const CRASH_INNGEST_APP_PORT = 3104;
 export const CRASH_STANDIN_PORT = 8300;
+/** The paging test's own server (it writes a long thread straight into its database), beside the crash test's. */
+export const PAGING_APP_PORT = 3105;
+export const PAGING_APP_URL = `http://127.0.0.1:${PAGING_APP_PORT}`;
 export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 
 /**
@@ -34,7 +37,7 @@ export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
  * without it, each app's own embedded Postgres in a folder of its own.
  */
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
-export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator", ".test-output/pglite-crash"];
+export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator", ".test-output/pglite-crash", ".test-output/pglite-paging"];
 const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 
 /** Environment of the app under test: a throwaway database and the mock model. */

@@ -8,8 +8,8 @@ export interface MockModelServer {
   usages: { model: string; kind: "answer" | "title" | "summary"; inputTokens: number; outputTokens: number; reasoningTokens: number }[];
   /** Requests so far by kind: an answer in a turn, a thread's title, a compaction's summary. */
   calls: { answer: number; title: number; summary: number };
-  /** Answers the [[title-held]] title requests waiting so far. */
-  releaseTitles(): void;
+  /** Answers the [[title-held]] title requests waiting so far: those whose request holds `token`, or every one. */
+  releaseTitles(token?: string): void;
   close(): Promise<void>;
 }
 

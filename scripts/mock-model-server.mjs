@@ -57,7 +57,8 @@
 //   [[title-empty]] an empty answer
 //   [[title-slow]]  no answer until the client hangs up (its timeout)
 //   [[title-held]]  the title, once the test calls releaseTitles() or POSTs to
-//                   /__titles/release (a test can act while the title is on its way)
+//                   /__titles/release (a test can act while the title is on its way;
+//                   releaseTitles(token) or ?token= releases only those asked with token)
 //   [[bench]]       the message's first four words, BENCH_FIRST_TOKEN_MS after the request
 // `calls` counts the requests by kind (answer, title, summary).
 // The error markers win over the others; [[slow]] also paces tool calls (their
@@ -488,11 +489,15 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   let completions = 0;
   // Requests by kind (a title, a summary, or an answer in a turn), for the benchmark.
   const calls = { answer: 0, title: 0, summary: 0 };
-  // [[title-held]] requests waiting for releaseTitles().
-  const held = new Set();
-  const releaseTitles = () => {
-    for (const release of held) release();
-    held.clear();
+  // [[title-held]] requests waiting for releaseTitles(), each with its request's text.
+  const held = new Map();
+  // Those whose request holds `token`, or every one: a test releases its own, not a test's running beside it.
+  const releaseTitles = (token) => {
+    for (const [release, text] of held) {
+      if (token && !text.includes(token)) continue;
+      release();
+      held.delete(release);
+    }
   };
   // Texts whose first request [[flaky-mid]] already broke off.
   const brokenOnce = new Set();
@@ -518,7 +523,8 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         return sendJson(res, 200, { cleared: true });
       }
       if (path === "/__titles/release" && req.method === "POST") {
-        releaseTitles(); // an end-to-end test's releaseTitles(), over HTTP
+        // An end-to-end test's releaseTitles(), over HTTP: ?token= releases only the titles asked with it.
+        releaseTitles(new URL(req.url ?? "/", "http://mock").searchParams.get("token") ?? undefined);
         return sendJson(res, 200, { released: true });
       }
       if (path === "/v1/chat/completions" && req.method === "POST") {
@@ -535,7 +541,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
         if (plan.kind === "error") return sendModelError(res);
         if (plan.kind === "auth-error") return sendAuthError(res);
         if (plan.kind === "hang") return await hangUntilClosed(res);
-        if (plan.held) await new Promise((resolve) => held.add(resolve));
+        if (plan.held) await new Promise((resolve) => held.set(resolve, JSON.stringify(body)));
         if (plan.waitMs) await new Promise((resolve) => setTimeout(resolve, plan.waitMs));
         const n = ++completions;
         const id = `chatcmpl-mock-${n}`;

@@ -1,10 +1,12 @@
-// The one test command (`npm test`): a type check, unit + integration tests
-// (Vitest), the fresh-clone tests (Vitest: the quick start and the Docker
-// image's steps on a fresh copy of the tree), a production build, then the
-// end-to-end suite (Playwright) against it and a smoke run of the benchmark
-// (`npm run bench -- --quick`, counted as one test). Ends with a single summary line, "tests: N passed,
-// M failed[, K skipped]", and a non-zero exit code when any test failed or any
-// step could not run.
+// The one test command (`npm test`): a type check, a production build (the
+// one the integration tests' `npm start` servers and the end-to-end apps
+// run), unit + integration tests (Vitest), the fresh-clone tests (Vitest: the
+// quick start and the Docker image's steps on a fresh copy of the tree), then
+// the end-to-end suite (Playwright) against the build and a smoke run of the benchmark
+// (`npm run bench -- --quick`, counted as one test). Ends with the time each
+// part took ("time: ... in all (tsc ..., vitest ..., ...)"), then a single
+// summary line, "tests: N passed, M failed[, K skipped]", and a non-zero exit
+// code when any test failed or any step could not run.
 //
 //   node scripts/test.mjs                    everything
 //   node scripts/test.mjs --unit-only        unit and integration only
@@ -62,6 +64,23 @@ async function resetE2eDatabase() {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// How long each part took, in the order they ran: the summary says where a slow run spent its time.
+const durations = [];
+
+/** Runs `step` and records its wall-clock time under `part`. */
+async function timed(part, step) {
+  const start = Date.now();
+  try {
+    return await step();
+  } finally {
+    durations.push([part, Date.now() - start]);
+  }
+}
+
+function minutes(ms) {
+  const seconds = Math.round(ms / 1_000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+}
 const problems = [];
 // Each failing test by name, printed just above the summary: the end of a long log is what a reader sees.
 const failures = [];
@@ -99,6 +118,22 @@ async function vitestSuite(name, config, report) {
   }
 }
 
+/**
+ * The production build, once per run: the integration tests that start
+ * `npm start` (tests/support/production-app.ts) use the one in place instead
+ * of building their own, and the end-to-end apps run it. Resolves with its
+ * exit code.
+ */
+let building;
+function productionBuild() {
+  // The build sees the same environment as the end-to-end apps it is built for.
+  const buildEnv = { ...process.env, ...E2E_APP_ENV };
+  delete buildEnv.PORT;
+  delete buildEnv.HOSTNAME;
+  building ??= timed("build", () => run("npm", ["run", "build", "--silent"], buildEnv));
+  return building;
+}
+
 async function endToEnd() {
   // No Chromium on the machine: fetch Playwright's own (needs internet access).
   if (!systemChromium()) {
@@ -106,11 +141,7 @@ async function endToEnd() {
     if (installExit !== 0) return recordStepFailure("no Chromium found and `npx playwright install chromium` failed; end-to-end tests skipped");
   }
 
-  // The build sees the same environment as the app it is built for.
-  const buildEnv = { ...process.env, ...E2E_APP_ENV };
-  delete buildEnv.PORT;
-  delete buildEnv.HOSTNAME;
-  const buildExit = await run("npm", ["run", "build", "--silent"], buildEnv);
+  const buildExit = await productionBuild();
   if (buildExit !== 0) return recordStepFailure(`npm run build failed (exit code ${buildExit}); end-to-end tests skipped`);
 
   try {
@@ -122,7 +153,7 @@ async function endToEnd() {
   // Without E2E_DATABASE_URL the apps must not pick up a DATABASE_URL from this shell.
   const playwrightEnv = { ...process.env };
   if (!E2E_DATABASE_URL) delete playwrightEnv.DATABASE_URL;
-  const exitCode = await run("npx", ["playwright", "test"], playwrightEnv);
+  const exitCode = await timed("playwright", () => run("npx", ["playwright", "test"], playwrightEnv));
   const report = await readJson(E2E_REPORT);
   if (!report?.stats) return recordStepFailure(`playwright wrote no report (exit code ${exitCode})`);
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
@@ -139,7 +170,7 @@ async function endToEnd() {
   if (exitCode !== 0 && !unexpected) {
     recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
   }
-  await benchSmoke();
+  await timed("bench", benchSmoke);
 }
 
 /**
@@ -177,6 +208,7 @@ async function benchSmoke() {
 }
 
 async function main() {
+  const start = Date.now();
   await mkdir(OUTPUT_DIR, { recursive: true });
   // Stale reports from an earlier run must never be counted as this run's.
   await Promise.all([VITEST_REPORT, FRESH_CLONE_REPORT, E2E_REPORT].map((report) => rm(report, { force: true })));
@@ -184,16 +216,20 @@ async function main() {
   // Type errors first, with their own line in the summary; `next build` would
   // only find them later and skip the suites that need the build.
   if (runUnit) {
-    const typecheckExit = await run("npx", ["tsc", "--noEmit"]);
+    const typecheckExit = await timed("tsc", () => run("npx", ["tsc", "--noEmit"]));
     if (typecheckExit !== 0) recordStepFailure(`tsc --noEmit found type errors (exit code ${typecheckExit})`);
   }
-  if (runUnit) await vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT);
-  if (runFreshClone) await vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT);
+  // Built before the integration tests when the end-to-end suite runs too, so the tree is built once.
+  if (runUnit && runE2e) await productionBuild();
+  if (runUnit) await timed("vitest", () => vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT));
+  if (runFreshClone) await timed("fresh clone", () => vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT));
   if (runE2e) await endToEnd();
 
   console.log("");
   for (const failure of failures) console.log(failure);
   for (const problem of problems) console.log(`problem: ${problem}`);
+  const parts = durations.map(([part, ms]) => `${part} ${minutes(ms)}`).join(", ");
+  console.log(`time: ${minutes(Date.now() - start)} in all (${parts})`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   process.exitCode = totals.failed > 0 || problems.length > 0 ? 1 : 0;

@@ -1,21 +1,22 @@
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { CRASH_APP_URL } from "../../scripts/e2e-env.mjs";
+import { E2E_EMBEDDED_DIRS, PAGING_APP_PORT, PAGING_APP_URL } from "../../scripts/e2e-env.mjs";
 import { holdDatabase, startServer } from "./own-server";
 
 // A 300-message thread opens at its newest messages; scrolling up loads the
 // earlier ones, a page at a time, in order, with no gap and no repeat, and
 // the reader stays where they were. The thread is written straight into the
-// database of a server this spec starts.
+// database of a server this spec starts (its own port and embedded database:
+// the crash spec may run beside it).
 
-test.use({ baseURL: CRASH_APP_URL });
+test.use({ baseURL: PAGING_APP_URL });
 
 test("a 300-message thread opens at its end and scrolls back to its start", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== "inline", "this spec runs a server of its own, once");
   test.setTimeout(120_000);
-  const database = await holdDatabase();
+  const database = await holdDatabase(E2E_EMBEDDED_DIRS[4]);
   const db = new pg.Client({ connectionString: database.url });
-  const server = await startServer(database);
+  const server = await startServer(database, PAGING_APP_PORT);
   try {
     await db.connect();
     await page.goto("/");

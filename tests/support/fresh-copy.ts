@@ -100,8 +100,8 @@ const handedOut = new Set<number>();
 
 /**
  * The ports this process may hand out: TEST_PORT_RANGE ("3500-3599") when
- * set, for a machine whose ports are shared out among those who use it;
- * else a thousand of its own, by the Vitest or Playwright worker it is,
+ * set, for a machine whose ports are shared out among those who use it
+ * (an eighth of it per worker); else a thousand of its own, by the Vitest or Playwright worker it is,
  * below the kernel's ephemeral range (32768 and up). A port the system
  * picked (listen on 0) was free only then: between its check and the app's
  * bind, seconds later, another test file running side by side could be
@@ -110,15 +110,22 @@ const handedOut = new Set<number>();
  */
 function portRange(): { first: number; last: number } | undefined {
   const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? "");
-  if (range) return { first: Number(range[1]), last: Number(range[2]) };
   const vitest = Number(process.env.VITEST_POOL_ID);
-  if (Number.isInteger(vitest) && vitest >= 1) return thousand(20_000, (vitest - 1) % 8);
   const playwright = Number(process.env.TEST_PARALLEL_INDEX);
-  if (Number.isInteger(playwright) && playwright >= 0) return thousand(28_000, playwright % 4);
+  if (range) {
+    // Shared out again among this run's workers, an eighth each.
+    const first = Number(range[1]);
+    const size = Math.floor((Number(range[2]) - first + 1) / 8);
+    const slot = Number.isInteger(vitest) && vitest >= 1 ? (vitest - 1) % 8 : Number.isInteger(playwright) && playwright >= 0 ? playwright % 8 : undefined;
+    if (slot === undefined || size < 1) return { first, last: Number(range[2]) };
+    return slice(first, size, slot);
+  }
+  if (Number.isInteger(vitest) && vitest >= 1) return slice(20_000, 1_000, (vitest - 1) % 8);
+  if (Number.isInteger(playwright) && playwright >= 0) return slice(28_000, 1_000, playwright % 4);
   return undefined;
 }
 
-const thousand = (from: number, slot: number) => ({ first: from + slot * 1_000, last: from + slot * 1_000 + 999 });
+const slice = (from: number, size: number, slot: number) => ({ first: from + slot * size, last: from + slot * size + size - 1 });
 
 /** A port nothing listens on, from this process's range (portRange), or one the system picks outside a test worker. */
 export async function freePort(): Promise<number> {
