@@ -122,7 +122,7 @@ function differences(table: string, migrated: string[], described: string[]): st
   if (missing.length > 0 || extra.length > 0) return [...missing, ...extra];
   const columns = (lines: string[]) => lines.filter((line) => line.startsWith("column ")).map((line) => line.split(" ")[1]);
   if (columns(migrated).join() !== columns(described).join()) {
-    return [`${file} lists its columns in another order than the table has them: ${columns(migrated).join(", ")}`];
+    return [`${file} lists its columns in another order than the table's: ${columns(migrated).join(", ")}`];
   }
   return [];
 }
@@ -146,7 +146,7 @@ describe("table files: what each table is today", () => {
 
   it("has one file for each table the migrations make, making that table and indexing only it", async () => {
     const made = [...(await describeTables(migrated.url)).keys()].sort();
-    expect(files.map((file) => file.table)).toEqual(made);
+    expect(files.map((file) => file.table), "the files of db/tables/ (received) against the tables the migrations make (expected)").toEqual(made);
     for (const file of files) {
       expect(tablesMade(file.sql), `db/tables/${file.table}.sql makes`).toEqual([file.table]);
       expect(tablesIndexed(file.sql).filter((table) => table !== file.table), `db/tables/${file.table}.sql indexes other tables`).toEqual([]);
@@ -165,6 +165,6 @@ describe("table files: what each table is today", () => {
     const functionFiles = (await readdir(FUNCTIONS_DIR)).map((name) => name.replace(/\.sql$/, ""));
     const fromFiles = await otherFunctions(described.url, functionFiles);
     expect(fromFiles.length).toBeGreaterThan(0);
-    expect(fromFiles).toEqual(await otherFunctions(migrated.url, functionFiles));
+    expect(fromFiles, "as db/tables/ makes them (received) against as the migrations do (expected)").toEqual(await otherFunctions(migrated.url, functionFiles));
   });
 });
