@@ -138,7 +138,7 @@ describe("table files: what each table is today", () => {
     described = await scratchDatabase("tables_described");
     await migrate(migrated.url);
     await applyTableFiles(described.url, files);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await migrated?.drop();
     await described?.drop();
