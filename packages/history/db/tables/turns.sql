@@ -10,7 +10,8 @@ CREATE TABLE turns (
   -- A later turn of the same message (a regenerate, a take-over) takes the row over with a new turn_id.
   turn_id             text NOT NULL,
   status              text NOT NULL CHECK (status IN ('running', 'done', 'failed')),
-  -- Renewed by its runner while it works; null: held without expiry (a durable run finishes it).
+  -- Renewed by its runner while it works. Null on a running turn: no expiry (a durable run finishes
+  -- it); null once the turn is finished.
   lease_until         timestamptz,
   updated_at          timestamptz NOT NULL DEFAULT now(),
   -- The turn_id a Stop was asked for, so a Stop meant for an earlier turn never ends a later one.
