@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runner } from "node-pg-migrate";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
-import { applyFunctions, migrate, recreateDatabase } from "@threadline/history/migrate";
-import { TEST_DATABASE_URL } from "../support/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyFunctions, migrate } from "@threadline/history/migrate";
+import { scratchDatabase, type ScratchDatabase } from "../support/scratch-database";
 
 // The database functions live in packages/history/db/functions/, one file each, applied after
 // the versioned migrations whenever a file's text changes. A database
@@ -56,18 +55,6 @@ function hasCommit(): boolean {
   }
 }
 
-/** A database of its own: on the test server when there is one, else an embedded Postgres. */
-async function scratch(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!inject("embeddedDatabase")) {
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `${url.pathname}_${name}`;
-    await recreateDatabase(url.toString());
-    return { url: url.toString(), drop: async () => {} };
-  }
-  const embedded = await startEmbeddedPostgres();
-  return { url: embedded.url, drop: embedded.stop };
-}
-
 interface Schema {
   functions: { signature: string; definition: string }[];
   triggers: string[];
@@ -108,14 +95,14 @@ async function schema(url: string): Promise<Schema> {
 
 describe.skipIf(!hasCommit())("database functions, one file each", () => {
   let oldMigrations: string;
-  let upgraded: { url: string; drop: () => Promise<void> };
-  let fresh: { url: string; drop: () => Promise<void> };
+  let upgraded: ScratchDatabase;
+  let fresh: ScratchDatabase;
 
   beforeAll(async () => {
     oldMigrations = await mkdtemp(path.join(tmpdir(), "threadline-migrations-"));
     execFileSync("sh", ["-c", `git archive ${BEFORE} migrations | tar -x -C ${JSON.stringify(oldMigrations)}`]);
-    upgraded = await scratch("functions_upgraded");
-    fresh = await scratch("functions_fresh");
+    upgraded = await scratchDatabase("functions_upgraded");
+    fresh = await scratchDatabase("functions_fresh");
   }, 120_000);
   afterAll(async () => {
     await upgraded?.drop();
