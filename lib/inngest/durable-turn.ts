@@ -3,7 +3,7 @@ import { StepError } from "inngest";
 import type { Network } from "@/lib/agent/network/network";
 import type { StepRunner } from "@/lib/agent/turn/steps";
 import { nameThread } from "@/lib/agent/title";
-import { runTurn, type TurnOutcome } from "@/lib/agent/turn/turn";
+import { runTurn, type TurnDeps, type TurnOutcome } from "@/lib/agent/turn/turn";
 import { historySigner } from "@/lib/auth/history-signature";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { isAuthorizedTurn } from "@/lib/auth/turn-authorization";
@@ -142,15 +142,7 @@ export class DurableTurn {
   /** Runs the turn to its end, every chunk published. */
   async answer(): Promise<TurnOutcome> {
     const outcome = await runTurn(this.input, {
-      history: this.deps.history(),
-      // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
-      network: { ...this.deps.network(), maxRetries: 0 },
-      publish: this.publish,
-      coalesceWindowMs: DURABLE_COALESCE_WINDOW_MS,
-      step: this.step,
-      signal: this.controller.signal,
-      signer: historySigner(this.secret, this.input.owner),
-      retriesSteps: true,
+      ...this.turnDeps(),
       onReady: (ready) => {
         this.threadId = ready.threadId;
         if (!ready.replayed) this.progress ??= this.newWriter(this.input.turnId);
@@ -202,9 +194,20 @@ export class DurableTurn {
 
   private continuationDeps(turnId: string): ContinuationDeps {
     return {
-      history: this.deps.history(),
+      ...this.turnDeps(),
       approvals: this.deps.approvals(),
       approvalTimeoutMs: this.deps.approvalTimeoutMs,
+      onReady: () => {
+        this.progress = this.newWriter(turnId);
+      },
+    };
+  }
+
+  /** What each turn of this run runs with, the message's and each going on after a round of decisions alike. */
+  private turnDeps(): TurnDeps {
+    return {
+      history: this.deps.history(),
+      // Inngest retries the failed step durably; retrying inside it as well would multiply the wait.
       network: { ...this.deps.network(), maxRetries: 0 },
       publish: this.publish,
       coalesceWindowMs: DURABLE_COALESCE_WINDOW_MS,
@@ -212,9 +215,6 @@ export class DurableTurn {
       signal: this.controller.signal,
       signer: historySigner(this.secret, this.input.owner),
       retriesSteps: true,
-      onReady: () => {
-        this.progress = this.newWriter(turnId);
-      },
     };
   }
 

@@ -83,15 +83,8 @@ export class InlineRuntime implements TurnRuntime {
         .sessionSecret()
         .then((secret) =>
           runTurn(input, {
-            history: this.deps.history(),
-            network: this.deps.network(),
-            publish,
-            signal: controller.signal,
+            ...this.turnDeps(secret, input.owner, publish, controller.signal),
             requestSignal: options.signal,
-            signer: historySigner(secret, input.owner),
-            leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
-            saveRetryMs: this.deps.saveRetryMs,
-            ...this.deps.turnOptions,
             onWaiting: ({ threadId }) => {
               if (ready) return;
               ready = true;
@@ -152,16 +145,9 @@ export class InlineRuntime implements TurnRuntime {
           continueTurn(
             { owner, threadId, replyId, turnId, round: "continue" },
             {
-              history: this.deps.history(),
+              ...this.turnDeps(secret, owner, publish, controller.signal),
               approvals,
               approvalTimeoutMs: this.deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-              network: this.deps.network(),
-              publish,
-              signal: controller.signal,
-              signer: historySigner(secret, owner),
-              leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
-              saveRetryMs: this.deps.saveRetryMs,
-              ...this.deps.turnOptions,
               onReady: () => {
                 this.active.track(threadId, owner, controller, turnId);
                 tracked = true;
@@ -191,6 +177,20 @@ export class InlineRuntime implements TurnRuntime {
           if (outcome && "title" in outcome && outcome.title) this.nameLater(outcome.title);
         });
     });
+  }
+
+  /** What a turn runs with here, a new message's and one going on after the user's decisions alike. */
+  private turnDeps(secret: string, owner: string, publish: TurnDeps["publish"], signal: AbortSignal): TurnDeps {
+    return {
+      history: this.deps.history(),
+      network: this.deps.network(),
+      publish,
+      signal,
+      signer: historySigner(secret, owner),
+      leaseMs: this.deps.leaseMs ?? DEFAULT_TURN_LEASE_MS,
+      saveRetryMs: this.deps.saveRetryMs,
+      ...this.deps.turnOptions,
+    };
   }
 
   private nameLater(thread: ThreadToName): void {

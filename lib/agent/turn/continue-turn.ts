@@ -1,24 +1,18 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { denialText } from "@threadline/history/approvals";
-import type { ApprovalStore, ContinuationClaim, DecidedCall, Reply, StoredMessage } from "@threadline/history/contract";
+import type { ApprovalStore, ContinuationClaim, DecidedCall, StoredMessage } from "@threadline/history/contract";
 import { notFoundThread } from "@threadline/history/errors";
 import { filesOf, type Part, type ToolCallPart, type ToolResultPart } from "@threadline/history/parts";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent, type Network } from "../network/network";
-import type { ModelUsage } from "@threadline/history/usage";
-import { runNetwork, type NetworkOutcome } from "../network/run-network";
-import { modelInputChars } from "./input-budget";
-import { askedTooOften, inputTooLong, outOfTimeError, withinTurnTime } from "./turn-bounds";
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
-import { coalescing } from "../model/coalesce";
-import { approvalIdFor, buildModelMessages, conversationWith, widestWindow } from "./lifecycle";
-import { filesInWindow } from "./files-in-window";
-import { endChunks, storeEnding, type Ending } from "./turn-ending";
+import { buildModelMessages, conversationWith, widestWindow } from "./lifecycle";
+import { fileInputFor } from "./files-in-window";
 import { runNow, type StepRunner } from "./steps";
-import { ChunkWriter, replayParts, threadChunk } from "./stream-chunks";
+import { ChunkWriter, replayReply, threadChunk } from "./stream-chunks";
 import { underLease } from "./turn-claims";
-import { namesThread } from "../title";
+import { answerFrom, startChunk, withCoalescedPublish } from "./turn-pipeline";
 import type { TurnDeps, TurnOutcome } from "./turn-types";
 
 // A reply that waited for the user's approval goes on as a turn of its own
@@ -70,34 +64,28 @@ export async function continueClaimed(
   given: ContinuationDeps,
   claim: Extract<ContinuationClaim, { claimed: true }>,
 ): Promise<TurnOutcome> {
-  const publish = coalescing(given.publish, given.coalesceWindowMs);
   const base = given.step ?? runNow;
   const step: StepRunner = (id, work, options) => base(`${input.round}:${id}`, work, options);
-  try {
-    return await underClaim(input, { ...given, publish, step }, claim);
-  } finally {
-    await publish.flush().catch(() => {});
-  }
+  return withCoalescedPublish({ ...given, step }, (deps) => {
+    deps.onReady?.({ threadId: input.threadId, historySource: "database" });
+    return underLease({ owner: input.owner, messageId: claim.messageId, turnId: input.turnId }, deps, (running) => goOn(input, running, claim));
+  });
 }
 
-async function underClaim(input: ContinuationInput, deps: ContinuationDeps, claim: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
-  const { owner, threadId, turnId } = input;
-  deps.onReady?.({ threadId, historySource: "database" });
-  return underLease({ owner, messageId: claim.messageId, turnId }, deps, (running) => goOn(input, running, claim));
-}
-
-/** The reply again from its start, each decided call's result, then the agent whose call asked, on from there. */
+/**
+ * The reply again from its start, each decided call's result, then on into
+ * the pipeline every turn ends in (./turn-pipeline.ts), where the agent whose
+ * call asked goes on.
+ */
 async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageId, decisions, round }: Extract<ContinuationClaim, { claimed: true }>): Promise<TurnOutcome> {
   const step = deps.step ?? runNow;
   const newId = deps.generateId ?? randomUUID;
   const { owner, threadId, replyId } = input;
   const { history } = deps;
   const { message, reply } = await step("load-reply", () => history.turns.replyTo({ owner, threadId, messageId }));
-  const nothing: TurnOutcome = { threadId, historySource: "database", status: "complete", compact: false };
-  if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return nothing;
+  if (!message || !reply || reply.id !== replyId || reply.status !== "waiting") return { threadId, historySource: "database", status: "complete", compact: false };
   // The reply goes on with the model that began it, while it is still on offer.
   const network = await withDynamicTools(withModel(deps.network, reply.model), step);
-  const assistant = (id: string, parts: Part[]) => ({ id, role: "assistant" as const, parts, ...(network.modelId ? { model: network.modelId } : {}) });
 
   // The model reads the thread up to the user's message, as the turn that asked did.
   const policyFor = (agent: Agent) => agentHistoryPolicy(network, agent);
@@ -106,24 +94,19 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
   const window = widestWindow(network.agents.map(policyFor));
   const earlier = await step("load-history", () => history.get({ owner, threadId, lastUserMessages: window, fromSeq, untilSeq: message.seq }));
   const asked = { id: message.id, role: "user" as const, content: userText(message), files: filesOf(message) };
-  const allFiles = filesInWindow(conversationWith(earlier, asked, summary), network.agents.map(policyFor));
-  // Read outside any step, like the turn's: a file's bytes never become a step's output.
-  const fileInput = allFiles.length > 0 && network.fileInput ? await network.fileInput(owner, allFiles, network.modelId) : undefined;
+  const fileInput = await fileInputFor(network, owner, conversationWith(earlier, asked, summary), network.agents.map(policyFor));
 
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
-    await deps.publish({ type: "start", messageId: replyId, ...(network.modelId ? { messageMetadata: { model: network.modelId } } : {}) });
-    const writer = new ChunkWriter(deps.publish, "replay");
-    await writer.startStep();
-    await replayParts(writer, reply.parts, newId);
-    await writer.finishStep();
+    await deps.publish(startChunk(replyId, network));
+    await replayReply(deps.publish, reply.parts, newId);
   });
 
-  const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone, replyId };
   // A Stop that came as this turn claimed the reply was recorded for it (threadline_request_stop takes the same
   // lock as the claim): its approved calls do not run, and are recorded as stopped.
   const stopAsked =
     deps.signal?.aborted === true || (await step("stop-asked", () => history.turns.stopRequested({ owner, messageId, turnId: input.turnId })));
+  const context = { owner, threadId, signal: deps.signal, timeZone: input.timeZone, replyId };
   const parts: Part[] = [...reply.parts];
   for (const call of unanswered(reply.parts)) {
     const decided = decisions.find((d) => d.id === call.approval?.id);
@@ -140,54 +123,35 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
     parts.push(result);
     if (decision?.outcome === "approved") {
       // Kept before anything else runs: a turn that goes on after a crash finds the call answered, and runs it no more.
-      await step(`keep:${call.toolCallId}`, () => history.appendResults({ owner, threadId, reply: { ...assistant(replyId, parts), status: "waiting" } }));
+      const kept = { id: replyId, role: "assistant" as const, parts, status: "waiting" as const, ...(network.modelId ? { model: network.modelId } : {}) };
+      await step(`keep:${call.toolCallId}`, () => history.appendResults({ owner, threadId, reply: kept }));
     }
   }
 
   // The agent whose call asked goes on; a call that ran inside a sub-agent's call finishes that call first.
-  const usage: ModelUsage[] = [];
   const asking = lastAsking(reply.parts);
   const subAgentCall = asking?.parentCallId
     ? reply.parts.find((p): p is ToolCallPart => p.type === "tool-call" && p.toolCallId === asking.parentCallId)
     : undefined;
   const agent = network.agents.find((a) => a.name === (subAgentCall ?? asking)?.agentName) ?? network.agents[0];
-  const messagesFor = (a: Agent) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput);
-  // The bounds of a first turn hold here too: its input budget, its whole time, and how often one message may ask.
-  const inputChars = modelInputChars(messagesFor(agent));
-  const tooLong = network.maxInputChars !== undefined && inputChars > network.maxInputChars ? inputTooLong(inputChars, network.maxInputChars, asked.content.length) : undefined;
-  const ran: NetworkOutcome = stopAsked || deps.signal?.aborted
-    ? { parts, stopped: true }
-    : tooLong
-      ? { parts, stopped: false, failure: tooLong.message }
-      : await withinTurnTime(network, deps.signal, (signal) =>
-          runNetwork({
-            network,
-            usage,
-            messagesFor,
-            context: { ...context, signal },
-            publish: deps.publish,
-            step,
-            newId,
-            approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
-            mayNotAsk: askedTooOften(network, round),
-            now: deps.now,
-            retriesSteps: deps.retriesSteps,
-            resume: { agent, parts, ...(subAgentCall ? { subAgentCall } : {}) },
-          }),
-        ).then(({ outcome, outOfTime }) => (outOfTime && outcome.stopped ? { ...outcome, stopped: false, failure: outOfTimeError(network).message } : outcome));
-  const status = ran.stopped ? "stopped" : ran.failure !== undefined ? "incomplete" : ran.waiting ? "waiting" : "complete";
-  const goneOn: Reply = { ...assistant(replyId, ran.parts), status, usage };
-  const wrote: Ending = status === "incomplete" ? { status, reply: goneOn, failure: new Error(ran.failure ?? "The reply broke off.") } : { status, reply: goneOn };
-  const where = { owner, threadId, turn: { messageId, turnId: input.turnId }, sendAgain: false };
-  const ending = await storeEnding(wrote, where, { ...deps, step });
-  await step("announce-end", async () => {
-    for (const chunk of endChunks(ending, threadId, deps.signer)) await deps.publish(chunk);
-  });
-  if (ending.status === "failed") return { ...nothing, status: "failed", error: ending.failure };
-  // A thread whose first reply waited for decisions is named once that reply is complete, as a first turn's would be.
-  const named = ending.status === "complete" && namesThread({ userSeq: message.seq, replySeq: ending.replySeq });
-  const title = named ? { title: { owner, threadId, message: asked.content, reply: goneOn, renaming: false } } : {};
-  return { ...nothing, status, reply: goneOn, ...title };
+  return answerFrom(
+    {
+      owner,
+      threadId,
+      turnId: input.turnId,
+      historySource: "database",
+      message: { id: message.id, content: asked.content, seq: message.seq },
+      replyId,
+      parts,
+      network,
+      timeZone: input.timeZone,
+      messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput),
+      goesOn: { agent, subAgentCall, round, stopped: stopAsked || deps.signal?.aborted === true },
+      // A thread whose first reply waited for decisions is named once that reply is complete, as a first turn's would be.
+      naming: "first",
+    },
+    { ...deps, step, newId },
+  );
 }
 
 /** A decided call's result: an approved call run (once: it is kept at once), any other the words the model reads of why it did not. */

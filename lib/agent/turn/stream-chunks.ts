@@ -81,8 +81,15 @@ export const signaturesChunk = (signatures: { id: string; signature: string; seq
 
 export const stoppedChunk: UIMessageChunk = dataChunk("status", { status: "stopped" });
 
-/** A stored reply's parts, streamed again as the chunks that wrote them (all at once). */
-export async function replayParts(writer: ChunkWriter, parts: Part[], newId: () => string): Promise<void> {
+/** A stored reply's parts, streamed again as one step of the chunks that wrote them (all at once). */
+export async function replayReply(publish: Publish, parts: Part[], newId: () => string): Promise<void> {
+  const writer = new ChunkWriter(publish, "replay");
+  await writer.startStep();
+  await replayParts(writer, parts, newId);
+  await writer.finishStep();
+}
+
+async function replayParts(writer: ChunkWriter, parts: Part[], newId: () => string): Promise<void> {
   let agent: string | undefined;
   for (const part of canonicalParts(parts)) {
     if ("agentName" in part && part.agentName !== undefined && part.agentName !== agent) {

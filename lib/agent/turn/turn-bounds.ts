@@ -4,8 +4,8 @@ import type { Network } from "../network/network";
 // The bounds every turn runs within, the first one of a message and each
 // that goes on after the user's decisions alike: the whole turn's time
 // (TURN_TIMEOUT_SECONDS), the model's input (MAX_MODEL_INPUT_CHARS) and how
-// often one message may ask for approval (MAX_TOOL_ROUNDS). One module, so a
-// bound added for one kind of turn cannot be forgotten by the other.
+// often one message may ask for approval (MAX_TOOL_ROUNDS). Both kinds of
+// turn meet them in one place, the pipeline they end in (./turn-pipeline.ts).
 
 /**
  * Runs the network within the turn's time: past it, the signal it was given

@@ -4,7 +4,7 @@ import type { UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import type { TurnClaim, TurnRef, TurnStore } from "@threadline/history/contract";
 import { runNow } from "./steps";
-import { ChunkWriter, replayParts, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
+import { replayReply, signaturesChunk, stoppedChunk, threadChunk } from "./stream-chunks";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
 // One turn per message. The same client message id sent again (a double
@@ -74,12 +74,7 @@ export async function replayTurn(input: TurnInput, deps: TurnDeps, turns: TurnSt
       m && deps.signer ? [{ id: m.id, signature: deps.signer(threadId, m), seq: m.seq, parentId: m.parentId }] : [],
     );
     await deps.publish({ type: "start", messageId: reply?.id ?? newId(), ...(reply?.model ? { messageMetadata: { model: reply.model } } : {}) });
-    if (reply) {
-      const writer = new ChunkWriter(deps.publish, "replay");
-      await writer.startStep();
-      await replayParts(writer, reply.parts, newId);
-      await writer.finishStep();
-    }
+    if (reply) await replayReply(deps.publish, reply.parts, newId);
     if (signed.length > 0) await deps.publish(signaturesChunk(signed));
     const end: UIMessageChunk[] =
       reply?.status === "incomplete"

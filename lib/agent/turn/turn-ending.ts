@@ -10,7 +10,8 @@ import type { TurnDeps } from "./turn-types";
 // after the user's decisions alike: its reply stored (only this run's parts,
 // in one statement, retried while the database is away), then the stream's
 // end (the stored reply signed, then the error beside what was written, or
-// the finish). One module, so the two kinds of turn end the same way.
+// the finish). Both kinds of turn end here through their one pipeline
+// (./turn-pipeline.ts).
 
 /** How a turn ended: the reply it wrote (none when it wrote nothing) and stored (with its place), or why it failed. */
 export type Ending =

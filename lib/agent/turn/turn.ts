@@ -3,13 +3,12 @@ import { randomUUID } from "node:crypto";
 import type { ModelMessage, UIMessageChunk } from "ai";
 import { AppError } from "@threadline/history/errors";
 import { modelInputChars } from "./input-budget";
-import { inputTooLong, outOfTimeError, withinTurnTime } from "./turn-bounds";
-import { endChunks, storeEnding, type Ending } from "./turn-ending";
-import type { Reply, SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
+import type { Ending } from "./turn-ending";
+import { answerFrom, startChunk, withCoalescedPublish, type ReplyStart } from "./turn-pipeline";
+import type { SummaryMessage, ThreadMessage, TurnClaim } from "@threadline/history/contract";
 import { userMessage, type UserMessage } from "@threadline/history/parts";
 import type { FileInput } from "@/lib/protocol/parts-codec";
 import {
-  approvalIdFor,
   buildModelMessages,
   clientHistoryCovers,
   conversationWith,
@@ -20,11 +19,9 @@ import {
   type HistorySource,
 } from "./lifecycle";
 import { agentHistoryPolicy, withDynamicTools, withModel, type Agent } from "../network/network";
-import type { ModelUsage } from "@threadline/history/usage";
 import { dataChunk } from "@/lib/protocol/chat";
 import { applyHistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
-import { filesInWindow } from "./files-in-window";
-import { coalescing } from "../model/coalesce";
+import { fileInputFor } from "./files-in-window";
 import {
   canCompact,
   compactThread,
@@ -36,9 +33,7 @@ import {
   summarizeThread,
   type SummaryDraft,
 } from "../compaction";
-import { runNetwork } from "../network/run-network";
 import { claimOrWait, replayTurn, underLease } from "./turn-claims";
-import { namesThread, type ThreadToName } from "../title";
 import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";
@@ -48,24 +43,19 @@ export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 
 /**
- * One turn, in steps: open it (the thread, the claim on the message and the
- * message), store the user's message, read the history,
- * compact it first if it is too big, tell the client what the model is given,
- * run the network, store the reply, end the stream, and say whether to
- * compact the thread before the next turn and whether to name it.
+ * A new message's turn, in steps: open it (the thread, the claim on the
+ * message and the message), store the user's message, read the history,
+ * compact it first if it is too big, tell the client what the model is
+ * given; then the pipeline every turn ends in (./turn-pipeline.ts): run the
+ * network, store the reply, end the stream, and say whether to compact the
+ * thread before the next turn and whether to name it.
  */
 export async function runTurn(input: TurnInput, given: TurnDeps): Promise<TurnOutcome> {
-  // Token deltas that arrive close together go out as one chunk (the first at once).
-  const publish = coalescing(given.publish, given.coalesceWindowMs);
-  // The model the user picked answers, while it is on offer; else the default does, and the reply says which.
-  // The MCP servers' tools as kept, listed in a step (a durable run's replays agree); a server that is down is left out.
-  const network = await withDynamicTools(withModel(given.network, input.model), given.step);
-  const deps: TurnDeps = { ...given, publish, network };
-  try {
-    return await runTurnWith(input, deps);
-  } finally {
-    await publish.flush().catch(() => {});
-  }
+  return withCoalescedPublish(given, async (deps) =>
+    // The model the user picked answers, while it is on offer; else the default does, and the reply says which.
+    // The MCP servers' tools as kept, listed in a step (a durable run's replays agree); a server that is down is left out.
+    runTurnWith(input, { ...deps, network: await withDynamicTools(withModel(given.network, input.model), given.step) }),
+  );
 }
 
 async function runTurnWith(given: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
@@ -173,20 +163,35 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
   const reading = await readHistory(turn, userSeq);
   const compactionFailure = await compactIfTooBig(turn, reading, userSeq);
   const inputSize = await announceInput(turn, reading, userSeq);
-  const ran = await runModel(turn, reading, inputSize, compactionFailure);
-  const ending = await storeReply(turn, ran);
-  const summaryAfterReply = await storeSummaryAfterReply(turn, reading);
-  await announceEnd(turn, ending, summaryAfterReply);
-  return {
-    threadId: thread.threadId,
-    historySource: reading.source,
-    status: ending.status,
-    reply: ending.status === "failed" ? undefined : ending.reply,
-    error: ending.status === "failed" || ending.status === "incomplete" ? ending.failure : undefined,
-    compact: compactAfter(turn, reading, inputSize, ending),
-    title: threadToName(turn, userSeq, ending),
-    ...(thread.settledReply ? { settledReply: thread.settledReply } : {}),
-  };
+  const replyId = await step("assistant-message-id", async () => turn.newId());
+  await turn.announce("announce-start", startChunk(replyId, deps.network));
+  // From here on the turn is the pipeline every turn ends in.
+  return answerFrom(
+    {
+      owner: input.owner,
+      threadId: thread.threadId,
+      turnId: input.turnId,
+      historySource: reading.source,
+      message: { id: input.message.id, content: input.message.content, seq: userSeq },
+      replyId,
+      parts: [],
+      network: deps.network,
+      timeZone: input.timeZone,
+      messagesFor: messagesFor(turn, reading),
+      historyTrim: (agent) => ({ ...policyFor(agent), from: inputSize.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
+      failure: compactionFailure,
+      // A regenerate's reply is a new version of the one it replaces; an edit's new message already made its branch.
+      replaces: thread.message ? input.replaces : undefined,
+      naming: naming(turn),
+      afterStore: async () => {
+        const summary = await storeSummaryAfterReply(turn, reading);
+        return summary ? [summary] : [];
+      },
+      compactAfter: (ending) => compactAfter(turn, reading, inputSize, ending),
+      settledReply: thread.settledReply,
+    },
+    { ...deps, step, newId: turn.newId },
+  );
 }
 
 /** 2. The user's message, at once: it survives a failed run and makes "regenerate" possible. Its seq, when the adapter numbers messages. */
@@ -309,74 +314,18 @@ async function announceInput(turn: Turn, reading: Reading, userSeq: number | und
   return { inThread, inputChars };
 }
 
-/** 5. The network, within the whole turn's bound: past it the turn ends as if stopped, keeping what was written. */
-async function runModel(turn: Turn, reading: Reading, size: InputSize, compactionFailure: Error | undefined): Promise<Ending> {
-  const { input, deps, step, newId, policyFor } = turn;
-  const { network } = deps;
-  const replyId = await step("assistant-message-id", async () => newId());
-  // The model that writes the reply, for the page to show under it.
-  await turn.announce("announce-start", { type: "start", messageId: replyId, ...(network.modelId ? { messageMetadata: { model: network.modelId } } : {}) });
-  try {
-    if (compactionFailure) throw compactionFailure;
-    if (network.maxInputChars !== undefined && size.inputChars > network.maxInputChars) {
-      throw inputTooLong(size.inputChars, network.maxInputChars, input.message.content.length);
-    }
-    const usage: ModelUsage[] = [];
-    const ran = await withinTurnTime(network, deps.signal, (signal) =>
-      runNetwork({
-        network,
-        usage,
-        messagesFor: messagesFor(turn, reading),
-        historyTrim: (agent) => ({ ...policyFor(agent), from: size.inThread, to: applyHistoryPolicy(conversationOf(turn, reading), policyFor(agent)).length }),
-        context: { owner: input.owner, threadId: turn.thread.threadId, signal, timeZone: input.timeZone, replyId },
-        publish: deps.publish,
-        step,
-        newId,
-        approvalIdFor: (toolCallId) => approvalIdFor(replyId, toolCallId),
-        now: deps.now,
-        retriesSteps: deps.retriesSteps,
-      }),
-    );
-    const { outcome } = ran;
-    const outOfTime = ran.outOfTime && outcome.stopped;
-    const wrote = (status: Reply["status"]) =>
-      outcome.parts.length > 0
-        ? { id: replyId, role: "assistant" as const, parts: outcome.parts, status, ...(network.modelId ? { model: network.modelId } : {}), usage }
-        : undefined;
-    if (outOfTime) return { status: "incomplete", reply: wrote("incomplete"), failure: outOfTimeError(network) };
-    if (outcome.failure !== undefined) return { status: "incomplete", reply: wrote("incomplete"), failure: new Error(outcome.failure) };
-    const status = outcome.stopped ? "stopped" : outcome.waiting ? "waiting" : "complete";
-    return { status, reply: wrote(status) };
-  } catch (error) {
-    return { status: "failed", failure: error instanceof Error ? error : new Error(String(error)) };
-  }
-}
-
-/** 6. The reply: only this run's, in one statement. A stopped reply keeps what was written. */
-function storeReply({ input, deps, thread, step }: Turn, ran: Ending): Promise<Ending> {
-  // A regenerate's reply is a new version of the one it replaces; an edit's new message already made its branch.
-  const replaces = thread.message ? input.replaces : undefined;
-  const where = { owner: input.owner, threadId: thread.threadId, turn: { messageId: input.message.id, turnId: input.turnId }, replaces, sendAgain: true };
-  return storeEnding(ran, where, { ...deps, step });
-}
-
 /**
- * 6b. Whether the runtime names the thread once the turn is over: after the
- * thread's first complete reply, or after an edit of its first message. The
- * title is asked for after the stream's finish (lib/agent/title.ts says why).
+ * How the reply names the thread once complete: a reply to the thread's first
+ * message names it; an edit of that message names it again; a regenerate
+ * keeps the name its message gave the thread.
  */
-function threadToName({ input, thread }: Turn, userSeq: number | undefined, ending: Ending): ThreadToName | undefined {
-  // A stopped reply was ended by the user, who asked for nothing more; a broken-off one has no model to ask.
-  if (ending.status !== "complete" || !ending.reply || ending.replySeq === undefined) return undefined;
-  // A regenerate keeps its message, and the thread the name that message gave it.
-  const edit = input.replaces !== undefined && thread.message === undefined;
-  if (input.replaces !== undefined && !edit) return undefined;
-  const first = edit ? thread.userParentId === null : namesThread({ userSeq, replySeq: ending.replySeq });
-  if (!first) return undefined;
-  return { owner: input.owner, threadId: thread.threadId, message: input.message.content, reply: ending.reply, renaming: edit };
+function naming({ input, thread }: Turn): ReplyStart["naming"] {
+  if (input.replaces === undefined) return "first";
+  const edit = thread.message === undefined;
+  return edit && thread.userParentId === null ? "rename" : "none";
 }
 
-/** 6c. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
+/** 6. A summary this turn's model read and left to store after the reply (a regenerate's), stored after it: for the client, its data-compacted. */
 async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn, reading: Reading): Promise<UIMessageChunk | undefined> {
   if (!reading.unstored) return undefined;
   const scope = { owner: input.owner, threadId: thread.threadId };
@@ -389,12 +338,7 @@ async function storeSummaryAfterReply({ input, deps, thread, step, newId }: Turn
   return latest && latest.seq === stored.seq ? compactedChunk(deps.signer, thread.threadId, latest) : undefined;
 }
 
-/** 7. The end of the stream: the stored reply signed (and a summary stored after it), then the error shown beside what was written, or the finish. */
-async function announceEnd({ deps, thread, announce }: Turn, ending: Ending, summary?: UIMessageChunk): Promise<void> {
-  await announce("announce-end", ...endChunks(ending, thread.threadId, deps.signer, summary ? [summary] : []));
-}
-
-/** 8. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
+/** 7. Whether to compact the thread before its next turn: its size after this one, as the model would next read it. */
 function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize, ending: Ending): boolean {
   const { history, network } = deps;
   // A reply that waits goes on under its own id once decided: nothing may be stored after it meanwhile.
@@ -409,13 +353,9 @@ function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize,
 const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
   buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary, reading.fileInput);
 
-/** What the files of the messages the models read (the new one's too) become for them: their contents, read once a turn. */
-async function fileInputOf({ input, deps, policyFor }: Turn, earlier: ThreadMessage[], summary: SummaryMessage | undefined): Promise<FileInput | undefined> {
-  const { network } = deps;
-  const files = filesInWindow(conversationWith(earlier, input.message, summary), network.agents.map(policyFor));
-  if (files.length === 0 || !network.fileInput) return undefined;
-  return network.fileInput(input.owner, files, network.modelId);
-}
+/** What the files of the messages the models read (the new one's too) become for them. */
+const fileInputOf = ({ input, deps, policyFor }: Turn, earlier: ThreadMessage[], summary: SummaryMessage | undefined) =>
+  fileInputFor(deps.network, input.owner, conversationWith(earlier, input.message, summary), deps.network.agents.map(policyFor));
 
 /** The thread as the model could read it: the summary, the earlier messages, the new one. */
 const conversationOf = ({ input }: Turn, reading: Reading) => conversationWith(reading.earlier, input.message, reading.summary);
