@@ -12,8 +12,7 @@ import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
 import { HeaderActions } from "@/components/ui/HeaderActions";
 import { ModelPicker } from "@/components/chat/ModelPicker";
-import { FeedbackProvider } from "@/components/chat/FeedbackContext";
-import { DocumentsProvider } from "@/components/chat/DocumentsContext";
+import { ThreadWingsProvider } from "@/components/chat/ThreadWingsContext";
 import { DocumentPanel } from "@/components/chat/DocumentPanel";
 import { useModels } from "@/components/chat/ModelsContext";
 import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
@@ -90,8 +89,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   // The composer keeps the same position in the tree in both layouts, so its
   // draft and focus survive the switch from the empty state to the thread.
   return (
-    <FeedbackProvider threadId={snapshot.threadId}>
-    <DocumentsProvider threadId={snapshot.threadId} pathKey={snapshot.busy ? null : snapshot.messages.map((m) => m.id).join(",")}>
+    <ThreadWingsProvider wings={controller.wings}>
     <div className="flex h-full">
     <div className="flex h-full min-w-0 flex-1 flex-col">
       {historyDebug && (
@@ -126,8 +124,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
     </div>
     {snapshot.threadId && <DocumentPanel threadId={snapshot.threadId} />}
     </div>
-    </DocumentsProvider>
-    </FeedbackProvider>
+    </ThreadWingsProvider>
   );
 }
 

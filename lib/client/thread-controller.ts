@@ -19,6 +19,8 @@ import { ChatSession } from "@/lib/client/chat-session";
 import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
+import { fetchDocuments } from "@/lib/client/documents";
+import { ThreadWings } from "@/lib/client/thread-wings";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import type { ThreadListPort } from "@/lib/client/thread-list-port";
 import {
@@ -102,6 +104,8 @@ export interface ThreadSnapshot {
 }
 
 export class ThreadController {
+  /** The thread's documents and feedback, read as the page shows the thread and its path settles. */
+  readonly wings = new ThreadWings({ fetchDocuments, threadFeedback: api.threadFeedback, putFeedback: api.putFeedback });
   private readonly session: ChatSession;
   private readonly stopper: ReplyStop;
   private readonly chat: ChatEngine;
@@ -170,10 +174,12 @@ export class ThreadController {
    */
   readonly attach = (): (() => void) => {
     this.step({ type: "shown" });
+    this.showWings();
     this.followNews();
     if (this.unanswered === "running" || this.continuing) this.step({ type: "pending-turn" });
     return () => {
       this.step({ type: "hidden" });
+      this.wings.hide();
       this.stopNews?.();
       this.stopNews = undefined;
       this.stopper.ended();
@@ -477,6 +483,14 @@ export class ThreadController {
   private changed(): void {
     this.snapshot = this.build();
     for (const listener of this.listeners) listener();
+    this.showWings();
+  }
+
+  /** The wings follow the thread the page shows, and its path once settled (no reply on its way). */
+  private showWings(): void {
+    if (this.live.page.kind !== "shown") return;
+    const { threadId, busy, messages } = this.snapshot;
+    this.wings.show(threadId, busy ? null : messages.map((m) => m.id).join(","));
   }
 
   private build(): ThreadSnapshot {
