@@ -41,7 +41,7 @@ export interface ChatViewProps {
 }
 
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
-  const { view, snapshot, controller } = useThreadChat(thread);
+  const { snapshot, controller, focusId } = useThreadChat(thread);
   const isEmpty = snapshot.messages.length === 0;
   const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
   const composerInput = useRef<HTMLTextAreaElement>(null);
@@ -109,7 +109,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
           <ExportMenu threadId={snapshot.threadId} />
         </HeaderActions>
       )}
-      {isEmpty ? <EmptyState /> : <MessageList thread={view} actions={actions} />}
+      {isEmpty ? <EmptyState /> : <MessageList thread={snapshot} focusId={focusId} controls={controller} actions={actions} />}
       <Composer
         busy={snapshot.busy}
         stopping={snapshot.stopping}

@@ -72,8 +72,13 @@ export interface ThreadControllerOptions {
   page: ThreadPage;
 }
 
-/** Everything the page draws of its thread, as one value that changes as a whole. */
-export interface ThreadSnapshot {
+/**
+ * Everything the page draws of its thread, as one value that changes as a
+ * whole: the one shape of the thread's view, from the controller to the
+ * message list (what the turn says besides the messages is the reducer's,
+ * lib/client/thread-chat-state.ts).
+ */
+export interface ThreadSnapshot extends Pick<ThreadChatState, "notice" | "stoppedReplyIds" | "sendCount" | "stopping" | "history" | "older"> {
   /** The thread as shown (a retried step's failed attempts left out). */
   messages: ChatMessage[];
   phase: TurnPhase;
@@ -81,21 +86,17 @@ export interface ThreadSnapshot {
   busy: boolean;
   /** The thread's id, once the server has named it. */
   threadId: string | null;
-  /** What the turn does before its reply starts, while it does. */
-  notice: string | null;
-  stoppedReplyIds: ReadonlySet<string>;
   /** Why the last turn did not end well, in words. */
   errorMessage: string | null;
   /** What Retry does, when there is something to retry. */
   retry: "ask again" | "send again" | null;
-  sendCount: number;
-  /** Stop was pressed and the turn has not ended yet. */
-  stopping: boolean;
-  history: ThreadChatState["history"];
-  older: ThreadChatState["older"];
+  /** The "2 / 3" of each message that has other versions. */
   versions: VersionIndex;
   /** Another version is being fetched. */
   switching: boolean;
+  /** A reply is on its way or the versions are switching: the messages' controls wait. */
+  locked: boolean;
+  /** The reply Regenerate answers anew, if the thread ends with one. */
   regenerableReplyId: string | null;
   /** A switch or fork that failed, until the next one or the next message. */
   actionError: string | null;
@@ -514,6 +515,7 @@ export class ThreadController {
       older: state.older,
       versions: this.versions,
       switching: this.switching,
+      locked: phase !== "idle" || this.switching,
       regenerableReplyId: regenerableReplyId(messages),
       actionError: this.actionError,
       versionFocus: this.versionFocus,
