@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useMemo, useRef } from "react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import type { McpServerStatus } from "@/lib/protocol/mcp";
@@ -15,7 +15,6 @@ import { ModelPicker } from "@/components/chat/ModelPicker";
 import { ThreadWingsProvider } from "@/components/chat/ThreadWingsContext";
 import { DocumentPanel } from "@/components/chat/DocumentPanel";
 import { useModels } from "@/components/chat/ModelsContext";
-import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
 import type { ModelOption } from "@/lib/protocol/models";
 
 // Shown only with ?debug=true: loaded then.
@@ -41,26 +40,13 @@ export interface ChatViewProps {
 }
 
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
-  const { snapshot, controller, focusId } = useThreadChat(thread);
+  const models = useModels();
+  const { snapshot, controller, focusId } = useThreadChat({ ...thread, models, threadModel });
+  const { model } = snapshot;
   const isEmpty = snapshot.messages.length === 0;
   const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
   const composerInput = useRef<HTMLTextAreaElement>(null);
-  const models = useModels();
-  const [model, setModel] = useState<ModelChoice | undefined>(() => initialModel(models, threadModel, null));
-  // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
-  useEffect(() => {
-    if (!threadModel) setModel(initialModel(models, null, readLastChoice()));
-  }, [models, threadModel]);
-  useEffect(() => controller.pickModel(model?.id), [controller, model]);
-  const choose = useMemo(
-    () => (id: string) => {
-      // At once, not after the next render: a regenerate with this model is sent right after.
-      controller.pickModel(id);
-      setModel({ id });
-      keepLastChoice(id);
-    },
-    [controller],
-  );
+  const choose = controller.chooseModel;
   const actions = useMemo<MessageActions>(
     () => ({
       threadId: snapshot.threadId,

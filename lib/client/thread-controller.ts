@@ -20,6 +20,8 @@ import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
 import { fetchDocuments } from "@/lib/client/documents";
+import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
+import type { ModelOption } from "@/lib/protocol/models";
 import { ThreadWings } from "@/lib/client/thread-wings";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import type { ThreadListPort } from "@/lib/client/thread-list-port";
@@ -68,6 +70,10 @@ export interface ThreadControllerOptions {
   olderCursor?: string | null;
   /** The "2 / 3" of each message of the thread's path that has other versions, when the page was rendered. */
   versions?: MessageVersions[];
+  /** The models on offer, as the server rendered the page. */
+  models?: ModelOption[];
+  /** The model the thread's latest reply was written with (null: none yet, or a new chat). */
+  threadModel?: string | null;
   threadList: ThreadListPort;
   page: ThreadPage;
 }
@@ -102,6 +108,8 @@ export interface ThreadSnapshot extends Pick<ThreadChatState, "notice" | "stoppe
   actionError: string | null;
   /** Once another version is shown: the version button to focus on it. */
   versionFocus: { messageId: string; control: VersionControl } | null;
+  /** The model each message is sent with (the picker's), and why it is not the thread's own, if it is not. */
+  model: ModelChoice | undefined;
 }
 
 export class ThreadController {
@@ -121,6 +129,7 @@ export class ThreadController {
   private switching = false;
   private actionError: string | null = null;
   private versionFocus: ThreadSnapshot["versionFocus"] = null;
+  private model: ModelChoice | undefined;
   private snapshot: ThreadSnapshot;
   /** Following, resuming and catching up with the thread (lib/client/live/follow-machine.ts). */
   private live = initialFollowState;
@@ -138,6 +147,8 @@ export class ThreadController {
     this.endedHere = this.unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
     this.versions = indexVersions(versions);
     this.session = new ChatSession(threadId, initialHistory);
+    this.model = initialModel(options.models ?? [], options.threadModel, null);
+    this.session.model = this.model?.id;
     this.stopper = new ReplyStop();
     this.chat = new ChatEngine({
       messages: initialHistory.map(toChatMessage),
@@ -175,6 +186,8 @@ export class ThreadController {
    */
   readonly attach = (): (() => void) => {
     this.step({ type: "shown" });
+    // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
+    if (!this.options.threadModel) this.useModel(initialModel(this.options.models ?? [], null, readLastChoice()));
     this.showWings();
     this.followNews();
     if (this.unanswered === "running" || this.continuing) this.step({ type: "pending-turn" });
@@ -203,9 +216,10 @@ export class ThreadController {
     else this.ask(() => this.chat.sendMessage({ text: retry.send, files: retry.files, metadata: { createdAt: new Date().toISOString() } }));
   };
 
-  /** The model each message is sent with from now on (the picker's). */
-  readonly pickModel = (id: string | undefined): void => {
-    this.session.model = id;
+  /** The model each message is sent with from now on (the picker's, "Regenerate with"): this browser keeps it as its last choice. */
+  readonly chooseModel = (id: string): void => {
+    this.useModel({ id });
+    keepLastChoice(id);
   };
 
   /** The last reply answered anew: the server stores it beside the one it replaces. */
@@ -361,6 +375,12 @@ export class ThreadController {
       this.step({ type: "catch-up-failed" });
     }
   };
+
+  private useModel(model: ModelChoice | undefined): void {
+    this.model = model;
+    this.session.model = model?.id;
+    this.changed();
+  }
 
   private busy(): boolean {
     return this.live.stream.kind === "following" || this.chat.status === "submitted" || this.chat.status === "streaming";
@@ -519,6 +539,7 @@ export class ThreadController {
       regenerableReplyId: regenerableReplyId(messages),
       actionError: this.actionError,
       versionFocus: this.versionFocus,
+      model: this.model,
     };
   }
 }
