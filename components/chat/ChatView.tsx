@@ -14,7 +14,7 @@ import { HeaderActions } from "@/components/ui/HeaderActions";
 import { ModelPicker } from "@/components/chat/ModelPicker";
 import { ThreadWingsProvider } from "@/components/chat/ThreadWingsContext";
 import { DocumentPanel } from "@/components/chat/DocumentPanel";
-import { useModels } from "@/components/chat/ModelsContext";
+import { usePageSettings } from "@/components/chat/PageSettingsContext";
 import type { ModelOption } from "@/lib/protocol/models";
 
 // Shown only with ?debug=true: loaded then.
@@ -40,8 +40,8 @@ export interface ChatViewProps {
 }
 
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
-  const models = useModels();
-  const { snapshot, controller, focusId } = useThreadChat({ ...thread, models, threadModel });
+  const { models, maxUploadBytes } = usePageSettings();
+  const { snapshot, controller, focusId } = useThreadChat({ ...thread, models, threadModel, maxUploadBytes });
   const { model } = snapshot;
   const isEmpty = snapshot.messages.length === 0;
   const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
@@ -101,6 +101,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
         stopping={snapshot.stopping}
         onSend={controller.send}
         onStop={controller.stop}
+        tray={controller.attachments}
         inputRef={composerInput}
         picker={model && models.length > 1 ? <ModelPicker models={models} value={model.id} disabled={snapshot.busy} onChange={choose} /> : undefined}
         notice={model?.notice}

@@ -20,6 +20,7 @@ import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
 import { fetchDocuments } from "@/lib/client/documents";
+import { AttachmentTray } from "@/lib/client/attachments";
 import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
 import type { ModelOption } from "@/lib/protocol/models";
 import { ThreadWings } from "@/lib/client/thread-wings";
@@ -45,6 +46,9 @@ import { fromUIParts } from "@/lib/protocol/parts-codec";
 
 /** An upload as the message's part names it. */
 const asFilePart = ({ id, name, mediaType, size }: UploadedFile): FilePart => ({ type: "file", fileId: id, name, mediaType, size });
+
+/** ATTACHMENT_MAX_MB's default, in bytes, when the page was not told. */
+const DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Which of a message's version buttons was pressed: it keeps the focus on the version it brings. */
 export type VersionControl = "previous" | "next";
@@ -74,6 +78,8 @@ export interface ThreadControllerOptions {
   models?: ModelOption[];
   /** The model the thread's latest reply was written with (null: none yet, or a new chat). */
   threadModel?: string | null;
+  /** The most one attached file may be (ATTACHMENT_MAX_MB, in bytes). */
+  maxUploadBytes?: number;
   threadList: ThreadListPort;
   page: ThreadPage;
 }
@@ -115,6 +121,8 @@ export interface ThreadSnapshot extends Pick<ThreadChatState, "notice" | "stoppe
 export class ThreadController {
   /** The thread's documents and feedback, read as the page shows the thread and its path settles. */
   readonly wings = new ThreadWings({ fetchDocuments, threadFeedback: api.threadFeedback, putFeedback: api.putFeedback });
+  /** The files the next message carries, uploaded as they are added. */
+  readonly attachments: AttachmentTray;
   private readonly session: ChatSession;
   private readonly stopper: ReplyStop;
   private readonly chat: ChatEngine;
@@ -147,6 +155,7 @@ export class ThreadController {
     this.endedHere = this.unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
     this.versions = indexVersions(versions);
     this.session = new ChatSession(threadId, initialHistory);
+    this.attachments = new AttachmentTray({ maxBytes: options.maxUploadBytes ?? DEFAULT_UPLOAD_BYTES });
     this.model = initialModel(options.models ?? [], options.threadModel, null);
     this.session.model = this.model?.id;
     this.stopper = new ReplyStop();
