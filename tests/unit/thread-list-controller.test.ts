@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ThreadListItem, ThreadPage } from "@/lib/protocol/threads";
 import { ThreadListController, type ThreadListApi } from "@/lib/client/thread-list-controller";
+import { appendPage, mergeFirstPage, withRead, withSummary } from "@/lib/client/thread-list";
 
-// The sidebar's list without React: the controller against a fake server
-// (its pages by cursor), news pushed as the news stream would.
+// The sidebar's list without React: how its pages combine, and the
+// controller against a fake server (its pages by cursor), news pushed as the
+// news stream would.
 
 const item = (id: string, extra: Partial<ThreadListItem> = {}): ThreadListItem => ({
   id,
@@ -61,6 +63,24 @@ function list(pages: Record<string, ThreadPage>) {
 }
 
 const ids = (threads: ThreadListItem[]) => threads.map((t) => t.id);
+
+describe("the sidebar's list across refreshes", () => {
+  it("a refreshed first page puts a thread from a later page that got a message at the top, and keeps the rest in place", () => {
+    const loaded = appendPage({ threads: [item("a"), item("b")], nextCursor: "c1" }, { threads: [item("c"), item("d")], nextCursor: "c2" });
+    const merged = mergeFirstPage(loaded, { threads: [item("d"), item("a")], nextCursor: "x" });
+    expect(ids(merged.threads)).toEqual(["d", "a", "b", "c"]);
+    expect(merged.nextCursor).toBe("c2");
+  });
+
+  it("a read clears the thread's New reply unless a newer reply came since; a rename keeps what only the list knows", () => {
+    const list = { threads: [item("a", { lastReplyAt: "2026-11-20T10:00:05.000Z", unseen: true }), item("b", { hasActiveGeneration: true, unseen: true })], nextCursor: null };
+    expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[0]).toMatchObject({ unseen: false, lastReadAt: "2026-11-20T10:00:06.000Z" });
+    expect(withRead(list, "a", "2026-11-20T10:00:04.000Z").threads[0]).toMatchObject({ unseen: true });
+    expect(withRead(list, "a", "2026-11-20T10:00:06.000Z").threads[1]).toBe(list.threads[1]);
+    const renamed = withSummary(list, { id: "b", title: "New name", createdAt: "x", updatedAt: "y", messageCount: 2, source: "web", sourceId: null, sourceMetadata: null, model: null });
+    expect(renamed.threads[1]).toMatchObject({ title: "New name", hasActiveGeneration: true, unseen: true });
+  });
+});
 
 describe("the sidebar's list of threads", () => {
   it("reads its first page once started, grouped by the day of each thread's last activity", async () => {
