@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useMemo, useRef } from "react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import type { McpServerStatus } from "@/lib/protocol/mcp";
@@ -12,11 +12,9 @@ import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
 import { HeaderActions } from "@/components/ui/HeaderActions";
 import { ModelPicker } from "@/components/chat/ModelPicker";
-import { FeedbackProvider } from "@/components/chat/FeedbackContext";
-import { DocumentsProvider } from "@/components/chat/DocumentsContext";
+import { ThreadWingsProvider } from "@/components/chat/ThreadWingsContext";
 import { DocumentPanel } from "@/components/chat/DocumentPanel";
-import { useModels } from "@/components/chat/ModelsContext";
-import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
+import { usePageSettings } from "@/components/chat/PageSettingsContext";
 import type { ModelOption } from "@/lib/protocol/models";
 
 // Shown only with ?debug=true: loaded then.
@@ -42,26 +40,13 @@ export interface ChatViewProps {
 }
 
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
-  const { view, snapshot, controller } = useThreadChat(thread);
+  const { models, maxUploadBytes } = usePageSettings();
+  const { snapshot, controller, focusId } = useThreadChat({ ...thread, models, threadModel, maxUploadBytes });
+  const { model } = snapshot;
   const isEmpty = snapshot.messages.length === 0;
   const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
   const composerInput = useRef<HTMLTextAreaElement>(null);
-  const models = useModels();
-  const [model, setModel] = useState<ModelChoice | undefined>(() => initialModel(models, threadModel, null));
-  // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
-  useEffect(() => {
-    if (!threadModel) setModel(initialModel(models, null, readLastChoice()));
-  }, [models, threadModel]);
-  useEffect(() => controller.pickModel(model?.id), [controller, model]);
-  const choose = useMemo(
-    () => (id: string) => {
-      // At once, not after the next render: a regenerate with this model is sent right after.
-      controller.pickModel(id);
-      setModel({ id });
-      keepLastChoice(id);
-    },
-    [controller],
-  );
+  const choose = controller.chooseModel;
   const actions = useMemo<MessageActions>(
     () => ({
       threadId: snapshot.threadId,
@@ -90,8 +75,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   // The composer keeps the same position in the tree in both layouts, so its
   // draft and focus survive the switch from the empty state to the thread.
   return (
-    <FeedbackProvider threadId={snapshot.threadId}>
-    <DocumentsProvider threadId={snapshot.threadId} pathKey={snapshot.busy ? null : snapshot.messages.map((m) => m.id).join(",")}>
+    <ThreadWingsProvider wings={controller.wings}>
     <div className="flex h-full">
     <div className="flex h-full min-w-0 flex-1 flex-col">
       {historyDebug && (
@@ -111,12 +95,13 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
           <ExportMenu threadId={snapshot.threadId} />
         </HeaderActions>
       )}
-      {isEmpty ? <EmptyState /> : <MessageList thread={view} actions={actions} />}
+      {isEmpty ? <EmptyState /> : <MessageList thread={snapshot} focusId={focusId} controls={controller} actions={actions} />}
       <Composer
         busy={snapshot.busy}
         stopping={snapshot.stopping}
         onSend={controller.send}
         onStop={controller.stop}
+        tray={controller.attachments}
         inputRef={composerInput}
         picker={model && models.length > 1 ? <ModelPicker models={models} value={model.id} disabled={snapshot.busy} onChange={choose} /> : undefined}
         notice={model?.notice}
@@ -126,8 +111,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
     </div>
     {snapshot.threadId && <DocumentPanel threadId={snapshot.threadId} />}
     </div>
-    </DocumentsProvider>
-    </FeedbackProvider>
+    </ThreadWingsProvider>
   );
 }
 

@@ -2,11 +2,10 @@
 
 import { useId, useRef, useState, useSyncExternalStore, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode, type Ref } from "react";
 import { limits } from "@/lib/limits";
-import { AttachmentTray } from "@/lib/client/attachments";
+import type { AttachmentTray } from "@/lib/client/attachments";
 import type { UploadedFile } from "@/lib/protocol/files";
 import { ArrowUpIcon, PaperclipIcon, StopIcon } from "@/components/ui/icons";
 import { AttachmentChips } from "./AttachmentChips";
-import { useUploadLimit } from "./UploadLimitContext";
 
 /** What the file picker offers: the kinds a message may carry (the server decides by the bytes). */
 const ACCEPT = "image/png,image/jpeg,image/webp,image/gif,text/plain,text/markdown,text/csv,application/json,application/pdf,.md,.markdown,.csv,.json,.txt,.pdf";
@@ -17,6 +16,8 @@ interface ComposerProps {
   stopping: boolean;
   onSend: (text: string, files: UploadedFile[]) => void;
   onStop: () => void;
+  /** The files the next message carries, uploaded as they are added (the thread's controller holds them). */
+  tray: AttachmentTray;
   /** The message box, for the page to give it the focus. */
   inputRef?: Ref<HTMLTextAreaElement>;
   /** Beside Send: the model picker, when there is a choice. */
@@ -27,10 +28,8 @@ interface ComposerProps {
   blindModel?: string;
 }
 
-export function Composer({ busy, stopping, onSend, onStop, inputRef, picker, notice, blindModel }: ComposerProps) {
+export function Composer({ busy, stopping, onSend, onStop, tray, inputRef, picker, notice, blindModel }: ComposerProps) {
   const [text, setText] = useState("");
-  const maxBytes = useUploadLimit();
-  const [tray] = useState(() => new AttachmentTray({ maxBytes }));
   const files = useSyncExternalStore(tray.subscribe, tray.getSnapshot, tray.getSnapshot);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);

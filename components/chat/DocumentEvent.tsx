@@ -3,7 +3,7 @@
 import type { DynamicToolUIPart } from "ai";
 import { documentEvent } from "@/lib/client/documents";
 import { FileIcon } from "@/components/ui/icons";
-import { useDocuments } from "./DocumentsContext";
+import { useDocuments } from "@/components/chat/ThreadWingsContext";
 
 /** A reply's create_document or update_document call as the thread's own event: who wrote or revised which document, and a way to open it. */
 export function DocumentEvent({ part, agent }: { part: DynamicToolUIPart; agent?: string }) {

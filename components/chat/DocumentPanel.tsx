@@ -6,7 +6,7 @@ import type { DocumentVersion, ThreadDocument } from "@/lib/protocol/documents";
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon } from "@/components/ui/icons";
 import { CopyButton } from "./CopyButton";
 import { Markdown } from "./Markdown";
-import { useDocuments } from "./DocumentsContext";
+import { useDocuments } from "@/components/chat/ThreadWingsContext";
 
 const BUTTON =
   "inline-flex h-8 items-center gap-1 rounded-lg px-2 text-xs font-medium text-neutral-700 hover:bg-neutral-100 focus-visible:outline-2 disabled:cursor-not-allowed disabled:opacity-40 dark:text-neutral-200 dark:hover:bg-neutral-800";

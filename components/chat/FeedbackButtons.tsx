@@ -3,7 +3,7 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackReason } from "@/lib/protocol/feedback-reasons";
 import type { FeedbackRequest } from "@/lib/protocol/feedback";
-import { useFeedback } from "@/components/chat/FeedbackContext";
+import { useFeedback } from "@/components/chat/ThreadWingsContext";
 import { useDismiss } from "@/components/ui/useDismiss";
 import { ThumbDownIcon, ThumbUpIcon } from "@/components/ui/icons";
 import { actionButtonClass } from "@/components/chat/MessageActions";
@@ -21,7 +21,6 @@ export function FeedbackButtons({ messageId }: { messageId: string }) {
   const root = useRef<HTMLDivElement>(null);
   const badButton = useRef<HTMLButtonElement>(null);
   const closeOnEscape = useDismiss(asking, root, setAsking, badButton);
-  if (!feedback) return null;
   const current = feedback.byMessage[messageId];
 
   const change = async (body: FeedbackRequest) => {

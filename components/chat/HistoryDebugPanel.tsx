@@ -3,7 +3,7 @@
 import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { usageText } from "@/lib/client/usage-text";
 import { useThreadUsage } from "@/components/chat/useThreadUsage";
-import { useFeedback } from "@/components/chat/FeedbackContext";
+import { useFeedback } from "@/components/chat/ThreadWingsContext";
 import { FEEDBACK_REASONS } from "@/lib/protocol/feedback-reasons";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
 
@@ -112,7 +112,7 @@ function LastReplyCalls({ threadId, replyId }: { threadId: string; replyId: stri
 
 /** What the user said of the last reply (never sent to the model). */
 function LastReplyFeedback({ replyId }: { replyId: string }) {
-  const said = useFeedback()?.byMessage[replyId];
+  const said = useFeedback().byMessage[replyId];
   const words = !said
     ? "none"
     : [said.rating === "up" ? "good" : "bad", said.reason && FEEDBACK_REASONS[said.reason], said.comment && `"${said.comment}"`].filter(Boolean).join(", ");

@@ -17,7 +17,7 @@ import { buildTimeline, reasoningDurationMs, type TimelineItem } from "@/compone
 import { messageText, type ChatMessage } from "@/lib/client/messages";
 import type { MessageVersions } from "@/lib/protocol/threads";
 import { ForkIcon, PencilIcon } from "@/components/ui/icons";
-import { useModels } from "@/components/chat/ModelsContext";
+import { usePageSettings } from "@/components/chat/PageSettingsContext";
 import { RegenerateMenu } from "@/components/chat/RegenerateMenu";
 import { UsageButton } from "@/components/chat/UsageButton";
 import { FeedbackButtons } from "@/components/chat/FeedbackButtons";
@@ -44,7 +44,7 @@ interface MessageBubbleProps {
 // reply streams only its own bubble re-renders.
 export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, latest, actions }: MessageBubbleProps) {
   const text = messageText(message);
-  const models = useModels();
+  const { models } = usePageSettings();
 
   if (message.role === "user") return <UserMessage message={message} text={text} versions={versions} locked={locked} actions={actions} />;
   if (message.role !== "assistant") return null;

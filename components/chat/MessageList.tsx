@@ -7,57 +7,29 @@ import { ThinkingIndicator } from "@/components/chat/ThinkingIndicator";
 import { ErrorNotice } from "@/components/chat/ErrorNotice";
 import { useStickToBottom } from "@/components/chat/useStickToBottom";
 import { messageSize } from "@/components/chat/timeline";
-import type { ChatMessage } from "@/lib/client/messages";
-import type { VersionIndex } from "@/lib/client/versions";
 import type { MessageActions } from "@/components/chat/MessageActions";
-import type { VersionControl } from "@/lib/client/thread-controller";
+import type { ThreadController, ThreadSnapshot } from "@/lib/client/thread-controller";
 
-/** What the list shows of a thread, and the callbacks it answers with: one value, built by the chat's hook. */
-export interface ThreadView {
-  messages: ChatMessage[];
-  /** "submitted" (waiting for the first chunk), "streaming", or idle. */
-  phase: "submitted" | "streaming" | "idle";
-  /** What the turn is doing before its reply starts, when it says. */
-  notice?: string | null;
-  stoppedReplyIds: ReadonlySet<string>;
-  errorMessage: string | null;
-  onRetry?: () => void;
-  /** Changes when the user sends: the list then jumps to the end even if scrolled up. */
-  sendCount: number;
-  /** The message the page was opened at (the URL's #message-<id>), if any. */
-  focusId?: string | null;
-  /** Earlier messages to load (the page holds the latest only); absent once the start is shown. */
-  older?: { loading: boolean; error: string | null; load: () => Promise<void> };
-  versions: VersionIndex;
-  /** A reply is on its way or the versions are switching: the messages' controls wait. */
-  locked: boolean;
-  /** The reply Regenerate answers anew, if the thread ends with one. */
-  regenerableReplyId: string | null;
-  /** A switch or fork that failed, in words for the user. */
-  actionError: string | null;
-  /** Once another version is shown: the version button to focus on it. */
-  versionFocus: { messageId: string; control: VersionControl } | null;
-  onVersionFocused: () => void;
-}
+/** What the list asks of the thread's controller besides the messages' own buttons. */
+export type MessageListControls = Pick<ThreadController, "retry" | "loadOlder" | "versionFocused">;
 
-export function MessageList({ thread, actions }: { thread: ThreadView; actions: MessageActions }) {
-  const {
-    messages,
-    phase,
-    notice,
-    stoppedReplyIds,
-    errorMessage,
-    onRetry,
-    sendCount,
-    older,
-    focusId,
-    versions,
-    locked,
-    regenerableReplyId,
-    actionError,
-    versionFocus,
-    onVersionFocused,
-  } = thread;
+/** The thread's messages as its controller's snapshot has them; `focusId`: the message the page was opened at (the URL's #message-<id>), if any. */
+export function MessageList({
+  thread,
+  focusId,
+  controls,
+  actions,
+}: {
+  thread: ThreadSnapshot;
+  focusId: string | null;
+  controls: MessageListControls;
+  actions: MessageActions;
+}) {
+  const { messages, phase, notice, stoppedReplyIds, errorMessage, sendCount, versions, locked, regenerableReplyId, actionError, versionFocus } = thread;
+  const onRetry = thread.retry === null ? undefined : controls.retry;
+  // Earlier messages to load (the page holds the latest only); absent once the start is shown.
+  const older = thread.older.cursor ? thread.older : undefined;
+  const { loadOlder: load, versionFocused: onVersionFocused } = controls;
   const last = messages.findLast((m) => m.role !== "system");
   // Changes as any part of the last message grows (text, reasoning, tool calls), so the view follows it.
   const contentVersion = `${messages.length}:${last ? messageSize(last) : ""}:${phase}:${errorMessage}:${notice}`;
@@ -72,8 +44,8 @@ export function MessageList({ thread, actions }: { thread: ThreadView; actions: 
   const loadOlder = useCallback(() => {
     const el = containerRef.current;
     if (el) beforeLoad.current = { height: el.scrollHeight, top: el.scrollTop };
-    void older?.load();
-  }, [older, containerRef]);
+    void load();
+  }, [load, containerRef]);
   const firstId = messages[0]?.id;
   useLayoutEffect(() => {
     const el = containerRef.current;

@@ -1,14 +1,13 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useRouter } from "next/navigation";
-import { ThreadController, type ThreadControllerOptions, type ThreadSnapshot } from "@/lib/client/thread-controller";
+import { ThreadController, type ThreadControllerOptions } from "@/lib/client/thread-controller";
 import type { ThreadListPort } from "@/lib/client/thread-list-port";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
 import { useThreadListPort } from "@/components/ui/ThreadListPort";
-import type { ThreadView } from "@/components/chat/MessageList";
 
-export type ThreadChatOptions = Pick<ThreadControllerOptions, "threadId" | "initialHistory" | "pendingTurn" | "olderCursor" | "versions">;
+export type ThreadChatOptions = Pick<ThreadControllerOptions, "threadId" | "initialHistory" | "pendingTurn" | "olderCursor" | "versions" | "models" | "threadModel" | "maxUploadBytes">;
 
 /**
  * One chat page's thread: the page's controller (lib/client/thread-controller.ts),
@@ -43,30 +42,7 @@ export function useThreadChat(options: ThreadChatOptions) {
   const focusId = useFocusedMessage();
   useEffect(() => controller.reveal(focusId), [controller, focusId, snapshot]);
 
-  const view = useMemo(() => threadView(snapshot, controller, focusId), [snapshot, controller, focusId]);
-  return { view, snapshot, controller };
-}
-
-/** What the message list shows of the thread, and how it answers. */
-function threadView(snapshot: ThreadSnapshot, controller: ThreadController, focusId: string | null): ThreadView {
-  const { older } = snapshot;
-  return {
-    messages: snapshot.messages,
-    phase: snapshot.phase,
-    notice: snapshot.notice,
-    stoppedReplyIds: snapshot.stoppedReplyIds,
-    errorMessage: snapshot.errorMessage,
-    onRetry: snapshot.retry === null ? undefined : controller.retry,
-    sendCount: snapshot.sendCount,
-    older: older.cursor ? { loading: older.loading, error: older.error, load: controller.loadOlder } : undefined,
-    focusId,
-    versions: snapshot.versions,
-    locked: snapshot.busy || snapshot.switching,
-    regenerableReplyId: snapshot.regenerableReplyId,
-    actionError: snapshot.actionError,
-    versionFocus: snapshot.versionFocus,
-    onVersionFocused: controller.versionFocused,
-  };
+  return { snapshot, controller, focusId };
 }
 
 /** A ref that always holds the latest value: the controller, built once, reaches the router and the list through it. */

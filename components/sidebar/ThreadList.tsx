@@ -1,8 +1,7 @@
 "use client";
 
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { ThreadSummary } from "@/lib/protocol/threads";
-import { groupThreadsByDate } from "@/lib/client/group-threads";
 import { errorMessage } from "@/lib/client/error-message";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { useThreads } from "@/components/sidebar/ThreadsContext";
@@ -13,13 +12,11 @@ import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
 const DeleteThreadDialog = lazy(() => import("@/components/sidebar/DeleteThreadDialog").then((m) => ({ default: m.DeleteThreadDialog })));
 
 export function ThreadList({ onNavigate }: { onNavigate: () => void }) {
-  const { threads, hasMore, loadState, loadingMore, loadMore, rename, remove, activeId } = useThreads();
+  const { threads, groups, hasMore, loadState, loadingMore, loadMore, rename, remove, activeId } = useThreads();
   const { startNewChat } = useNewChat();
   const [pendingDelete, setPendingDelete] = useState<ThreadSummary | null>(null);
   const deleteDialogLoaded = useOpenedOnce(pendingDelete !== null);
   const [loadMoreError, setLoadMoreError] = useState<string | null>(null);
-  // Grouping uses "now" at render time; a stale day boundary fixes itself on the next refresh.
-  const groups = useMemo(() => groupThreadsByDate(threads, new Date()), [threads]);
 
   async function confirmDelete(thread: ThreadSummary) {
     await remove(thread.id);

@@ -1,14 +1,13 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { NewChatProvider } from "@/components/chat/NewChatContext";
 import { Sidebar } from "@/components/sidebar/Sidebar";
 import { ThreadsProvider } from "@/components/sidebar/ThreadsContext";
 import { Header, type ModelBadgeInfo } from "@/components/ui/Header";
 import { HeaderActionsProvider } from "@/components/ui/HeaderActions";
-import { ModelsProvider } from "@/components/chat/ModelsContext";
-import { UploadLimitProvider } from "@/components/chat/UploadLimitContext";
+import { PageSettingsProvider } from "@/components/chat/PageSettingsContext";
 import type { ModelOption } from "@/lib/protocol/models";
 
 /** The page frame: threads sidebar on the left, header and the page in the main column. */
@@ -25,6 +24,7 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const settings = useMemo(() => ({ models, maxUploadBytes }), [models, maxUploadBytes]);
   const pathname = usePathname();
   const [lastPathname, setLastPathname] = useState(pathname);
   // The drawer closes when the page changes (React's "adjust state on prop change" pattern, no effect).
@@ -34,8 +34,7 @@ export function AppShell({
   }
 
   return (
-    <ModelsProvider models={models}>
-    <UploadLimitProvider maxBytes={maxUploadBytes}>
+    <PageSettingsProvider settings={settings}>
     <NewChatProvider>
       <ThreadsProvider>
         <HeaderActionsProvider>
@@ -49,7 +48,6 @@ export function AppShell({
         </HeaderActionsProvider>
       </ThreadsProvider>
     </NewChatProvider>
-    </UploadLimitProvider>
-    </ModelsProvider>
+    </PageSettingsProvider>
   );
 }

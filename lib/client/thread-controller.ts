@@ -12,12 +12,18 @@ import * as api from "@/lib/client/api";
 import { afterDecision } from "@/lib/client/after-decision";
 import { describeChatError } from "@/lib/client/chat-error";
 import { catchUpWith } from "@/lib/client/live/catch-up";
+import { initialFollowState, transition, type FollowEffect, type FollowEvent } from "@/lib/client/live/follow-machine";
 import { followSharedResume } from "@/lib/client/live/shared-resume";
 import { ChatEngine, openBody, type ReplyFinish } from "@/lib/client/chat-engine";
 import { ChatSession } from "@/lib/client/chat-session";
 import { errorMessage } from "@/lib/client/error-message";
 import { insertAtSeq, newMessageId, summaryMessage, toChatMessage, type ChatMessage, type DataPart } from "@/lib/client/messages";
 import { ReplyStop } from "@/lib/client/reply-stop";
+import { fetchDocuments } from "@/lib/client/documents";
+import { AttachmentTray } from "@/lib/client/attachments";
+import { initialModel, keepLastChoice, readLastChoice, type ModelChoice } from "@/lib/client/model-choice";
+import type { ModelOption } from "@/lib/protocol/models";
+import { ThreadWings } from "@/lib/client/thread-wings";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
 import type { ThreadListPort } from "@/lib/client/thread-list-port";
 import {
@@ -40,6 +46,9 @@ import { fromUIParts } from "@/lib/protocol/parts-codec";
 
 /** An upload as the message's part names it. */
 const asFilePart = ({ id, name, mediaType, size }: UploadedFile): FilePart => ({ type: "file", fileId: id, name, mediaType, size });
+
+/** ATTACHMENT_MAX_MB's default, in bytes, when the page was not told. */
+const DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Which of a message's version buttons was pressed: it keeps the focus on the version it brings. */
 export type VersionControl = "previous" | "next";
@@ -65,12 +74,23 @@ export interface ThreadControllerOptions {
   olderCursor?: string | null;
   /** The "2 / 3" of each message of the thread's path that has other versions, when the page was rendered. */
   versions?: MessageVersions[];
+  /** The models on offer, as the server rendered the page. */
+  models?: ModelOption[];
+  /** The model the thread's latest reply was written with (null: none yet, or a new chat). */
+  threadModel?: string | null;
+  /** The most one attached file may be (ATTACHMENT_MAX_MB, in bytes). */
+  maxUploadBytes?: number;
   threadList: ThreadListPort;
   page: ThreadPage;
 }
 
-/** Everything the page draws of its thread, as one value that changes as a whole. */
-export interface ThreadSnapshot {
+/**
+ * Everything the page draws of its thread, as one value that changes as a
+ * whole: the one shape of the thread's view, from the controller to the
+ * message list (what the turn says besides the messages is the reducer's,
+ * lib/client/thread-chat-state.ts).
+ */
+export interface ThreadSnapshot extends Pick<ThreadChatState, "notice" | "stoppedReplyIds" | "sendCount" | "stopping" | "history" | "older"> {
   /** The thread as shown (a retried step's failed attempts left out). */
   messages: ChatMessage[];
   phase: TurnPhase;
@@ -78,29 +98,31 @@ export interface ThreadSnapshot {
   busy: boolean;
   /** The thread's id, once the server has named it. */
   threadId: string | null;
-  /** What the turn does before its reply starts, while it does. */
-  notice: string | null;
-  stoppedReplyIds: ReadonlySet<string>;
   /** Why the last turn did not end well, in words. */
   errorMessage: string | null;
   /** What Retry does, when there is something to retry. */
   retry: "ask again" | "send again" | null;
-  sendCount: number;
-  /** Stop was pressed and the turn has not ended yet. */
-  stopping: boolean;
-  history: ThreadChatState["history"];
-  older: ThreadChatState["older"];
+  /** The "2 / 3" of each message that has other versions. */
   versions: VersionIndex;
   /** Another version is being fetched. */
   switching: boolean;
+  /** A reply is on its way or the versions are switching: the messages' controls wait. */
+  locked: boolean;
+  /** The reply Regenerate answers anew, if the thread ends with one. */
   regenerableReplyId: string | null;
   /** A switch or fork that failed, until the next one or the next message. */
   actionError: string | null;
   /** Once another version is shown: the version button to focus on it. */
   versionFocus: { messageId: string; control: VersionControl } | null;
+  /** The model each message is sent with (the picker's), and why it is not the thread's own, if it is not. */
+  model: ModelChoice | undefined;
 }
 
 export class ThreadController {
+  /** The thread's documents and feedback, read as the page shows the thread and its path settles. */
+  readonly wings = new ThreadWings({ fetchDocuments, threadFeedback: api.threadFeedback, putFeedback: api.putFeedback });
+  /** The files the next message carries, uploaded as they are added. */
+  readonly attachments: AttachmentTray;
   private readonly session: ChatSession;
   private readonly stopper: ReplyStop;
   private readonly chat: ChatEngine;
@@ -115,25 +137,14 @@ export class ThreadController {
   private switching = false;
   private actionError: string | null = null;
   private versionFocus: ThreadSnapshot["versionFocus"] = null;
+  private model: ModelChoice | undefined;
   private snapshot: ThreadSnapshot;
-  /** Whether a page shows this thread (between attach and its cleanup). */
-  private mounted = false;
-  private followedPendingTurn = false;
+  /** Following, resuming and catching up with the thread (lib/client/live/follow-machine.ts). */
+  private live = initialFollowState;
   /** The reply being streamed is a new version (regenerate, edit): the positions are read again when it ends. */
   private newVersion = false;
-  /** The reply being streamed was resumed (GET /api/threads/:id/stream). */
-  private resumed = false;
-  /** A resumed stream is being opened or read: the page is busy, though the engine may not say so until its first chunk. */
-  private following = false;
-  /** Decisions on tool calls sent and not yet answered. */
-  private deciding = 0;
-  /** The stream followed is a waiting reply's possible continuation: when nothing runs, the page stays as it is. */
-  private quietFollow = false;
-  /** The thread's news came while the page followed a stream: it is caught up with once that ends. */
-  private missedNews = false;
   /** The user's message whose turn ended on this page without a reply (lib/client/live/catch-up.ts). */
   private endedHere: string | null;
-  private readonly catchingUp = { running: false, again: false };
   private stopNews: (() => void) | undefined;
 
   constructor(private readonly options: ThreadControllerOptions) {
@@ -144,6 +155,9 @@ export class ThreadController {
     this.endedHere = this.unanswered === "interrupted" ? (initialHistory.at(-1)?.id ?? null) : null;
     this.versions = indexVersions(versions);
     this.session = new ChatSession(threadId, initialHistory);
+    this.attachments = new AttachmentTray({ maxBytes: options.maxUploadBytes ?? DEFAULT_UPLOAD_BYTES });
+    this.model = initialModel(options.models ?? [], options.threadModel, null);
+    this.session.model = this.model?.id;
     this.stopper = new ReplyStop();
     this.chat = new ChatEngine({
       messages: initialHistory.map(toChatMessage),
@@ -159,12 +173,7 @@ export class ThreadController {
         );
       },
       // The reply ended between the page's rendering and the resume: the thread holds it now.
-      onNothingToResume: () => {
-        this.resumed = false;
-        const quiet = this.quietFollow;
-        this.quietFollow = false;
-        if (this.mounted && !quiet) void this.redrawThread();
-      },
+      onNothingToResume: () => void this.step({ type: "nothing-to-resume" }),
       onData: (part) => this.receive(part),
       onFinish: (finish) => this.replyEnded(finish),
     });
@@ -185,12 +194,15 @@ export class ThreadController {
    * finishes the turn on its own) and nothing it does writes the URL.
    */
   readonly attach = (): (() => void) => {
-    this.mounted = true;
+    this.step({ type: "shown" });
+    // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
+    if (!this.options.threadModel) this.useModel(initialModel(this.options.models ?? [], null, readLastChoice()));
+    this.showWings();
     this.followNews();
-    if (this.unanswered === "running" || this.continuing) this.followPendingTurn();
+    if (this.unanswered === "running" || this.continuing) this.step({ type: "pending-turn" });
     return () => {
-      this.mounted = false;
-      this.followedPendingTurn = false;
+      this.step({ type: "hidden" });
+      this.wings.hide();
       this.stopNews?.();
       this.stopNews = undefined;
       this.stopper.ended();
@@ -213,9 +225,10 @@ export class ThreadController {
     else this.ask(() => this.chat.sendMessage({ text: retry.send, files: retry.files, metadata: { createdAt: new Date().toISOString() } }));
   };
 
-  /** The model each message is sent with from now on (the picker's). */
-  readonly pickModel = (id: string | undefined): void => {
-    this.session.model = id;
+  /** The model each message is sent with from now on (the picker's, "Regenerate with"): this browser keeps it as its last choice. */
+  readonly chooseModel = (id: string): void => {
+    this.useModel({ id });
+    keepLastChoice(id);
   };
 
   /** The last reply answered anew: the server stores it beside the one it replaces. */
@@ -255,7 +268,7 @@ export class ThreadController {
     const id = this.session.threadId;
     if (!id) throw new AppError("not_found:thread", "This thread is not saved yet.");
     // Its news can come before its answer: the continuation is followed once, from here (catchUp leaves it).
-    this.deciding += 1;
+    this.step({ type: "deciding" });
     try {
       await api.decideApproval(id, approvalId, decision);
     } catch (error) {
@@ -267,12 +280,12 @@ export class ThreadController {
       }
       throw error;
     } finally {
-      this.deciding -= 1;
+      this.step({ type: "decided" });
     }
     if (id !== this.session.threadId) return;
     const next = afterDecision(this.chat.messages, approvalId, decision);
     this.chat.messages = next.messages;
-    if (next.follow) this.followRunningTurn();
+    if (next.follow) this.step({ type: "running-turn" });
   };
 
   /** Another version of a message: the server's answer is the thread along the new path, drawn as it is. */
@@ -351,43 +364,35 @@ export class ThreadController {
    * catches up is caught up with once it is done.
    */
   readonly catchUp = async (): Promise<void> => {
-    const runs = this.catchingUp;
-    if (runs.running) {
-      runs.again = true;
-      return;
-    }
-    runs.running = true;
+    if (!this.step({ type: "news" }).includes("read-latest")) return;
     try {
       do {
-        runs.again = false;
         const id = this.session.threadId;
-        if (!id || this.busy()) {
-          if (this.following) this.missedNews = true;
-          return;
-        }
+        if (!id || this.busy()) return void this.step({ type: "catch-up-deferred" });
         const latest = await api.latestMessages(id);
-        if (this.busy() || id !== this.session.threadId) {
-          if (this.following) this.missedNews = true;
-          return;
-        }
+        if (this.busy() || id !== this.session.threadId) return void this.step({ type: "catch-up-deferred" });
         const { redraw, follow, continuation } = catchUpWith(this.chat.messages, latest.messages, this.endedHere);
         if (redraw) {
           this.redraw(latest);
           void this.refreshVersions();
         }
-        if (follow) this.followRunningTurn();
-        else if (continuation && this.deciding === 0) this.followContinuation();
-        // Read through the object: news may have set it while this awaited.
-      } while (runs.again as boolean);
+        if (follow) this.step({ type: "running-turn" });
+        else if (continuation) this.step({ type: "maybe-continuation" });
+      } while (this.step({ type: "catch-up-passed" }).includes("read-latest"));
     } catch {
       // The page stays as it is; the next news, or a reload, catches up.
-    } finally {
-      runs.running = false;
+      this.step({ type: "catch-up-failed" });
     }
   };
 
+  private useModel(model: ModelChoice | undefined): void {
+    this.model = model;
+    this.session.model = model?.id;
+    this.changed();
+  }
+
   private busy(): boolean {
-    return this.following || this.chat.status === "submitted" || this.chat.status === "streaming";
+    return this.live.stream.kind === "following" || this.chat.status === "submitted" || this.chat.status === "streaming";
   }
 
   private ask(request: () => Promise<void>): void {
@@ -397,59 +402,39 @@ export class ThreadController {
     void request();
   }
 
-  /** The reply being written when the page was rendered, from its start: shown once, as a reply sent from this page is. */
-  private resume(): void {
-    this.resumed = true;
-    this.ask(() => this.follow());
+  /** One rule of following, resuming and catching up applied: the controller does what it leads to. */
+  private step(event: FollowEvent): FollowEffect[] {
+    const { state, effects } = transition(this.live, event);
+    this.live = state;
+    for (const effect of effects) {
+      // A resumed reply is shown once, from its start, as a reply sent from this page is.
+      if (effect === "resume") this.ask(() => this.follow());
+      // A waiting reply's possible continuation: most often none runs, and nothing on the page moves.
+      else if (effect === "follow-quietly") void this.follow();
+      else if (effect === "catch-up") void this.catchUp();
+      // "redraw-thread" after a reply's end waits for the rest of its ending (replyEnded).
+      else if (effect === "redraw-thread" && event.type === "nothing-to-resume") void this.redrawThread();
+    }
+    return effects;
   }
 
   private async follow(): Promise<void> {
-    this.following = true;
     try {
       await this.chat.resumeStream();
     } finally {
-      this.following = false;
-      this.quietFollow = false;
-      if (this.missedNews && this.mounted) {
-        this.missedNews = false;
-        void this.catchUp();
-      }
+      this.step({ type: "follow-ended" });
     }
-  }
-
-  /**
-   * A waiting reply that a decision made elsewhere may have set going: its
-   * stream, if one runs, is followed as any other, rebuilding the reply in
-   * place (the same id, from its start). Most often none runs, and nothing on
-   * the page moves: no jump to the end, no drawing again.
-   */
-  private followContinuation(): void {
-    this.resumed = true;
-    this.quietFollow = true;
-    void this.follow();
-  }
-
-  private followPendingTurn(): void {
-    if (this.followedPendingTurn) return;
-    this.followedPendingTurn = true;
-    this.resume();
-  }
-
-  /** A reply another tab or device asked for, being written now. */
-  private followRunningTurn(): void {
-    this.followedPendingTurn = true;
-    this.resume();
   }
 
   private followNews(): void {
     const id = this.session.threadId;
-    if (!this.mounted || id === null || this.stopNews) return;
+    if (this.live.page.kind !== "shown" || id === null || this.stopNews) return;
     this.stopNews = this.options.threadList.onThreadNews(id, () => void this.catchUp());
   }
 
   private receive(part: DataPart): void {
     const named = this.session.receive(part);
-    if (named && this.mounted) {
+    if (named && this.live.page.kind === "shown") {
       this.options.page.showThread(named);
       void this.options.threadList.refresh();
       this.followNews();
@@ -461,8 +446,8 @@ export class ThreadController {
     this.stopper.ended();
     this.endedHere = this.chat.messages.findLast((m) => m.role === "user")?.id ?? null;
     // A resumed reply that ended without its end (its server went away, or could not keep its stream): the thread says how it ended.
-    const resumedWithoutEnd = this.resumed && !isAbort && !isError && finishReason === undefined;
-    this.resumed = false;
+    const withoutEnd = !isAbort && !isError && finishReason === undefined;
+    const redrawResumed = this.step({ type: "reply-ended", withoutEnd }).includes("redraw-thread");
     const { stopped, summary } = this.session.replyEnded({ role: message.role, isAbort, isError, isDisconnect });
     if (summary) this.chat.messages = insertAtSeq(this.chat.messages, summaryMessage(summary), summary.seq, this.session.seqOf);
     this.dispatch({ type: "reply-ended", replyId: message.id, stopped });
@@ -473,10 +458,10 @@ export class ThreadController {
     }
     const newVersion = this.newVersion;
     this.newVersion = false;
-    if (!this.mounted) return;
+    if (this.live.page.kind !== "shown") return;
     void this.options.threadList.refresh();
     if (newVersion) void (isError || isDisconnect ? this.redrawThread() : this.refreshVersions());
-    else if (resumedWithoutEnd) void this.redrawThread();
+    else if (redrawResumed) void this.redrawThread();
   }
 
   /** The thread drawn again as the server holds it: its newest page, signed, and where the earlier messages begin. */
@@ -528,6 +513,14 @@ export class ThreadController {
   private changed(): void {
     this.snapshot = this.build();
     for (const listener of this.listeners) listener();
+    this.showWings();
+  }
+
+  /** The wings follow the thread the page shows, and its path once settled (no reply on its way). */
+  private showWings(): void {
+    if (this.live.page.kind !== "shown") return;
+    const { threadId, busy, messages } = this.snapshot;
+    this.wings.show(threadId, busy ? null : messages.map((m) => m.id).join(","));
   }
 
   private build(): ThreadSnapshot {
@@ -551,9 +544,11 @@ export class ThreadController {
       older: state.older,
       versions: this.versions,
       switching: this.switching,
+      locked: phase !== "idle" || this.switching,
       regenerableReplyId: regenerableReplyId(messages),
       actionError: this.actionError,
       versionFocus: this.versionFocus,
+      model: this.model,
     };
   }
 }

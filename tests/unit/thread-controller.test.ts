@@ -108,6 +108,30 @@ describe("the thread controller", () => {
     expect(news.has("t1")).toBe(true);
   });
 
+  it("sends with the thread's model while it is on offer, and with the one chosen since", async () => {
+    let replies = 0;
+    const server = fakeServer({ "POST /api/chat": () => streamed(replyStream("t1", `a${++replies}`, "Hello there"))() });
+    const models = [
+      { id: "p:a", label: "A", default: true, capabilities: { images: true } },
+      { id: "p:b", label: "B", default: false, capabilities: { images: false } },
+    ] as unknown as ThreadControllerOptions["models"];
+    const { thread, until } = controller({ threadId: "t1", models, threadModel: "p:b" });
+    expect(thread.getSnapshot().model).toEqual({ id: "p:b" });
+    thread.send("Hi");
+    await until((s) => s.phase === "idle" && s.messages.length === 2);
+    thread.chooseModel("p:a");
+    expect(thread.getSnapshot().model).toEqual({ id: "p:a" });
+    thread.send("Again");
+    await until((s) => s.phase === "idle" && s.messages.length === 4);
+    expect(server.sent("POST /api/chat").map((r) => (r.body as { model?: string }).model)).toEqual(["p:b", "p:a"]);
+  });
+
+  it("says so when the thread's model is no longer on offer, and sends with the default", () => {
+    const models = [{ id: "p:a", label: "A", default: true, capabilities: { images: true } }] as unknown as ThreadControllerOptions["models"];
+    const { thread } = controller({ threadId: "t1", models, threadModel: "p:gone" });
+    expect(thread.getSnapshot().model).toEqual({ id: "p:a", notice: "p:gone is no longer offered here: replies now come from A." });
+  });
+
   it("regenerates a reply as a new version, and reads the versions again when it ends", async () => {
     const versions: MessageVersions[] = [{ messageId: "a2", versions: ["a1", "a2"], position: 2 }];
     const server = fakeServer({
