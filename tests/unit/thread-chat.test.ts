@@ -4,17 +4,7 @@ import type { ChatMessage, DataPart } from "@/lib/client/messages";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ReplyStop } from "@/lib/client/reply-stop";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
-import {
-  initialThreadChatState,
-  messageIdFromHash,
-  retryOf,
-  threadChatReducer,
-  turnPhase,
-  unansweredTurn,
-  withOlderMessages,
-  type ThreadChatEvent,
-  type ThreadChatState,
-} from "@/lib/client/thread-chat-state";
+import { initialThreadChatState, messageIdFromHash, retryOf, threadChatReducer, turnPhase, unansweredTurn, withOlderMessages, type ThreadChatEvent, type ThreadChatState } from "@/lib/client/thread-chat-state";
 import { storedMessage } from "../support/stored-message";
 
 const stored = (id: string, role: HistoryMessage["role"], seq: number, signature?: string) => storedMessage(id, role, seq, signature ? { signature } : {});
