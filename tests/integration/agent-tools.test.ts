@@ -1,52 +1,33 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { REASONING_TEXT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
+import { REASONING_TEXT } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
 import * as history from "@/app/api/threads/[id]/history/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // The default network (Triage, then Researcher with the tools) over the real
 // OpenAI-compatible provider and the mock model server, against the real
 // database: what is streamed, stored, served and sent back to the model.
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
-let me: { id: string; cookie: string };
+const t = integrationApp();
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
-
-async function turn(body: Record<string, unknown>, cookie = me.cookie) {
+async function turn(body: Record<string, unknown>, cookie = t.me.cookie) {
   const result = await chatTurn(chat, body, cookie);
   return { ...result, threadId: result.threadId! };
 }
 const msg = (content: string) => ({ id: randomUUID(), content });
 
-async function timelineOf(threadId: string, cookie = me.cookie): Promise<TimelineEntry[]> {
+async function timelineOf(threadId: string, cookie = t.me.cookie): Promise<TimelineEntry[]> {
   const response = await timeline.GET(request(`/api/threads/${threadId}/timeline`, { cookie }), params(threadId));
   expect(response.status).toBe(200);
   return (await response.json()).parts;
 }
 
 type OpenAIMessage = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
-const requestMessages = (i: number) => (mock.requests[i] as { messages: OpenAIMessage[] }).messages;
-const requestTools = (i: number) => ((mock.requests[i] as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+const requestMessages = (i: number) => (t.mock.requests[i] as { messages: OpenAIMessage[] }).messages;
+const requestTools = (i: number) => ((t.mock.requests[i] as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
 const TWO_TOOLS = '[[reason]] What time is it? [[call:current_time:{"timeZone":"Asia/Tokyo"}]] [[call:calculate:{"expression":"6 * 7"}]]';
 
@@ -57,7 +38,7 @@ describe("an agent that acts", () => {
     // Triage (offered only hand_over) → Researcher (offered the tools) → Researcher again with the results.
     expect(requestTools(0).sort()).toEqual(["call_agent", "hand_over"]);
     expect(requestTools(1).sort()).toEqual(["calculate", "cancel_reminder", "create_document", "current_time", "read_document", "schedule_reminder", "search_threads", "update_document"]);
-    expect(mock.requests).toHaveLength(3);
+    expect(t.mock.requests).toHaveLength(3);
 
     const parts = await timelineOf(a.threadId);
     expect(parts.map((p) => [p.role, p.type, "agentName" in p ? p.agentName : undefined])).toEqual([
@@ -103,7 +84,7 @@ describe("an agent that acts", () => {
     ];
 
     for (const source of ["client", "database"] as const) {
-      mock.requests.length = 0;
+      t.mock.requests.length = 0;
       const next = await turn({ threadId: a.threadId, message: msg(`thanks (${source})`), ...(source === "client" ? { history: copy } : {}) });
       expect(next.response.headers.get("x-history-source")).toBe(source);
       const sent = requestMessages(0);
@@ -152,7 +133,7 @@ describe("an agent that acts", () => {
     const mine = await turn({ message: msg("My favourite birds are flamingos, the pink ones.") });
     const stranger = await visitor();
     await turn({ message: msg("Stranger secret: flamingos are my password hint.") }, stranger.cookie);
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const a = await turn({ message: msg('What did I say about flamingos? [[call:search_threads:{"query":"flamingos"}]]') });
     const result = (await timelineOf(a.threadId)).find((p) => p.type === "tool-result")!;
     const hits = (result.output as { hits: { snippet: string; threadId: string }[] }).hits;
@@ -160,14 +141,14 @@ describe("an agent that acts", () => {
     expect(hits.map((h) => h.snippet)).toContainEqual(expect.stringContaining("favourite birds are flamingos"));
     expect(new Set(hits.map((h) => h.threadId))).toEqual(new Set([mine.threadId]));
     expect(JSON.stringify(result)).not.toContain("Stranger secret");
-    expect(JSON.stringify(mock.requests)).not.toContain("Stranger secret");
+    expect(JSON.stringify(t.mock.requests)).not.toContain("Stranger secret");
     // Not this very thread, which the model already reads.
     expect(hits.every((h) => h.threadId !== a.threadId)).toBe(true);
   });
 
   it("the flat history keeps today's shape: user and assistant text only", async () => {
     const a = await turn({ message: msg(TWO_TOOLS) });
-    const response = await history.GET(request(`/api/threads/${a.threadId}/history`, { cookie: me.cookie }), params(a.threadId));
+    const response = await history.GET(request(`/api/threads/${a.threadId}/history`, { cookie: t.me.cookie }), params(a.threadId));
     const { messages } = await response.json();
     expect(messages.map((m: { role: string; content: string }) => [m.role, m.content.slice(0, 13)])).toEqual([
       ["user", "[[reason]] Wh"],

@@ -8,19 +8,17 @@ import { InngestTestEngine } from "@inngest/test";
 import { Inngest, type Context } from "inngest";
 import type pg from "pg";
 import ts from "typescript";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startMockModelServer, toolResultsReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { toolResultsReply } from "../../scripts/mock-model-server.mjs";
 import type { TimelineEntry } from "@/lib/protocol/threads";
-import { chatTurn, params, request, visitor } from "../support/api";
+import { chatTurn, params, request } from "../support/api";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
 import { executeWithRetries } from "../support/inngest-engine";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
+import { integrationApp } from "../support/integration";
 
 // The package an AgentKit app installs (packages/agentkit-history), built as
 // it is published and imported from its dist, driving the real
@@ -31,26 +29,16 @@ const PACKAGE_DIR = path.resolve(__dirname, "../../packages/agentkit-history");
 const DIST = path.join(PACKAGE_DIR, "dist");
 
 let pkg: Package;
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
 let owner: string;
 let cookie: string;
 
 beforeAll(async () => {
   execFileSync(process.execPath, [path.join(PACKAGE_DIR, "build.mjs")], { stdio: "inherit" });
   pkg = (await import(pathToFileURL(path.join(DIST, "index.js")).href)) as Package;
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
 });
-afterAll(async () => {
-  await mock?.close();
-  await app?.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  ({ id: owner, cookie } = await visitor());
-  mock.requests.length = 0;
+const t = integrationApp();
+beforeEach(() => {
+  ({ id: owner, cookie } = t.me);
 });
 
 const add = createTool({
@@ -66,7 +54,7 @@ function network(history: HistoryConfig<Record<string, unknown>>) {
   return createNetwork({
     name: "Sums",
     agents: [calculator],
-    defaultModel: openai({ model: "mock-model", apiKey: "test-key", baseUrl: mock.url }),
+    defaultModel: openai({ model: "mock-model", apiKey: "test-key", baseUrl: t.mock.url }),
     history,
     router: ({ callCount, lastResult }) => (callCount === 0 || (lastResult?.toolCalls.length ?? 0) > 0 ? calculator : undefined),
   });
@@ -75,10 +63,10 @@ const inThread = (threadId: string) => ({ state: createState<Record<string, unkn
 const message = (content: string, id = randomUUID()) => ({ id, role: "user" as const, content });
 
 type OpenAIMessage = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
-const requestMessages = (i: number) => (mock.requests[i] as { messages: OpenAIMessage[] }).messages;
+const requestMessages = (i: number) => (t.mock.requests[i] as { messages: OpenAIMessage[] }).messages;
 
 async function rows(threadId: string) {
-  const { rows } = await pool.query<{ message_id: string; kind: string; agent_name: string | null; content: string }>(
+  const { rows } = await t.pool.query<{ message_id: string; kind: string; agent_name: string | null; content: string }>(
     "SELECT message_id, kind, agent_name, content FROM messages WHERE thread_id = $1 ORDER BY seq",
     [threadId],
   );
@@ -152,16 +140,16 @@ void history; void refused;`),
   }, 60_000);
 
   it("migrate() on the suite's migrated database finds nothing left to do", async () => {
-    expect(await pkg.migrate(pool)).toEqual([]);
+    expect(await pkg.migrate(t.pool)).toEqual([]);
   });
 });
 
 describe("a network with Threadline's history", () => {
   it("stores turn 1 as parts in order, and gives turn 2's model the new message once and each call followed by its result", async () => {
-    const history = pkg.agentKitHistory(pool, { owner });
+    const history = pkg.agentKitHistory(t.pool, { owner });
     const first = await network(history).run(message(ADD));
     const threadId = first.state.threadId!;
-    expect(mock.requests).toHaveLength(2);
+    expect(t.mock.requests).toHaveLength(2);
     const call = first.state.results[0].output[0];
     expect(call.type).toBe("tool_call");
     const callId = call.type === "tool_call" ? call.tools[0].id : "";
@@ -173,10 +161,10 @@ describe("a network with Threadline's history", () => {
       ["assistant", "Calculator", answer],
     ]);
 
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const second = await network(history).run(message("And what was the answer?"), inThread(threadId));
     expect(second.state.threadId).toBe(threadId);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
     const sent = requestMessages(0);
     expect(sent.filter((m) => m.content === "And what was the answer?")).toHaveLength(1);
     expect(sent.filter((m) => m.content === ADD)).toHaveLength(1);
@@ -187,56 +175,56 @@ describe("a network with Threadline's history", () => {
   });
 
   it("refuses another owner's thread as not found, and stores nothing for it", async () => {
-    const first = await network(pkg.agentKitHistory(pool, { owner })).run(message("mine"));
+    const first = await network(pkg.agentKitHistory(t.pool, { owner })).run(message("mine"));
     const threadId = first.state.threadId!;
-    mock.requests.length = 0;
-    const intruder = network(pkg.agentKitHistory(pool, { owner: "intruder" }));
+    t.mock.requests.length = 0;
+    const intruder = network(pkg.agentKitHistory(t.pool, { owner: "intruder" }));
     const refusal = await intruder.run(message("let me in"), inThread(threadId)).catch((e: unknown) => e);
     expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("not_found:thread");
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
     expect((await rows(threadId)).map((r) => r.content)).not.toContain("let me in");
   });
 
   it("makes threads the app lists as from AgentKit, with the network's own id and metadata; a bad one is refused before anything is stored", async () => {
-    const history = pkg.agentKitHistory(pool, { owner, sourceId: ({ state }) => `conversation-${String(state.data.customer)}`, sourceMetadata: { network: "Sums" } });
+    const history = pkg.agentKitHistory(t.pool, { owner, sourceId: ({ state }) => `conversation-${String(state.data.customer)}`, sourceMetadata: { network: "Sums" } });
     const { state } = await network(history).run(message("hi"), { state: createState<Record<string, unknown>>({ customer: 7 }) });
-    const { rows: made } = await pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [state.threadId]);
+    const { rows: made } = await t.pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [state.threadId]);
     expect(made).toEqual([{ source: "agentkit", source_id: "conversation-7", source_metadata: { network: "Sums" } }]);
 
-    mock.requests.length = 0;
-    const refusal = await network(pkg.agentKitHistory(pool, { owner, sourceId: "x".repeat(201) })).run(message("too long an id")).catch((e: unknown) => e);
+    t.mock.requests.length = 0;
+    const refusal = await network(pkg.agentKitHistory(t.pool, { owner, sourceId: "x".repeat(201) })).run(message("too long an id")).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(TypeError);
     expect(String(refusal)).toContain("sourceId");
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it("takes a thread id that is not a UUID for a thread not found, not a database error", async () => {
-    const refusal = await network(pkg.agentKitHistory(pool, { owner })).run(message("hello"), inThread("thread-42")).catch((e: unknown) => e);
+    const refusal = await network(pkg.agentKitHistory(t.pool, { owner })).run(message("hello"), inThread("thread-42")).catch((e: unknown) => e);
     expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("not_found:thread");
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it("keeps the user's message when the model fails, unanswered", async () => {
     const threadId = randomUUID();
-    const failed = await network(pkg.agentKitHistory(pool, { owner })).run(message("[[error]] please"), inThread(threadId)).catch((e: unknown) => e);
+    const failed = await network(pkg.agentKitHistory(t.pool, { owner })).run(message("[[error]] please"), inThread(threadId)).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(Error);
     expect(pkg.isThreadlineError(failed)).toBe(false);
     expect((await rows(threadId)).map((r) => [r.kind, r.content])).toEqual([["user", "[[error]] please"]]);
   });
 
   it("refuses a message id the thread already holds: stored once, answered once", async () => {
-    const history = pkg.agentKitHistory(pool, { owner });
+    const history = pkg.agentKitHistory(t.pool, { owner });
     const sent = message("only once");
     const first = await network(history).run(sent);
     const threadId = first.state.threadId!;
     const refusal = await network(history).run(sent, inThread(threadId)).catch((e: unknown) => e);
     expect(pkg.isThreadlineError(refusal) && refusal.code).toBe("conflict:duplicate_message");
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
     expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "assistant"]);
   });
 
   it("writes a thread that the app's timeline serves with the same parts", async () => {
-    const run = await network(pkg.agentKitHistory(pool, { owner })).run(message(ADD));
+    const run = await network(pkg.agentKitHistory(t.pool, { owner })).run(message(ADD));
     const threadId = run.state.threadId!;
     const [called, answered] = run.state.results;
     const call = called.output[0];
@@ -276,13 +264,13 @@ function inferAsStep(step: Context.Any["step"]): Context.Any["step"]["ai"]["infe
 
 describe("one thread, two faces", () => {
   it("goes on in Threadline's chat, whose model reads the AgentKit turn, and back in AgentKit, whose model reads Threadline's", async () => {
-    const history = pkg.agentKitHistory(pool, { owner });
+    const history = pkg.agentKitHistory(t.pool, { owner });
     const run = await network(history).run(message(ADD));
     const threadId = run.state.threadId!;
     const call = run.state.results[0].output[0];
     const callId = call.type === "tool_call" ? call.tools[0].id : "";
 
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const app = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "Thanks from Threadline" } }, cookie);
     expect(app.response.status).toBe(200);
     const appSent = requestMessages(0);
@@ -290,7 +278,7 @@ describe("one thread, two faces", () => {
     const i = appSent.findIndex((m) => m.tool_calls?.[0]?.id === callId);
     expect(appSent[i + 1]).toMatchObject({ role: "tool", tool_call_id: callId });
 
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     await network(history).run(message("And back in AgentKit"), inThread(threadId));
     const sent = requestMessages(0);
     expect(sent.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["And back in AgentKit", ADD, "Thanks from Threadline"]);
@@ -298,12 +286,12 @@ describe("one thread, two faces", () => {
   });
 
   it("reads a thread Threadline compacted as its summary, a system message, and only the messages after it", async () => {
-    const history = pkg.agentKitHistory(pool, { owner });
+    const history = pkg.agentKitHistory(t.pool, { owner });
     const threadId = (await network(history).run(message(ADD))).state.threadId!;
     const summary = { id: randomUUID(), text: "Summary: said add one and two", throughSeq: 4, summarizedMessages: 2 };
-    expect(await new PostgresHistoryAdapter(pool).summaries.append({ owner, threadId, summary, after: null })).not.toBeNull();
+    expect(await new PostgresHistoryAdapter(t.pool).summaries.append({ owner, threadId, summary, after: null })).not.toBeNull();
 
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     await network(history).run(message("What next?"), inThread(threadId));
     const sent = requestMessages(0);
     expect(sent.map((m) => m.role)).toEqual(["system", "user", "system"]);
@@ -315,7 +303,7 @@ describe("one thread, two faces", () => {
 describe("under Inngest", () => {
   it("runs each hook's side effect once across every replay of the function", async () => {
     const counted = new Map<string, number>();
-    const spy = new Proxy(pool, {
+    const spy = new Proxy(t.pool, {
       get(target, key, receiver) {
         if (key !== "query") return Reflect.get(target, key, receiver);
         return (text: string | { text: string }, ...rest: unknown[]) => {
@@ -355,10 +343,10 @@ describe("under Inngest", () => {
   });
 
   it("ends a run refused (a resent message) at once, without retries and without asking the model", async () => {
-    const history = pkg.agentKitHistory(pool, { owner });
+    const history = pkg.agentKitHistory(t.pool, { owner });
     const sent = message("once, durably");
     const threadId = (await network(history).run(sent)).state.threadId!;
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const inngest = new Inngest({ id: "agentkit-history-test" });
     const fn = inngest.createFunction({ id: "sums", triggers: [{ event: "sums/asked" }] }, async ({ event }) => {
       await network(history).run(event.data.message, inThread(event.data.threadId));
@@ -373,7 +361,7 @@ describe("under Inngest", () => {
     expect(out.attempts).toBe(1);
     expect(out.error).toMatchObject({ name: "NonRetriableError" });
     expect(JSON.stringify(out.error)).toContain("conflict:duplicate_message");
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
     expect((await rows(threadId)).map((r) => r.kind)).toEqual(["user", "assistant"]);
   });
 });

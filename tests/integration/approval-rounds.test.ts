@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import { describe, expect, it } from "vitest";
 import { chatTurn, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
 import { denialText } from "@threadline/history/approvals";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // What one message may buy through its approvals: a model that asks again
 // after every decision gets at most MAX_TOOL_ROUNDS rounds, the last one's
@@ -27,43 +23,18 @@ const ROUNDS = {
 const ASKS_FOREVER = '[[call:calculate:{"expression":"6 * 7"}]] [[call-again]]';
 
 describe.each(["inline", "inngest"] as const)("approval rounds (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
+  const t = integrationApp({ runtime, settings: ROUNDS });
 
-  beforeAll(async () => {
-    if (runtime === "inngest") {
-      inngest = await startInProcessInngest({ settings: ROUNDS });
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url, settings: ROUNDS });
-    }
-  });
-  afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await mock.close();
-      await app.close();
-    }
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
-
-  const send = (content: string, threadId?: string) => chatTurn(chat, { message: { id: randomUUID(), content }, ...(threadId ? { threadId } : {}) }, me.cookie);
+  const send = (content: string, threadId?: string) => chatTurn(chat, { message: { id: randomUUID(), content }, ...(threadId ? { threadId } : {}) }, t.me.cookie);
   const decide = (threadId: string, approvalId: string) =>
-    decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true } }), {
+    decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true } }), {
       params: Promise.resolve({ id: threadId, approvalId }),
     });
   const approvals = async (threadId: string) =>
-    (await pool.query<{ id: string; decision: string | null }>("SELECT id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY requested_at, id", [threadId])).rows;
-  const reply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+    (await t.pool.query<{ id: string; decision: string | null }>("SELECT id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY requested_at, id", [threadId])).rows;
+  const reply = async (threadId: string) => (await t.app.history().get({ owner: t.me.id, threadId })).at(-1)!;
   const idle = async (threadId: string) =>
-    (await pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount === 0;
+    (await t.pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount === 0;
 
   it("asks at most MAX_TOOL_ROUNDS times for one message, the last round's call answered instead, and counts each decision as a message", async () => {
     const turn = await send(ASKS_FOREVER);
@@ -94,18 +65,7 @@ describe.each(["inline", "inngest"] as const)("approval rounds (%s runtime)", (r
 });
 
 describe("a reply that goes on after a decision, within the turn's time (inline runtime)", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url, settings: { TOOL_APPROVAL: "all", TURN_TIMEOUT_SECONDS: "2", MODEL_IDLE_TIMEOUT_SECONDS: "120" } });
-  });
-  afterAll(async () => {
-    await mock.close();
-    await app.close();
-    await pool.end();
-  });
+  const t = integrationApp({ settings: { TOOL_APPROVAL: "all", TURN_TIMEOUT_SECONDS: "2", MODEL_IDLE_TIMEOUT_SECONDS: "120" } });
 
   it("ends at TURN_TIMEOUT_SECONDS when the model stalls, keeping what it wrote, and frees the thread", async () => {
     const me = await visitor();
@@ -118,11 +78,11 @@ describe("a reply that goes on after a decision, within the turn's time (inline 
     );
     expect(decided.status).toBe(202);
 
-    const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+    const last = async () => (await t.app.history().get({ owner: me.id, threadId })).at(-1)!;
     await expect.poll(async () => (await last()).status, { timeout: 20_000 }).toBe("incomplete");
     // The approved call ran and its result is kept.
     expect((await last()).parts.find((p) => p.type === "tool-result")).toMatchObject({ toolName: "calculate", output: expect.anything() });
-    const running = await pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId]);
+    const running = await t.pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId]);
     expect(running.rowCount).toBe(0);
     const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "still there?" } }, me.cookie);
     expect(next.response.status).toBe(200);
@@ -131,18 +91,7 @@ describe("a reply that goes on after a decision, within the turn's time (inline 
 });
 
 describe("an approval racing Stop (inline runtime)", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url, settings: { TOOL_APPROVAL: "all" } });
-  });
-  afterAll(async () => {
-    await mock.close();
-    await app.close();
-    await pool.end();
-  });
+  const t = integrationApp({ settings: { TOOL_APPROVAL: "all" } });
 
   it("never records a call approved that did not run, and a Stop says whether it stopped anything", async () => {
     for (let i = 0; i < 6; i++) {
@@ -158,12 +107,12 @@ describe("an approval racing Stop (inline runtime)", () => {
       ]);
       const { stopped } = (await stop.json()) as { stopped: boolean };
 
-      const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+      const last = async () => (await t.app.history().get({ owner: me.id, threadId })).at(-1)!;
       const settled = async () =>
         (await last()).status !== "waiting" &&
-        (await pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount === 0;
+        (await t.pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount === 0;
       await expect.poll(settled, { timeout: 15_000 }).toBe(true);
-      const { rows } = await pool.query<{ decision: string }>("SELECT decision FROM tool_approvals WHERE id = $1", [asked.approvalId]);
+      const { rows } = await t.pool.query<{ decision: string }>("SELECT decision FROM tool_approvals WHERE id = $1", [asked.approvalId]);
       const result = (await last()).parts.find((p) => p.type === "tool-result" && p.toolName === "calculate")!;
       if (rows[0].decision === "approved") expect(result).toMatchObject({ output: expect.anything() });
       else {

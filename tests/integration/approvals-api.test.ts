@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import { describe, expect, it } from "vitest";
 import { denialText } from "@threadline/history/approvals";
 import type { Part } from "@threadline/history/parts";
 import { chatTurn, params, parseEvents, replyParts, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import * as streamRoute from "@/app/api/threads/[id]/stream/route";
@@ -16,7 +12,7 @@ import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
 import { signMessage } from "@/lib/auth/history-signature";
 import { toChatMessage } from "@/lib/client/messages";
 import type { MessagesPage } from "@/lib/protocol/threads";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A tool call that asks first, end to end on both runtimes: the route
 // handlers in-process, the real provider code talking to the mock model
@@ -27,47 +23,21 @@ import type { App } from "@/lib/app";
 const ASKING = { TOOL_APPROVAL: "all" };
 
 describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
-
-  beforeAll(async () => {
-    if (runtime === "inngest") {
-      inngest = await startInProcessInngest({ settings: ASKING });
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url, settings: ASKING });
-      // As the server does when it starts (instrumentation.ts): replies left undone, or whose calls expired, go on.
-      app.dueWork()!.start();
-    }
-  });
-  afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await mock.close();
-      await app.close();
-    }
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
+  // Inline, as the server does when it starts (instrumentation.ts): replies left undone, or whose calls expired, go on.
+  const t = integrationApp({ runtime, settings: ASKING, dueWork: true });
 
   const ASKS = '[[call:calculate:{"expression":"6 * 7"}]]';
-  const send = (content: string, threadId?: string) => chatTurn(chat, { message: { id: randomUUID(), content }, ...(threadId ? { threadId } : {}) }, me.cookie);
-  const decide = (threadId: string, approvalId: string, body: unknown, cookie = me.cookie) =>
+  const send = (content: string, threadId?: string) => chatTurn(chat, { message: { id: randomUUID(), content }, ...(threadId ? { threadId } : {}) }, t.me.cookie);
+  const decide = (threadId: string, approvalId: string, body: unknown, cookie = t.me.cookie) =>
     decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie, json: body }), {
       params: Promise.resolve({ id: threadId, approvalId }),
     });
   const replyOf = async (threadId: string, id: string) => {
-    const { rows } = await pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, id]);
+    const { rows } = await t.pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, id]);
     return rows[0]?.status;
   };
-  const stop = (threadId: string) => stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
-  const storedParts = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!.parts;
+  const stop = (threadId: string) => stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
+  const storedParts = async (threadId: string) => (await t.app.history().get({ owner: t.me.id, threadId })).at(-1)!.parts;
 
   /** A thread whose reply waits for the approval of one calculate call. */
   async function waiting(content = ASKS) {
@@ -88,7 +58,7 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ approvalId, outcome: "approved" });
 
-    const stream = await streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: me.cookie }), params(threadId));
+    const stream = await streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: t.me.cookie }), params(threadId));
     expect(stream.status).toBe(200);
     const chunks = parseEvents(await stream.text()).map((e) => e.chunk);
     expect(chunks.find((c) => c.type === "start")).toEqual({ type: "start", messageId: replyId, messageMetadata: { model: "openai-compatible:mock-model" } });
@@ -106,13 +76,13 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
 
   it("goes on once denied: the call never runs and the model reads the user's reason", async () => {
     const { threadId, replyId, approvalId } = await waiting();
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const response = await decide(threadId, approvalId, { approved: false, reason: "  not now  " });
     expect(await response.json()).toEqual({ approvalId, outcome: "denied", reason: "not now" });
     await expect.poll(() => replyOf(threadId, replyId)).toBe("complete");
     const stored = await storedParts(threadId);
     expect(stored.find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("denied", "not now"), approval: { id: approvalId, outcome: "denied", reason: "not now" } });
-    expect(JSON.stringify(mock.requests)).toContain(denialText("denied", "not now"));
+    expect(JSON.stringify(t.mock.requests)).toContain(denialText("denied", "not now"));
     expect(stored.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining(denialText("denied", "not now")) });
   });
 
@@ -135,7 +105,7 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
   it("pages a reply with two waiting calls with the one decided so far, which the page draws decided while the other asks", async () => {
     const { threadId, replyId, approvalId } = await waiting(`${ASKS} [[call:calculate:{"expression":"1 + 1"}]]`);
     const page = async () => {
-      const response = await messagesRoute.GET(request(`/api/threads/${threadId}/messages`, { cookie: me.cookie }), params(threadId));
+      const response = await messagesRoute.GET(request(`/api/threads/${threadId}/messages`, { cookie: t.me.cookie }), params(threadId));
       return ((await response.json()) as MessagesPage).messages.at(-1)!;
     };
     expect((await page()).decided).toBeUndefined();
@@ -152,7 +122,7 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     // The signature covers the stored reply alone: the page's copy, sent back, is trusted as it was.
     const signature = reply.signature;
     const { decided: _decided, ...stored } = reply;
-    expect(signMessage(await app.sessionSecret(), me.id, threadId, stored)).toBe(signature);
+    expect(signMessage(await t.app.sessionSecret(), t.me.id, threadId, stored)).toBe(signature);
 
     // Stop ends the wait (a durable run would otherwise wait out its day).
     expect((await stop(threadId)).status).toBeLessThan(300);
@@ -183,14 +153,14 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
       expect(response.status).toBe(400);
       expect((await response.json()).error.message).toMatch(/approved|reason|extra|Unrecognized/i);
     }
-    expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: null }]);
+    expect((await t.pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: null }]);
     // Ended, so that no durable run waits on past the test.
     for (const id of [threadId, other.threadId]) await stop(id);
   });
 
   it("denies a call decided after its time as expired, and the model reads that", async () => {
     const { threadId, replyId, approvalId } = await waiting();
-    await pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
+    await t.pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
     const response = await decide(threadId, approvalId, { approved: true });
     // A durable run that asked may look first, and expire it itself: the late decision is then told so.
     const answer = await response.json();
@@ -202,11 +172,11 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
 
   it("denies a call nobody decided as expired once its time is up, and the reply goes on without anyone asking", async () => {
     const { threadId, replyId, approvalId } = await waiting();
-    await pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
+    await t.pool.query("UPDATE tool_approvals SET requested_at = now() - interval '25 hours' WHERE id = $1", [approvalId]);
     // Inline, a server's look for due work finds it; on Inngest, the run that waits looks again.
     await expect.poll(() => replyOf(threadId, replyId), { timeout: 20_000 }).toBe("complete");
     expect((await storedParts(threadId)).find((p) => p.type === "tool-result")).toMatchObject({ error: denialText("expired"), approval: { id: approvalId, outcome: "expired" } });
-    expect((await pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: "expired" }]);
+    expect((await t.pool.query("SELECT decision FROM tool_approvals WHERE id = $1", [approvalId])).rows).toEqual([{ decision: "expired" }]);
   });
 
   it("answers a new message while a reply waits, the waiting call skipped because the user moved on", async () => {
@@ -215,7 +185,7 @@ describe.each(["inline", "inngest"] as const)("deciding on a tool call (%s runti
     expect(next.response.status).toBe(200);
     expect(next.text).toContain("never mind");
     expect(await replyOf(threadId, replyId)).toBe("complete");
-    const messages = await app.history().get({ owner: me.id, threadId });
+    const messages = await t.app.history().get({ owner: t.me.id, threadId });
     const skipped = messages.find((m) => m.id === replyId)!.parts.find((p) => p.type === "tool-result");
     expect(skipped).toMatchObject({ error: denialText("moved_on"), approval: { id: approvalId, outcome: "moved_on" } });
     expect((await decide(threadId, approvalId, { approved: true })).status).toBe(409);

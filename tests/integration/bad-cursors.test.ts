@@ -1,23 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { request, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import * as feedbackListRoute from "@/app/api/feedback/route";
 import * as threadsRoute from "@/app/api/threads/route";
 import { feedbackCursor, threadsCursor } from "@/lib/protocol/cursors";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A cursor shaped like one the server hands out but naming a time that does
 // not exist is the client's mistake: a 400, as any other cursor the server
 // could not have handed out, never the database's refusal answered as a 500.
 
-let app: App;
-beforeAll(() => {
-  app = testApp();
-});
-afterAll(async () => {
-  await app.close();
-});
+const t = integrationApp({ model: "offline" });
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 

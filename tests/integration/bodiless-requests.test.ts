@@ -1,29 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { params, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import { proxy } from "@/proxy";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as stop from "@/app/api/threads/[id]/stop/route";
 import * as links from "@/app/api/device-links/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Requests that send nothing (delete a thread, stop a reply, make or revoke a
 // device link) as curl and browsers send them: through proxy.ts, then the route
 // when the proxy passes them on, against the real database.
-let app: App;
-const pool = testPool();
+const t = integrationApp({ modelUrl: "http://127.0.0.1:9/v1" });
 const APP = "http://127.0.0.1:3000";
-
-beforeAll(() => {
-  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
 
 type Handler = (request: NextRequest, context: never) => Promise<Response>;
 
@@ -41,10 +30,10 @@ async function send(handler: Handler, context: unknown, path: string, init: { me
 
 async function ownThread(owner: string): Promise<string> {
   const id = randomUUID();
-  await pool.query("INSERT INTO threads (id, owner, title) VALUES ($1, $2, 'to delete')", [id, owner]);
+  await t.pool.query("INSERT INTO threads (id, owner, title) VALUES ($1, $2, 'to delete')", [id, owner]);
   return id;
 }
-const exists = async (id: string) => (await pool.query("SELECT 1 FROM threads WHERE id = $1", [id])).rowCount === 1;
+const exists = async (id: string) => (await t.pool.query("SELECT 1 FROM threads WHERE id = $1", [id])).rowCount === 1;
 
 // What each client sends with no body: curl nothing at all; a browser's fetch
 // Sec-Fetch-Site and Origin, and Content-Length: 0 on a POST.
@@ -81,7 +70,7 @@ describe("a request without a body needs no Content-Type", () => {
 
       const revoked = await send(links.DELETE, undefined, "/api/device-links", { method: "DELETE", headers: { cookie: me.cookie, ...headers("DELETE") } });
       expect(revoked.status).toBe(204);
-      const { rows } = await pool.query("SELECT count(*)::int AS n FROM device_links WHERE owner = $1 AND revoked_at IS NULL", [me.id]);
+      const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM device_links WHERE owner = $1 AND revoked_at IS NULL", [me.id]);
       expect(rows[0].n).toBe(0);
     });
   }

@@ -1,58 +1,42 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@threadline/history/parts";
-import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
 import { params, parseChunks, readUntil, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
-import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
-import type { InngestStandin } from "../support/inngest-standin/index.mjs";
+import { integrationApp } from "../support/integration";
 
 // POST /api/chat with the Inngest runtime selected, end to end on loopback:
 // the route subscribes over a websocket and sends the event to the stand-in,
 // whose executor runs the function through the real serve handler; the
 // function publishes over HTTP and the route turns that back into SSE.
-let mock: MockModelServer;
-let standin: InngestStandin;
+const t = integrationApp({ runtime: "inngest", inngest: { betweenSteps: async () => betweenSteps?.() } });
 let chat: typeof import("@/app/api/chat/route");
 let history: typeof import("@/app/api/threads/[id]/history/route");
 let health: typeof import("@/app/api/health/route");
 let stop: typeof import("@/app/api/threads/[id]/stop/route");
-let inProcess: InProcessInngest;
-const pool = testPool();
-let me: { id: string; cookie: string };
 /** Runs between two of a run's steps (before a checkpoint is answered, or the next request reaches the app). */
 let betweenSteps: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  inProcess = await startInProcessInngest({ betweenSteps: async () => betweenSteps?.() });
-  ({ mock, standin } = inProcess);
   chat = await import("@/app/api/chat/route");
   history = await import("@/app/api/threads/[id]/history/route");
   health = await import("@/app/api/health/route");
   stop = await import("@/app/api/threads/[id]/stop/route");
 });
-afterAll(async () => {
-  await inProcess.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
 
 const msg = (content: string) => ({ id: randomUUID(), content });
-const send = (body: unknown, cookie = me.cookie) => chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
+const send = (body: unknown, cookie = t.me.cookie) => chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
 
-async function turn(body: Record<string, unknown>, cookie = me.cookie) {
+async function turn(body: Record<string, unknown>, cookie = t.me.cookie) {
   const response = await send(body, cookie);
   const chunks = response.ok ? parseChunks(await response.text()) : [];
   return { response, chunks, text: replyText(chunks) };
 }
 
 async function storedKinds(threadId: string) {
-  const { rows } = await pool.query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  const { rows } = await t.pool.query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
   return rows.map((r) => r.kind);
 }
 
@@ -68,7 +52,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(a.response.headers.get("x-history-source")).toBe("new");
     const threadId = a.response.headers.get("x-thread-id")!;
     // Where the thread came from travels in the event to the durable run that makes it.
-    const { rows: made } = await pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [threadId]);
+    const { rows: made } = await t.pool.query("SELECT source, source_id, source_metadata FROM threads WHERE id = $1", [threadId]);
     expect(made).toEqual([{ source: "web", source_id: "tab-1", source_metadata: { via: "page" } }]);
     expect(a.text).toBe(echoReply("durable one", 1, 0));
     expect(a.chunks[0]).toMatchObject({ type: "data-thread", data: { threadId } });
@@ -91,12 +75,12 @@ describe("POST /api/chat on the Inngest runtime", () => {
     const c = await turn({ threadId, message: msg("durable three") });
     expect(c.response.headers.get("x-history-source")).toBe("database");
     expect(c.text).toBe(echoReply("durable three", 3, 2));
-    await standin.idle();
+    await t.standin.idle();
     expect(await storedKinds(threadId)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
 
-    const listed = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: me.cookie }), params(threadId))).json();
+    const listed = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: t.me.cookie }), params(threadId))).json();
     expect(listed.messages).toHaveLength(6);
-    await expect.poll(() => standin.connections().length).toBe(0);
+    await expect.poll(() => t.standin.connections().length).toBe(0);
   });
 
   it("reads the database when the client's copy is too large to travel in an Inngest event", async () => {
@@ -109,7 +93,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
       { ...userMessage(first.id, "x".repeat(120_000)), seq: 1 },
       { id: replyId, role: "assistant" as const, parts: [{ type: "text" as const, text: "y".repeat(120_000) }], seq: 2 },
     ];
-    const history = padding.map((m) => ({ ...m, signature: signMessage(SESSION_SECRET, me.id, threadId, m) }));
+    const history = padding.map((m) => ({ ...m, signature: signMessage(SESSION_SECRET, t.me.id, threadId, m) }));
     const b = await turn({ threadId, message: msg("after the padding"), history });
     expect(b.response.headers.get("x-history-source")).toBe("database");
     expect(b.text).toBe(echoReply("after the padding", 2, 1));
@@ -118,14 +102,14 @@ describe("POST /api/chat on the Inngest runtime", () => {
   it("answers another identity's thread with 404 before streaming, and writes nothing", async () => {
     const a = await turn({ message: msg("private") });
     const threadId = a.response.headers.get("x-thread-id")!;
-    await standin.idle();
+    await t.standin.idle();
     const other = await visitor();
     const hijack = await send({ threadId, message: msg("let me in") }, other.cookie);
     expect(hijack.status).toBe(404);
     expect(await hijack.json()).toEqual({ error: { code: "not_found:thread", message: "Thread not found." } });
-    await standin.idle();
+    await t.standin.idle();
     expect(await storedKinds(threadId)).toEqual(["user", "assistant"]);
-    await expect.poll(() => standin.connections().length).toBe(0);
+    await expect.poll(() => t.standin.connections().length).toBe(0);
   });
 
   it("one first message sent three times at once, and once more later, is one thread, one message and one model call", async () => {
@@ -137,9 +121,9 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(new Set(all.map((r) => r.text))).toEqual(new Set([echoReply("durable double send", 1, 0)]));
     const later = await turn({ message });
     expect(later.text).toBe(all[0].text);
-    await standin.idle();
+    await t.standin.idle();
     expect(await storedKinds([...threadIds][0]!)).toEqual(["user", "assistant"]);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
   });
 
   it("answers a second message sent while a reply runs at once, with a notice that it waits, then streams its own reply", async () => {
@@ -176,7 +160,7 @@ describe("POST /api/chat on the Inngest runtime", () => {
     const afterRetry = replyText(chunks.slice(retry));
     expect(afterRetry).toBe(echoReply("[[flaky-mid]] durable retry", 1, 0));
     expect(text.length).toBeGreaterThan(afterRetry.length); // the failed try's words came first
-    await standin.idle();
+    await t.standin.idle();
     expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user", "assistant"]);
   });
 
@@ -185,9 +169,9 @@ describe("POST /api/chat on the Inngest runtime", () => {
     expect(response.status).toBe(200);
     expect(chunks.at(-1)).toMatchObject({ type: "error" });
     expect((chunks.at(-1) as { errorText: string }).errorText).toBe("The model provider had a problem answering. Please try again.");
-    await standin.idle();
+    await t.standin.idle();
     expect(await storedKinds(response.headers.get("x-thread-id")!)).toEqual(["user"]);
-    expect(mock.requests).toHaveLength(4); // one call per attempt: the SDK itself does not retry under Inngest
+    expect(t.mock.requests).toHaveLength(4); // one call per attempt: the SDK itself does not retry under Inngest
   });
 
   it("Stop ends the durable model step and keeps what was written", async () => {
@@ -196,17 +180,17 @@ describe("POST /api/chat on the Inngest runtime", () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
     expect(await stopped.json()).toEqual({ stopped: true });
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
     const chunks = parseChunks(text);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
-    await standin.idle();
-    const { rows } = await pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+    await t.standin.idle();
+    const { rows } = await t.pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
     expect(rows.map((r) => [r.kind, r.status])).toEqual([["user", "complete"], ["assistant", "stopped"]]);
     expect(rows[1].content).toBe(replyText(chunks));
     // Nothing is left to stop once the step has ended.
-    const again = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    const again = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
     expect(await again.json()).toEqual({ stopped: false });
   });
 
@@ -216,19 +200,19 @@ describe("POST /api/chat on the Inngest runtime", () => {
     betweenSteps = async () => {
       if (stoppedAt) return;
       // Recorded straight in the database once the turn is open: its NOTIFY finds no step running anywhere.
-      const { rows } = await pool.query("SELECT thread_id FROM turns WHERE owner = $1 AND message_id = $2 AND status = 'running'", [me.id, message.id]);
+      const { rows } = await t.pool.query("SELECT thread_id FROM turns WHERE owner = $1 AND message_id = $2 AND status = 'running'", [t.me.id, message.id]);
       if (rows.length === 0) return;
       stoppedAt = rows[0].thread_id;
-      await pool.query("SELECT threadline_request_stop($1, $2)", [stoppedAt, me.id]);
+      await t.pool.query("SELECT threadline_request_stop($1, $2)", [stoppedAt, t.me.id]);
     };
     try {
       const { response, chunks } = await turn({ message });
       expect(response.status).toBe(200);
       expect(stoppedAt).toBe(response.headers.get("x-thread-id"));
       expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
-      await standin.idle();
-      expect(mock.requests).toHaveLength(0);
-      const { rows } = await pool.query("SELECT status FROM turns WHERE owner = $1 AND message_id = $2", [me.id, message.id]);
+      await t.standin.idle();
+      expect(t.mock.requests).toHaveLength(0);
+      const { rows } = await t.pool.query("SELECT status FROM turns WHERE owner = $1 AND message_id = $2", [t.me.id, message.id]);
       expect(rows[0].status).not.toBe("running");
     } finally {
       betweenSteps = undefined;
@@ -240,10 +224,10 @@ describe("POST /api/chat on the Inngest runtime", () => {
     const threadId = response.headers.get("x-thread-id")!;
     const reader = response.body!.getReader();
     await reader.read();
-    expect(standin.connections().length).toBe(1);
+    expect(t.standin.connections().length).toBe(1);
     await reader.cancel();
-    await expect.poll(() => standin.connections().length, { timeout: 5_000 }).toBe(0);
-    await standin.idle();
+    await expect.poll(() => t.standin.connections().length, { timeout: 5_000 }).toBe(0);
+    await t.standin.idle();
     expect(await storedKinds(threadId)).toEqual(["user", "assistant"]);
   });
 
@@ -263,8 +247,8 @@ describe("POST /api/chat on the Inngest runtime", () => {
 
     const stale = await turn({ threadId, message: question, replaces: firstReply });
     expect(stale.response.status).toBe(409);
-    await standin.idle();
-    const { rows } = await pool.query<{ message_id: string; parent_message_id: string | null; active: boolean }>(
+    await t.standin.idle();
+    const { rows } = await t.pool.query<{ message_id: string; parent_message_id: string | null; active: boolean }>(
       "SELECT message_id, parent_message_id, active FROM messages WHERE thread_id = $1 AND part_index = 0 ORDER BY seq",
       [threadId],
     );

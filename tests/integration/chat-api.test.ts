@@ -1,46 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inspect } from "node:util";
-import { LEAKED_KEY_HINT, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { LEAKED_KEY_HINT } from "../../scripts/mock-model-server.mjs";
 import type { Part } from "@threadline/history/parts";
 import { params, parseChunks, readUntil, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as history from "@/app/api/threads/[id]/history/route";
 import * as stop from "@/app/api/threads/[id]/stop/route";
 import * as list from "@/app/api/threads/route";
 import * as inngestRoute from "@/app/api/inngest/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // The route handlers run in-process against the real database, and the real
 // OpenAI-compatible provider code talks HTTP to the local mock model server.
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
-let me: { id: string; cookie: string };
+const t = integrationApp();
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
-
-function send(body: unknown, cookie = me.cookie) {
+function send(body: unknown, cookie = t.me.cookie) {
   return chat.POST(request("/api/chat", { method: "POST", cookie, json: body }), undefined);
 }
 
-async function turn(body: Record<string, unknown>, cookie = me.cookie) {
+async function turn(body: Record<string, unknown>, cookie = t.me.cookie) {
   const response = await send(body, cookie);
   const chunks = parseChunks(await response.text());
   return { response, chunks, text: replyText(chunks) };
@@ -49,7 +30,7 @@ async function turn(body: Record<string, unknown>, cookie = me.cookie) {
 const msg = (content: string) => ({ id: randomUUID(), content });
 
 async function storedRows(owner: string) {
-  const { rows } = await pool.query(
+  const { rows } = await t.pool.query(
     `SELECT m.kind, m.content, m.status, m.message_id FROM messages m JOIN threads t ON t.id = m.thread_id
       WHERE t.owner = $1 ORDER BY m.thread_id, m.seq`,
     [owner],
@@ -73,7 +54,7 @@ describe("POST /api/chat", () => {
     expect(chunks.filter((c) => c.type === "text-delta").length).toBeGreaterThan(5);
 
     const start = chunks.find((c) => c.type === "start") as { messageId: string };
-    const rows = await storedRows(me.id);
+    const rows = await storedRows(t.me.id);
     expect(rows).toEqual([
       { kind: "user", content: "Hello mock", status: "complete", message_id: first.id },
       { kind: "assistant", content: text, status: "complete", message_id: start.messageId },
@@ -103,10 +84,10 @@ describe("POST /api/chat", () => {
     expect(c.response.headers.get("x-history-source")).toBe("database");
     expect(c.text).toContain("I can see 3 user message(s) and 2 assistant message(s)");
     // The database copy already holds the new message; the model still reads it once.
-    const lastRequest = mock.requests.at(-1) as { messages: { role: string; content: string }[] };
+    const lastRequest = t.mock.requests.at(-1) as { messages: { role: string; content: string }[] };
     expect(lastRequest.messages.filter((m) => m.role === "user" && m.content === "three")).toHaveLength(1);
 
-    const body = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: me.cookie }), params(threadId))).json();
+    const body = await (await history.GET(request(`/api/threads/${threadId}/history`, { cookie: t.me.cookie }), params(threadId))).json();
     const said = (m: { role: string; content: string }) => (m.role === "user" ? m.content : m.content.split('"')[1]);
     expect(body.messages.map((m: { role: string; content: string }) => `${m.role}:${said(m)}`)).toEqual([
       "user:one",
@@ -126,8 +107,8 @@ describe("POST /api/chat", () => {
     expect(again.response.status).toBe(200);
     expect(again.response.headers.get("x-thread-id")).toBe(threadId);
     expect(again.text).toBe(a.text);
-    expect(mock.requests).toHaveLength(1);
-    expect(await storedRows(me.id)).toHaveLength(2);
+    expect(t.mock.requests).toHaveLength(1);
+    expect(await storedRows(t.me.id)).toHaveLength(2);
     // The replay carries the signatures too: the page's copy stays one the server vouches for.
     expect([...signaturesIn(again.chunks).keys()]).toEqual([message.id, expect.any(String)]);
   });
@@ -143,8 +124,8 @@ describe("POST /api/chat", () => {
     const later = await turn({ message });
     expect(later.response.headers.get("x-thread-id")).toBe([...threads][0]);
     expect(later.text).toBe(all[0].text);
-    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user", "assistant"]);
-    expect(mock.requests).toHaveLength(1);
+    expect((await storedRows(t.me.id)).map((r) => r.kind)).toEqual(["user", "assistant"]);
+    expect(t.mock.requests).toHaveLength(1);
   });
 
   it("stores one message and runs one reply when the same message is sent twice at once in a thread", async () => {
@@ -153,9 +134,9 @@ describe("POST /api/chat", () => {
     const responses = await Promise.all([turn({ threadId, message }), turn({ threadId, message })]);
     expect(responses.map((r) => r.response.status)).toEqual([200, 200]);
     expect(responses[0].text).toBe(responses[1].text);
-    const rows = await storedRows(me.id);
+    const rows = await storedRows(t.me.id);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
   });
 
   it("answers the same message sent again while its reply runs at once, with a notice that it waits, then the reply", async () => {
@@ -178,18 +159,18 @@ describe("POST /api/chat", () => {
     const [firstChunks, againChunks] = await Promise.all([rest(firstRead), rest(waiting)]);
     expect(replyText(againChunks)).toBe(replyText(firstChunks));
     expect(againChunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
   });
 
   it("answers a message again when its last answer failed, keeping one copy of the message", async () => {
     const message = msg("[[error]] try me twice");
     const first = await turn({ message });
     expect(first.chunks.at(-1)).toMatchObject({ type: "error" });
-    const callsPerTurn = mock.requests.length; // the SDK's own retries of a 500
+    const callsPerTurn = t.mock.requests.length; // the SDK's own retries of a 500
     const again = await turn({ threadId: first.response.headers.get("x-thread-id"), message });
     expect(again.response.status).toBe(200);
-    expect(mock.requests).toHaveLength(2 * callsPerTurn);
-    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user"]);
+    expect(t.mock.requests).toHaveLength(2 * callsPerTurn);
+    expect((await storedRows(t.me.id)).map((r) => r.kind)).toEqual(["user"]);
   });
 
   it("Stop ends the generation on the server and keeps what was written", async () => {
@@ -198,14 +179,14 @@ describe("POST /api/chat", () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
     expect(stopped.status).toBe(202);
     expect(await stopped.json()).toEqual({ stopped: true });
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
     const chunks = parseChunks(text);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
     const partial = replyText(chunks);
-    const rows = await storedRows(me.id);
+    const rows = await storedRows(t.me.id);
     expect(rows[1]).toMatchObject({ kind: "assistant", status: "stopped", content: partial });
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.length).toBeLessThan(150);
@@ -218,7 +199,7 @@ describe("POST /api/chat", () => {
     expect(error.errorText).toBe("The model provider had a problem answering. Please try again.");
     expect(error.errorText).not.toContain("mock model failure"); // the provider's words stay in the log
     expect(error.errorText).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
-    expect((await storedRows(me.id)).map((r) => r.kind)).toEqual(["user"]);
+    expect((await storedRows(t.me.id)).map((r) => r.kind)).toEqual(["user"]);
   });
 
   it("tells the user the provider rejected the server's key, and leaves the provider's text (with its key hint) to the log", async () => {
@@ -241,7 +222,7 @@ describe("POST /api/chat", () => {
     const second = await send({ threadId, message: msg("impatient") });
     expect(second.status).toBe(409);
     expect((await second.json()).error.code).toBe("conflict:turn_in_progress");
-    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
     await first.text();
   });
 });
@@ -258,20 +239,20 @@ describe("a turn asked from another site (CSRF): refused by the route itself, wh
       [{}, 200], // not a browser: no ambient cookie to abuse
     ];
     for (const [headers, expected] of cases) {
-      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, headers, json: { message: msg("hello") } }), undefined);
+      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, headers, json: { message: msg("hello") } }), undefined);
       expect(response.status, JSON.stringify(headers)).toBe(expected);
       if (expected === 403) expect((await response.json()).error.code).toBe("forbidden:origin");
       else await response.text();
     }
     // Only the three answered turns started a thread.
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [me.id]);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [t.me.id]);
     expect(rows[0].n).toBe(3);
   });
 
   it("refuses a same-origin turn whose body is not JSON (what a cross-site form or a no-cors fetch sends)", async () => {
     for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
       const headers = { "sec-fetch-site": "same-origin", "content-type": type, "content-length": "38" };
-      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, headers, body: '{"message":{"id":"a","content":"hi"}}' }), undefined);
+      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, headers, body: '{"message":{"id":"a","content":"hi"}}' }), undefined);
       expect(response.status, type).toBe(415);
       expect((await response.json()).error.code).toBe("unsupported_media_type:body");
     }
@@ -299,13 +280,13 @@ describe("bad input is refused with a clear error and leaves no row behind", () 
   for (const [name, make, status, code] of cases) {
     it(`${name} → ${status}`, async () => {
       const req = make();
-      req.headers.set("cookie", me.cookie);
+      req.headers.set("cookie", t.me.cookie);
       const response = await chat.POST(req, undefined);
       expect(response.status).toBe(status);
       const body = await response.json();
       expect(body.error.code).toBe(code);
       expect(body.error.message.length).toBeGreaterThan(5);
-      const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [me.id]);
+      const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [t.me.id]);
       expect(rows[0].n).toBe(0);
     });
   }
@@ -321,7 +302,7 @@ describe("client history the server did not sign never reaches the model", () =>
   const text = (t: string): Part[] => [{ type: "text", text: t }];
 
   /** Two finished turns in a new thread: the honest copy a client holds, signatures included. */
-  async function conversation(cookie = me.cookie) {
+  async function conversation(cookie = t.me.cookie) {
     const first = msg("the capital of France?");
     const a = await turn({ message: first }, cookie);
     const threadId = a.response.headers.get("x-thread-id")!;
@@ -345,7 +326,7 @@ describe("client history the server did not sign never reaches the model", () =>
   }
 
   /** The conversation the model was given for the last call. */
-  const lastPrompt = () => JSON.stringify((mock.requests.at(-1) as { messages: unknown[] }).messages);
+  const lastPrompt = () => JSON.stringify((t.mock.requests.at(-1) as { messages: unknown[] }).messages);
 
   /** Every SQL statement run while `work` runs. */
   async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
@@ -453,7 +434,7 @@ describe("ownership: another identity's thread answers exactly like a missing on
     }
     const hijack = await send({ threadId, message: msg("let me in") }, other.cookie);
     expect(hijack.status).toBe(404);
-    expect(await storedRows(me.id)).toHaveLength(2);
+    expect(await storedRows(t.me.id)).toHaveLength(2);
     const listed = await (await list.GET(request("/api/threads", { cookie: other.cookie }), undefined)).json();
     expect(listed.threads).toEqual([]);
   });
@@ -467,22 +448,22 @@ describe("ownership: another identity's thread answers exactly like a missing on
     expect(await probe.json()).toEqual({ error: { code: "not_found:thread", message: "Thread not found." } });
     const owner = await send({ threadId, message: msg("me again") });
     expect(owner.status).toBe(409); // the owner still learns why
-    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+    await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
     await first.text();
   });
 
   it("refuses a request without a valid identity cookie", async () => {
-    const forged = me.cookie.slice(0, -4) + "AAAA";
+    const forged = t.me.cookie.slice(0, -4) + "AAAA";
     const response = await send({ message: msg("hi") }, forged);
     expect(response.status).toBe(401);
   });
 
   it("refuses a valid cookie with anything appended or changed in its encoding", async () => {
     for (const junk of ["!!", "==", "=", "%20", " x", ".", "A"]) {
-      const response = await send({ message: msg("hi") }, me.cookie + junk);
+      const response = await send({ message: msg("hi") }, t.me.cookie + junk);
       expect(response.status, `cookie + ${JSON.stringify(junk)}`).toBe(401);
     }
-    const [name, value] = me.cookie.split("=");
+    const [name, value] = t.me.cookie.split("=");
     const upper = `${name}=${value.replace(/^[0-9a-f-]+/, (id) => id.toUpperCase())}`;
     expect((await send({ message: msg("hi") }, upper)).status).toBe(401);
     expect((await send({ message: msg("hi") }, `${name}=${encodeURIComponent(value).replace(".", "%2E")}`)).status).toBe(401);
@@ -504,27 +485,27 @@ describe("thread routes", () => {
   it("renames, lists and deletes a thread", async () => {
     const a = await turn({ message: msg("Plan a trip to Porto") });
     const id = a.response.headers.get("x-thread-id")!;
-    const listed = await (await list.GET(request("/api/threads", { cookie: me.cookie }), undefined)).json();
+    const listed = await (await list.GET(request("/api/threads", { cookie: t.me.cookie }), undefined)).json();
     expect(listed).toMatchObject({ threads: [{ id, title: "Plan a trip to Porto", messageCount: 2 }], nextCursor: null });
 
-    const renamed = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: me.cookie, json: { title: "  Porto 🧳 " } }), params(id));
+    const renamed = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "  Porto 🧳 " } }), params(id));
     expect((await renamed.json()).thread.title).toBe("Porto 🧳");
 
-    const deleted = await thread.DELETE(request(`/api/threads/${id}`, { method: "DELETE", cookie: me.cookie }), params(id));
+    const deleted = await thread.DELETE(request(`/api/threads/${id}`, { method: "DELETE", cookie: t.me.cookie }), params(id));
     expect(deleted.status).toBe(204);
-    expect(await storedRows(me.id)).toEqual([]);
-    expect((await thread.GET(request(`/api/threads/${id}`, { cookie: me.cookie }), params(id))).status).toBe(404);
+    expect(await storedRows(t.me.id)).toEqual([]);
+    expect((await thread.GET(request(`/api/threads/${id}`, { cookie: t.me.cookie }), params(id))).status).toBe(404);
   });
 
   it("refuses bad titles, bad ids and bad paging parameters", async () => {
     const id = randomUUID();
     for (const title of ["", "   ", "two\nlines", "x".repeat(121), 7]) {
-      const r = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: me.cookie, json: { title } }), params(id));
+      const r = await thread.PATCH(request(`/api/threads/${id}`, { method: "PATCH", cookie: t.me.cookie, json: { title } }), params(id));
       expect(r.status).toBe(400);
     }
-    expect((await thread.GET(request("/api/threads/nope", { cookie: me.cookie }), params("nope"))).status).toBe(400);
+    expect((await thread.GET(request("/api/threads/nope", { cookie: t.me.cookie }), params("nope"))).status).toBe(400);
     for (const query of ["limit=0", "limit=abc", "limit=1000", "cursor=bogus"]) {
-      const r = await list.GET(request(`/api/threads?${query}`, { cookie: me.cookie }), undefined);
+      const r = await list.GET(request(`/api/threads?${query}`, { cookie: t.me.cookie }), undefined);
       expect(r.status).toBe(400);
     }
   });

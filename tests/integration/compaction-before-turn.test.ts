@@ -1,18 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { createChatTurnFunction } from "@/inngest/functions/chat-turn";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { chatTurn, params, request } from "../support/api";
 import { turnEventData } from "../support/turn-events";
 import * as chat from "@/app/api/chat/route";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A thread whose history is more than the model may read (MAX_MODEL_INPUT_CHARS,
 // small here) is compacted before the turn that would send it, as steps of
@@ -22,30 +19,13 @@ import type { App } from "@/lib/app";
 const BUDGET = 6_000;
 const SETTINGS = { MAX_MODEL_INPUT_CHARS: String(BUDGET) };
 
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-const pool = testPool();
-const adapter = new PostgresHistoryAdapter(pool);
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url, settings: SETTINGS });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
+const t = integrationApp({ settings: SETTINGS });
+const adapter = new PostgresHistoryAdapter(t.pool);
 
 type Body = { messages: { role: string; content: unknown }[] };
 const isSummaryRequest = (body: Body) => String(body.messages[0]?.content).startsWith("You condense the earlier part");
-const agentRequests = () => (mock.requests as Body[]).filter((body) => !isSummaryRequest(body));
-const summaryRequests = () => (mock.requests as Body[]).filter(isSummaryRequest);
+const agentRequests = () => (t.mock.requests as Body[]).filter((body) => !isSummaryRequest(body));
+const summaryRequests = () => (t.mock.requests as Body[]).filter(isSummaryRequest);
 /** What an agent's request gave the model besides its own instructions: the history and the new message. */
 const conversationChars = (body: Body) =>
   body.messages.slice(1).reduce((sum, m) => sum + (typeof m.content === "string" ? m.content.length : JSON.stringify(m.content).length), 0);
@@ -62,7 +42,7 @@ async function seededThread(owner: string, turns: number, replyChars: number): P
 }
 
 async function summaryRows(threadId: string) {
-  const { rows } = await pool.query<{ content: string; data: { summarizedMessages: number; throughSeq: number } }>(
+  const { rows } = await t.pool.query<{ content: string; data: { summarizedMessages: number; throughSeq: number } }>(
     "SELECT content, data FROM messages WHERE thread_id = $1 AND kind = 'system_event' ORDER BY seq",
     [threadId],
   );
@@ -73,8 +53,8 @@ const chunkTypes = (chunks: UIMessageChunk[]) => chunks.map((chunk) => chunk.typ
 
 describe("a thread over the model's input budget", () => {
   it("is compacted first, as the user is told, then answered with an input under the budget; the summary joins the thread", async () => {
-    const threadId = await seededThread(me.id, 4, 2_000); // about 8,000 characters of history
-    const turn = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "what did we cover?" } }, me.cookie);
+    const threadId = await seededThread(t.me.id, 4, 2_000); // about 8,000 characters of history
+    const turn = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "what did we cover?" } }, t.me.cookie);
     expect(turn.response.status).toBe(200);
     expect(turn.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     expect(turn.text).toContain('You said: "what did we cover?"');
@@ -101,21 +81,21 @@ describe("a thread over the model's input budget", () => {
   });
 
   it("compacted inside a regenerate, keeps its summary where the next turn reads it: no second summary, the input under the budget", async () => {
-    const threadId = await seededThread(me.id, 4, 2_000);
-    const { rows } = await pool.query<{ message_id: string; kind: string; content: string }>(
+    const threadId = await seededThread(t.me.id, 4, 2_000);
+    const { rows } = await t.pool.query<{ message_id: string; kind: string; content: string }>(
       "SELECT message_id, kind, content FROM messages WHERE thread_id = $1 ORDER BY seq",
       [threadId],
     );
     const lastUser = rows.findLast((row) => row.kind === "user")!;
     const lastReply = rows.at(-1)!;
-    const regenerated = await chatTurn(chat, { threadId, message: { id: lastUser.message_id, content: lastUser.content }, replaces: lastReply.message_id }, me.cookie);
+    const regenerated = await chatTurn(chat, { threadId, message: { id: lastUser.message_id, content: lastUser.content }, replaces: lastReply.message_id }, t.me.cookie);
     expect(regenerated.response.status).toBe(200);
     expect(regenerated.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     expect(chunkTypes(regenerated.chunks)).toContain("data-compacted");
     expect(summaryRequests()).toHaveLength(1);
 
     // The summary is on the new reply's path, after it; the replaced reply is still its sibling's version.
-    const { rows: after } = await pool.query<{ kind: string; active: boolean; parent_message_id: string | null; message_id: string }>(
+    const { rows: after } = await t.pool.query<{ kind: string; active: boolean; parent_message_id: string | null; message_id: string }>(
       "SELECT kind, active, parent_message_id, message_id FROM messages WHERE thread_id = $1 ORDER BY seq",
       [threadId],
     );
@@ -123,8 +103,8 @@ describe("a thread over the model's input budget", () => {
     expect(newReply).toMatchObject({ active: true, parent_message_id: lastUser.message_id });
     expect(after.find((row) => row.message_id === lastReply.message_id)).toMatchObject({ active: false, parent_message_id: lastUser.message_id });
     expect(after.find((row) => row.kind === "system_event")).toMatchObject({ active: true, parent_message_id: newReply.message_id });
-    mock.requests.length = 0;
-    const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "and after that?" } }, me.cookie);
+    t.mock.requests.length = 0;
+    const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "and after that?" } }, t.me.cookie);
     expect(next.response.status).toBe(200);
     expect(next.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     // The regenerate's summary stands for the earlier messages: nothing is summarized again.
@@ -137,16 +117,16 @@ describe("a thread over the model's input budget", () => {
   });
 
   it("still refuses, clearly, a single new message over the budget, and summarizes nothing for it", async () => {
-    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "long ".repeat(1_400) } }, me.cookie);
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "long ".repeat(1_400) } }, t.me.cookie);
     expect(turn.response.status).toBe(200);
     const errors = turn.chunks.flatMap((chunk) => (chunk.type === "error" ? [chunk.errorText] : []));
     expect(errors).toEqual([expect.stringMatching(/^This message is too long to send to the model \(7,000 characters; the limit is 6,000\)/)]);
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it("after a turn, a history past half the budget is compacted for the next one, however few its messages", async () => {
     const content = `first ${"abcdefghij".repeat(150)}`;
-    const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+    const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, t.me.cookie);
     expect(first.response.status).toBe(200);
     expect(first.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     // About 1,500 characters asked and 1,600 echoed: past the half of 6,000 only once it is answered.
@@ -162,7 +142,7 @@ describe("under Inngest", () => {
     const owner = `owner-${randomUUID()}`;
     const threadId = await seededThread(owner, 4, 2_000);
     const published: TurnChunkMessage[] = [];
-    const turnFn = createChatTurnFunction(app.inngest(), { ...app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
+    const turnFn = createChatTurnFunction(t.app.inngest(), { ...t.app, publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "and now?" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: () => ({ ids: [] }) }] });
     expect(ran.error).toBeUndefined();
@@ -178,4 +158,4 @@ describe("under Inngest", () => {
   });
 });
 
-const request_ = (threadId: string) => request(`/api/threads/${threadId}/timeline`, { cookie: me.cookie });
+const request_ = (threadId: string) => request(`/api/threads/${threadId}/timeline`, { cookie: t.me.cookie });

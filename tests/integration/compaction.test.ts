@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compactThread } from "@/lib/agent/compaction";
 import { runNow } from "@/lib/agent/turn/steps";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
@@ -10,14 +10,11 @@ import type { HistoryItem } from "@/lib/protocol/chat";
 import { CHAT_TURN_EVENT, THREAD_COMPACT_EVENT } from "@/lib/protocol/turn-events";
 import { createChatTurnFunction } from "@/inngest/functions/chat-turn";
 import { createCompactThreadFunction } from "@/inngest/functions/compact-thread";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { testPool } from "../support/db";
+import { chatTurn, replyParts, signaturesIn } from "../support/api";
 import { executeWithRetries } from "../support/inngest-engine";
-import { testApp } from "../support/test-app";
 import { compactEventData, turnEventData } from "../support/turn-events";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Compaction with small settings (over 6 messages → down to 4, the last user
 // turn always kept), through the chat route on the inline runtime, the
@@ -25,27 +22,10 @@ import type { App } from "@/lib/app";
 // the mock model server, whose summary quotes the user lines it was given.
 const SETTINGS = { COMPACTION_MAX_MESSAGES: "6", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" };
 
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-const pool = testPool();
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url, settings: SETTINGS });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
+const t = integrationApp({ settings: SETTINGS });
 
 type Body = { messages: { role: string; content: unknown }[] };
-const bodies = () => mock.requests as Body[];
+const bodies = () => t.mock.requests as Body[];
 const isSummaryRequest = (body: Body) => String(body.messages[0]?.content).startsWith("You condense the earlier part");
 const summaryRequests = () => bodies().filter(isSummaryRequest);
 /** The last request an agent made (not a summary request). */
@@ -53,7 +33,7 @@ const lastAgentRequest = () => bodies().filter((b) => !isSummaryRequest(b)).at(-
 const texts = (body: Body, role: string) => body.messages.filter((m) => m.role === role).map((m) => String(m.content));
 
 async function rowsOf(threadId: string) {
-  const { rows } = await pool.query<{ seq: string; kind: string; content: string; message_id: string; data: Record<string, unknown> }>(
+  const { rows } = await t.pool.query<{ seq: string; kind: string; content: string; message_id: string; data: Record<string, unknown> }>(
     "SELECT seq, kind, content, message_id, data FROM messages WHERE thread_id = $1 ORDER BY seq",
     [threadId],
   );
@@ -72,7 +52,7 @@ async function summariesStored(threadId: string, count: number) {
   return summaryRows(threadId);
 }
 
-const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, t.me.cookie);
 
 /** Turns on the database path, one per word; the thread's id. */
 async function turns(words: string[], threadId?: string): Promise<string> {
@@ -165,13 +145,13 @@ describe("compaction on the inline runtime", () => {
   it("two compactions of one thread at once store one summary", async () => {
     const threadId = await turns(["r1", "r2", "r3"]);
     // Past the threshold by hand (4 more messages), without a turn that would compact on its own.
-    const adapter = new PostgresHistoryAdapter(pool);
+    const adapter = new PostgresHistoryAdapter(t.pool);
     for (const word of ["r4", "r5"]) {
-      await adapter.appendUserMessage({ owner: me.id, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
-      await adapter.appendResults({ owner: me.id, threadId, reply: { id: randomUUID(), role: "assistant", parts: [{ type: "text", text: `re ${word}` }], status: "complete" } });
+      await adapter.appendUserMessage({ owner: t.me.id, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
+      await adapter.appendResults({ owner: t.me.id, threadId, reply: { id: randomUUID(), role: "assistant", parts: [{ type: "text", text: `re ${word}` }], status: "complete" } });
     }
-    const deps = { history: adapter, network: app.network(), step: runNow, newId: randomUUID };
-    const outcomes = await Promise.all([compactThread({ owner: me.id, threadId }, deps), compactThread({ owner: me.id, threadId }, deps)]);
+    const deps = { history: adapter, network: t.app.network(), step: runNow, newId: randomUUID };
+    const outcomes = await Promise.all([compactThread({ owner: t.me.id, threadId }, deps), compactThread({ owner: t.me.id, threadId }, deps)]);
     expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
     expect(await summaryRows(threadId)).toHaveLength(1);
     // And another owner's thread is not theirs to compact.
@@ -182,7 +162,7 @@ describe("compaction on the inline runtime", () => {
 describe("compaction under Inngest", () => {
   it("a turn past the threshold asks for compaction; the compaction function runs its model call once and stores once under a retry", async () => {
     const owner = `owner-${randomUUID()}`;
-    const adapter = new PostgresHistoryAdapter(pool);
+    const adapter = new PostgresHistoryAdapter(t.pool);
     const { threadId } = await adapter.createThread({ owner });
     for (const word of ["i1", "i2", "i3"]) {
       await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
@@ -191,7 +171,7 @@ describe("compaction under Inngest", () => {
 
     // The turn that takes the thread past 6 messages ends by asking for compaction.
     const requested = vi.fn(() => ({ ids: ["event-id"] }));
-    const turnFn = createChatTurnFunction(app.inngest(), { ...app, publisher: { chunks: async () => {}, refused: async () => {} } });
+    const turnFn = createChatTurnFunction(t.app.inngest(), { ...t.app, publisher: { chunks: async () => {}, refused: async () => {} } });
     const event = { name: CHAT_TURN_EVENT, data: turnEventData({ turnId: randomUUID(), owner, threadId, content: "i4" }) };
     const ran = await new InngestTestEngine({ function: turnFn, events: [event] }).execute({ steps: [{ id: "request-compaction", handler: requested }] });
     expect(ran.error).toBeUndefined();
@@ -217,7 +197,7 @@ describe("compaction under Inngest", () => {
         },
       },
     };
-    const compactFn = createCompactThreadFunction(app.inngest(), { ...app, history: () => flaky });
+    const compactFn = createCompactThreadFunction(t.app.inngest(), { ...t.app, history: () => flaky });
     const at = (attempt: number) =>
       new InngestTestEngine({ function: compactFn, events: [compactEvent], transformCtx: (ctx) => ({ ...ctx, attempt }) });
     const { error, attempts } = await executeWithRetries(at);
@@ -237,7 +217,7 @@ describe("compaction under Inngest", () => {
 
   it("refuses a compaction event this app did not sign, or signed for another thread or owner, before any step; a signed one compacts", async () => {
     const owner = `owner-${randomUUID()}`;
-    const adapter = new PostgresHistoryAdapter(pool);
+    const adapter = new PostgresHistoryAdapter(t.pool);
     const { threadId } = await adapter.createThread({ owner });
     for (const word of ["f1", "f2", "f3", "f4"]) {
       await adapter.appendUserMessage({ owner, threadId, turnId: randomUUID(), message: { id: randomUUID(), role: "user", content: word } });
@@ -245,7 +225,7 @@ describe("compaction under Inngest", () => {
     }
     const other = await adapter.createThread({ owner: `owner-${randomUUID()}` });
     const genuine = compactEventData({ owner, threadId });
-    const compactFn = createCompactThreadFunction(app.inngest(), app);
+    const compactFn = createCompactThreadFunction(t.app.inngest(), t.app);
     const run = (data: object) => new InngestTestEngine({ function: compactFn, events: [{ name: THREAD_COMPACT_EVENT, data }] }).execute();
 
     const forgeries = [

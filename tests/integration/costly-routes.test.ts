@@ -1,42 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { limits } from "@/lib/limits";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import { params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import { versionedThread } from "../support/versioned-thread";
 import * as fork from "@/app/api/threads/[id]/fork/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as chat from "@/app/api/chat/route";
 import * as upload from "@/app/api/files/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // What a fork, an import or an upload costs the operator is bounded per identity and per
 // address, and no route reads a big body before it knows who sent it.
-let app: App;
-const pool = testPool();
-let address: string;
-
-beforeAll(() => {
-  app = testApp({
-    settings: {
+const t = integrationApp({ model: "offline", settings: {
       RATE_LIMIT_FORKS_PER_MINUTE: "2",
       RATE_LIMIT_FORKS_PER_MINUTE_PER_ADDRESS: "3",
       RATE_LIMIT_IMPORTS_PER_HOUR: "2",
       RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: "3",
       RATE_LIMIT_UPLOADS_PER_HOUR: "2",
       RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS: "3",
-    },
-  });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+    } });
+let address: string;
+
 beforeEach(() => {
   address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`; // one network per test
 });
@@ -48,11 +36,11 @@ const fromAddress = (req: Request) => {
 const forkOf = (threadId: string, cookie: string) =>
   fork.POST(fromAddress(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie, json: { messageId: "u2" } })), params(threadId));
 const importAs = (cookie: string, file: unknown) => importRoute.POST(fromAddress(request("/api/threads/import", { method: "POST", cookie, json: file })), undefined);
-const threadsOf = async (owner: string) => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [owner])).rows[0].n;
+const threadsOf = async (owner: string) => (await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [owner])).rows[0].n;
 
 async function exportedFile(): Promise<ThreadExport> {
   const me = await visitor();
-  const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+  const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
   const response = await exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie: me.cookie }), params(threadId));
   return response.json();
 }
@@ -67,7 +55,7 @@ async function expectRefused(response: Response, code: string, message: RegExp) 
 describe("forks", () => {
   it("past the identity's limit answer 429 with Retry-After, and copy nothing", async () => {
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     for (let i = 0; i < 2; i++) expect((await forkOf(threadId, me.cookie)).status).toBe(201);
     await expectRefused(await forkOf(threadId, me.cookie), "rate_limited:forkPerIdentity", /forking threads faster .* Try again in \d+ seconds?\./);
     expect(await threadsOf(me.id)).toBe(3); // the thread and two forks
@@ -77,7 +65,7 @@ describe("forks", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const someone = await visitor();
-      const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), someone.id);
+      const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), someone.id);
       statuses.push((await forkOf(threadId, someone.cookie)).status);
     }
     expect(statuses).toEqual([201, 201, 201, 429]);
@@ -175,7 +163,7 @@ describe("a big body", () => {
 describe("uploads", () => {
   const put = (cookie: string, text: string) =>
     upload.POST(fromAddress(request("/api/files", { method: "POST", cookie, body: text, headers: { "x-file-name": "note.txt" } })), undefined as never);
-  const filesOf = async (owner: string) => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM files WHERE owner = $1", [owner])).rows[0].n;
+  const filesOf = async (owner: string) => (await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM files WHERE owner = $1", [owner])).rows[0].n;
 
   it("past the identity's limit answer 429 with Retry-After, and store nothing", async () => {
     const me = await visitor();

@@ -1,26 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IDENTITY_COOKIE, verifyIdentity } from "@/lib/auth/identity";
 import { SESSION_SECRET, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as links from "@/app/api/device-links/route";
 import * as claim from "@/app/api/device-links/claim/route";
 import * as list from "@/app/api/threads/route";
 import { DeviceLinks } from "@/lib/auth/device-links";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // "Use on another device": one-time links that carry an identity to another browser.
-let app: App;
-const pool = testPool();
-
-beforeAll(() => {
-  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ modelUrl: "http://127.0.0.1:9/v1" });
 
 async function makeLink(cookie: string): Promise<{ code: string; expiresAt: string }> {
   const response = await links.POST(request("/api/device-links", { method: "POST", cookie, json: {} }), undefined);
@@ -41,7 +30,7 @@ describe("device links", () => {
   it("carry an identity, with its threads, to another browser, once", async () => {
     const me = await visitor();
     const threadId = randomUUID();
-    await pool.query("INSERT INTO threads (id, owner, title, message_count) VALUES ($1, $2, 'carried over', 2)", [threadId, me.id]);
+    await t.pool.query("INSERT INTO threads (id, owner, title, message_count) VALUES ($1, $2, 'carried over', 2)", [threadId, me.id]);
     const { code, expiresAt } = await makeLink(me.cookie);
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new Date(expiresAt).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
@@ -67,7 +56,7 @@ describe("device links", () => {
     expect((await links.DELETE(request("/api/device-links", { method: "DELETE", cookie: me.cookie }), undefined)).status).toBe(204);
     expect((await claimFrom(revoked.code)).status).toBe(404);
 
-    const expired = await new DeviceLinks(pool).create(me.id, new Date(Date.now() - 25 * 3600_000));
+    const expired = await new DeviceLinks(t.pool).create(me.id, new Date(Date.now() - 25 * 3600_000));
     expect((await claimFrom(expired.code)).status).toBe(404);
 
     const replaced = await makeLink(me.cookie);

@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as documentsRoute from "@/app/api/threads/[id]/documents/route";
 import * as documentRoute from "@/app/api/threads/[id]/documents/[documentId]/route";
 import * as versionsRoute from "@/app/api/threads/[id]/documents/[documentId]/versions/route";
 import { messagesCursor } from "@/lib/protocol/cursors";
-import type { App } from "@/lib/app";
 import type { DocumentVersionsPage, ThreadDocument } from "@/lib/protocol/documents";
+import { integrationApp } from "../support/integration";
 
 // What one document may cost: the list carries each document's latest
 // version only (the older ones a page at a time), the owner's edits are
@@ -18,15 +16,7 @@ import type { DocumentVersionsPage, ThreadDocument } from "@/lib/protocol/docume
 // version exactly one is stored, however they race. On the offline model.
 
 const EDITS_PER_MINUTE = 12;
-let app: App;
-const pool = testPool();
-beforeAll(() => {
-  app = testApp({ settings: { RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE: String(EDITS_PER_MINUTE), DOCUMENT_MAX_STORED_MB: "1", DOCUMENTS_PER_THREAD: "2" } });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ model: "offline", settings: { RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE: String(EDITS_PER_MINUTE), DOCUMENT_MAX_STORED_MB: "1", DOCUMENTS_PER_THREAD: "2" } });
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
@@ -106,7 +96,7 @@ describe("the owner's edits", () => {
         });
       }
     }
-    const { rows } = await pool.query("SELECT version, author FROM document_versions WHERE document_id = $1 ORDER BY version", [documentId]);
+    const { rows } = await t.pool.query("SELECT version, author FROM document_versions WHERE document_id = $1 ORDER BY version", [documentId]);
     expect(rows).toEqual([
       { version: 1, author: "Researcher" },
       { version: 2, author: "you" },
@@ -152,7 +142,7 @@ describe("a document's size, all versions together", () => {
 
     // A small edit still fits.
     expect((await edit(me.cookie, threadId, documentId, "short again", 6)).status).toBe(200);
-    const { rows } = await pool.query("SELECT count(*)::int AS n, sum(octet_length(content))::int AS bytes FROM document_versions WHERE document_id = $1", [documentId]);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n, sum(octet_length(content))::int AS bytes FROM document_versions WHERE document_id = $1", [documentId]);
     expect(rows[0].n).toBe(7);
     expect(rows[0].bytes).toBeLessThanOrEqual(1024 * 1024);
   });

@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as documentsRoute from "@/app/api/threads/[id]/documents/route";
 import * as documentRoute from "@/app/api/threads/[id]/documents/[documentId]/route";
@@ -14,8 +12,8 @@ import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import * as forkRoute from "@/app/api/threads/[id]/fork/route";
 import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
-import type { App } from "@/lib/app";
 import type { DocumentVersion, DocumentVersionsPage, ThreadDocument } from "@/lib/protocol/documents";
+import { integrationApp } from "../support/integration";
 
 // Documents the agents write and the owner revises, on the offline model as a
 // fresh clone runs it: written by a tool call, revised from its latest
@@ -55,15 +53,7 @@ async function readDocuments(cookie: string, threadId: string): Promise<ReadDocu
 }
 
 // One app (the offline model) for every test here; each test is a visitor of its own.
-let app: App;
-const pool = testPool();
-beforeAll(() => {
-  app = testApp();
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ model: "offline" });
 
 describe("documents", () => {
 
@@ -136,7 +126,7 @@ describe("documents", () => {
     const first = await chatTurn(chat, { message: { id: randomUUID(), content: "Draft a brief outline as a document" } }, me.cookie);
     const threadId = first.threadId!;
     const [outline] = await documentsOf(me.cookie, threadId);
-    const store = app.documents();
+    const store = t.app.documents();
     const by = { author: "Researcher", messageId: outline.versions[0].messageId, toolCallId: "call_retry" };
     const one = await store.revise(me.id, threadId, outline.id, "retried", by);
     const two = await store.revise(me.id, threadId, outline.id, "retried", by);
@@ -152,7 +142,7 @@ describe("documents", () => {
     expect((await documentsRoute.GET(request(`/api/threads/${threadId}/documents`, { cookie: other.cookie }), params(threadId))).status).toBe(404);
 
     expect((await threadRoute.DELETE(request(`/api/threads/${threadId}`, { method: "DELETE", cookie: me.cookie }), params(threadId))).status).toBe(204);
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM documents WHERE id = $1", [outline.id]);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM documents WHERE id = $1", [outline.id]);
     expect(rows[0].n).toBe(0);
   });
 });

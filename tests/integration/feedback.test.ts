@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as feedbackRoute from "@/app/api/threads/[id]/messages/[messageId]/feedback/route";
 import * as threadFeedbackRoute from "@/app/api/threads/[id]/feedback/route";
@@ -13,10 +10,10 @@ import * as threadRoute from "@/app/api/threads/[id]/route";
 import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
-import type { App } from "@/lib/app";
 import type { FeedbackList, FeedbackResponse, ThreadFeedback } from "@/lib/protocol/feedback";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { TimelineEntry } from "@/lib/protocol/threads";
+import { integrationApp } from "../support/integration";
 
 // What the owner thought of each reply version: set, changed and cleared
 // through one idempotent PUT, per version (a regenerate's has its own), in
@@ -24,20 +21,8 @@ import type { TimelineEntry } from "@/lib/protocol/threads";
 // scripts a page at a time, never read by the model, and gone with the
 // thread. Every bad input is a clear 400, another owner's a 404.
 describe("feedback on replies", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
-
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    // Compaction early: a summary is a message of the thread that takes no feedback.
-    app = testApp({ modelUrl: mock.url, settings: { COMPACTION_MAX_MESSAGES: "6", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await mock.close();
-    await pool.end();
-  });
+  // Compaction early: a summary is a message of the thread that takes no feedback.
+  const t = integrationApp({ settings: { COMPACTION_MAX_MESSAGES: "6", COMPACTION_TARGET_MESSAGES: "4", COMPACTION_KEEP_TURNS: "1" } });
 
   const replyIdOf = (chunks: UIMessageChunk[]) => chunks.find((c): c is Extract<UIMessageChunk, { type: "start" }> => c.type === "start")!.messageId!;
   /** A thread with one answered message: its id, the user's message and the reply. */
@@ -56,7 +41,7 @@ describe("feedback on replies", () => {
     expect(response.status).toBe(200);
     return ((await response.json()) as ThreadFeedback).feedback;
   };
-  const rows = async (threadId: string) => (await pool.query("SELECT message_id, rating FROM message_feedback WHERE thread_id = $1", [threadId])).rows;
+  const rows = async (threadId: string) => (await t.pool.query("SELECT message_id, rating FROM message_feedback WHERE thread_id = $1", [threadId])).rows;
   const list = async (cookie: string, query = "") => listRoute.GET(request(`/api/feedback${query}`, { cookie }), undefined as never);
   const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
@@ -125,7 +110,7 @@ describe("feedback on replies", () => {
     // A summary of earlier messages is the thread's, not a reply.
     for (const words of ["two", "three", "four"]) await chatTurn(chat, { threadId, message: { id: randomUUID(), content: words } }, me.cookie);
     const summaryId = async () =>
-      (await pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'system_event'", [threadId])).rows[0]?.message_id;
+      (await t.pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'system_event'", [threadId])).rows[0]?.message_id;
     await expect.poll(summaryId, { timeout: 20_000 }).toBeDefined();
     const summary = await put(me.cookie, threadId, (await summaryId())!, { rating: "up" });
     expect(summary.status).toBe(400);
@@ -218,11 +203,11 @@ describe("feedback on replies", () => {
     const me = await visitor();
     const { threadId, replyId } = await answered(me.cookie);
     await put(me.cookie, threadId, replyId, { rating: "down", reason: "other", comment: "PRIVATE-REMARK-42" });
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const next = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "And now?" } }, me.cookie);
     expect(next.response.status).toBe(200);
-    expect(mock.requests.length).toBeGreaterThan(0);
-    expect(JSON.stringify(mock.requests)).not.toContain("PRIVATE-REMARK-42");
+    expect(t.mock.requests.length).toBeGreaterThan(0);
+    expect(JSON.stringify(t.mock.requests)).not.toContain("PRIVATE-REMARK-42");
 
     const deleted = await threadRoute.DELETE(request(`/api/threads/${threadId}`, { method: "DELETE", cookie: me.cookie }), params(threadId));
     expect(deleted.status).toBe(204);

@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { chatTurn, params, request, visitor } from "../support/api";
 import { testPool } from "../support/db";
 import { busyPage, flatePdf, pdfBomb, solidPng, textPage } from "../support/files";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as upload from "@/app/api/files/route";
 import * as download from "@/app/api/files/[id]/route";
 import * as textRoute from "@/app/api/files/[id]/text/route";
-import type { App } from "@/lib/app";
-import type { FileTextState, UploadedFile } from "@/lib/protocol/files";
+import type { FileTextState } from "@/lib/protocol/files";
+import { integrationApp } from "../support/integration";
+import { putFile, uploadedFile } from "../support/uploads";
 
 // The bounds of the Files wing: a PDF's text is read off the request path
 // within limits (the upload answers at once; the server serves meanwhile);
@@ -19,23 +18,6 @@ import type { FileTextState, UploadedFile } from "@/lib/protocol/files";
 // within STORAGE_QUOTA_MB, however many uploads arrive at once.
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
-
-const put = (cookie: string, name: string, bytes: Buffer | string, headers: Record<string, string> = {}) =>
-  upload.POST(
-    request("/api/files", {
-      method: "POST",
-      cookie,
-      body: typeof bytes === "string" ? bytes : new Uint8Array(bytes),
-      headers: { "x-file-name": encodeURIComponent(name), "content-type": "application/octet-stream", ...headers },
-    }),
-    undefined as never,
-  );
-
-async function uploaded(cookie: string, name: string, bytes: Buffer | string): Promise<UploadedFile> {
-  const response = await put(cookie, name, bytes);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as UploadedFile;
-}
 
 const textState = async (cookie: string, id: string): Promise<FileTextState | null> => {
   const response = await textRoute.GET(request(`/api/files/${id}/text`, { cookie }), params(id));
@@ -63,35 +45,23 @@ const MODELS = {
 };
 
 describe("a PDF's text, read off the request path", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
+  const t = integrationApp({ settings: { ...MODELS, ATTACHMENT_MAX_MB: "2" } });
   const lastUserTexts = () => {
-    const body = mock.requests.at(-1) as { messages: Sent[] };
+    const body = t.mock.requests.at(-1) as { messages: Sent[] };
     const content = body.messages.filter((m) => m.role === "user").at(-1)!.content;
     return typeof content === "string" ? [content] : content.flatMap((part) => (part.text === undefined ? [] : [part.text]));
   };
 
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ settings: { ...MODELS, OPENAI_COMPATIBLE_BASE_URL: mock.url, ATTACHMENT_MAX_MB: "2" } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await mock.close();
-    await pool.end();
-  });
-
   it("answers a PDF bomb's upload at once, refuses its text within the bounds, and serves the server's other requests meanwhile", async () => {
     const me = await visitor();
     // A few kilobytes whose content stream inflates to 64 MB.
-    const bomb = await uploaded(me.cookie, "bomb.pdf", pdfBomb(64 * 1024 * 1024));
+    const bomb = await uploadedFile(me.cookie, "bomb.pdf", pdfBomb(64 * 1024 * 1024));
     expect(bomb).toMatchObject({ mediaType: "application/pdf", textState: "pending" });
     // Within every bound, but seconds of PDF.js's work: the server's other requests are answered while it runs.
-    const slow = await uploaded(me.cookie, "busy.pdf", flatePdf([busyPage(8 * 1024 * 1024)]));
+    const slow = await uploadedFile(me.cookie, "busy.pdf", flatePdf([busyPage(8 * 1024 * 1024)]));
     expect(slow.textState).toBe("pending");
 
-    const notes = await uploaded(me.cookie, "notes.txt", "The meeting moved to Thursday.");
+    const notes = await uploadedFile(me.cookie, "notes.txt", "The meeting moved to Thursday.");
     const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "Read this", files: [{ id: notes.id }] }, model: "openai-compatible:text-mock" }, me.cookie);
     expect(turn.response.status).toBe(200);
     expect(turn.text.length).toBeGreaterThan(0);
@@ -109,19 +79,19 @@ describe("a PDF's text, read off the request path", () => {
 
   it("gives a turn that sends a PDF right after its upload the PDF's text", async () => {
     const me = await visitor();
-    const pdf = await uploaded(me.cookie, "memo.pdf", flatePdf([textPage("The budget is approved")]));
+    const pdf = await uploadedFile(me.cookie, "memo.pdf", flatePdf([textPage("The budget is approved")]));
     await chatTurn(chat, { message: { id: randomUUID(), content: "Summarize", files: [{ id: pdf.id }] }, model: "openai-compatible:text-mock" }, me.cookie);
     expect(lastUserTexts().some((text) => text.startsWith("[Attached file: memo.pdf (PDF,") && text.includes("The budget is approved"))).toBe(true);
   });
 
   it("has another server take over a PDF whose server died reading it, and gives up on one that ended three", async () => {
     const me = await visitor();
-    const orphan = await uploaded(me.cookie, "orphan.pdf", flatePdf([textPage("Left behind")]));
-    const deadly = await uploaded(me.cookie, "deadly.pdf", flatePdf([textPage("Never read")]));
+    const orphan = await uploadedFile(me.cookie, "orphan.pdf", flatePdf([textPage("Left behind")]));
+    const deadly = await uploadedFile(me.cookie, "deadly.pdf", flatePdf([textPage("Never read")]));
     await settled(me.cookie, orphan.id);
     await settled(me.cookie, deadly.id);
     // As a server that took them and died leaves them: pending, their lease passed.
-    await pool.query(
+    await t.pool.query(
       `UPDATE files SET text_state = 'pending', extracted_text = NULL, text_lease_until = now() - interval '1 second',
               text_attempts = CASE WHEN id = $2 THEN 3 ELSE 1 END WHERE id = ANY($1::uuid[])`,
       [[orphan.id, deadly.id], deadly.id],
@@ -134,9 +104,6 @@ describe("a PDF's text, read off the request path", () => {
 });
 
 describe("the bytes a turn reads", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
   /** The bytes of files' contents the app's queries brought back. */
   let bytesRead = 0;
   const counted = testPool();
@@ -156,26 +123,19 @@ describe("the bytes a turn reads", () => {
     return { threadId: turn.threadId!, bytes: bytesRead };
   };
 
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ settings: { ...MODELS, OPENAI_COMPATIBLE_BASE_URL: mock.url } }, { pool: counted });
-  });
-  afterAll(async () => {
-    await app.close();
-    await mock.close();
-    await counted.end();
-    await pool.end();
-  });
+  // Ended after the app (hooks after run in reverse): the app does not end a pool it was given.
+  afterAll(() => counted.end());
+  const t = integrationApp({ settings: MODELS, parts: { pool: counted } });
   beforeEach(() => {
     bytesRead = 0;
   });
 
   it("reads no image bytes for a model that cannot see images, never a PDF's, and each file's once for a model that sees them", async () => {
     const me = await visitor();
-    const red = await uploaded(me.cookie, "red.png", solidPng("#ff0000", 64, 64));
-    const blue = await uploaded(me.cookie, "blue.png", solidPng("#0000ff", 48, 48));
-    const pdf = await uploaded(me.cookie, "brief.pdf", flatePdf([textPage("Ship on Monday")]));
-    const notes = await uploaded(me.cookie, "notes.txt", "Bring the slides.");
+    const red = await uploadedFile(me.cookie, "red.png", solidPng("#ff0000", 64, 64));
+    const blue = await uploadedFile(me.cookie, "blue.png", solidPng("#0000ff", 48, 48));
+    const pdf = await uploadedFile(me.cookie, "brief.pdf", flatePdf([textPage("Ship on Monday")]));
+    const notes = await uploadedFile(me.cookie, "notes.txt", "Bring the slides.");
     await settled(me.cookie, pdf.id);
     const files = [{ id: red.id }, { id: blue.id }, { id: pdf.id }, { id: notes.id }];
 
@@ -192,8 +152,8 @@ describe("the bytes a turn reads", () => {
 
   it("reads no bytes of files in messages outside the model's window", async () => {
     const me = await visitor();
-    const image = await uploaded(me.cookie, "plot.png", solidPng("#00aa00", 64, 64));
-    const notes = await uploaded(me.cookie, "old.txt", "An old note.");
+    const image = await uploadedFile(me.cookie, "plot.png", solidPng("#00aa00", 64, 64));
+    const notes = await uploadedFile(me.cookie, "old.txt", "An old note.");
     const first = await turnReads(me.cookie, { message: { id: randomUUID(), content: "Old files", files: [{ id: image.id }, { id: notes.id }] }, model: "openai-compatible:vision-mock" });
     expect(first.bytes).toBe(image.size + notes.size);
     const windowed = await turnReads(me.cookie, {
@@ -208,28 +168,19 @@ describe("the bytes a turn reads", () => {
 });
 
 describe("the storage quota", () => {
-  let app: App;
-  const pool = testPool();
+  const t = integrationApp({ model: "offline", settings: { STORAGE_QUOTA_MB: "1", ATTACHMENT_MAX_MB: "1" } });
   const KB = 1024;
   /** Distinct bytes of `size`: text, each upload its own content. */
   const textOf = (size: number) => `${randomUUID()}\n`.padEnd(size, "x");
 
-  beforeAll(() => {
-    app = testApp({ settings: { STORAGE_QUOTA_MB: "1", ATTACHMENT_MAX_MB: "1" } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-  });
-
-  const used = async (owner: string) => Number((await pool.query("SELECT coalesce(sum(size), 0) AS n FROM files WHERE owner = $1", [owner])).rows[0].n);
+  const used = async (owner: string) => Number((await t.pool.query("SELECT coalesce(sum(size), 0) AS n FROM files WHERE owner = $1", [owner])).rows[0].n);
 
   it("refuses an upload past STORAGE_QUOTA_MB with a 413 that says how much is used, before its body when it declares its size", async () => {
     const me = await visitor();
     const first = textOf(600 * KB);
-    await uploaded(me.cookie, "first.txt", first);
+    await uploadedFile(me.cookie, "first.txt", first);
     const second = textOf(600 * KB);
-    const refused = await put(me.cookie, "second.txt", second);
+    const refused = await putFile(me.cookie, "second.txt", second);
     expect(refused.status).toBe(413);
     expect(await errorOf(refused)).toEqual({
       code: "payload_too_large:quota",
@@ -253,15 +204,15 @@ describe("the storage quota", () => {
     expect(declared.status).toBe(413);
     expect((await errorOf(declared)).code).toBe("payload_too_large:quota");
     // The same bytes again take no more room.
-    expect((await put(me.cookie, "first again.txt", first)).status).toBe(201);
+    expect((await putFile(me.cookie, "first again.txt", first)).status).toBe(201);
     expect(await used(me.id)).toBe(600 * KB);
   });
 
   it("lets uploads arriving at once take no more than the room left", async () => {
     const me = await visitor();
-    await uploaded(me.cookie, "base.txt", textOf(600 * KB));
+    await uploadedFile(me.cookie, "base.txt", textOf(600 * KB));
     // Room for one of these five, whichever is stored first.
-    const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => put(me.cookie, `n${n}.txt`, textOf(300 * KB))));
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => putFile(me.cookie, `n${n}.txt`, textOf(300 * KB))));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 413, 413, 413, 413]);
     expect(await used(me.id)).toBe(900 * KB);
   });

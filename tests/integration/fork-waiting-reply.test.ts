@@ -1,15 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { denialText } from "@threadline/history/approvals";
-import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { chatTurn, params, request } from "../support/api";
 import * as chat from "@/app/api/chat/route";
 import * as forkRoute from "@/app/api/threads/[id]/fork/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A fork of a reply that waits for the user's approval: the approvals are the
 // source's, so the copy is stopped, its undecided calls answered as not
@@ -19,39 +16,23 @@ const ASKING = { TOOL_APPROVAL: "all" };
 const ASKS = '[[call:calculate:{"expression":"6 * 7"}]]';
 
 describe("forking a reply that waits for an approval (inline runtime)", () => {
-  let mock: MockModelServer;
-  let app: App;
-  let me: { id: string; cookie: string };
-  const pool = testPool();
-
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url, settings: ASKING });
-  });
-  afterAll(async () => {
-    await mock.close();
-    await app.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
+  const t = integrationApp({ settings: ASKING });
 
   const decide = (threadId: string, approvalId: string, body: unknown) =>
-    decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie: me.cookie, json: body }), {
+    decisionRoute.POST(request(`/api/threads/${threadId}/approvals/${approvalId}`, { method: "POST", cookie: t.me.cookie, json: body }), {
       params: Promise.resolve({ id: threadId, approvalId }),
     });
   const fork = (threadId: string, messageId: string) =>
-    forkRoute.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie: me.cookie, json: { messageId } }), params(threadId));
+    forkRoute.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie: t.me.cookie, json: { messageId } }), params(threadId));
   const statusOf = async (threadId: string, messageId: string) => {
-    const { rows } = await pool.query<{ status: string }>("SELECT DISTINCT status FROM messages WHERE thread_id = $1 AND message_id = $2", [threadId, messageId]);
+    const { rows } = await t.pool.query<{ status: string }>("SELECT DISTINCT status FROM messages WHERE thread_id = $1 AND message_id = $2", [threadId, messageId]);
     return rows.map((r) => r.status);
   };
 
   it("copies it stopped with its call answered as not decided there, which nothing decides or goes on with; the source still waits", async () => {
     // Its own words, so the model's requests about this thread can be told from other tests' on the same database.
     const words = `${ASKS} fork ${randomUUID()}`;
-    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: words } }, me.cookie);
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: words } }, t.me.cookie);
     expect(turn.response.status).toBe(200);
     const asked = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
     const replyId = (turn.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
@@ -63,7 +44,7 @@ describe("forking a reply that waits for an approval (inline runtime)", () => {
     const copyId = (await response.json()).thread.id as string;
 
     // The copy: stopped, its call answered, no approval of its own.
-    const [, copied] = await app.history().get({ owner: me.id, threadId: copyId });
+    const [, copied] = await t.app.history().get({ owner: t.me.id, threadId: copyId });
     expect(copied.status).toBe("stopped");
     expect(await statusOf(copyId, copied.id)).toEqual(["stopped"]);
     expect(copied.parts.filter((p) => p.type === "tool-result")).toEqual([
@@ -76,7 +57,7 @@ describe("forking a reply that waits for an approval (inline runtime)", () => {
         agentName: expect.any(String),
       },
     ]);
-    expect((await pool.query("SELECT count(*)::int AS n FROM tool_approvals WHERE thread_id = $1", [copyId])).rows).toEqual([{ n: 0 }]);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM tool_approvals WHERE thread_id = $1", [copyId])).rows).toEqual([{ n: 0 }]);
 
     // Deciding the copied card is refused: the approval is not the copy's.
     const refused = await decide(copyId, asked.approvalId, { approved: true });
@@ -84,22 +65,22 @@ describe("forking a reply that waits for an approval (inline runtime)", () => {
     expect((await refused.json()).error).toEqual({ code: "not_found:approval", message: "No such approval in this thread." });
 
     // The due work finds nothing of the copy's to go on with: no model call, the copy as it was.
-    const due = await app.approvals().dueReplies({ timeoutMs: 0, limit: 1_000 });
+    const due = await t.app.approvals().dueReplies({ timeoutMs: 0, limit: 1_000 });
     expect(due.filter((d) => d.threadId === copyId)).toEqual([]);
-    const aboutThis = () => mock.requests.filter((body) => JSON.stringify(body).includes(words)).length;
+    const aboutThis = () => t.mock.requests.filter((body) => JSON.stringify(body).includes(words)).length;
     const before = aboutThis();
-    await app.dueWork()!.look();
+    await t.app.dueWork()!.look();
     expect(aboutThis()).toBe(before);
     // Nor did it claim the copy for a turn (the model call of one would come after the look).
-    expect((await pool.query("SELECT count(*)::int AS n FROM turns WHERE thread_id = $1", [copyId])).rows).toEqual([{ n: 0 }]);
-    expect((await app.history().get({ owner: me.id, threadId: copyId })).at(-1)).toEqual(copied);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM turns WHERE thread_id = $1", [copyId])).rows).toEqual([{ n: 0 }]);
+    expect((await t.app.history().get({ owner: t.me.id, threadId: copyId })).at(-1)).toEqual(copied);
 
     // The source still waits, and its owner's decision makes it go on.
     expect(await statusOf(threadId, replyId)).toEqual(["waiting"]);
     const approved = await decide(threadId, asked.approvalId, { approved: true });
     expect(approved.status).toBe(202);
     await expect.poll(() => statusOf(threadId, replyId)).toEqual(["complete"]);
-    const [, source] = await app.history().get({ owner: me.id, threadId });
+    const [, source] = await t.app.history().get({ owner: t.me.id, threadId });
     expect(source.parts.find((p) => p.type === "tool-result")).toMatchObject({ output: { result: "42" }, approval: { id: asked.approvalId, outcome: "approved" } });
   });
 });

@@ -1,20 +1,13 @@
 import { spawn } from "node:child_process";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { testApp } from "../support/test-app";
+import { describe, expect, it } from "vitest";
 import * as health from "@/app/api/health/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // GET /api/health says what a load balancer needs, and no response names its
 // worker unless the operator asks (WORKER_HEADER).
-let app: App;
-
 // Each test starts from the default settings: one that asks for another builds its own app.
-beforeEach(() => {
-  app = testApp();
-});
-afterEach(async () => {
-  await app.close();
-});
+const t = integrationApp({ model: "offline" });
+
 
 describe("GET /api/health", () => {
   it("answers status, runtime and whether the database answers, and nothing else", async () => {
@@ -25,8 +18,7 @@ describe("GET /api/health", () => {
   });
 
   it("names its process only with WORKER_HEADER=1", async () => {
-    await app.close();
-    app = testApp({ settings: { WORKER_HEADER: "1" } });
+    await t.configure({ WORKER_HEADER: "1" });
     expect((await health.GET()).headers.get("x-worker")).toBe(String(process.pid));
   });
 });

@@ -1,40 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { nextTurnHistory } from "@/lib/agent/turn/next-turn-history";
-import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
+import { chatTurn, replyParts, signaturesIn } from "../support/api";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
-import type { RawEnv } from "@/lib/env";
+import { integrationApp } from "../support/integration";
 
 // History policies decide what the model is given; the model's side of it is
 // what the mock model server received, on both history paths.
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-
-/** An app with these operator settings in place of the test's, which is closed first. */
-async function configure(settings: RawEnv) {
-  await app.close();
-  app = testApp({ modelUrl: mock.url, settings });
-}
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(() => mock.close());
 // Each test starts from the defaults: the operator's setting it gives stays with its own app.
-beforeEach(async () => {
-  app = testApp({ modelUrl: mock.url });
-  me = await visitor();
-});
-afterEach(async () => {
-  await app.close();
-});
+const t = integrationApp();
 
-const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, t.me.cookie);
 
 type Item = { id: string; role: "user" | "assistant"; parts: unknown[]; signature?: string; seq?: number };
 
@@ -58,7 +36,7 @@ async function threeTurns() {
 
 /** The user messages the model received on its last call. */
 const userTextsSent = () =>
-  ((mock.requests.at(-1) as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
+  ((t.mock.requests.at(-1) as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
 
 const reported = (chunks: UIMessageChunk[]) => (chunks.find((c) => c.type === "data-history") as { data: Record<string, unknown> }).data;
 
@@ -91,7 +69,7 @@ describe("history policies", () => {
 
   it("lets the operator's setting win over the URL's", async () => {
     const { threadId } = await threeTurns();
-    await configure({ NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "lastN", NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "1" });
+    await t.configure({ NEXT_PUBLIC_DEFAULT_HISTORY_POLICY: "lastN", NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH: "1" });
     const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "delta" }, historyPolicy: "all" });
     expect(userTextsSent()).toEqual(["delta"]);
     expect(reported(chunks)).toMatchObject({ policy: "lastN", length: 1, source: "environment" });
@@ -107,8 +85,8 @@ describe("history policies", () => {
     ];
     let threadMessages = 6;
     for (const [environment, url, expected] of cases) {
-      await configure(environment);
-      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages, network: app.network() });
+      await t.configure(environment);
+      const page = nextTurnHistory({ searchParams: { debug: "true", ...url }, threadMessages, network: t.app.network() });
       expect(page).toEqual({ ...expected, threadMessages });
       // The page's body carries the URL's setting as written; the route reads it as it reads any request.
       const { chunks } = await turn({ threadId, message: { id: randomUUID(), content: "next" }, ...url });
@@ -118,7 +96,7 @@ describe("history policies", () => {
   });
 
   it("tells the chat page when the next message would be refused, and why", () => {
-    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0, network: app.network() })).toEqual({
+    expect(nextTurnHistory({ searchParams: { historyLength: "-1" }, threadMessages: 0, network: t.app.network() })).toEqual({
       error: "the next message will be refused (historyLength: must be a whole number, 0 or more)",
     });
   });

@@ -1,39 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CHAT_TURN_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnRefusal } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import type { TurnHistory, TurnStore } from "@threadline/history/contract";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as functions from "@/inngest/functions/chat-turn";
-import type { App } from "@/lib/app";
 import { executeWithRetries, memoized } from "../support/inngest-engine";
 import { turnEventData } from "../support/turn-events";
+import { integrationApp } from "../support/integration";
 
 // The chat function runs whole in-process under @inngest/test (the official
 // engine), against the real database and the real provider code talking HTTP
 // to the mock model server.
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
+const t = integrationApp();
 let owner: string;
 let published: { turnId: string; chunk?: TurnChunkMessage; refused?: TurnRefusal }[];
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
 beforeEach(() => {
   owner = `owner-${randomUUID()}`;
   published = [];
-  mock.requests.length = 0;
 });
 
 function engine(
@@ -41,8 +26,8 @@ function engine(
   history?: () => TurnHistory,
 ) {
   const turnId = randomUUID();
-  const fn = functions.createChatTurnFunction(app.inngest(), {
-    ...app,
+  const fn = functions.createChatTurnFunction(t.app.inngest(), {
+    ...t.app,
     ...(history && { history }),
     publisher: {
       chunks: async (id, messages) => void published.push(...messages.map((chunk) => ({ turnId: id, chunk }))),
@@ -60,7 +45,7 @@ function engine(
 }
 
 async function rows(threadId: string) {
-  const { rows } = await pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  const { rows } = await t.pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
   return rows;
 }
 
@@ -92,7 +77,6 @@ describe("the chat function under Inngest", () => {
   });
 });
 
-
 describe("retries and replays", () => {
   it("a model call that breaks off once is retried: one user message, one reply, the retry's chunks tagged", async () => {
     const { at } = engine({ content: "[[flaky-mid]] try again" });
@@ -103,7 +87,7 @@ describe("retries and replays", () => {
     const stored = await rows(threadId);
     expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
     expect(stored[1].content).toContain('You said: "[[flaky-mid]] try again"');
-    expect(mock.requests).toHaveLength(2);
+    expect(t.mock.requests).toHaveLength(2);
     const tagged = new Set(published.filter((p) => p.chunk?.chunk.type === "text-delta").map((p) => p.chunk!.attempt));
     expect([...tagged].sort()).toEqual([0, 1]);
   });
@@ -111,7 +95,7 @@ describe("retries and replays", () => {
 
 describe("more retries and replays", () => {
   it("a database write that fails once is retried: exactly one user message and one reply", async () => {
-    const real = new PostgresHistoryAdapter(pool);
+    const real = new PostgresHistoryAdapter(t.pool);
     const failures = { user: 0, results: 0 };
     // Opening the turn stores the user's message: the write lands but the step still fails (a lost connection after COMMIT).
     const turns: TurnStore = Object.assign(Object.create(real.turns), {
@@ -138,7 +122,7 @@ describe("more retries and replays", () => {
     expect(attempts).toBe(3);
     const stored = await rows((result as { threadId: string }).threadId);
     expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
   });
 
   it("a whole replay of a finished run writes nothing and publishes nothing", async () => {
@@ -146,19 +130,19 @@ describe("more retries and replays", () => {
     const first = await at(0).execute();
     const threadId = (first.result as { threadId: string }).threadId;
     const before = await rows(threadId);
-    const requestsBefore = mock.requests.length;
+    const requestsBefore = t.mock.requests.length;
     published = [];
 
     const replay = await at(0).execute({ steps: await memoized(first.state as Record<string, Promise<unknown>>) });
     expect(replay.error).toBeUndefined();
     expect(replay.result).toEqual(first.result);
     expect(await rows(threadId)).toEqual(before);
-    expect(mock.requests).toHaveLength(requestsBefore);
+    expect(t.mock.requests).toHaveLength(requestsBefore);
     expect(published).toEqual([]);
   });
 
   it("another owner's thread is refused at once, without retries and without rows", async () => {
-    const real = new PostgresHistoryAdapter(pool);
+    const real = new PostgresHistoryAdapter(t.pool);
     const { threadId } = await real.createThread({ owner: "someone-else" });
     const { at, turnId } = engine({ content: "let me in", threadId });
     const { error, attempts } = await executeWithRetries(at);
@@ -211,8 +195,8 @@ describe("tools under retries", () => {
       },
     });
     let toolOutputsPublished = 0;
-    const fn = functions.createChatTurnFunction(app.inngest(), {
-      ...app,
+    const fn = functions.createChatTurnFunction(t.app.inngest(), {
+      ...t.app,
       network: () => createNetwork({ model, agents: [{ name: "Expert", system: "", tools: [counter], maxSteps: 3 }] }),
       publisher: {
         chunks: async (id, messages) => {

@@ -1,29 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import type { TurnHistory } from "@threadline/history/contract";
-import type { MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest, type ServeHandlers } from "../support/in-process-inngest";
-import type { InngestStandin } from "../support/inngest-standin/index.mjs";
+import { type ServeHandlers } from "../support/in-process-inngest";
 import { turnEventData } from "../support/turn-events";
+import { integrationApp } from "../support/integration";
 
 // A run that fails for good outside the model step must still end the
 // client's stream. The stand-in's executor plays Inngest's part: retries, then
 // one last request that throws the step's error into the function.
-let inProcess: InProcessInngest;
-let mock: MockModelServer;
-let standin: InngestStandin;
-const pool = testPool();
-
-beforeAll(async () => {
-  inProcess = await startInProcessInngest({ retryDelayMs: 5, handlers: brokenReadsServe });
-  ({ mock, standin } = inProcess);
-});
-afterAll(async () => {
-  await inProcess.close();
-  await pool.end();
-});
+const t = integrationApp({ runtime: "inngest", inngest: { retryDelayMs: 5, handlers: brokenReadsServe } });
 
 /** The chat function served with a history whose reads always fail. */
 async function brokenReadsServe(): Promise<ServeHandlers> {
@@ -33,7 +19,7 @@ async function brokenReadsServe(): Promise<ServeHandlers> {
   const { realtimePublisher } = await import("@/lib/inngest/publisher");
   const { app } = await import("@/lib/app");
   const { PostgresHistoryAdapter } = await import("@threadline/history/postgres");
-  const real = new PostgresHistoryAdapter(pool);
+  const real = new PostgresHistoryAdapter(t.pool);
   const brokenReads: TurnHistory = {
     turns: real.turns,
     summaries: real.summaries,
@@ -54,7 +40,7 @@ describe("a run that fails for good", () => {
   it("publishes an error chunk as its last message, so the stream ends instead of timing out", async () => {
     const owner = `owner-${randomUUID()}`;
     const { PostgresHistoryAdapter } = await import("@threadline/history/postgres");
-    const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
+    const { threadId } = await new PostgresHistoryAdapter(t.pool).createThread({ owner });
     const inngest = (await import("@/lib/app")).app().inngest();
     const { CHAT_TURN_EVENT } = await import("@/lib/protocol/turn-events");
     const turnId = randomUUID();
@@ -62,13 +48,13 @@ describe("a run that fails for good", () => {
       name: CHAT_TURN_EVENT,
       data: turnEventData({ turnId, owner, threadId, content: "load my history" }),
     });
-    const [run] = await standin.waitForRuns(ids[0]);
+    const [run] = await t.standin.waitForRuns(ids[0]);
     expect(run.status).toBe("failed");
-    const chunks = standin.published
+    const chunks = t.standin.published
       .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunks")
       .flatMap((m) => (m.data as TurnChunkBatch).messages.map((message) => message.chunk));
     expect(chunks[0]).toMatchObject({ type: "data-thread" });
     expect(chunks.at(-1)).toEqual({ type: "error", errorText: "The server failed while answering. Please try again." });
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 });

@@ -1,30 +1,19 @@
 import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { describe, expect, it } from "vitest";
 import * as route from "@/app/api/inngest/route";
 import { CHAT_TURN_EVENT } from "@/lib/protocol/turn-events";
-import type { App } from "@/lib/app";
 import { cleanEnv } from "../support/fresh-copy";
 import { turnEventData } from "../support/turn-events";
+import { integrationApp } from "../support/integration";
 
 // Inngest as production runs it: with a signing key, /api/inngest runs only
 // requests Inngest signed; the start script refuses dev mode in production.
 const SIGNING_KEY = `signkey-test-${"ab12".repeat(16)}`;
-const pool = testPool();
-let app: App;
-
-beforeAll(() => {
-  app = testApp({
-    modelUrl: "http://127.0.0.1:9/v1",
-    settings: { INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key", INNGEST_BASE_URL: "http://127.0.0.1:9" },
-  });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
+const t = integrationApp({
+  modelUrl: "http://127.0.0.1:9/v1",
+  settings: { INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key", INNGEST_BASE_URL: "http://127.0.0.1:9" },
 });
 
 /** JSON with every object's keys sorted: the canonical form Inngest signs (RFC 8785, for strings and integers). */
@@ -64,7 +53,7 @@ function post(body: string, signature?: string) {
 }
 
 async function threadsOf(owner: string): Promise<number> {
-  const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [owner]);
+  const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [owner]);
   return rows[0].n;
 }
 

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TurnChunkBatch, TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { testPool } from "../support/db";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
 import { turnEventData } from "../support/turn-events";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
-import type { InngestStandin, StandinRun } from "../support/inngest-standin/index.mjs";
+import type { StandinRun } from "../support/inngest-standin/index.mjs";
+import { integrationApp } from "../support/integration";
 
 // The real serve route (app/api/inngest/route.ts) imported in-process and
 // driven by the stand-in's executor with the SDK's execution protocol, in its
@@ -14,29 +13,19 @@ import type { InngestStandin, StandinRun } from "../support/inngest-standin/inde
 // reported to the checkpoint API, and the request ends with RunComplete. (One
 // request per step, checkpointing off: inngest-async-mode.test.ts.)
 // Events go in through the app's own Inngest client, as the chat route sends them.
-let inProcess: InProcessInngest;
+const t = integrationApp({ runtime: "inngest" });
 let route: typeof import("@/app/api/inngest/route");
 let client: import("@/lib/inngest/client").InngestClient;
 let CHAT_TURN_EVENT: string;
-let mock: MockModelServer;
-let standin: InngestStandin;
-const pool = testPool();
 let owner: string;
 
 beforeAll(async () => {
-  inProcess = await startInProcessInngest();
-  ({ mock, standin } = inProcess);
   route = await import("@/app/api/inngest/route");
   client = (await import("@/lib/app")).app().inngest();
   CHAT_TURN_EVENT = (await import("@/lib/protocol/turn-events")).CHAT_TURN_EVENT;
 });
-afterAll(async () => {
-  await inProcess.close();
-  await pool.end();
-});
 beforeEach(() => {
   owner = `owner-${randomUUID()}`;
-  mock.requests.length = 0;
 });
 
 function turnEvent(content: string, extra: Partial<Parameters<typeof turnEventData>[0]> = {}) {
@@ -46,18 +35,18 @@ function turnEvent(content: string, extra: Partial<Parameters<typeof turnEventDa
 async function runTurn(content: string, extra: Partial<Parameters<typeof turnEventData>[0]> = {}) {
   const event = turnEvent(content, extra);
   const { ids } = await client.send(event);
-  const runs = await standin.waitForRuns(ids[0]);
+  const runs = await t.standin.waitForRuns(ids[0]);
   expect(runs).toHaveLength(1);
   return { run: runs[0], turnId: event.data.turnId };
 }
 
 async function rows(threadId: string) {
-  const { rows } = await pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+  const { rows } = await t.pool.query("SELECT kind, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
   return rows;
 }
 
 const chunksOn = (turnId: string) =>
-  standin.published
+  t.standin.published
     .filter((m) => m.channel === `turn:${turnId}` && m.topic === "chunks")
     .flatMap((m) => (m.data as TurnChunkBatch).messages);
 
@@ -122,7 +111,7 @@ describe("the Inngest serve route", () => {
     expect(run.checkpoints.every((c) => c.ops.length === 1 && c.ops[0] === "StepRun")).toBe(true);
     expect(run.staleCheckpoints).toBe(0);
     // A checkpoint from a request the run no longer waits for is a stale dispatch: 409, which stops the SDK.
-    const late = await fetch(`${standin.url}/v1/checkpoint/${run.id}/async`, {
+    const late = await fetch(`${t.standin.url}/v1/checkpoint/${run.id}/async`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ run_id: run.id, request_id: run.requests[0].requestId, steps: [] }),
@@ -137,7 +126,7 @@ describe("the Inngest serve route", () => {
       { kind: "user", content: "served hello" },
       { kind: "assistant", content: reply },
     ]);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
 
     // Chunks went out once, through the stand-in's realtime publish, in order.
     const published = chunksOn(turnId);
@@ -146,17 +135,17 @@ describe("the Inngest serve route", () => {
     expect(published.at(-1)!.chunk.type).toBe("finish");
     expect(published.find((m) => m.chunk.type === "start")!.chunk).toMatchObject({ messageId: output.replyId });
     expect(deltas(published)).toBe(reply);
-    expect(standin.unhandled).toEqual([]);
+    expect(t.standin.unhandled).toEqual([]);
   });
 
   it("sends a turn's requests to Inngest on connections it keeps open, with the SDK's own headers", async () => {
-    const requests = () => Object.values(standin.traffic.requests).reduce((sum, n) => sum + n, 0);
-    const [requestsBefore, connectionsBefore] = [requests(), standin.traffic.connections];
+    const requests = () => Object.values(t.standin.traffic.requests).reduce((sum, n) => sum + n, 0);
+    const [requestsBefore, connectionsBefore] = [requests(), t.standin.traffic.connections];
     const { run } = await runTurn("kept open");
     expect(run.status).toBe("completed");
     // The event, a checkpoint per step, a publish per batch of chunks: a dozen requests or more, over one or two connections.
     expect(requests() - requestsBefore).toBeGreaterThan(10);
-    expect(standin.traffic.connections - connectionsBefore).toBeLessThanOrEqual(2);
+    expect(t.standin.traffic.connections - connectionsBefore).toBeLessThanOrEqual(2);
     // Read once and kept, but the same as the SDK works out for itself, and a caller's change to them stays its own.
     const { Inngest } = await import("inngest");
     expect(client.headers).toEqual(new Inngest({ id: "threadline" }).headers);
@@ -183,20 +172,20 @@ describe("the Inngest serve route", () => {
     const stored = await rows(threadId);
     expect(stored.map((r) => r.kind)).toEqual(["user", "assistant"]);
     expect(stored[1].content).toBe(echoReply("[[flaky-mid]] once more", 1, 0));
-    expect(mock.requests).toHaveLength(2);
+    expect(t.mock.requests).toHaveLength(2);
     const attempts = new Set(chunksOn(turnId).filter((m) => m.chunk.type === "text-delta").map((m) => m.attempt));
     expect([...attempts].sort()).toEqual([0, 1]);
   });
 
   it("does not retry a refusal: the run fails at once and the refusal is published", async () => {
-    const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner: "someone-else" });
+    const { threadId } = await new PostgresHistoryAdapter(t.pool).createThread({ owner: "someone-else" });
     const { run, turnId } = await runTurn("let me in", { threadId });
     expect(run.status).toBe("failed");
     expect(run.requests.every((r) => r.attempt === 0)).toBe(true);
     // The refusing step ends with the refusal as its value (checkpointed); the function then ends the run for good (400: not retriable).
     expect(run.requests.map((r) => r.status)).toEqual([400]);
     expect(run.checkpointedSteps).toHaveLength(1);
-    expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toMatchObject([
+    expect(t.standin.published.filter((m) => m.channel === `turn:${turnId}`)).toMatchObject([
       { topic: "refused", data: { code: "not_found:thread", message: "Thread not found." } },
     ]);
     expect(await rows(threadId)).toEqual([]);
@@ -205,27 +194,27 @@ describe("the Inngest serve route", () => {
   it("refuses an event this app did not sign, even one that names the right owner and thread: nothing read, written or published", async () => {
     const { run: first } = await runTurn("my private words");
     const threadId = (first.output as { threadId: string }).threadId;
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     for (const forge of ["", "not-a-signature", turnEventData({ owner, threadId, content: "other" }).authorization]) {
       const { run, turnId } = await runTurn("written by a forger", { threadId, forge });
       expect(run.status).toBe("failed");
       expect(run.requests.flatMap((r) => r.ops)).not.toContain("StepRun"); // not one step ran
       expect(run.steps).toEqual([]);
       expect(JSON.stringify(run.requests) + JSON.stringify(run.output ?? "")).not.toContain("my private words");
-      expect(standin.published.filter((m) => m.channel === `turn:${turnId}`)).toEqual([]);
+      expect(t.standin.published.filter((m) => m.channel === `turn:${turnId}`)).toEqual([]);
     }
     expect(await rows(threadId)).toEqual([
       { kind: "user", content: "my private words" },
       { kind: "assistant", content: echoReply("my private words", 1, 0) },
     ]);
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it("runs turns with the same concurrency key one after another, others alongside", async () => {
     const [a, b, c] = [turnEvent("first in line"), turnEvent("second in line"), turnEvent("elsewhere")];
     b.data.concurrencyKey = a.data.concurrencyKey;
     const { ids } = await client.send([a, b, c]);
-    const [runA, runB, runC] = (await Promise.all(ids.map((id) => standin.waitForRuns(id)))).map(([r]) => r as StandinRun);
+    const [runA, runB, runC] = (await Promise.all(ids.map((id) => t.standin.waitForRuns(id)))).map(([r]) => r as StandinRun);
     for (const run of [runA, runB, runC]) expect(run.status).toBe("completed");
     expect(runB.startedAt!).toBeGreaterThanOrEqual(runA.endedAt!);
     expect(runC.startedAt!).toBeLessThan(runA.endedAt!);

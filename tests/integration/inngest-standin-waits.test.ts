@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { App } from "@/lib/app";
-import { startInProcessInngest, type InProcessInngest, type ServeHandlers } from "../support/in-process-inngest";
+import type { ServeHandlers } from "../support/in-process-inngest";
+import { integrationApp } from "../support/integration";
 
 // A run that waits without holding a process: for an event that names it
 // (step.waitForEvent with a match and a timeout) or for a time
@@ -28,34 +29,32 @@ function waitingFunction(app: App) {
 }
 
 describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in (%s)", (mode) => {
-  let inProcess: InProcessInngest;
-
-  beforeAll(async () => {
-    inProcess = await startInProcessInngest({
+  const t = integrationApp({
+    runtime: "inngest",
+    inngest: {
       mode,
       handlers: async (app) => {
         const { serve } = await import("inngest/next");
         return serve({ client: app.inngest(), functions: [waitingFunction(app)] }) as unknown as ServeHandlers;
       },
-    });
+    },
   });
-  afterAll(() => inProcess.close());
 
   const ask = async (timeout: string, literal = false) => {
     const approvalId = randomUUID();
-    const { ids } = await inProcess.app.inngest().send({ name: ASKED, data: { approvalId, threadId: randomUUID(), timeout, literal } });
-    return { approvalId, runs: inProcess.standin.waitForRuns(ids[0]) };
+    const { ids } = await t.app.inngest().send({ name: ASKED, data: { approvalId, threadId: randomUUID(), timeout, literal } });
+    return { approvalId, runs: t.standin.waitForRuns(ids[0]) };
   };
 
   const waiting = async (count: number) => {
-    for (let i = 0; i < 200 && inProcess.standin.runs.filter((r) => r.status === "waiting").length < count; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && t.standin.runs.filter((r) => r.status === "waiting").length < count; i++) await new Promise((r) => setTimeout(r, 25));
   };
 
   it("wakes a waiting run with the event that matches it, and no other; then sleeps for a while and until a time", async () => {
     const mine = await ask("1h");
     const other = await ask("1h");
     await waiting(2);
-    const send = (approvalId: string, approved: boolean) => inProcess.app.inngest().send({ name: DECIDED, data: { approvalId, approved } });
+    const send = (approvalId: string, approved: boolean) => t.app.inngest().send({ name: DECIDED, data: { approvalId, approved } });
     await send(mine.approvalId, true);
     const [run] = await mine.runs;
     expect(run.status).toBe("completed");
@@ -65,7 +64,7 @@ describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in
     expect(run.waits.map((w) => w.op)).toEqual(["WaitForEvent", "Sleep", "Sleep"]);
     expect(run.waits[0]).toMatchObject({ name: DECIDED, opts: { timeout: "1h", if: "event.data.approvalId == async.data.approvalId" } });
     // The other run still waits: the decision named another approval.
-    expect(inProcess.standin.runs.find((r) => r.eventId !== run.eventId && r.status === "waiting")).toBeDefined();
+    expect(t.standin.runs.find((r) => r.eventId !== run.eventId && r.status === "waiting")).toBeDefined();
     await send(other.approvalId, false);
     const [second] = await other.runs;
     expect(second.output).toMatchObject({ decision: { approvalId: other.approvalId, approved: false } });
@@ -75,12 +74,12 @@ describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in
     const mine = await ask("1h", true);
     const other = await ask("1h", true);
     await waiting(2);
-    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: mine.approvalId, approved: true } });
+    await t.app.inngest().send({ name: DECIDED, data: { approvalId: mine.approvalId, approved: true } });
     const [run] = await mine.runs;
     expect(run.output).toMatchObject({ decision: { approvalId: mine.approvalId, approved: true } });
     expect(run.waits[0]).toMatchObject({ opts: { if: `async.data.approvalId == "${mine.approvalId}"` } });
-    expect(inProcess.standin.runs.find((r) => r.eventId !== run.eventId && r.status === "waiting")).toBeDefined();
-    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: other.approvalId, approved: false } });
+    expect(t.standin.runs.find((r) => r.eventId !== run.eventId && r.status === "waiting")).toBeDefined();
+    await t.app.inngest().send({ name: DECIDED, data: { approvalId: other.approvalId, approved: false } });
     expect((await other.runs)[0].output).toMatchObject({ decision: { approvalId: other.approvalId, approved: false } });
   });
 
@@ -94,17 +93,17 @@ describe.each(["checkpointed", "async"] as const)("waits on the Inngest stand-in
 
   it("holds no concurrency slot while a run waits: another run of the same key runs meanwhile", async () => {
     const threadId = randomUUID();
-    const send = (approvalId: string) => inProcess.app.inngest().send({ name: ASKED, data: { approvalId, threadId, timeout: "1h" } });
+    const send = (approvalId: string) => t.app.inngest().send({ name: ASKED, data: { approvalId, threadId, timeout: "1h" } });
     const first = randomUUID();
     const second = randomUUID();
     const a = await send(first);
     const b = await send(second);
     // Both wait at once, though the key allows one running at a time.
     await waiting(2);
-    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: second, approved: true } });
-    await inProcess.app.inngest().send({ name: DECIDED, data: { approvalId: first, approved: true } });
-    const [runA] = await inProcess.standin.waitForRuns(a.ids[0]);
-    const [runB] = await inProcess.standin.waitForRuns(b.ids[0]);
+    await t.app.inngest().send({ name: DECIDED, data: { approvalId: second, approved: true } });
+    await t.app.inngest().send({ name: DECIDED, data: { approvalId: first, approved: true } });
+    const [runA] = await t.standin.waitForRuns(a.ids[0]);
+    const [runB] = await t.standin.waitForRuns(b.ids[0]);
     expect([runA.status, runB.status]).toEqual(["completed", "completed"]);
   });
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HUGE_REPLY, HUGE_REPLY_FIRST_WORD, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { HUGE_REPLY, HUGE_REPLY_FIRST_WORD } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
 import { TEST_DATABASE_URL } from "../support/db";
-import { testApp } from "../support/test-app";
 import { InngestTestEngine } from "@inngest/test";
 import type { TimelineEntry } from "@/lib/protocol/threads";
 import { CHAT_TURN_EVENT, type TurnChunkMessage } from "@/lib/protocol/turn-events";
@@ -13,30 +12,25 @@ import * as chat from "@/app/api/chat/route";
 import * as timeline from "@/app/api/threads/[id]/timeline/route";
 import * as search from "@/app/api/search/route";
 import { createChatTurnFunction } from "@/inngest/functions/chat-turn";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Whatever a model or a tool writes is stored whole: a text too big for a
 // full-text vector still saves (search reads its beginning), and a save the
 // database refuses for what it holds ends the turn at once with a message
 // that says so, never as if the database were away.
-let mock: MockModelServer;
+const t = integrationApp();
 let admin: pg.Pool;
-let app: App;
 
 // A rule the test adds to the database, so that it refuses one reply's text as a real constraint would.
 const REFUSED_WORD = `refusedword${randomUUID().slice(0, 8)}`;
 const REFUSING_CONSTRAINT = `test_refuses_${REFUSED_WORD}`;
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
   admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
 });
 afterAll(async () => {
   await admin.query(`ALTER TABLE messages DROP CONSTRAINT IF EXISTS ${REFUSING_CONSTRAINT}`).catch(() => {});
   await admin.end();
-  await mock.close();
-  await app.close();
 });
 
 async function partsOf(threadId: string, cookie: string): Promise<TimelineEntry[]> {
@@ -72,13 +66,13 @@ describe("parts larger than a full-text vector holds", () => {
     expect(next.response.status).toBe(200);
     expect(next.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     expect(next.text).toContain('You said: "and then?"');
-    const lastRequest = mock.requests.at(-1) as { messages: { role: string; content: unknown }[] };
+    const lastRequest = t.mock.requests.at(-1) as { messages: { role: string; content: unknown }[] };
     expect(JSON.stringify(lastRequest.messages).length).toBeLessThan(400_000);
   });
 
   it("stores a 2 MB tool result and a user message over a vector's size whole through the adapter", async () => {
     const me = await visitor();
-    const adapter = app.history();
+    const adapter = t.app.history();
     const { threadId } = await adapter.createThread({ owner: me.id });
     const words = HUGE_REPLY.split(" ");
     const output = `${words.slice(0, 200_000).join(" ")} ${words.slice(0, 150_000).join(" ")}`.slice(0, 2_000_000);
@@ -138,7 +132,7 @@ describe("a reply the database refuses", () => {
   });
 
   it("under Inngest, is one attempt of the save step, not a retried one, and the run ends with the reason published", async () => {
-    const adapter = app.history();
+    const adapter = t.app.history();
     let saves = 0;
     const counting = Object.assign(Object.create(adapter), {
       appendResults: (ctx: Parameters<typeof adapter.appendResults>[0]) => {
@@ -147,8 +141,8 @@ describe("a reply the database refuses", () => {
       },
     });
     const published: TurnChunkMessage[] = [];
-    const turnFn = createChatTurnFunction(app.inngest(), {
-      ...app,
+    const turnFn = createChatTurnFunction(t.app.inngest(), {
+      ...t.app,
       publisher: { chunks: async (_turn, messages) => void published.push(...messages), refused: async () => {} },
       history: () => counting,
     });

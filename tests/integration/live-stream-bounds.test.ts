@@ -1,43 +1,28 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { LiveStreamSlots } from "@/lib/db/live-streams";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { PostgresLiveStore } from "@/lib/live/postgres-progress";
 import type { TurnChunkMessage } from "@/lib/protocol/turn-events";
 import { LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
-import { params, readUntil, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { params, request, visitor } from "../support/api";
 import * as chat from "@/app/api/chat/route";
 import * as eventsRoute from "@/app/api/threads/events/route";
 import * as streamRoute from "@/app/api/threads/[id]/stream/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // What one identity's live streams may cost: a cap on how many it holds open,
 // on every server (GET /api/threads/:id/stream and /api/threads/events
 // together); one progress read per wake-up for all the streams following a
 // turn; and no stream kept for a client that does not read.
 const CAP = 3;
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
-const adapter = new PostgresHistoryAdapter(pool);
+const t = integrationApp({ settings: { MAX_LIVE_STREAMS_PER_IDENTITY: String(CAP) } });
+const adapter = new PostgresHistoryAdapter(t.pool);
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url, settings: { MAX_LIVE_STREAMS_PER_IDENTITY: String(CAP) } });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-
-const heldBy = async (owner: string) => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM live_streams WHERE owner = $1", [owner])).rows[0].n;
+const heldBy = async (owner: string) => (await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM live_streams WHERE owner = $1", [owner])).rows[0].n;
 
 describe("an identity's live streams", () => {
   it("are capped across both routes and every server: the next one is a 429 with Retry-After until one ends", async () => {
@@ -62,7 +47,7 @@ describe("an identity's live streams", () => {
       expect((await refused.json()).error).toMatchObject({ code: "rate_limited:live_streams", message: expect.stringContaining(`${CAP} live connections`) });
     }
     // Another app server counts the same rows.
-    const elsewhere = new LiveStreamSlots(() => pool, () => CAP);
+    const elsewhere = new LiveStreamSlots(() => t.pool, () => CAP);
     await expect(elsewhere.open(me.id)).rejects.toMatchObject({ code: "rate_limited:live_streams" });
     // Another identity is not affected.
     expect((await eventsRoute.GET(request("/api/threads/events", { cookie: (await visitor()).cookie }), undefined)).status).toBe(200);
@@ -80,20 +65,20 @@ describe("an identity's live streams", () => {
 
   it("held by a server that died lapse with their lease", async () => {
     const me = await visitor();
-    const dead = new LiveStreamSlots(() => pool, () => CAP);
+    const dead = new LiveStreamSlots(() => t.pool, () => CAP);
     for (let i = 0; i < CAP; i++) await dead.open(me.id);
     expect((await eventsRoute.GET(request("/api/threads/events", { cookie: me.cookie }), undefined)).status).toBe(429);
     // It stops renewing; its leases run out (set in the past rather than waited for).
-    await pool.query("UPDATE live_streams SET expires_at = now() - interval '1 second' WHERE owner = $1", [me.id]);
+    await t.pool.query("UPDATE live_streams SET expires_at = now() - interval '1 second' WHERE owner = $1", [me.id]);
     expect((await eventsRoute.GET(request("/api/threads/events", { cookie: me.cookie }), undefined)).status).toBe(200);
   });
   it("are renewed while open by one statement per interval, which also sweeps rows a dead server left long ago", async () => {
     const me = await visitor();
     const gone = `owner-${randomUUID()}`;
-    await pool.query("INSERT INTO live_streams (id, owner, expires_at) VALUES ($1, $2, now() - interval '2 hours')", [randomUUID(), gone]);
-    const slots = new LiveStreamSlots(() => pool, () => CAP, 1); // a one-second lease, renewed every third of it
+    await t.pool.query("INSERT INTO live_streams (id, owner, expires_at) VALUES ($1, $2, now() - interval '2 hours')", [randomUUID(), gone]);
+    const slots = new LiveStreamSlots(() => t.pool, () => CAP, 1); // a one-second lease, renewed every third of it
     const release = await slots.open(me.id);
-    const expiry = async () => (await pool.query<{ at: Date }>("SELECT expires_at AS at FROM live_streams WHERE owner = $1", [me.id])).rows[0]?.at.getTime();
+    const expiry = async () => (await t.pool.query<{ at: Date }>("SELECT expires_at AS at FROM live_streams WHERE owner = $1", [me.id])).rows[0]?.at.getTime();
     const first = await expiry();
     await expect.poll(expiry, { timeout: 5_000 }).toBeGreaterThan(first);
     await expect.poll(() => heldBy(gone), { timeout: 5_000 }).toBe(0);
@@ -119,7 +104,7 @@ async function runningTurn() {
   const bus = new LiveBus();
   const write = async (chunks: UIMessageChunk[], final = false) => {
     const messages: TurnChunkMessage[] = chunks.map((chunk) => ({ attempt: 0, chunk }));
-    await new PostgresLiveStore(pool).writeProgress({ turnId, messages, final, sweep: false }, { channel: PROGRESS_CHANNEL, payload: "{}" });
+    await new PostgresLiveStore(t.pool).writeProgress({ turnId, messages, final, sweep: false }, { channel: PROGRESS_CHANNEL, payload: "{}" });
     bus.emit("progress", turnId);
   };
   return { owner, threadId, bus, write };
@@ -131,7 +116,7 @@ function countingReads(): { pool: pg.Pool; reads: () => number } {
   const counting = {
     query: (...args: Parameters<pg.Pool["query"]>) => {
       if (typeof args[0] === "string" && args[0].includes("FROM turn_progress p")) reads++;
-      return (pool.query as (...a: unknown[]) => unknown)(...args);
+      return (t.pool.query as (...a: unknown[]) => unknown)(...args);
     },
   } as unknown as pg.Pool;
   return { pool: counting, reads: () => reads };
@@ -183,7 +168,7 @@ describe("the resumed streams of one turn", () => {
   it("cut off a client that stops reading once the turn wrote more than the backlog allows, and go on for the others", async () => {
     const { owner, threadId, bus, write } = await runningTurn();
     let ended = 0;
-    const resume = new TurnResume(() => new PostgresLiveStore(pool), () => bus, () => {}, 10 * 60_000, 4_000);
+    const resume = new TurnResume(() => new PostgresLiveStore(t.pool), () => bus, () => {}, 10 * 60_000, 4_000);
     await write([{ type: "start" }, { type: "text-start", id: "t" }, delta("start ")]);
     const stalled = (await resume.open(owner, threadId, { onEnd: () => ended++ }))!.getReader();
     const reading = (await resume.open(owner, threadId))!.getReader();

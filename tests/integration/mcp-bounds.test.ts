@@ -5,16 +5,13 @@ import type { UIMessageChunk } from "ai";
 import { parseMcpServers } from "@/lib/mcp-config";
 import { McpServers } from "@/lib/mcp/mcp-servers";
 import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";
-import type { App } from "@/lib/app";
 import type { Part } from "@threadline/history/parts";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import NewChatPage from "@/app/page";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, request, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import { startHostileMcpServer, type HostileMcpServer, type HostileMode } from "../support/hostile-mcp-server";
+import { integrationApp } from "../support/integration";
 
 // The MCP wing within its bounds, against servers that misbehave
 // (tests/support/hostile-mcp-server.ts): one that hangs in its handshake or in
@@ -137,13 +134,11 @@ describe("MCP servers within their bounds", () => {
 });
 
 describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
   let notes: HostileMcpServer;
   let hung: HostileMcpServer;
   let leaky: HostileMcpServer;
   let me: { id: string; cookie: string };
+  let settings: Record<string, string>;
   /** Every line the process wrote to its console while the describe ran. */
   const consoleLines: string[] = [];
   const secrets = ["pa55word-xyz", "qsecret-123", "hdr-secret-456", "xkey-789", Buffer.from("alice:pa55word-xyz").toString("base64")];
@@ -171,32 +166,20 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
         leaky2: { url: secretUrl.toString().replace("alice:pa55word-xyz@", ""), headers: { Authorization: "Bearer hdr-secret-456" } },
       },
     };
-    const settings = { MCP_SERVERS: JSON.stringify(config), MCP_CONNECT_TIMEOUT_SECONDS: "1" };
-    if (runtime === "inngest") {
-      inngest = await startInProcessInngest({ settings });
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url, settings });
-      // As the server does when it starts: a decided reply goes on.
-      app.dueWork()!.start();
-    }
+    settings = { MCP_SERVERS: JSON.stringify(config), MCP_CONNECT_TIMEOUT_SECONDS: "1" };
     me = await visitor();
   });
   afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await app.close();
-      await mock.close();
-    }
     for (const server of [notes, hung, leaky]) await server.close();
     vi.restoreAllMocks();
   });
+  // Inline, as the server does when it starts: a decided reply goes on.
+  const t = integrationApp({ runtime, settings: () => settings, dueWork: true });
 
   const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
-  const lastReply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+  const lastReply = async (threadId: string) => (await t.app.history().get({ owner: me.id, threadId })).at(-1)!;
   const offered = () => {
-    const requests = mock.requests as { tools?: { function: { name: string } }[] }[];
+    const requests = t.mock.requests as { tools?: { function: { name: string } }[] }[];
     const researcher = requests.findLast((r) => r.tools?.some((t) => t.function.name !== "hand_over" && t.function.name !== "call_agent"));
     return (researcher?.tools ?? []).map((t) => t.function.name);
   };
@@ -205,7 +188,7 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
     const element = (await NewChatPage({ searchParams: Promise.resolve({ debug: "true" }) })) as { props: { mcpServers?: unknown } };
     return element.props.mcpServers as { name: string; connected: boolean; tools: string[]; note?: string }[];
   };
-  const statusOf = (name: string) => app.mcp().status().find((s) => s.name === name)!;
+  const statusOf = (name: string) => t.app.mcp().status().find((s) => s.name === name)!;
 
   it("answers while one server hangs in its handshake and two fail: the hung one is marked down, and the next turns wait for none", async () => {
     const first = await send('[[call:notes__huge:{"mb":0}]]');
@@ -234,10 +217,10 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
     }
     expect(notes.counts.lists).toBe(lists);
     expect(notes.counts.initialize).toBe(1);
-    if (inngest) {
+    if (runtime === "inngest") {
       // Listed in a step of each run (Inngest knows a step by its id's SHA-1): a replay of the turn offers what the first attempt did.
       const listStep = createHash("sha1").update("mcp-tools").digest("hex");
-      const runs = inngest.standin.runs.slice(-10) as { steps: string[] }[];
+      const runs = t.standin.runs.slice(-10) as { steps: string[] }[];
       expect(runs.every((run) => run.steps.includes(listStep))).toBe(true);
     }
   });
@@ -248,12 +231,12 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
     const view = JSON.stringify(await debugView());
     expect(view).toContain("leaky");
     let thrown = "";
-    await app
+    await t.app
       .network()
       .dynamicTools!.unlisted!("leaky__echo")
       .catch((error: Error) => (thrown = `${error.message}\n${error.stack}`));
     expect(thrown).toMatch(/The MCP server "leaky" is unavailable/);
-    const seen = [view, thrown, JSON.stringify(app.mcp().status()), ...consoleLines].join("\n");
+    const seen = [view, thrown, JSON.stringify(t.app.mcp().status()), ...consoleLines].join("\n");
     expect(seen).toContain("[mcp] leaky is unavailable");
     for (const secret of secrets) expect(seen).not.toContain(secret);
     expect(seen).not.toContain("alice@");
@@ -272,10 +255,10 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
         { params: Promise.resolve({ id: threadId, approvalId: asked!.approvalId }) },
       );
       expect(decided.status).toBe(202);
-      if (inngest) {
+      if (runtime === "inngest") {
         // The step failed, was retried, and the run failed with it: nothing answered the call.
         await expect
-          .poll(() => (inngest!.standin.runs as { status: string; error?: { message: string } }[]).find((run) => run.status === "failed" && /The MCP server "notes" is unavailable/.test(run.error?.message ?? "")), {
+          .poll(() => (t.standin.runs as { status: string; error?: { message: string } }[]).find((run) => run.status === "failed" && /The MCP server "notes" is unavailable/.test(run.error?.message ?? "")), {
             timeout: 15_000,
           })
           .toBeDefined();
@@ -290,7 +273,7 @@ describe.each(["inline", "inngest"] as const)("MCP servers in turns (%s runtime)
     } finally {
       await notes.start();
     }
-    if (!inngest) {
+    if (runtime !== "inngest") {
       // Back after its backoff, the call is run (once) and the reply goes on.
       await expect.poll(async () => (await lastReply(threadId)).status, { timeout: 20_000 }).toBe("complete");
       const result = (await lastReply(threadId)).parts.find((p): p is Extract<Part, { type: "tool-result" }> => p.type === "tool-result" && p.toolName === "notes__echo");

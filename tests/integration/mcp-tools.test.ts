@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, request, visitor } from "../support/api";
+import { chatTurn, request } from "../support/api";
 import { startMockMcpServer, type MockMcpServer } from "../../scripts/mock-mcp-server.mjs";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
-import type { App } from "@/lib/app";
 import type { Part } from "@threadline/history/parts";
+import { integrationApp } from "../support/integration";
 
 // An operator's MCP server, a real one from the protocol's SDK over
 // Streamable HTTP: its tools reach Researcher as <server>__<tool>, every call
@@ -18,49 +14,31 @@ import type { Part } from "@threadline/history/parts";
 // tool for that turn (never a failed turn), a slow call times out and a long
 // result is cut with a note.
 describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
   let mcp: MockMcpServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
-
   beforeAll(async () => {
     mcp = await startMockMcpServer();
-    const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
-    const settings = { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" };
-    if (runtime === "inngest") {
-      inngest = await startInProcessInngest({ settings });
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url, settings });
-      // As the server does when it starts: a decided reply goes on.
-      app.dueWork()!.start();
-    }
   });
-  afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await app.close();
-      await mock.close();
-    }
-    await mcp.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
+  afterAll(() => mcp.close());
+  beforeEach(() => {
     mcp.calls.length = 0;
     mcp.notes.length = 0;
-    mock.requests.length = 0;
+  });
+  const t = integrationApp({
+    runtime,
+    settings: () => {
+      const config = { mcpServers: { notes: { url: mcp.url, headers: { Authorization: "Bearer t0ken" }, autoApprove: ["lookup", "slow", "big"] } } };
+      return { MCP_SERVERS: JSON.stringify(config), MCP_TOOL_TIMEOUT_SECONDS: "1", MCP_RESULT_MAX_CHARS: "200" };
+    },
+    // Inline, as the server does when it starts: a decided reply goes on.
+    dueWork: true,
   });
 
-  const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
-  const lastReply = async (threadId: string) => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+  const send = (content: string) => chatTurn(chat, { message: { id: randomUUID(), content } }, t.me.cookie);
+  const lastReply = async (threadId: string) => (await t.app.history().get({ owner: t.me.id, threadId })).at(-1)!;
   const resultOf = (parts: Part[], toolName: string) => parts.find((p): p is Extract<Part, { type: "tool-result" }> => p.type === "tool-result" && p.toolName === toolName);
   /** The tools the model was offered, by the last request that offered any. */
   const offered = () => {
-    const requests = mock.requests as { tools?: { function: { name: string } }[] }[];
+    const requests = t.mock.requests as { tools?: { function: { name: string } }[] }[];
     const researcher = requests.findLast((r) => r.tools?.some((t) => t.function.name !== "hand_over" && t.function.name !== "call_agent"));
     return (researcher?.tools ?? []).map((t) => t.function.name);
   };
@@ -78,7 +56,7 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
     expect(reply.parts.find((p) => p.type === "tool-call")).toMatchObject({ toolName: "notes__record_note", agentName: "Researcher", input: { text: "buy milk" } });
 
     const decided = await decisionRoute.POST(
-      request(`/api/threads/${threadId}/approvals/${asked!.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true } }),
+      request(`/api/threads/${threadId}/approvals/${asked!.approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true } }),
       { params: Promise.resolve({ id: threadId, approvalId: asked!.approvalId }) },
     );
     expect(decided.status).toBe(202);
@@ -117,7 +95,7 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
       // The kept list still offers its tools until a call finds it gone: that call's error is the model's to read.
       const found = await send('[[call:notes__lookup:{"word":"gone"}]]');
       expect(resultOf((await lastReply(found.threadId!)).parts, "notes__lookup")).toMatchObject({ error: expect.stringContaining('The MCP server "notes" is unavailable') });
-      await expect.poll(() => app.mcp().status()[0].connected, { timeout: 10_000 }).toBe(false);
+      await expect.poll(() => t.app.mcp().status()[0].connected, { timeout: 10_000 }).toBe(false);
 
       const turn = await send('[[call:notes__lookup:{"word":"gone"}]]');
       expect(turn.response.status).toBe(200);
@@ -132,7 +110,7 @@ describe.each(["inline", "inngest"] as const)("MCP tool servers (%s runtime)", (
       await mcp.start();
     }
     // Tried again after its backoff, with no turn waiting for it.
-    await expect.poll(() => app.mcp().status()[0].connected, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => t.app.mcp().status()[0].connected, { timeout: 15_000 }).toBe(true);
     const back = await send('[[call:notes__lookup:{"word":"back"}]]');
     expect(resultOf((await lastReply(back.threadId!)).parts, "notes__lookup")).toMatchObject({ output: "back means something" });
     expect(mcp.calls).toHaveLength(1);

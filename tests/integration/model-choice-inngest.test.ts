@@ -1,24 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseChunks, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import { integrationApp } from "../support/integration";
 
 // The model picked for a message travels in the chat-turn event to the
 // durable run, which answers with it and records it with the reply.
-let inProcess: InProcessInngest;
+const t = integrationApp({ runtime: "inngest", settings: { MODEL_PROVIDER: "", MODEL: "", MODELS: "openai-compatible:mock-a, openai-compatible:mock-b" } });
 let chat: typeof import("@/app/api/chat/route");
-const pool = testPool();
 
 beforeAll(async () => {
-  inProcess = await startInProcessInngest({
-    settings: { MODEL_PROVIDER: "", MODEL: "", MODELS: "openai-compatible:mock-a, openai-compatible:mock-b" },
-  });
   chat = await import("@/app/api/chat/route");
-});
-afterAll(async () => {
-  await inProcess.close();
-  await pool.end();
 });
 
 describe("the model picked for a message, on the Inngest runtime", () => {
@@ -35,13 +26,13 @@ describe("the model picked for a message, on the Inngest runtime", () => {
     await send({ threadId: first.threadId, message: { id: randomUUID(), content: "and again" }, model: "openai-compatible:mock-a" });
     await send({ threadId: first.threadId, message: { id: randomUUID(), content: "no pick" } });
 
-    expect(inProcess.mock.requests.map((r) => (r as { model: string }).model)).toEqual(["mock-b", "mock-a", "mock-a"]);
-    const { rows } = await pool.query<{ model: string | null }>(
+    expect(t.inngest.mock.requests.map((r) => (r as { model: string }).model)).toEqual(["mock-b", "mock-a", "mock-a"]);
+    const { rows } = await t.pool.query<{ model: string | null }>(
       "SELECT model FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq",
       [first.threadId],
     );
     expect(rows.map((r) => r.model)).toEqual(["openai-compatible:mock-b", "openai-compatible:mock-a", "openai-compatible:mock-a"]);
-    const { rows: thread } = await pool.query<{ model: string }>("SELECT model FROM threads WHERE id = $1", [first.threadId]);
+    const { rows: thread } = await t.pool.query<{ model: string }>("SELECT model FROM threads WHERE id = $1", [first.threadId]);
     expect(thread[0].model).toBe("openai-compatible:mock-a");
   });
 });

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
@@ -11,37 +9,24 @@ import * as timelineRoute from "@/app/api/threads/[id]/timeline/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
-import type { App } from "@/lib/app";
 import type { MessagesPage, ThreadResponse, VersionsPage } from "@/lib/protocol/threads";
+import { integrationApp } from "../support/integration";
 
 // The model picked in the page answers: POST /api/chat names it, the real
 // provider code asks the mock server for it over HTTP, and the reply records
 // it, as does the thread (what the picker starts from after a reload).
-let app: App;
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({
-    titles: true,
-    settings: {
-      MODEL_PROVIDER: "",
-      MODEL: "",
-      OPENAI_COMPATIBLE_BASE_URL: mock.url,
-      MODELS: "openai-compatible:mock-a=Mock A, openai-compatible:mock-b=Mock B, offline:threadline-offline",
-      UTILITY_MODEL: "openai-compatible:mock-utility",
-    },
-  });
-});
-afterAll(async () => {
-  await app.close();
-  await mock.close();
-});
-beforeEach(async () => {
-  await fetch(`${mock.url.replace(/\/v1$/, "")}/__requests`, { method: "DELETE" });
+const t = integrationApp({
+  titles: true,
+  settings: {
+    MODEL_PROVIDER: "",
+    MODEL: "",
+    MODELS: "openai-compatible:mock-a=Mock A, openai-compatible:mock-b=Mock B, offline:threadline-offline",
+    UTILITY_MODEL: "openai-compatible:mock-utility",
+  },
 });
 
 type MockRequest = { model: string; messages: { role: string; content: unknown }[] };
-const answerModels = () => (mock.requests as MockRequest[]).filter((r) => !JSON.stringify(r.messages).includes("title")).map((r) => r.model);
+const answerModels = () => (t.mock.requests as MockRequest[]).filter((r) => !JSON.stringify(r.messages).includes("title")).map((r) => r.model);
 const page = async (threadId: string, cookie: string): Promise<MessagesPage> =>
   (await messagesRoute.GET(request(`/api/threads/${threadId}/messages`, { cookie }), params(threadId))).json();
 const thread = async (threadId: string, cookie: string) =>
@@ -64,7 +49,7 @@ describe("the model picked for a message", () => {
     expect(third.text).not.toBe("");
 
     // The provider was asked for each by its own id; the offline model is no HTTP request.
-    const asked = (mock.requests as MockRequest[]).map((r) => r.model);
+    const asked = (t.mock.requests as MockRequest[]).map((r) => r.model);
     expect(asked.filter((m) => m !== "mock-utility")).toEqual(["mock-b", "mock-a"]);
     // The title (the first reply's) went to UTILITY_MODEL, not to the thread's model.
     expect(asked).toContain("mock-utility");
@@ -112,7 +97,7 @@ describe("the model picked for a message", () => {
     const blank = await chatTurn(chat, { message: { id, content: "hello" }, model: "" }, me.cookie);
     expect(blank.response.status).toBe(400);
     expect(blank.error?.error.message).toMatch(/model/);
-    expect(mock.requests).toEqual([]);
+    expect(t.mock.requests).toEqual([]);
     // The message was never stored: sending it again with a model on offer starts its thread.
     const sent = await chatTurn(chat, { message: { id, content: "hello" }, model: "openai-compatible:mock-b" }, me.cookie);
     expect(sent.response.status).toBe(200);

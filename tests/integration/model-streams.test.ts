@@ -1,37 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LONG_REPLY, SPLIT_EMOJI_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, replyParts, replyText, signaturesIn, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { describe, expect, it } from "vitest";
+import { LONG_REPLY, SPLIT_EMOJI_REPLY } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, replyParts, replyText, signaturesIn } from "../support/api";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Model output the server produced comes back as history: whatever shape the
 // model's stream took, the page's next message with that history is taken.
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-const pool = testPool();
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  // A model silent for a second mid-answer counts as gone.
-  app = testApp({ modelUrl: mock.url, settings: { MODEL_IDLE_TIMEOUT_SECONDS: "1" } });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-});
+// A model silent for a second mid-answer counts as gone.
+const t = integrationApp({ settings: { MODEL_IDLE_TIMEOUT_SECONDS: "1" } });
 
 /** One turn, then the next with the copy the page would hold: the reply as it streamed. */
 async function replyThenNext(content: string) {
   const id = randomUUID();
-  const first = await chatTurn(chat, { message: { id, content } }, me.cookie);
+  const first = await chatTurn(chat, { message: { id, content } }, t.me.cookie);
   expect(first.response.status).toBe(200);
   const signed = signaturesIn(first.chunks);
   const replyId = (first.chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
@@ -39,8 +21,8 @@ async function replyThenNext(content: string) {
     { id, role: "user", parts: [{ type: "text", text: content }], ...signed.get(id) },
     { id: replyId, role: "assistant", parts: await replyParts(first.chunks), ...signed.get(replyId) },
   ];
-  const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "and next?" }, history }, me.cookie);
-  const { rows } = await pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq LIMIT 1", [first.threadId]);
+  const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "and next?" }, history }, t.me.cookie);
+  const { rows } = await t.pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq LIMIT 1", [first.threadId]);
   return { first, next, stored: rows[0]?.content };
 }
 
@@ -74,14 +56,14 @@ describe("a model stream that breaks off after writing", () => {
   ];
   for (const [content, why] of cases) {
     it(`keeps what was shown, marked incomplete, says why, and the thread takes the next message: ${content}`, async () => {
-      const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, me.cookie);
+      const first = await chatTurn(chat, { message: { id: randomUUID(), content } }, t.me.cookie);
       expect(first.response.status).toBe(200);
       const shown = replyText(first.chunks);
       expect(shown.length).toBeGreaterThan(0);
       const end = first.chunks.at(-1) as { type: string; errorText?: string };
       expect(end.type).toBe("error");
       expect(end.errorText).toMatch(why);
-      const { rows } = await pool.query<{ kind: string; content: string; status: string }>(
+      const { rows } = await t.pool.query<{ kind: string; content: string; status: string }>(
         "SELECT kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq",
         [first.threadId],
       );
@@ -91,7 +73,7 @@ describe("a model stream that breaks off after writing", () => {
       ]);
       expect(rows[1].content).toBe(shown);
 
-      const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "still there?" } }, me.cookie);
+      const next = await chatTurn(chat, { threadId: first.threadId, message: { id: randomUUID(), content: "still there?" } }, t.me.cookie);
       expect(next.response.status).toBe(200);
       // The model reads what it wrote before breaking off, as the user did.
       expect(next.text).toBe('You said: "still there?". I can see 2 user message(s) and 1 assistant message(s) in this conversation.');

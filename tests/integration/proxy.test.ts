@@ -1,22 +1,14 @@
 import { NextRequest } from "next/server";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import { config, proxy } from "@/proxy";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // proxy.ts runs before every page and API route; these drive it with the
 // headers a browser sends in each situation (Sec-Fetch-*, Origin).
 const APP = "http://127.0.0.1:3000";
-let app: App;
-
-beforeAll(() => {
-  app = testApp({ modelUrl: "http://127.0.0.1:9/v1" });
-});
-afterAll(async () => {
-  await app.close();
-});
+const t = integrationApp({ modelUrl: "http://127.0.0.1:9/v1" });
 
 function browserRequest(path: string, init: { method?: string; headers?: Record<string, string>; cookie?: string } = {}) {
   const headers = new Headers({ host: "127.0.0.1:3000", ...init.headers });

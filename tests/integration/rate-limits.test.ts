@@ -1,38 +1,23 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import { proxy } from "@/proxy";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Limits counted in Postgres: small limits here, so a short burst crosses them.
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
 let address: string;
 const limits = {
   RATE_LIMIT_CHAT_PER_MINUTE: "3",
   RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "5",
   RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "2",
 };
+const t = integrationApp({ settings: limits });
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url, settings: limits });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
 beforeEach(() => {
   address = `203.0.113.${Math.floor(Math.random() * 250)}-${randomUUID()}`; // one network per test
-  mock.requests.length = 0;
 });
 
 async function send(cookie: string, content = "hello") {
@@ -54,8 +39,8 @@ describe("chat turns", () => {
     const body = await refused.json();
     expect(body.error.code).toBe("rate_limited:chatPerIdentity");
     expect(body.error.message).toMatch(/faster than this server allows\. Try again in \d+ seconds?\./);
-    expect(mock.requests).toHaveLength(3);
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM messages m JOIN threads t ON t.id = m.thread_id WHERE t.owner = $1 AND m.content = 'one too many'", [me.id]);
+    expect(t.mock.requests).toHaveLength(3);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM messages m JOIN threads t ON t.id = m.thread_id WHERE t.owner = $1 AND m.content = 'one too many'", [me.id]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -73,11 +58,10 @@ describe("chat turns", () => {
   it("are counted in the database, so another app process sees the same count", async () => {
     const me = await visitor();
     for (let i = 0; i < 2; i++) expect((await send(me.cookie)).status).toBe(200);
-    const { rows } = await pool.query("SELECT points FROM rate_limits WHERE key = $1", [`chatPerIdentity:${me.id}`]);
+    const { rows } = await t.pool.query("SELECT points FROM rate_limits WHERE key = $1", [`chatPerIdentity:${me.id}`]);
     expect(rows).toEqual([{ points: 2 }]);
     // What a second app process starts with: no limiter objects, only the database's count.
-    await app.close();
-    app = testApp({ modelUrl: mock.url, settings: limits });
+    await t.configure({});
     expect((await send(me.cookie)).status).toBe(200);
     expect((await send(me.cookie)).status).toBe(429);
   });

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { chatTurn, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
 import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // What one visitor's reminders may cost everyone else: a pile of reminders
 // that cannot be posted (each thread waiting for a decision) never holds up
@@ -18,15 +17,7 @@ import type { App } from "@/lib/app";
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
 describe("reminders under load and at their caps (inline runtime)", () => {
-  let mock: MockModelServer;
-  const pool = testPool();
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-  });
-  afterAll(async () => {
-    await mock.close();
-    await pool.end();
-  });
+  const t = integrationApp();
 
   const ask = (cookie: string, content: string, threadId?: string) =>
     chatTurn(chat, { message: { id: randomUUID(), content }, timeZone: "UTC", ...(threadId ? { threadId } : {}) }, cookie);
@@ -54,14 +45,14 @@ describe("reminders under load and at their caps (inline runtime)", () => {
 
   const pending = async (where: { threadId?: string; owner?: string }) =>
     (
-      await pool.query<{ n: number }>(
+      await t.pool.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM reminders WHERE status = 'scheduled' AND ($1::uuid IS NULL OR thread_id = $1) AND ($2::text IS NULL OR owner = $2)",
         [where.threadId ?? null, where.owner ?? null],
       )
     ).rows[0].n;
 
   it("posts another identity's reminder on time beside sixty that are blocked, each in a thread waiting for a decision", async () => {
-    const app = testApp({ modelUrl: mock.url });
+    const app = testApp({ modelUrl: t.mock.url });
     try {
       const attacker = await visitor();
       const blocked: string[] = [];
@@ -83,12 +74,12 @@ describe("reminders under load and at their caps (inline runtime)", () => {
       await app.reminders().schedule({ id: randomUUID(), owner: me.id, threadId, text: "stretch", dueAt: inMinutes(-0.05), timeZone: "UTC" });
 
       // Each look takes the 20 due soonest; before, the same 20 blocked ones came first every time.
-      const posted = async () => (await pool.query("SELECT 1 FROM messages WHERE thread_id = $1 AND content = 'Reminder: stretch'", [threadId])).rowCount;
+      const posted = async () => (await t.pool.query("SELECT 1 FROM messages WHERE thread_id = $1 AND content = 'Reminder: stretch'", [threadId])).rowCount;
       for (let look = 0; look < 6 && (await posted()) === 0; look++) await app.dueWork()!.look();
       expect(await posted()).toBe(1);
       // The blocked ones stay, none posted, each to be looked at again later.
       expect(await pending({ owner: attacker.id })).toBe(60);
-      const { rows } = await pool.query<{ later: boolean }>(
+      const { rows } = await t.pool.query<{ later: boolean }>(
         "SELECT bool_and(next_look_at > now()) AS later FROM reminders WHERE thread_id = ANY($1::uuid[]) AND busy_looks > 0",
         [blocked],
       );
@@ -99,7 +90,7 @@ describe("reminders under load and at their caps (inline runtime)", () => {
   });
 
   it("refuses a reminder past a thread's or an identity's cap, counted at once, storing nothing, and the model reads why", async () => {
-    const app = testApp({ modelUrl: mock.url, settings: { REMINDERS_PER_THREAD: "2", REMINDERS_PER_IDENTITY: "3" } });
+    const app = testApp({ modelUrl: t.mock.url, settings: { REMINDERS_PER_THREAD: "2", REMINDERS_PER_IDENTITY: "3" } });
     try {
       const me = await visitor();
       const first = await ask(me.cookie, "first thread");
@@ -124,7 +115,7 @@ describe("reminders under load and at their caps (inline runtime)", () => {
   });
 
   it("refuses scheduling faster than RATE_LIMIT_REMINDERS_PER_HOUR, as the call's error", async () => {
-    const app = testApp({ modelUrl: mock.url, settings: { RATE_LIMIT_REMINDERS_PER_HOUR: "1" } });
+    const app = testApp({ modelUrl: t.mock.url, settings: { RATE_LIMIT_REMINDERS_PER_HOUR: "1" } });
     try {
       const me = await visitor();
       const once = await ask(me.cookie, scheduleCall("once"));

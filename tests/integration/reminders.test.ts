@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, params, request, visitor } from "../support/api";
+import { afterAll, describe, expect, it } from "vitest";
+import { chatTurn, params, request } from "../support/api";
 import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
-import type { App } from "@/lib/app";
 import { ReminderStore } from "@/lib/reminders/reminder-store";
+import { integrationApp } from "../support/integration";
 
 // Reminders end to end, on both runtimes: the model calls schedule_reminder
 // (the mock model server, through the real provider code), the call asks
@@ -19,56 +16,30 @@ import { ReminderStore } from "@/lib/reminders/reminder-store";
 // that sleeps until then. A cancelled reminder, or one whose thread was
 // deleted, never posts.
 describe.each(["inline", "inngest"] as const)("reminders (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
-
-  beforeAll(async () => {
-    if (runtime === "inngest") {
-      inngest = await startInProcessInngest({});
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url });
-      // As the server does when it starts (instrumentation.ts).
-      app.dueWork()!.start();
-    }
-  });
-  afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await mock.close();
-      await app.close();
-    }
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
+  // Inline, as the server does when it starts (instrumentation.ts).
+  const t = integrationApp({ runtime, dueWork: true });
 
   const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
   const ask = (content: string, threadId?: string) =>
-    chatTurn(chat, { message: { id: randomUUID(), content }, timeZone: "Europe/Paris", ...(threadId ? { threadId } : {}) }, me.cookie);
+    chatTurn(chat, { message: { id: randomUUID(), content }, timeZone: "Europe/Paris", ...(threadId ? { threadId } : {}) }, t.me.cookie);
   const approve = async (threadId: string, chunks: UIMessageChunk[]) => {
     const asked = chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
     expect(asked, "the call asked first").toBeDefined();
     const response = await decisionRoute.POST(
-      request(`/api/threads/${threadId}/approvals/${asked!.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
+      request(`/api/threads/${threadId}/approvals/${asked!.approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
       { params: Promise.resolve({ id: threadId, approvalId: asked!.approvalId }) },
     );
     expect(response.status).toBe(202);
     return asked!.approvalId;
   };
   const reminderRows = async (threadId: string) =>
-    (await pool.query<{ id: string; status: string; text: string; time_zone: string }>("SELECT id, status, text, time_zone FROM reminders WHERE thread_id = $1", [threadId])).rows;
+    (await t.pool.query<{ id: string; status: string; text: string; time_zone: string }>("SELECT id, status, text, time_zone FROM reminders WHERE thread_id = $1", [threadId])).rows;
   const posted = async (threadId: string) =>
-    (await pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND content LIKE 'Reminder: %' ORDER BY seq", [threadId])).rows.map((r) => r.content);
+    (await t.pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND content LIKE 'Reminder: %' ORDER BY seq", [threadId])).rows.map((r) => r.content);
   /** Once the reply that scheduled it has gone on to its end. */
   const untilIdle = (threadId: string) =>
     expect
-      .poll(async () => (await pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount, { timeout: 10_000 })
+      .poll(async () => (await t.pool.query("SELECT 1 FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rowCount, { timeout: 10_000 })
       .toBe(0);
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,7 +63,7 @@ describe.each(["inline", "inngest"] as const)("reminders (%s runtime)", (runtime
     expect(await posted(threadId)).toEqual(["Reminder: stretch"]);
     expect((await reminderRows(threadId))[0].status).toBe("posted");
     // The thread's newest message is the reminder, from the assistant: the sidebar marks it a new reply.
-    const history = await app.history().get({ owner: me.id, threadId });
+    const history = await t.app.history().get({ owner: t.me.id, threadId });
     const last = history.at(-1)!;
     expect(last).toMatchObject({ role: "assistant", reminder: true, parts: [{ type: "text", text: "Reminder: stretch" }] });
 
@@ -102,14 +73,14 @@ describe.each(["inline", "inngest"] as const)("reminders (%s runtime)", (runtime
     const regenerate = await chatTurn(
       chat,
       { threadId, message: { id: asked.id, content: "text" in askedText ? askedText.text : "" }, replaces: last.id, timeZone: "Europe/Paris" },
-      me.cookie,
+      t.me.cookie,
     );
     expect(regenerate.response.status).toBe(400);
     expect(regenerate.error?.error.code).toBe("bad_request:replaces");
     const next = await ask("thanks, done", threadId);
     expect(next.response.status).toBe(200);
     expect(next.text).not.toBe("");
-    const after = await app.history().get({ owner: me.id, threadId });
+    const after = await t.app.history().get({ owner: t.me.id, threadId });
     expect(after.map((m) => m.role).slice(-3)).toEqual(["assistant", "user", "assistant"]);
     expect(after.at(-3)).toMatchObject({ id: last.id, reminder: true });
   });
@@ -122,13 +93,13 @@ describe.each(["inline", "inngest"] as const)("reminders (%s runtime)", (runtime
     await expect.poll(async () => (await reminderRows(first.threadId))[0].status, { timeout: 10_000 }).toBe("cancelled");
 
     const second = await scheduled("gone with its thread", 3);
-    const deleted = await threadRoute.DELETE(request(`/api/threads/${second.threadId}`, { method: "DELETE", cookie: me.cookie }), params(second.threadId));
+    const deleted = await threadRoute.DELETE(request(`/api/threads/${second.threadId}`, { method: "DELETE", cookie: t.me.cookie }), params(second.threadId));
     expect(deleted.status).toBe(204);
     expect(await reminderRows(second.threadId)).toEqual([]);
 
     await sleep(5_000);
     expect(await posted(first.threadId)).toEqual([]);
-    expect((await pool.query("SELECT count(*)::int AS n FROM messages WHERE thread_id = $1", [second.threadId])).rows).toEqual([{ n: 0 }]);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM messages WHERE thread_id = $1", [second.threadId])).rows).toEqual([{ n: 0 }]);
   });
 });
 
@@ -158,21 +129,11 @@ describe("the reminder store", () => {
 });
 
 describe("a reminder asked of the offline model (a fresh clone, no model key)", () => {
-  let app: App;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
-  beforeAll(async () => {
-    app = testApp();
-    me = await visitor();
-  });
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-  });
+  const t = integrationApp({ model: "offline" });
 
   it("asks to schedule it in two minutes, and once approved says when it will come", async () => {
     const asked = Date.now();
-    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "Remind me in 2 minutes to stretch" }, timeZone: "Europe/Paris" }, me.cookie);
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "Remind me in 2 minutes to stretch" }, timeZone: "Europe/Paris" }, t.me.cookie);
     expect(turn.response.status).toBe(200);
     const threadId = turn.threadId!;
     const input = turn.chunks.find((c) => c.type === "tool-input-available" && c.toolName === "schedule_reminder") as { input: { at: string; text: string } } | undefined;
@@ -180,13 +141,13 @@ describe("a reminder asked of the offline model (a fresh clone, no model key)", 
     expect(Math.abs(Date.parse(input!.input.at) - (asked + 120_000))).toBeLessThan(10_000);
     const asking = turn.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request")!;
     const decided = await decisionRoute.POST(
-      request(`/api/threads/${threadId}/approvals/${asking.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
+      request(`/api/threads/${threadId}/approvals/${asking.approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true, timeZone: "Europe/Paris" } }),
       { params: Promise.resolve({ id: threadId, approvalId: asking.approvalId }) },
     );
     expect(decided.status).toBe(202);
-    const last = async () => (await app.history().get({ owner: me.id, threadId })).at(-1)!;
+    const last = async () => (await t.app.history().get({ owner: t.me.id, threadId })).at(-1)!;
     await expect.poll(async () => (await last()).status, { timeout: 15_000 }).toBe("complete");
     expect((await last()).parts.at(-1)).toMatchObject({ type: "text", text: expect.stringContaining("I will remind you to stretch on") });
-    expect((await pool.query("SELECT text, time_zone FROM reminders WHERE thread_id = $1", [threadId])).rows).toEqual([{ text: "stretch", time_zone: "Europe/Paris" }]);
+    expect((await t.pool.query("SELECT text, time_zone FROM reminders WHERE thread_id = $1", [threadId])).rows).toEqual([{ text: "stretch", time_zone: "Europe/Paris" }]);
   });
 });

@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
+import { afterAll, describe, expect, it } from "vitest";
 import { denialText } from "@threadline/history/approvals";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A provider that repeats its tool-call ids (the mock's [[same-call-id]]: every
 // call is call_0): each call of a reply still gets an id of its own (a call
@@ -25,33 +21,16 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 const remind = (text: string) => `[[call:schedule_reminder:{"at":"${inAnHour()}","text":"${text}"}]]`;
 
 describe.each(["inline", "inngest checkpointed", "inngest async"] as const)("tool calls under one provider id (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-
-  beforeAll(async () => {
-    if (runtime === "inline") {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url });
-    } else {
-      inngest = await startInProcessInngest({ mode: runtime === "inngest async" ? "async" : "checkpointed" });
-      ({ mock, app } = inngest);
-    }
+  const t = integrationApp({
+    runtime: runtime === "inline" ? "inline" : "inngest",
+    inngest: { mode: runtime === "inngest async" ? "async" : "checkpointed" },
   });
   afterAll(async () => {
-    if (inngest) {
-      // The reminders' runs sleep until they are due, an hour away: cancelled, they end now.
-      for (const run of inngest.standin.runs.filter((r) => r.fnId.endsWith("post-reminder") && r.status !== "completed")) {
-        await fetch(`${inngest.standin.url}/v1/runs/${run.id}`, { method: "DELETE" });
-      }
-      await inngest.close();
+    if (runtime === "inline") return;
+    // The reminders' runs sleep until they are due, an hour away: cancelled, they end now.
+    for (const run of t.standin.runs.filter((r) => r.fnId.endsWith("post-reminder") && r.status !== "completed")) {
+      await fetch(`${t.standin.url}/v1/runs/${run.id}`, { method: "DELETE" });
     }
-    else {
-      await mock.close();
-      await app.close();
-    }
-    await pool.end();
   });
 
   const decide = (cookie: string, threadId: string, approvalId: string, body: unknown) =>
@@ -60,11 +39,11 @@ describe.each(["inline", "inngest checkpointed", "inngest async"] as const)("too
     });
   const asked = (chunks: UIMessageChunk[]) => chunks.filter((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
   const approvalsOf = async (threadId: string) =>
-    (await pool.query<{ id: string; tool_call_id: string; decision: string | null }>("SELECT id, tool_call_id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY requested_at, tool_call_id", [threadId])).rows;
+    (await t.pool.query<{ id: string; tool_call_id: string; decision: string | null }>("SELECT id, tool_call_id, decision FROM tool_approvals WHERE thread_id = $1 ORDER BY requested_at, tool_call_id", [threadId])).rows;
   const remindersOf = async (threadId: string) =>
-    (await pool.query<{ text: string }>("SELECT text FROM reminders WHERE thread_id = $1 ORDER BY created_at", [threadId])).rows.map((r) => r.text);
+    (await t.pool.query<{ text: string }>("SELECT text FROM reminders WHERE thread_id = $1 ORDER BY created_at", [threadId])).rows.map((r) => r.text);
   const statusOf = async (threadId: string, replyId: string) =>
-    (await pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, replyId])).rows[0]?.status;
+    (await t.pool.query<{ status: string }>("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [threadId, replyId])).rows[0]?.status;
 
   it("a call asked again under the id of one approved before asks anew: the Approve ran only the first", async () => {
     const me = await visitor();
@@ -86,7 +65,7 @@ describe.each(["inline", "inngest checkpointed", "inngest async"] as const)("too
     expect(await remindersOf(threadId)).toEqual(["stretch"]);
 
     // The reply holds both calls, each answered (or not yet) under its own id.
-    const [, reply] = await app.history().get({ owner: me.id, threadId });
+    const [, reply] = await t.app.history().get({ owner: me.id, threadId });
     const calls = reply.parts.filter((p) => p.type === "tool-call");
     expect(calls.map((c) => [c.toolCallId, c.approval?.id])).toEqual([
       ["call_0", first.approvalId],
@@ -122,7 +101,7 @@ describe.each(["inline", "inngest checkpointed", "inngest async"] as const)("too
     await expect.poll(() => statusOf(threadId, replyId), { timeout: 15_000 }).toBe("complete");
 
     expect(await remindersOf(threadId)).toEqual(["stretch"]);
-    const [, reply] = await app.history().get({ owner: me.id, threadId });
+    const [, reply] = await t.app.history().get({ owner: me.id, threadId });
     const results = reply.parts.filter((p) => p.type === "tool-result");
     expect(results).toHaveLength(2);
     expect(results.find((p) => p.toolCallId === first.toolCallId)).toMatchObject({ approval: { id: first.approvalId, outcome: "approved" }, output: expect.anything() });

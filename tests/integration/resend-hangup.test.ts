@@ -1,33 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it, vi } from "vitest";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { parseChunks, readUntil, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A message sent again while its first request is still being answered waits
 // for that answer (lib/agent/turn/turn-claims.ts), and says so at once; when the
 // client that resent it hangs up, the wait ends with it instead of asking the
 // database every 250 ms for as long as the reply lasts.
-let mock: MockModelServer;
-let app: App;
-const pool = testPool();
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp();
 
 const turnState = async (threadId: string) =>
-  (await pool.query<{ status: string }>("SELECT status FROM turns WHERE thread_id = $1", [threadId])).rows.map((r) => r.status);
+  (await t.pool.query<{ status: string }>("SELECT status FROM turns WHERE thread_id = $1", [threadId])).rows.map((r) => r.status);
 
 describe("a resend whose client hangs up", () => {
   it("stops waiting for the running turn, which goes on and answers once", async () => {
@@ -39,7 +24,7 @@ describe("a resend whose client hangs up", () => {
     const rest = first.text();
 
     // Each ask of the wait is a claim query on the app's pool.
-    const queries = vi.spyOn(app.pool(), "query");
+    const queries = vi.spyOn(t.app.pool(), "query");
     const claimAsks = () => queries.mock.calls.filter(([text]) => String(text).includes("threadline_claim_turn")).length;
 
     const client = new AbortController();
@@ -62,7 +47,7 @@ describe("a resend whose client hangs up", () => {
 
     await rest;
     expect(await turnState(threadId)).toEqual(["done"]);
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadId]);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM messages WHERE thread_id = $1 AND kind = 'assistant'", [threadId]);
     expect(rows[0].n).toBe(1);
   });
 });

@@ -1,46 +1,31 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SLOW_REPLY, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, parseEvents, readSome, readUntil, replyText, request, visitor } from "../support/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { params, parseChunks, parseEvents, readSome, readUntil, replyText, request } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
-import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
-import type { InngestStandin } from "../support/inngest-standin/index.mjs";
+import { integrationApp } from "../support/integration";
 
 // A durable reply in progress, joined late: the chat-turn function runs on the
 // Inngest stand-in (through the real serve handler, in this process), each
 // step writing its chunks to turn_progress with its attempt before it returns,
 // and GET /api/threads/:id/stream replays them through the attempt filter.
 describe("resuming a running reply (Inngest runtime)", () => {
-  let mock: MockModelServer;
-  let standin: InngestStandin;
+  const t = integrationApp({ runtime: "inngest" });
   let chat: typeof import("@/app/api/chat/route");
   let streamRoute: typeof import("@/app/api/threads/[id]/stream/route");
-  let inProcess: InProcessInngest;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
 
   beforeAll(async () => {
-    inProcess = await startInProcessInngest();
-    ({ mock, standin } = inProcess);
     chat = await import("@/app/api/chat/route");
     streamRoute = await import("@/app/api/threads/[id]/stream/route");
   });
-  afterAll(async () => {
-    await inProcess.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
 
   const msg = (content: string) => ({ id: randomUUID(), content });
-  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: body }), undefined);
   const resume = (threadId: string, headers?: Record<string, string>) =>
-    streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: me.cookie, headers }), params(threadId));
+    streamRoute.GET(request(`/api/threads/${threadId}/stream`, { cookie: t.me.cookie, headers }), params(threadId));
   const progressOf = async (threadId: string) =>
     (
-      await pool.query<{ chunks: { attempt: number; step?: string; chunk: { type: string; delta?: string } }[]; final: boolean }>(
+      await t.pool.query<{ chunks: { attempt: number; step?: string; chunk: { type: string; delta?: string } }[]; final: boolean }>(
         `SELECT p.chunks::json AS chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id WHERE t.thread_id = $1 ORDER BY p.id`,
         [threadId],
       )
@@ -49,7 +34,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
 
   /** The turn under way; its POST read until `enough` holds of what it streamed, and the rest meanwhile. */
   async function slowReply(content: string, enough: (text: string) => boolean = () => true) {
-    await progressIdsCrossADigit(pool);
+    await progressIdsCrossADigit(t.pool);
     const response = await send({ message: msg(content) });
     expect(response.status).toBe(200);
     const threadId = response.headers.get("x-thread-id")!;
@@ -77,7 +62,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
     expect(joined.map((e) => e.chunk)).toEqual(original);
     expect(joined.at(-1)!.chunk).toMatchObject({ type: "finish" });
 
-    await standin.idle();
+    await t.standin.idle();
     const rows = await progressOf(threadId);
     expect(rows.filter((r) => r.final)).toHaveLength(1);
     expect(rows.at(-1)!.final).toBe(true);
@@ -111,7 +96,7 @@ describe("resuming a running reply (Inngest runtime)", () => {
   it("answers 204 once the durable turn is done", async () => {
     const { threadId, posted } = await slowReply("a quick durable one");
     await posted;
-    await standin.idle();
+    await t.standin.idle();
     expect((await resume(threadId)).status).toBe(204);
     // Nobody watched it: the process that ran its steps wrote none of its progress.
     expect(await progressOf(threadId)).toEqual([]);

@@ -1,56 +1,38 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, inject, it } from "vitest";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
 import { ChatEngine } from "@/lib/client/chat-engine";
-import type { ChatMessage } from "@/lib/client/messages";
 import { NotificationListener } from "@/lib/live/listener";
 import { PostgresLiveStore } from "@/lib/live/postgres-progress";
 import { ASK_CHANNEL, LiveBus, PROGRESS_CHANNEL } from "@/lib/live/bus";
 import { INTERRUPTED, TurnResume, type PlacedChunk } from "@/lib/live/turn-resume";
 import { params, parseChunks, parseEvents, readSome, readUntil, replyText, request, visitor } from "../support/api";
 import { progressIdsCrossADigit } from "../support/progress";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { TEST_DATABASE_URL } from "../support/db";
 import * as chat from "@/app/api/chat/route";
 import * as streamRoute from "@/app/api/threads/[id]/stream/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A reply in progress, joined late: GET /api/threads/:id/stream on the inline
 // runtime, its route handler in-process, the turn writing turn_progress as the
 // mock model streams [[slow]] (about ten seconds).
 describe("resuming a running reply (inline runtime)", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
-  let me: { id: string; cookie: string };
-
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    app = testApp({ modelUrl: mock.url });
-  });
-  afterAll(async () => {
-    await mock.close();
-    await app.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
+  const t = integrationApp();
 
   const msg = (content: string) => ({ id: randomUUID(), content });
-  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: body }), undefined);
   const resume = (threadId: string, init: { cookie?: string; headers?: Record<string, string>; query?: string } = {}) =>
-    streamRoute.GET(request(`/api/threads/${threadId}/stream${init.query ?? ""}`, { cookie: init.cookie ?? me.cookie, headers: init.headers }), params(threadId));
+    streamRoute.GET(request(`/api/threads/${threadId}/stream${init.query ?? ""}`, { cookie: init.cookie ?? t.me.cookie, headers: init.headers }), params(threadId));
   const storedReply = async (threadId: string) =>
-    (await pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq", [threadId])).rows.map(
+    (await t.pool.query<{ content: string }>("SELECT content FROM messages WHERE thread_id = $1 AND kind = 'assistant' ORDER BY seq", [threadId])).rows.map(
       (r) => r.content,
     );
   /** The turn's progress rows, in order. */
   const progressOf = async (threadId: string) =>
     (
-      await pool.query<{ id: string; chunks: { attempt: number; step?: string; chunk: { type: string } }[]; final: boolean }>(
+      await t.pool.query<{ id: string; chunks: { attempt: number; step?: string; chunk: { type: string } }[]; final: boolean }>(
         `SELECT p.id::text AS id, p.chunks::json AS chunks, p.final FROM turn_progress p JOIN turns t ON t.turn_id = p.turn_id
           WHERE t.thread_id = $1 ORDER BY p.id`,
         [threadId],
@@ -63,7 +45,7 @@ describe("resuming a running reply (inline runtime)", () => {
    * end meanwhile.
    */
   async function slowReply(words = 3) {
-    await progressIdsCrossADigit(pool);
+    await progressIdsCrossADigit(t.pool);
     const response = await send({ message: msg("[[slow]] follow me after a reload") });
     expect(response.status).toBe(200);
     const threadId = response.headers.get("x-thread-id")!;
@@ -112,7 +94,7 @@ describe("resuming a running reply (inline runtime)", () => {
   }, 40_000);
 
   it("keeps the progress of a reply that holds a NUL (JSON writes it \\u0000, which jsonb would refuse)", async () => {
-    const store = new PostgresLiveStore(pool);
+    const store = new PostgresLiveStore(t.pool);
     const turnId = randomUUID();
     const messages = [{ attempt: 0, chunk: { type: "text-delta" as const, id: "t", delta: "a \u0000 b, and a literal \\u0000" } }];
     await store.writeProgress({ turnId, messages, final: true, sweep: false }, { channel: PROGRESS_CHANNEL, payload: "{}" });
@@ -124,8 +106,8 @@ describe("resuming a running reply (inline runtime)", () => {
     const threadId = response.headers.get("x-thread-id")!;
     await response.text();
     // Asked for just after it ended (a reader that found it running a moment before): its runner answers with its end alone.
-    const turnId = (await pool.query<{ turn_id: string }>("SELECT turn_id FROM turns WHERE thread_id = $1", [threadId])).rows[0].turn_id;
-    app.askForProgress(turnId);
+    const turnId = (await t.pool.query<{ turn_id: string }>("SELECT turn_id FROM turns WHERE thread_id = $1", [threadId])).rows[0].turn_id;
+    t.app.askForProgress(turnId);
     await expect.poll(async () => (await progressOf(threadId)).map((r) => [r.chunks.length, r.final])).toEqual([[0, true]]);
   });
 
@@ -158,15 +140,15 @@ describe("resuming a running reply (inline runtime)", () => {
     await first.text();
     // A runner that wrote part of a reply and died: its turn holds a lease that runs out, its rows have no end.
     const turnId = randomUUID();
-    await pool.query(
+    await t.pool.query(
       `INSERT INTO turns (owner, message_id, thread_id, turn_id, status, lease_until) VALUES ($1, $2, $3, $4, 'running', now() + interval '1 second')`,
-      [me.id, randomUUID(), threadId, turnId],
+      [t.me.id, randomUUID(), threadId, turnId],
     );
     const partial = [
       { attempt: 0, chunk: { type: "text-start", id: "t" } },
       { attempt: 0, chunk: { type: "text-delta", id: "t", delta: "half a rep" } },
     ];
-    await pool.query("INSERT INTO turn_progress (turn_id, chunks) VALUES ($1, $2)", [turnId, JSON.stringify(partial)]);
+    await t.pool.query("INSERT INTO turn_progress (turn_id, chunks) VALUES ($1, $2)", [turnId, JSON.stringify(partial)]);
 
     const response = await resume(threadId);
     expect(response.status).toBe(200);
@@ -199,8 +181,8 @@ describe("resuming a running reply (inline runtime)", () => {
     const notFound = await foreign.json();
     for (const [id, cookie] of [
       [threadId, stranger.cookie],
-      [randomUUID(), me.cookie],
-      ["not-a-thread", me.cookie],
+      [randomUUID(), t.me.cookie],
+      ["not-a-thread", t.me.cookie],
     ] as const) {
       const response = await resume(id, { cookie });
       expect(response.status).toBe(404);
@@ -222,7 +204,7 @@ describe("resuming a running reply (inline runtime)", () => {
       const ask = (turnId: string) => void theirStore.announce({ channel: ASK_CHANNEL, payload: theirBus.turnNotice(turnId) });
       try {
         await listener.ready();
-        const stream = await new TurnResume(() => theirStore, () => theirBus, ask, 10 * 60_000).open(me.id, threadId);
+        const stream = await new TurnResume(() => theirStore, () => theirBus, ask, 10 * 60_000).open(t.me.id, threadId);
         expect(stream).not.toBeNull();
         const got: PlacedChunk[] = [];
         const reader = stream!.getReader();
@@ -242,11 +224,11 @@ describe("resuming a running reply (inline runtime)", () => {
   it("stops listening when the client goes away", async () => {
     const { threadId, posted } = await slowReply(1);
     // The streams that wait for progress news: the turns' own writers wait for asks, some of them lingering from earlier tests.
-    const following = () => app.liveBus().listeners("progress");
+    const following = () => t.app.liveBus().listeners("progress");
     const waiting = following();
     const controller = new AbortController();
     const response = await streamRoute.GET(
-      new Request(`http://localhost/api/threads/${threadId}/stream`, { headers: { cookie: me.cookie }, signal: controller.signal }),
+      new Request(`http://localhost/api/threads/${threadId}/stream`, { headers: { cookie: t.me.cookie }, signal: controller.signal }),
       params(threadId),
     );
     const read = await readUntil(response, (text) => parseChunks(text).length > 0);
@@ -260,7 +242,7 @@ describe("resuming a running reply (inline runtime)", () => {
   it("a write that sweeps removes the rows of turns that ended over ten minutes ago and any row over a day old, and keeps the rest", async () => {
     const [ended, old, recent, running] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const row = (turnId: string, final: boolean, age: string) =>
-      pool.query(`INSERT INTO turn_progress (turn_id, chunks, final, created_at) VALUES ($1, '[]', $2, now() - $3::interval)`, [turnId, final, age]);
+      t.pool.query(`INSERT INTO turn_progress (turn_id, chunks, final, created_at) VALUES ($1, '[]', $2, now() - $3::interval)`, [turnId, final, age]);
     await row(ended, false, "12 minutes");
     await row(ended, true, "11 minutes");
     await row(old, false, "2 days");
@@ -268,8 +250,8 @@ describe("resuming a running reply (inline runtime)", () => {
     await row(recent, true, "5 minutes");
     await row(running, false, "1 hour");
     const turnId = randomUUID();
-    await new PostgresLiveStore(pool).writeProgress({ turnId, messages: [], final: false, sweep: true }, { channel: PROGRESS_CHANNEL, payload: "{}" });
-    const { rows } = await pool.query<{ turn_id: string }>("SELECT turn_id FROM turn_progress WHERE turn_id = ANY($1)", [[ended, old, recent, running, turnId]]);
+    await new PostgresLiveStore(t.pool).writeProgress({ turnId, messages: [], final: false, sweep: true }, { channel: PROGRESS_CHANNEL, payload: "{}" });
+    const { rows } = await t.pool.query<{ turn_id: string }>("SELECT turn_id FROM turn_progress WHERE turn_id = ANY($1)", [[ended, old, recent, running, turnId]]);
     expect(rows.map((r) => r.turn_id).sort()).toEqual([recent, recent, running, turnId].sort());
   });
 
@@ -282,7 +264,7 @@ describe("resuming a running reply (inline runtime)", () => {
       api: "/api/chat",
       requestBody: () => ({}),
       resumeUrl: () => `/api/threads/${threadId}/stream`,
-      fetch: async (url) => streamRoute.GET(request(String(url), { cookie: me.cookie }), params(threadId)),
+      fetch: async (url) => streamRoute.GET(request(String(url), { cookie: t.me.cookie }), params(threadId)),
       onFinish: ({ isError, finishReason }) => finishes.push({ isError, finishReason }),
     });
     await chat.resumeStream();

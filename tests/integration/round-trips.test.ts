@@ -1,26 +1,21 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { beforeAll, describe, expect, it } from "vitest";
 import { chatTurn, replyParts, signaturesIn, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // What a turn costs the database, counted at pg's client: every query is one
 // round trip (a transaction's BEGIN and COMMIT too). The rate limits,
 // two more round trips side by side, are off here and have tests of their own.
-let mock: MockModelServer;
-let app: App;
+const t = integrationApp({ settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" } });
 let roundTrips = 0;
 /** Writes of turn_progress: made only while a reader asks for a running reply (off the turn's path), counted apart. */
 let progressWrites = 0;
 
 beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url, settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" } });
   // The app's listener (Stop, progress, threads) opens once, with the first turn; its LISTEN is no turn's cost.
-  await app.listening();
+  await t.app.listening();
   // Every query of every connection, whether through pool.query or a checked-out client.
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -29,10 +24,6 @@ beforeAll(async () => {
     else roundTrips++;
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
 });
 
 describe("database round trips per turn", () => {
@@ -70,12 +61,12 @@ describe("database round trips per turn", () => {
 
   it("still stores a message sent five times at once exactly once, with one model call", async () => {
     const me = await visitor();
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const message = { id: randomUUID(), content: "five at once" };
     const all = await Promise.all(Array.from({ length: 5 }, () => chatTurn(chat, { message }, me.cookie)));
     expect(new Set(all.map((r) => r.threadId)).size).toBe(1);
-    const { rows } = await app.pool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
+    const { rows } = await t.app.pool().query("SELECT kind FROM messages WHERE thread_id = $1 ORDER BY seq", [all[0].threadId]);
     expect(rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
   });
 });

@@ -1,24 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { chatTurn, request, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as search from "@/app/api/search/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // GET /api/search: the sidebar's search over the owner's threads.
-let mock: MockModelServer;
-let app: App;
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-});
+const t = integrationApp();
 
 async function say(cookie: string, content: string): Promise<string> {
   return (await chatTurn(chat, { message: { id: randomUUID(), content } }, cookie)).threadId!;

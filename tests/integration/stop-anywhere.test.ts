@@ -2,20 +2,18 @@ import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, inject, it } from "vitest";
 import { MIGRATION_LOCK_KEY, MigrationLockTimeout, migrate, recreateDatabase } from "@threadline/history/migrate";
 import { NotificationListener } from "@/lib/live/listener";
 import { holdLease } from "@/lib/agent/turn/turn-claims";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
-import { params, parseChunks, replyText, request, visitor } from "../support/api";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { params, parseChunks, replyText, request } from "../support/api";
+import { TEST_DATABASE_URL } from "../support/db";
 import * as chat from "@/app/api/chat/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Several app servers share one database: a turn runs in one of them, while a
 // second message or a Stop may reach another. Here "another process" is what
@@ -23,32 +21,16 @@ import type { App } from "@/lib/app";
 // turns and Stop listener, beside the app's (the route handlers in-process).
 // The embedded database is one process's by design (no listener): skipped there.
 describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, across processes", () => {
-  let mock: MockModelServer;
-  let app: App;
-  const pool = testPool();
+  // A lease renewed every 200 s: a Stop that arrives within a test came by NOTIFY.
+  const t = integrationApp({ settings: { TURN_LEASE_SECONDS: "600" } });
   /** The other process's database view. */
-  const elsewhere = new PostgresHistoryAdapter(pool);
-  let me: { id: string; cookie: string };
-
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-    // A lease renewed every 200 s: a Stop that arrives within a test came by NOTIFY.
-    app = testApp({ modelUrl: mock.url, settings: { TURN_LEASE_SECONDS: "600" } });
-  });
-  afterAll(async () => {
-    await mock.close();
-    await app.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-  });
+  const elsewhere = new PostgresHistoryAdapter(t.pool);
 
   const msg = (content: string) => ({ id: randomUUID(), content });
-  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
-  const stop = (threadId: string) => stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+  const send = (body: unknown) => chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: body }), undefined);
+  const stop = (threadId: string) => stopRoute.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
   const userMessages = async (threadId: string) =>
-    (await pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'user' ORDER BY seq", [threadId])).rows.map(
+    (await t.pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 AND kind = 'user' ORDER BY seq", [threadId])).rows.map(
       (r) => r.message_id,
     );
 
@@ -59,7 +41,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     await first.text();
     const running = { messageId: randomUUID(), turnId: randomUUID() };
     const opened = await elsewhere.turns.openTurn({
-      owner: me.id,
+      owner: t.me.id,
       threadId,
       ...running,
       leaseMs: 60_000,
@@ -80,7 +62,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     });
     expect(await userMessages(threadId)).not.toContain(second.id);
 
-    await elsewhere.turns.finishTurn({ owner: me.id, ...running, status: "done" });
+    await elsewhere.turns.finishTurn({ owner: t.me.id, ...running, status: "done" });
     const taken = await send({ threadId, message: second });
     expect(taken.status).toBe(200);
     await taken.text();
@@ -97,7 +79,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
       expect(response.status).toBe(202);
       expect(await response.json()).toEqual({ stopped: true });
       await expect.poll(() => heard.map((p) => JSON.parse(p))).toContainEqual({ threadId, turnId: running.turnId });
-      expect(await elsewhere.turns.renewTurn({ owner: me.id, ...running, leaseMs: 60_000 })).toEqual({ held: true, stopRequested: true });
+      expect(await elsewhere.turns.renewTurn({ owner: t.me.id, ...running, leaseMs: 60_000 })).toEqual({ held: true, stopRequested: true });
     } finally {
       await listener.close();
     }
@@ -105,11 +87,11 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
 
   it("a Stop meant for an earlier turn of the message does not stop the turn that took it over", async () => {
     const { threadId, running } = await threadRunningElsewhere();
-    expect(await elsewhere.turns.requestStop({ owner: me.id, threadId })).toEqual({ turns: [running.turnId], settled: [] });
-    await elsewhere.turns.finishTurn({ owner: me.id, ...running, status: "failed" });
+    expect(await elsewhere.turns.requestStop({ owner: t.me.id, threadId })).toEqual({ turns: [running.turnId], settled: [] });
+    await elsewhere.turns.finishTurn({ owner: t.me.id, ...running, status: "failed" });
     const next = randomUUID();
-    expect(await elsewhere.turns.claimTurn({ owner: me.id, threadId, messageId: running.messageId, turnId: next, leaseMs: 60_000 })).toEqual({ claimed: true });
-    expect(await elsewhere.turns.renewTurn({ owner: me.id, messageId: running.messageId, turnId: next, leaseMs: 60_000 })).toEqual({
+    expect(await elsewhere.turns.claimTurn({ owner: t.me.id, threadId, messageId: running.messageId, turnId: next, leaseMs: 60_000 })).toEqual({ claimed: true });
+    expect(await elsewhere.turns.renewTurn({ owner: t.me.id, messageId: running.messageId, turnId: next, leaseMs: 60_000 })).toEqual({
       held: true,
       stopRequested: false,
     });
@@ -134,7 +116,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     const listener = new NotificationListener(TEST_DATABASE_URL, { [STOP_CHANNEL]: (payload) => hearStop(theirs, payload) });
     try {
       await listener.ready();
-      expect(await new TurnStops(theirs, () => elsewhere.turns).stop(me.id, threadId)).toEqual({ stopped: true, settled: [] });
+      expect(await new TurnStops(theirs, () => elsewhere.turns).stop(t.me.id, threadId)).toEqual({ stopped: true, settled: [] });
     } finally {
       await listener.close();
     }
@@ -143,7 +125,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
     const chunks = parseChunks(text);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
     const partial = replyText(chunks);
-    const { rows } = await pool.query("SELECT kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+    const { rows } = await t.pool.query("SELECT kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
     expect(rows[1]).toMatchObject({ kind: "assistant", status: "stopped", content: partial });
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.length).toBeLessThan(150);
@@ -152,9 +134,9 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
   it("a turn whose Stop notification was missed finds the Stop when it renews its lease", async () => {
     const { threadId, running } = await threadRunningElsewhere();
     // Recorded without NOTIFY, as if the listening connection had been down.
-    await pool.query("UPDATE turns SET stop_requested_turn = turn_id WHERE thread_id = $1 AND turn_id = $2", [threadId, running.turnId]);
+    await t.pool.query("UPDATE turns SET stop_requested_turn = turn_id WHERE thread_id = $1 AND turn_id = $2", [threadId, running.turnId]);
     let stopped = false;
-    const lease = holdLease({ owner: me.id, turnId: running.turnId, messageId: running.messageId }, elsewhere.turns, 3_000, () => (stopped = true));
+    const lease = holdLease({ owner: t.me.id, turnId: running.turnId, messageId: running.messageId }, elsewhere.turns, 3_000, () => (stopped = true));
     try {
       await expect.poll(() => stopped, { timeout: 5_000 }).toBe(true);
     } finally {

@@ -1,20 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { limits } from "@/lib/limits";
 import type { Part } from "@threadline/history/parts";
 import { threadExportSchema, type ThreadExport } from "@/lib/protocol/thread-export";
 import { threadExport } from "@/lib/threads/export";
-import { ThreadRepository } from "@/lib/threads/repository";
 import { params, request, visitor } from "../support/api";
-import { databaseTargets } from "../support/db-targets";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { databaseTargets, onDatabase } from "../support/db-targets";
 import { TOOL_REPLY, versionedThread } from "../support/versioned-thread";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 /**
  * The thread a file describes with its ids and the times of the export and
@@ -33,39 +29,29 @@ function comparable(file: ThreadExport) {
 }
 
 // Export → import → export, through the repository, on both databases.
-describe.each(databaseTargets())("a thread exported and imported, on the $name", ({ open }) => {
-  let pool: pg.Pool;
-  let close: () => Promise<void>;
-  let adapter: PostgresHistoryAdapter;
-  let repo: ThreadRepository;
-
-  beforeAll(async () => {
-    ({ pool, close } = await open());
-    adapter = new PostgresHistoryAdapter(pool);
-    repo = new ThreadRepository(pool);
-  });
-  afterAll(() => close());
+describe.each(databaseTargets())("a thread exported and imported, on the $name", (target) => {
+  const db = onDatabase(target);
 
   it("comes back the same thread: every version, part, choice, seq and time, under new ids, its active path recomputed", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId, activePath } = await versionedThread(adapter, owner);
-    const exported = threadExport(await repo.versionTree(owner, threadId), new Date());
+    const { threadId, activePath } = await versionedThread(db.adapter, owner);
+    const exported = threadExport(await db.repo.versionTree(owner, threadId), new Date());
     // Through JSON and the import's own check, as a file travels.
     const file = threadExportSchema.parse(JSON.parse(JSON.stringify(exported)));
 
     const importer = `owner-${randomUUID()}`;
-    const imported = await repo.import(importer, file);
+    const imported = await db.repo.import(importer, file);
     expect(imported.id).not.toBe(threadId);
     expect(imported).toMatchObject({ title: "What time is it in Zürich?", messageCount: 6 });
-    const again = threadExport(await repo.versionTree(importer, imported.id), new Date());
+    const again = threadExport(await db.repo.versionTree(importer, imported.id), new Date());
     expect(comparable(again)).toEqual(comparable(exported));
     expect(again.thread.createdAt).toBe(exported.thread.createdAt);
     expect(again.messages.map((m) => m.id).filter((id) => exported.messages.some((e) => e.id === id))).toEqual([]);
 
     // The reads follow the chosen path, the summary is the thread's latest, and versions are where they were.
-    const source = await repo.messages(owner, threadId);
+    const source = await db.repo.messages(owner, threadId);
     expect(source.map((m) => m.id)).toEqual(activePath);
-    const copy = await repo.messages(importer, imported.id);
+    const copy = await db.repo.messages(importer, imported.id);
     // Ids aside, and parents as places on the path: the first message starts it, each other follows the one before.
     const placed = (messages: typeof source) =>
       messages.map(({ id: _id, parentId, parts, ...rest }) => ({
@@ -78,46 +64,37 @@ describe.each(databaseTargets())("a thread exported and imported, on the $name",
     // The summary came from a file: marked, so the model reads it as quoted data (see the model-request test below).
     expect(source[2].parts[0]).not.toHaveProperty("imported");
     expect(copy[2].parts[0]).toMatchObject({ imported: true });
-    expect((await adapter.summaries.latest({ owner: importer, threadId: imported.id }))?.id).toBe(copy[2].id);
+    expect((await db.adapter.summaries.latest({ owner: importer, threadId: imported.id }))?.id).toBe(copy[2].id);
     const positions = (versions: { position: number; versions: string[] }[]) => versions.map((v) => [v.position, v.versions.length]);
-    expect(positions(await adapter.versions.versions({ owner: importer, threadId: imported.id }))).toEqual(
-      positions(await adapter.versions.versions({ owner, threadId })),
+    expect(positions(await db.adapter.versions.versions({ owner: importer, threadId: imported.id }))).toEqual(
+      positions(await db.adapter.versions.versions({ owner, threadId })),
     );
     // The imported thread goes on like any other, and its versions switch like any other.
-    expect(await adapter.versions.select({ owner: importer, threadId: imported.id, messageId: again.messages.find((m) => m.parts[0].type === "text" && m.parts[0].text === "What time is it in Paris?")!.id })).toBe(true);
-    expect((await repo.messages(importer, imported.id)).map((m) => m.parts)).toEqual([
+    expect(await db.adapter.versions.select({ owner: importer, threadId: imported.id, messageId: again.messages.find((m) => m.parts[0].type === "text" && m.parts[0].text === "What time is it in Paris?")!.id })).toBe(true);
+    expect((await db.repo.messages(importer, imported.id)).map((m) => m.parts)).toEqual([
       [{ type: "text", text: "What time is it in Paris?" }],
       [{ type: "text", text: "Noon in Paris.", agentName: "Triage" }],
     ]);
     // The model's title never replaces an imported one.
-    expect((await pool.query("SELECT title_source FROM threads WHERE id = $1", [imported.id])).rows[0].title_source).toBe("user");
+    expect((await db.pool.query("SELECT title_source FROM threads WHERE id = $1", [imported.id])).rows[0].title_source).toBe("user");
   });
 
   it("leaves nothing behind when the database refuses a value of the file", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId } = await versionedThread(adapter, owner);
-    const file = threadExportSchema.parse(JSON.parse(JSON.stringify(threadExport(await repo.versionTree(owner, threadId), new Date()))));
+    const { threadId } = await versionedThread(db.adapter, owner);
+    const file = threadExportSchema.parse(JSON.parse(JSON.stringify(threadExport(await db.repo.versionTree(owner, threadId), new Date()))));
     // The last message fails, after the thread row and every earlier row went in.
     file.messages.at(-1)!.createdAt = "0000-01-01T00:00:00Z";
     const importer = `owner-${randomUUID()}`;
-    await expect(repo.import(importer, file)).rejects.toMatchObject({ code: "bad_request:import", message: expect.stringContaining("Nothing was stored") });
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [importer]);
+    await expect(db.repo.import(importer, file)).rejects.toMatchObject({ code: "bad_request:import", message: expect.stringContaining("Nothing was stored") });
+    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM threads WHERE owner = $1", [importer]);
     expect(rows[0].n).toBe(0);
   });
 });
 
 describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
-  let app: App;
-  const pool = testPool();
-
-  beforeAll(() => {
-    // The malformed files below are more imports than one identity may make in an hour (rate limits have their own tests).
-    app = testApp({ settings: { RATE_LIMIT_IMPORTS_PER_HOUR: "0" } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-  });
+  // The malformed files below are more imports than one identity may make in an hour (rate limits have their own tests).
+  const t = integrationApp({ model: "offline", settings: { RATE_LIMIT_IMPORTS_PER_HOUR: "0" } });
 
   const exportOf = (threadId: string, cookie: string, format?: string) =>
     exportRoute.GET(request(`/api/threads/${threadId}/export${format === undefined ? "" : `?format=${format}`}`, { cookie }), params(threadId));
@@ -126,7 +103,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
 
   /** What an owner holds: threads and part rows. */
   async function holdings(owner: string) {
-    const { rows } = await pool.query(
+    const { rows } = await t.pool.query(
       "SELECT count(DISTINCT t.id)::int AS threads, count(m.id)::int AS rows FROM threads t LEFT JOIN messages m ON m.thread_id = t.id WHERE t.owner = $1",
       [owner],
     );
@@ -135,7 +112,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
 
   it("exports JSON with every version and every part, as a download named after the title", async () => {
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const response = await exportOf(threadId, me.cookie, "json");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -156,7 +133,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
 
   it("exports markdown of the active path, for a person to read", async () => {
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const response = await exportOf(threadId, me.cookie, "markdown");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
@@ -175,7 +152,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   it("refuses a missing or unknown format naming the allowed ones, and another owner's thread as a missing one", async () => {
     const me = await visitor();
     const stranger = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     for (const format of [undefined, "pdf", ""]) {
       const response = await exportOf(threadId, me.cookie, format);
       expect(response.status, String(format)).toBe(400);
@@ -190,7 +167,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   it("imports an exported file as a new thread of the importer's, and exports it again the same", async () => {
     const me = await visitor();
     const other = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const first = (await (await exportOf(threadId, me.cookie, "json")).json()) as ThreadExport;
 
     const response = await importAs(other.cookie, { json: first });
@@ -206,7 +183,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
 
   it("refuses a malformed file with a message naming what is wrong, and stores nothing", async () => {
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const good = (await (await exportOf(threadId, me.cookie, "json")).json()) as ThreadExport;
     const importer = await visitor();
     const edited = (change: (file: ThreadExport) => void) => {
@@ -257,7 +234,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   it("refuses a file larger than the import limit with 413, storing nothing", async () => {
     const importer = await visitor();
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const file = (await (await exportOf(threadId, me.cookie, "json")).json()) as ThreadExport;
     // Said by its Content-Length (tests/integration/thread-file-limits.test.ts sends one that says nothing).
     const response = await importRoute.POST(

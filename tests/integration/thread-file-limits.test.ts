@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { limits } from "@/lib/limits";
 import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import type { JsonValue } from "@threadline/history/parts";
 import { MAX_SEQ, type ExportedMessage, type ThreadExport } from "@/lib/protocol/thread-export";
 import { params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Every thread file GET /api/threads/:id/export writes, POST /api/threads/import
 // reads back, however long the thread and however long a reply: the import
@@ -17,16 +15,7 @@ import type { App } from "@/lib/app";
 // within the limits the export keeps too. A file it refuses, at its first
 // byte or at its last, leaves nothing behind.
 
-let app: App;
-const pool = testPool();
-
-beforeAll(() => {
-  app = testApp();
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ model: "offline" });
 
 const exportOf = (threadId: string, cookie: string) =>
   exportRoute.GET(request(`/api/threads/${threadId}/export?format=json`, { cookie }), params(threadId));
@@ -43,7 +32,7 @@ const importBody = (cookie: string | undefined, body: BodyInit, headers: Record<
 
 /** Every thread and part row of the database: a refused import must leave both as they were. */
 async function everything() {
-  const { rows } = await pool.query("SELECT (SELECT count(*) FROM threads)::int AS threads, (SELECT count(*) FROM messages)::int AS rows");
+  const { rows } = await t.pool.query("SELECT (SELECT count(*) FROM threads)::int AS threads, (SELECT count(*) FROM messages)::int AS rows");
   return rows[0] as { threads: number; rows: number };
 }
 
@@ -55,15 +44,15 @@ const SAID = "Ünïcödé \"quotes\", a back\\slash, a tab\t and an emoji 😀. 
  */
 async function longThread(owner: string, count: number): Promise<string> {
   const id = randomUUID();
-  await pool.query("INSERT INTO threads (id, owner, title, title_source, next_seq) VALUES ($1, $2, 'A long thread', 'user', $3)", [id, owner, count + 1]);
-  await pool.query(
+  await t.pool.query("INSERT INTO threads (id, owner, title, title_source, next_seq) VALUES ($1, $2, 'A long thread', 'user', $3)", [id, owner, count + 1]);
+  await t.pool.query(
     `INSERT INTO messages (thread_id, seq, message_id, part_index, kind, content, parent_message_id, created_at)
      SELECT $1, g, 'm' || g, 0, CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END, 'Message ' || g || ': ' || repeat($2, 4),
             CASE WHEN g > 1 THEN 'm' || (g - 1) END, now() - make_interval(secs => $3 - g)
        FROM generate_series(1, $3::int) g`,
     [id, SAID, count],
   );
-  await pool.query("SELECT threadline_recount($1)", [id]);
+  await t.pool.query("SELECT threadline_recount($1)", [id]);
   return id;
 }
 
@@ -116,7 +105,7 @@ describe("a thread file of any size a user has", () => {
     const again = (await (await exportOf(thread.id, importer.cookie)).json()) as ThreadExport;
     expect(comparable(again)).toEqual(comparable(first));
     // It goes on where it ended.
-    const { rows } = await pool.query("SELECT next_seq::int FROM threads WHERE id = $1", [thread.id]);
+    const { rows } = await t.pool.query("SELECT next_seq::int FROM threads WHERE id = $1", [thread.id]);
     expect(rows[0].next_seq).toBe(20_001);
   });
 

@@ -1,19 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "@threadline/history/errors";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { limits } from "@/lib/limits";
-import { ThreadRepository } from "@/lib/threads/repository";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { databaseTargets } from "../support/db-targets";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { databaseTargets, onDatabase } from "../support/db-targets";
 import { versionedThread } from "../support/versioned-thread";
 import * as forkRoute from "@/app/api/threads/[id]/fork/route";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 /** Every row of a thread, every column that a fork could disturb. */
 async function rowsOf(pool: pg.Pool, threadId: string) {
@@ -32,37 +29,27 @@ async function threadRow(pool: pg.Pool, threadId: string) {
 
 // A fork is a new thread holding the source's active path up to a message,
 // every message under a new id; the source stays as it was.
-describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) => {
-  let pool: pg.Pool;
-  let close: () => Promise<void>;
-  let adapter: PostgresHistoryAdapter;
-  let repo: ThreadRepository;
-
-  beforeAll(async () => {
-    ({ pool, close } = await open());
-    adapter = new PostgresHistoryAdapter(pool);
-    repo = new ThreadRepository(pool);
-  });
-  afterAll(() => close());
+describe.each(databaseTargets())("forking a thread, on the $name", (target) => {
+  const db = onDatabase(target);
 
   it("at a middle message holds exactly the active path up to it, under new ids, titled \"(fork)\"; the source is unchanged", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId } = await versionedThread(adapter, owner);
-    const sourceRows = await rowsOf(pool, threadId);
-    const sourceThread = await threadRow(pool, threadId);
+    const { threadId } = await versionedThread(db.adapter, owner);
+    const sourceRows = await rowsOf(db.pool, threadId);
+    const sourceThread = await threadRow(db.pool, threadId);
 
-    const fork = await repo.fork(owner, threadId, "a2b");
+    const fork = await db.repo.fork(owner, threadId, "a2b");
 
     expect(fork.id).not.toBe(threadId);
     expect(fork.title).toBe("What time is it in Zürich? (fork)");
     expect(fork.messageCount).toBe(4); // u1 a1 u2 a2b; the summary is not something anyone said
     // The source: not one row or counter moved.
-    expect(await rowsOf(pool, threadId)).toEqual(sourceRows);
-    expect(await threadRow(pool, threadId)).toEqual(sourceThread);
+    expect(await rowsOf(db.pool, threadId)).toEqual(sourceRows);
+    expect(await threadRow(db.pool, threadId)).toEqual(sourceThread);
 
     // The fork: the source's path to a2b, part for part, each message under a new id.
     const path = sourceRows.filter((r) => r.active && r.seq <= sourceRows.find((s) => s.message_id === "a2b")!.seq);
-    const forked = await rowsOf(pool, fork.id);
+    const forked = await rowsOf(db.pool, fork.id);
     expect(forked).toHaveLength(path.length);
     const newId = new Map<string, string>();
     forked.forEach((row, i) => {
@@ -76,7 +63,7 @@ describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) =>
     });
     expect([...newId.keys()]).toEqual(["u1", "a1", "summary-1", "u2", "a2b"]);
     expect(new Set(newId.values()).size).toBe(5);
-    expect(await threadRow(pool, fork.id)).toEqual({
+    expect(await threadRow(db.pool, fork.id)).toEqual({
       owner,
       title: "What time is it in Zürich? (fork)",
       title_source: "user",
@@ -86,30 +73,30 @@ describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) =>
     });
 
     // The reads follow it, summary and all, and the next message goes after it.
-    const messages = await repo.messages(owner, fork.id);
-    expect(messages.map((m) => m.parts)).toEqual((await repo.messages(owner, threadId)).slice(0, 5).map((m) => m.parts));
-    expect((await adapter.summaries.latest({ owner, threadId: fork.id }))?.id).toBe(newId.get("summary-1"));
-    await adapter.appendUserMessage({ owner, threadId: fork.id, turnId: "t", message: { id: "next", role: "user", content: "Go on" } });
-    expect((await adapter.get({ owner, threadId: fork.id })).map((m) => m.id).at(-1)).toBe("next");
-    const { rows } = await pool.query("SELECT parent_message_id FROM messages WHERE thread_id = $1 AND message_id = 'next'", [fork.id]);
+    const messages = await db.repo.messages(owner, fork.id);
+    expect(messages.map((m) => m.parts)).toEqual((await db.repo.messages(owner, threadId)).slice(0, 5).map((m) => m.parts));
+    expect((await db.adapter.summaries.latest({ owner, threadId: fork.id }))?.id).toBe(newId.get("summary-1"));
+    await db.adapter.appendUserMessage({ owner, threadId: fork.id, turnId: "t", message: { id: "next", role: "user", content: "Go on" } });
+    expect((await db.adapter.get({ owner, threadId: fork.id })).map((m) => m.id).at(-1)).toBe("next");
+    const { rows } = await db.pool.query("SELECT parent_message_id FROM messages WHERE thread_id = $1 AND message_id = 'next'", [fork.id]);
     expect(rows[0].parent_message_id).toBe(newId.get("a2b"));
-    expect(await rowsOf(pool, threadId)).toEqual(sourceRows);
+    expect(await rowsOf(db.pool, threadId)).toEqual(sourceRows);
   });
 
   it("at the first message holds only it", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId } = await versionedThread(adapter, owner);
-    const fork = await repo.fork(owner, threadId, "u1");
-    expect(await repo.messages(owner, fork.id)).toMatchObject([{ role: "user", parts: [{ type: "text", text: "What time is it in Zürich?" }] }]);
+    const { threadId } = await versionedThread(db.adapter, owner);
+    const fork = await db.repo.fork(owner, threadId, "u1");
+    expect(await db.repo.messages(owner, fork.id)).toMatchObject([{ role: "user", parts: [{ type: "text", text: "What time is it in Zürich?" }] }]);
     expect(fork.messageCount).toBe(1);
   });
 
   it("keeps a long title within the limit, with \"(fork)\" at its end, and never cuts a character in half", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId } = await versionedThread(adapter, owner);
+    const { threadId } = await versionedThread(db.adapter, owner);
     const long = `${"a".repeat(limits.maxTitleChars - 8)}😀😀`;
-    await repo.rename(owner, threadId, long);
-    const fork = await repo.fork(owner, threadId, "a1");
+    await db.repo.rename(owner, threadId, long);
+    const fork = await db.repo.fork(owner, threadId, "a1");
     expect(fork.title).toHaveLength(limits.maxTitleChars - 1);
     expect(fork.title).toBe(`${"a".repeat(limits.maxTitleChars - 8)} (fork)`);
     expect(fork.title.isWellFormed()).toBe(true);
@@ -117,39 +104,30 @@ describe.each(databaseTargets())("forking a thread, on the $name", ({ open }) =>
 
   it("is refused for a message off the active path, an unknown message, or another owner's thread, writing nothing", async () => {
     const owner = `owner-${randomUUID()}`;
-    const { threadId } = await versionedThread(adapter, owner);
-    const count = async () => (await pool.query("SELECT count(*)::int AS n FROM threads")).rows[0].n;
+    const { threadId } = await versionedThread(db.adapter, owner);
+    const count = async () => (await db.pool.query("SELECT count(*)::int AS n FROM threads")).rows[0].n;
     const before = await count();
     for (const messageId of ["a2", "u1b", "a1b", "nope"]) {
-      await expect(repo.fork(owner, threadId, messageId), messageId).rejects.toMatchObject({ code: "not_found:message" });
+      await expect(db.repo.fork(owner, threadId, messageId), messageId).rejects.toMatchObject({ code: "not_found:message" });
     }
     const stranger = `owner-${randomUUID()}`;
-    const refusal = await repo.fork(stranger, threadId, "u1").catch((e: unknown) => e);
+    const refusal = await db.repo.fork(stranger, threadId, "u1").catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toMatchObject({ code: "not_found:thread", message: "Thread not found." });
-    await expect(repo.fork(owner, randomUUID(), "u1")).rejects.toMatchObject({ code: "not_found:thread" });
+    await expect(db.repo.fork(owner, randomUUID(), "u1")).rejects.toMatchObject({ code: "not_found:thread" });
     expect(await count()).toBe(before);
   });
 });
 
 describe("POST /api/threads/:id/fork", () => {
-  let app: App;
-  const pool = testPool();
-
-  beforeAll(() => {
-    app = testApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-  });
+  const t = integrationApp({ model: "offline" });
 
   const post = (threadId: string, cookie: string, json: unknown) =>
     forkRoute.POST(request(`/api/threads/${threadId}/fork`, { method: "POST", cookie, json }), params(threadId));
 
   it("answers 201 with the new thread, which the owner can read", async () => {
     const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
     const response = await post(threadId, me.cookie, { messageId: "u2" });
     expect(response.status).toBe(201);
     const body = await response.json();
@@ -164,7 +142,7 @@ describe("POST /api/threads/:id/fork", () => {
   it("answers another owner exactly as a missing thread, names a message off the path, and checks the body", async () => {
     const me = await visitor();
     const stranger = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(pool), me.id);
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
 
     const theirs = await post(threadId, stranger.cookie, { messageId: "u1" });
     const missing = await post(randomUUID(), stranger.cookie, { messageId: "u1" });
@@ -184,7 +162,7 @@ describe("POST /api/threads/:id/fork", () => {
 
   it("goes on like any thread: a new message is answered after the copied path, and a copied reply can be regenerated", async () => {
     const me = await visitor();
-    const adapter = new PostgresHistoryAdapter(pool);
+    const adapter = new PostgresHistoryAdapter(t.pool);
     const { threadId } = await versionedThread(adapter, me.id);
     const { thread: forked } = await (await post(threadId, me.cookie, { messageId: "a2b" })).json();
     const copied = await adapter.get({ owner: me.id, threadId: forked.id });

@@ -1,34 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as messages from "@/app/api/threads/[id]/messages/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A long thread is read a page at a time, newest first: GET /api/threads/:id/messages.
-let app: App;
-const pool = testPool();
-
-beforeAll(() => {
-  app = testApp({ modelUrl: "http://127.0.0.1:9/unused" });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ modelUrl: "http://127.0.0.1:9/unused" });
 
 /** A thread of `count` messages, alternating user and assistant, written straight to the database. */
 async function threadOf(owner: string, count: number): Promise<string> {
-  const { threadId } = await new PostgresHistoryAdapter(pool).createThread({ owner });
-  await pool.query(
+  const { threadId } = await new PostgresHistoryAdapter(t.pool).createThread({ owner });
+  await t.pool.query(
     `INSERT INTO messages (thread_id, seq, message_id, kind, content)
      SELECT $1, g, 'm' || g, CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END, 'message ' || g
        FROM generate_series(1, $2::int) AS g`,
     [threadId, count],
   );
-  await pool.query("UPDATE threads SET next_seq = $2 + 1, message_count = $2 WHERE id = $1", [threadId, count]);
+  await t.pool.query("UPDATE threads SET next_seq = $2 + 1, message_count = $2 WHERE id = $1", [threadId, count]);
   return threadId;
 }
 

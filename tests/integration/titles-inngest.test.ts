@@ -1,49 +1,33 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { titleFromMessage } from "@threadline/history/title";
 import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
-import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
-import type { InngestStandin } from "../support/inngest-standin/index.mjs";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request } from "../support/api";
+import { integrationApp } from "../support/integration";
 
 // Titles by the model on the Inngest runtime: the title call is a durable step
 // of the chat-turn function, run by the stand-in through the real serve
 // handler, after the step that published the reply's finish.
-let mock: MockModelServer;
-let standin: InngestStandin;
+// Long enough that a title held while the test renames the thread is still awaited.
+const t = integrationApp({ runtime: "inngest", titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
 let chat: typeof import("@/app/api/chat/route");
 let thread: typeof import("@/app/api/threads/[id]/route");
-let inProcess: InProcessInngest;
-let me: { id: string; cookie: string };
-const pool = testPool();
 
 beforeAll(async () => {
-  // Long enough that a title held while the test renames the thread is still awaited.
-  inProcess = await startInProcessInngest({ titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
-  ({ mock, standin } = inProcess);
   chat = await import("@/app/api/chat/route");
   thread = await import("@/app/api/threads/[id]/route");
 });
-afterAll(async () => {
-  await inProcess.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
 
 type Body = { messages: { role: string; content: unknown }[] };
-const titleRequests = () => (mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
-const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+const titleRequests = () => (t.mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, t.me.cookie);
 const msg = (content: string) => ({ id: randomUUID(), content });
 const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
 
 async function storedTitle(threadId: string) {
-  const { rows } = await pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
+  const { rows } = await t.pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
   return rows[0];
 }
 
@@ -57,16 +41,16 @@ describe("the model's title on the Inngest runtime", () => {
     expect(chunks.at(-1)).toMatchObject({ type: "finish" });
     expect(titleChunks(chunks)).toEqual([]);
     await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    expect(standin.runs.filter((run) => run.status === "running")).toHaveLength(1);
+    expect(t.standin.runs.filter((run) => run.status === "running")).toHaveLength(1);
     expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
-    mock.releaseTitles();
-    await standin.idle();
+    t.mock.releaseTitles();
+    await t.standin.idle();
     expect(await storedTitle(threadId!)).toEqual({ title: "Durable thread", title_source: "model" });
-    expect(standin.runs.filter((run) => run.status === "failed")).toEqual([]);
+    expect(t.standin.runs.filter((run) => run.status === "failed")).toEqual([]);
 
     const next = await turn({ threadId, message: msg("second [[title:Not again]]") });
     expect(next.response.status).toBe(200);
-    await standin.idle();
+    await t.standin.idle();
     expect(titleRequests()).toHaveLength(1);
   });
 
@@ -75,10 +59,10 @@ describe("the model's title on the Inngest runtime", () => {
     const { response, threadId } = await turn({ message: msg(content) });
     expect(response.status).toBe(200);
     await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Kept name" } }), params(threadId!));
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "Kept name" } }), params(threadId!));
     expect(renamed.status).toBe(200);
-    mock.releaseTitles();
-    await standin.idle();
+    t.mock.releaseTitles();
+    await t.standin.idle();
     expect(await storedTitle(threadId!)).toEqual({ title: "Kept name", title_source: "user" });
   });
 
@@ -89,10 +73,10 @@ describe("the model's title on the Inngest runtime", () => {
     expect(text).toBe(echoReply(content, 1, 0));
     expect(chunks.at(-1)).toMatchObject({ type: "finish" });
     expect(titleChunks(chunks)).toEqual([]);
-    await standin.idle();
+    await t.standin.idle();
     // One call: the step caught the error, so the durable run did not retry it.
     expect(titleRequests()).toHaveLength(1);
-    expect(standin.runs.filter((run) => run.status === "failed")).toEqual([]);
+    expect(t.standin.runs.filter((run) => run.status === "failed")).toEqual([]);
     expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
   });
 });

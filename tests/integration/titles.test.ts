@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { runNow } from "@/lib/agent/turn/steps";
 import { nameThread } from "@/lib/agent/title";
 import { runTurn } from "@/lib/agent/turn/turn";
@@ -9,42 +9,26 @@ import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { titleFromMessage } from "@threadline/history/title";
 import { languageModelFor } from "@/lib/model/provider";
 import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { chatTurn, params, request } from "../support/api";
 import { followNews } from "../support/thread-news";
 import * as chat from "@/app/api/chat/route";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as list from "@/app/api/threads/route";
 import * as events from "@/app/api/threads/events/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Titles by the model, through the chat route on the inline runtime, with the
 // real provider code talking to the mock model server: its title is the
 // message's [[title:TEXT]], and other markers make the title request fail,
 // answer nothing, hang, or wait for the test.
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-const pool = testPool();
+// Long enough that a title held while the test renames the thread is still awaited.
+const t = integrationApp({ titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
 
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  // Long enough that a title held while the test renames the thread is still awaited.
-  app = testApp({ modelUrl: mock.url, titles: true, settings: { TITLE_TIMEOUT_SECONDS: "60" } });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
 let warn: MockInstance<typeof console.warn>;
 let info: MockInstance<typeof console.info>;
 beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
   warn = vi.spyOn(console, "warn");
   info = vi.spyOn(console, "info");
 });
@@ -53,8 +37,8 @@ afterEach(() => {
 });
 
 type Body = { messages: { role: string; content: unknown }[] };
-const titleRequests = () => (mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
-const turn = (body: Record<string, unknown>) => chatTurn(chat, body, me.cookie);
+const titleRequests = () => (t.mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
+const turn = (body: Record<string, unknown>) => chatTurn(chat, body, t.me.cookie);
 const msg = (content: string) => ({ id: randomUUID(), content });
 const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
 
@@ -69,12 +53,12 @@ async function namingEnded(threadId: string) {
 }
 
 async function storedTitle(threadId: string) {
-  const { rows } = await pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
+  const { rows } = await t.pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
   return rows[0];
 }
 
 async function listedTitle(threadId: string) {
-  const response = await list.GET(request("/api/threads", { cookie: me.cookie }), undefined as never);
+  const response = await list.GET(request("/api/threads", { cookie: t.me.cookie }), undefined as never);
   const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
   return threads.find((t) => t.id === threadId)?.title;
 }
@@ -92,7 +76,7 @@ describe("the model's title", () => {
     expect(titleRequests()).toHaveLength(0);
 
     const decided = await decisionRoute.POST(
-      request(`/api/threads/${threadId}/approvals/${asked.approvalId}`, { method: "POST", cookie: me.cookie, json: { approved: true, timeZone: "UTC" } }),
+      request(`/api/threads/${threadId}/approvals/${asked.approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true, timeZone: "UTC" } }),
       { params: Promise.resolve({ id: threadId, approvalId: asked.approvalId }) },
     );
     expect(decided.status).toBe(202);
@@ -115,9 +99,9 @@ describe("the model's title", () => {
     expect(next.response.status).toBe(200);
     expect(next.chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
 
-    const news = await followNews(events, app, pool, me.cookie, me.id);
+    const news = await followNews(events, t.app, t.pool, t.me.cookie, t.me.id);
     try {
-      mock.releaseTitles();
+      t.mock.releaseTitles();
       // Each round waits for news of the thread: the sidebar reads the list when it hears it.
       while ((await listedTitle(threadId!)) !== "Porto weekend plans") {
         while ((await news.next()).threadId !== threadId);
@@ -152,9 +136,9 @@ describe("the model's title", () => {
     expect(text).toBe(echoReply(content, 1, 0));
     // The title request has reached the model, which holds its answer: the user renames the thread now.
     await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "My own name" } }), params(threadId!));
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "My own name" } }), params(threadId!));
     expect(renamed.status).toBe(200);
-    mock.releaseTitles();
+    t.mock.releaseTitles();
     await namingEnded(threadId!);
     expect(await storedTitle(threadId!)).toEqual({ title: "My own name", title_source: "user" });
   });
@@ -162,7 +146,7 @@ describe("the model's title", () => {
   it("comes after a rename only as the rename", async () => {
     const { threadId } = await turn({ message: msg("Titled then renamed [[title:Model title]]") });
     await namingEnded(threadId!);
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Mine" } }), params(threadId!));
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "Mine" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     await turn({ threadId, message: msg("More") });
     expect(await storedTitle(threadId!)).toEqual({ title: "Mine", title_source: "user" });
@@ -184,7 +168,7 @@ describe("the model's title", () => {
     // The first reply's title and the edit's: the regenerate asked for none.
     expect(titleRequests()).toHaveLength(2);
 
-    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: me.cookie, json: { title: "Pets" } }), params(threadId!));
+    const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "Pets" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     const again = await turn({ threadId, message: msg("About birds [[title:Birds]]"), replaces: dogs.id });
     expect(again.response.status).toBe(200);
@@ -214,16 +198,16 @@ describe("the model's title", () => {
 
 describe("a title call slower than its cap", () => {
   it("is given up: the turn finishes with its reply and the first words stay", async () => {
-    const history = new PostgresHistoryAdapter(pool);
+    const history = new PostgresHistoryAdapter(t.pool);
     const network = createNetwork({
       agents: [{ name: "Assistant", system: "Answer." }],
-      model: languageModelFor({ provider: "openai-compatible", model: "mock-model", baseURL: mock.url }),
+      model: languageModelFor({ provider: "openai-compatible", model: "mock-model", baseURL: t.mock.url }),
       titleTimeoutMs: 300,
     });
     const chunks: UIMessageChunk[] = [];
     const content = "Take your time [[title-slow]]";
     const outcome = await runTurn(
-      { owner: me.id, turnId: randomUUID(), message: { ...msg(content), role: "user" } },
+      { owner: t.me.id, turnId: randomUUID(), message: { ...msg(content), role: "user" } },
       { history, network, publish: async (chunk) => void chunks.push(chunk) },
     );
     expect(outcome.status).toBe("complete");

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { NotificationListener } from "@/lib/live/listener";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import type { TurnStore } from "@threadline/history/contract";
 import { ThreadRepository } from "@/lib/threads/repository";
 import { TEST_DATABASE_URL } from "../support/db";
-import { databaseTargets } from "../support/db-targets";
+import { databaseTargets, onDatabase } from "../support/db-targets";
 
 // Who answers a user's message, one rule per case, as the database decides it
 // (threadline_open_turn and the claim asked again while a turn waits). The
@@ -15,42 +14,30 @@ import { databaseTargets } from "../support/db-targets";
 // agrees with what a second turn would be told.
 const LEASE_MS = 60_000;
 
-describe.each(databaseTargets())("the claim on a message, on the $name", ({ open }) => {
-  let pool: pg.Pool;
-  let close: () => Promise<void>;
-  let turns: TurnStore;
-  let adapter: PostgresHistoryAdapter;
-  let threads: ThreadRepository;
+describe.each(databaseTargets())("the claim on a message, on the $name", (target) => {
+  const db = onDatabase(target);
   let owner: string;
-
-  beforeAll(async () => {
-    ({ pool, close } = await open());
-    adapter = new PostgresHistoryAdapter(pool);
-    turns = adapter.turns;
-    threads = new ThreadRepository(pool);
-  });
   beforeEach(() => {
     owner = `owner-${randomUUID()}`;
   });
-  afterAll(() => close());
 
   /** Opens turn `turnId` for message `messageId` in `threadId`, as a turn does. */
   const openTurn = (threadId: string, messageId: string, turnId: string, leaseMs: number | null = LEASE_MS) =>
-    turns.openTurn({ owner, threadId, messageId, turnId, leaseMs, message: { id: messageId, role: "user", content: `text of ${messageId}` } });
-  const claim = (threadId: string, messageId: string, turnId: string) => turns.claimTurn({ owner, threadId, messageId, turnId, leaseMs: LEASE_MS });
+    db.adapter.turns.openTurn({ owner, threadId, messageId, turnId, leaseMs, message: { id: messageId, role: "user", content: `text of ${messageId}` } });
+  const claim = (threadId: string, messageId: string, turnId: string) => db.adapter.turns.claimTurn({ owner, threadId, messageId, turnId, leaseMs: LEASE_MS });
   const userRows = async (threadId: string) =>
-    (await pool.query<{ message_id: string; seq: string }>("SELECT message_id, seq FROM messages WHERE thread_id = $1 AND kind = 'user' ORDER BY seq", [threadId]))
+    (await db.pool.query<{ message_id: string; seq: string }>("SELECT message_id, seq FROM messages WHERE thread_id = $1 AND kind = 'user' ORDER BY seq", [threadId]))
       .rows;
   /** The runner died: its lease ran out (set in the past rather than waited for). */
   const leaseRunsOut = (messageId: string) =>
-    pool.query("UPDATE turns SET lease_until = now() - interval '1 second' WHERE owner = $1 AND message_id = $2", [owner, messageId]);
+    db.pool.query("UPDATE turns SET lease_until = now() - interval '1 second' WHERE owner = $1 AND message_id = $2", [owner, messageId]);
 
   it("a new thread: the turn creates it, claims the message and stores it", async () => {
     const threadId = randomUUID();
     const opened = await openTurn(threadId, "m1", "turn-1");
     expect(opened).toMatchObject({ threadId, created: true, messages: 0, claim: { claimed: true }, userSeq: 1 });
     expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
-    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
   });
 
   it("the same turn again (a retried step, the same request resent): claimed again, the message stored once", async () => {
@@ -65,12 +52,12 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
   it("a failed turn: a new turn claims the message and answers the one stored, not a copy", async () => {
     const threadId = randomUUID();
     await openTurn(threadId, "m1", "turn-1");
-    await turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
-    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
+    await db.adapter.turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
     const retried = await openTurn(threadId, "m1", "turn-2");
     expect(retried).toMatchObject({ claim: { claimed: true }, userSeq: 1 });
     expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
-    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "running" });
   });
 
   it("a turn whose lease ran out (its runner died): a waiting turn takes it over, and so does a new one", async () => {
@@ -78,7 +65,7 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
     await openTurn(threadId, "m1", "turn-1");
     expect(await claim(threadId, "m1", "turn-2")).toEqual({ claimed: false, threadId, running: true });
     await leaseRunsOut("m1");
-    expect(await threads.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
     expect(await claim(threadId, "m1", "turn-2")).toEqual({ claimed: true });
 
     await leaseRunsOut("m1");
@@ -95,9 +82,9 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
     // A new message takes the thread first: the waiting duplicate must not answer m1 beside it.
     expect((await openTurn(threadId, "m2", "turn-3")).claim).toEqual({ claimed: true });
     await expect(claim(threadId, "m1", "turn-2")).rejects.toMatchObject({ code: "conflict:turn_in_progress" });
-    const running = await pool.query("SELECT message_id FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId]);
+    const running = await db.pool.query("SELECT message_id FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId]);
     expect(running.rows).toEqual([{ message_id: "m2" }]);
-    await turns.finishTurn({ owner, messageId: "m2", turnId: "turn-3", status: "done" });
+    await db.adapter.turns.finishTurn({ owner, messageId: "m2", turnId: "turn-3", status: "done" });
     expect(await claim(threadId, "m1", "turn-2")).toEqual({ claimed: true });
     expect(await userRows(threadId)).toEqual([
       { message_id: "m1", seq: "1" },
@@ -124,7 +111,7 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
     const durableThread = randomUUID();
     await openTurn(durableThread, "m2", "turn-3", null);
     expect((await openTurn(durableThread, "m2", "turn-4")).claim).toEqual({ claimed: false, threadId: durableThread, running: true });
-    expect(await threads.pendingTurn(owner, durableThread)).toEqual({ messageId: "m2", state: "running" });
+    expect(await db.repo.pendingTurn(owner, durableThread)).toEqual({ messageId: "m2", state: "running" });
     expect(await userRows(threadId)).toEqual([{ message_id: "m1", seq: "1" }]);
   });
 
@@ -132,11 +119,11 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
     const threadId = randomUUID();
     await openTurn(threadId, "m1", "turn-1");
     const reply = { id: "r1", role: "assistant" as const, parts: [{ type: "text" as const, text: "the answer" }], status: "complete" as const };
-    await adapter.appendResults({ owner, threadId, reply, turn: { messageId: "m1", turnId: "turn-1" } });
-    expect(await threads.pendingTurn(owner, threadId)).toBeNull();
+    await db.adapter.appendResults({ owner, threadId, reply, turn: { messageId: "m1", turnId: "turn-1" } });
+    expect(await db.repo.pendingTurn(owner, threadId)).toBeNull();
     const resent = await openTurn(threadId, "m1", "turn-2");
     expect(resent.claim).toEqual({ claimed: false, threadId, running: false });
-    const stored = await turns.replyTo({ owner, threadId, messageId: "m1" });
+    const stored = await db.adapter.turns.replyTo({ owner, threadId, messageId: "m1" });
     expect(stored.reply?.parts).toEqual([{ type: "text", text: "the answer" }]);
   });
 
@@ -147,17 +134,17 @@ describe.each(databaseTargets())("the claim on a message, on the $name", ({ open
     expect((await openTurn(other, "m2", "turn-2")).claim).toEqual({ claimed: true });
     // The same message sent to another thread belongs to the thread it went to first, running or not.
     expect((await openTurn(other, "m1", "turn-3")).claim).toEqual({ claimed: false, threadId: first, running: true });
-    await turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
+    await db.adapter.turns.finishTurn({ owner, messageId: "m1", turnId: "turn-1", status: "failed" });
     expect((await openTurn(other, "m1", "turn-4")).claim).toEqual({ claimed: false, threadId: first, running: false });
     expect((await userRows(other)).map((row) => row.message_id)).toEqual(["m2"]);
-    expect(await threads.pendingTurn(owner, other)).toEqual({ messageId: "m2", state: "running" });
+    expect(await db.repo.pendingTurn(owner, other)).toEqual({ messageId: "m2", state: "running" });
   });
 
   it("another owner's thread: refused, with nothing claimed or stored", async () => {
     const threadId = randomUUID();
-    await adapter.createThread({ owner: "someone-else", threadId });
+    await db.adapter.createThread({ owner: "someone-else", threadId });
     await expect(openTurn(threadId, "m1", "turn-1")).rejects.toMatchObject({ code: "not_found:thread" });
-    const { rows } = await pool.query("SELECT 1 FROM turns WHERE owner = $1", [owner]);
+    const { rows } = await db.pool.query("SELECT 1 FROM turns WHERE owner = $1", [owner]);
     expect(rows).toEqual([]);
     expect(await userRows(threadId)).toEqual([]);
   });

@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chatTurn, visitor } from "../support/api";
-import { testPool } from "../support/db";
 import { Reachability } from "../support/reachability";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // A server answers turn after turn for weeks: once a turn has ended, nothing
 // of it may stay reachable, or its memory grows with every turn it serves.
@@ -50,21 +48,17 @@ AbortSignal.any = (signals: AbortSignal[]) => {
 const TURNS = 200;
 const CONCURRENCY = 20;
 
-let app: App;
-const pool = testPool();
+// Many turns from one test: the per-minute limits would refuse them.
+const t = integrationApp({ model: "offline", settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0" } });
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
 
 beforeAll(() => {
-  // Many turns from one test: the per-minute limits would refuse them.
-  app = testApp({ settings: { RATE_LIMIT_CHAT_PER_MINUTE: "0" } });
   process.on("warning", onWarning);
 });
 afterAll(async () => {
   process.off("warning", onWarning);
   AbortSignal.any = realAny;
-  await app.close();
-  await pool.end();
 });
 
 describe("a server after hundreds of turns", () => {

@@ -1,29 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
 import { limits } from "@/lib/limits";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
 import { chatTurn, request, visitor } from "../support/api";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as importRoute from "@/app/api/threads/import/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // The model calls one turn may make are bounded whatever the thread holds: the
 // first turn on an imported thread of nearly 8 MB compacts it with one summary
 // call and answers with one more, counted at the mock model server the real
 // provider code talks to.
-let mock: MockModelServer;
-let app: App;
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-});
+const t = integrationApp();
 
 type Body = { messages: { role: string; content: unknown }[] };
 const isSummary = (body: Body) => String(body.messages[0]?.content).startsWith("You condense the earlier part");
@@ -59,13 +47,13 @@ describe("the first turn on a huge imported thread", () => {
     expect(imported.status).toBe(201);
     const threadId = (await imported.json()).thread.id as string;
 
-    mock.requests.length = 0;
+    t.mock.requests.length = 0;
     const turn = await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "where were we?" } }, me.cookie);
     expect(turn.response.status).toBe(200);
     expect(turn.chunks.filter((chunk) => chunk.type === "error")).toEqual([]);
     expect(turn.text).toContain('You said: "where were we?"');
 
-    const requests = mock.requests as Body[];
+    const requests = t.mock.requests as Body[];
     expect(requests.filter(isSummary)).toHaveLength(1);
     expect(requests.filter((r) => !isSummary(r))).toHaveLength(1);
     const [summary] = requests.filter(isSummary);

@@ -1,17 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { describe, expect, it } from "vitest";
+import { type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
-import { startInProcessInngest, type InProcessInngest } from "../support/in-process-inngest";
 import * as chat from "@/app/api/chat/route";
 import * as usageRoute from "@/app/api/threads/[id]/usage/route";
 import * as exportRoute from "@/app/api/threads/[id]/export/route";
 import * as importRoute from "@/app/api/threads/import/route";
 import type { ThreadExport } from "@/lib/protocol/thread-export";
-import type { App } from "@/lib/app";
 import type { ThreadUsage, UsageSum } from "@/lib/protocol/usage";
+import { integrationApp } from "../support/integration";
 
 // Every model call a thread makes is counted where it was made: each agent's
 // answers and a sub-agent's, the title and the summaries, by the model that
@@ -31,27 +28,11 @@ const SETTINGS = {
 // "inngest-async": every step a request of its own, each replaying the steps before it from their memoized results:
 // a call's usage comes back with its step's result, and is stored once.
 describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
-  let app: App;
-  let inngest: InProcessInngest | undefined;
-  const pool = testPool();
-
-  beforeAll(async () => {
-    if (runtime !== "inline") {
-      inngest = await startInProcessInngest({ titles: true, settings: SETTINGS, mode: runtime === "inngest-async" ? "async" : "checkpointed" });
-      ({ mock, app } = inngest);
-    } else {
-      mock = await startMockModelServer();
-      app = testApp({ modelUrl: mock.url, titles: true, settings: SETTINGS });
-    }
-  });
-  afterAll(async () => {
-    if (inngest) await inngest.close();
-    else {
-      await app.close();
-      await mock.close();
-    }
-    await pool.end();
+  const t = integrationApp({
+    runtime: runtime === "inline" ? "inline" : "inngest",
+    inngest: { mode: runtime === "inngest-async" ? "async" : "checkpointed" },
+    titles: true,
+    settings: SETTINGS,
   });
 
   const usageOf = async (threadId: string, cookie: string): Promise<ThreadUsage> => {
@@ -61,7 +42,7 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
   };
   /** The mock's reports summed, as the app should have counted them. */
   const reported = (pick: (u: MockModelServer["usages"][number]) => boolean) => {
-    const picked = mock.usages.filter(pick);
+    const picked = t.mock.usages.filter(pick);
     const inputTokens = picked.reduce((n, u) => n + u.inputTokens, 0);
     const outputTokens = picked.reduce((n, u) => n + u.outputTokens, 0);
     return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, calls: picked.length };
@@ -69,17 +50,17 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
   const tokens = ({ inputTokens, outputTokens, totalTokens, calls }: UsageSum) => ({ inputTokens, outputTokens, totalTokens, calls });
 
   it("counts every call by agent, purpose and model, as the provider reported it, and prices the ones it knows", async () => {
-    mock.usages.length = 0;
-    mock.requests.length = 0;
+    t.mock.usages.length = 0;
+    t.mock.requests.length = 0;
     const me = await visitor();
     // Triage hands over, Researcher calls the tool, then answers: three answers; then the title.
     const first = await chatTurn(chat, { message: { id: randomUUID(), content: '[[call:calculate:{"expression":"6 * 7"}]]' }, model: "openai-compatible:mock-a" }, me.cookie);
     expect(first.response.status).toBe(200);
     const threadId = first.threadId!;
-    await expect.poll(() => mock.usages.filter((u) => u.kind === "title").length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => t.mock.usages.filter((u) => u.kind === "title").length, { timeout: 15_000 }).toBe(1);
     // A follow-up by the unpriced model, answered by Triage alone.
     await chatTurn(chat, { threadId, message: { id: randomUUID(), content: "thanks" }, model: "openai-compatible:mock-b" }, me.cookie);
-    await expect.poll(async () => (await usageOf(threadId, me.cookie)).total.calls, { timeout: 15_000 }).toBe(mock.usages.length);
+    await expect.poll(async () => (await usageOf(threadId, me.cookie)).total.calls, { timeout: 15_000 }).toBe(t.mock.usages.length);
 
     const usage = await usageOf(threadId, me.cookie);
     expect(tokens(usage.total)).toEqual(reported(() => true));
@@ -125,14 +106,14 @@ describe.each(["inline", "inngest", "inngest-async"] as const)("usage and cost (
   });
 
   it("counts a sub-agent's calls as its own, and a summary's as the summary's", async () => {
-    mock.usages.length = 0;
+    t.mock.usages.length = 0;
     const me = await visitor();
     const task = '[[call:calculate:{"expression":"2 + 2"}]]';
     const first = await chatTurn(chat, { message: { id: randomUUID(), content: `[[call:call_agent:${JSON.stringify({ agent: "Researcher", task })}]]` } }, me.cookie);
     const threadId = first.threadId!;
     for (const words of ["two", "three", "four"]) await chatTurn(chat, { threadId, message: { id: randomUUID(), content: words } }, me.cookie);
-    await expect.poll(() => mock.usages.filter((u) => u.kind === "summary").length, { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(async () => (await usageOf(threadId, me.cookie)).total.calls, { timeout: 15_000 }).toBe(mock.usages.length);
+    await expect.poll(() => t.mock.usages.filter((u) => u.kind === "summary").length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await usageOf(threadId, me.cookie)).total.calls, { timeout: 15_000 }).toBe(t.mock.usages.length);
     const usage = await usageOf(threadId, me.cookie);
     // Researcher, called by Triage: its tool call and its answer; the rest of the answers are the turns' own.
     const sub = usage.byPurpose["sub-agent"]!;

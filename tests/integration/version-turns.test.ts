@@ -1,55 +1,36 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import { echoReply, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, replyParts, request, signaturesIn, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as chat from "@/app/api/chat/route";
 import * as flat from "@/app/api/threads/[id]/history/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // Regenerate and edit as turns, through the chat route on the inline runtime,
 // with the real provider code talking to the mock model server: a [[nth]]
 // message is answered "(answer N)" the Nth time, so every version of a reply
 // differs. The stored tree is read as rows; what the model was given is the
 // mock's record of each request.
-let mock: MockModelServer;
-let app: App;
-let me: { id: string; cookie: string };
-const pool = testPool();
-const adapter = new PostgresHistoryAdapter(pool);
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  app = testApp({ modelUrl: mock.url });
-});
-afterAll(async () => {
-  await mock.close();
-  await app.close();
-  await pool.end();
-});
-beforeEach(async () => {
-  me = await visitor();
-  mock.requests.length = 0;
-});
+const t = integrationApp();
+const adapter = new PostgresHistoryAdapter(t.pool);
 
 type Sent = { messages: { role: string; content: unknown }[] };
-const turn = (body: Record<string, unknown>, cookie = me.cookie) => chatTurn(chat, body, cookie);
+const turn = (body: Record<string, unknown>, cookie = t.me.cookie) => chatTurn(chat, body, cookie);
 const msg = (content: string) => ({ id: randomUUID(), content });
 const replyId = (chunks: UIMessageChunk[]) => (chunks.find((c) => c.type === "start") as { messageId: string }).messageId;
 
 /** What the model was given on the latest request: role and text of each message after the instructions. */
 function lastModelInput(): string[] {
-  const body = mock.requests.at(-1) as Sent;
+  const body = t.mock.requests.at(-1) as Sent;
   return body.messages
     .filter((m) => m.role !== "system")
     .map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("")}`);
 }
 
 async function tree(threadId: string) {
-  const { rows } = await pool.query<{ message_id: string; parent_message_id: string | null; active: boolean; kind: string }>(
+  const { rows } = await t.pool.query<{ message_id: string; parent_message_id: string | null; active: boolean; kind: string }>(
     "SELECT message_id, parent_message_id, active, kind FROM messages WHERE thread_id = $1 AND part_index = 0 ORDER BY seq",
     [threadId],
   );
@@ -57,10 +38,10 @@ async function tree(threadId: string) {
 }
 const childrenOf = async (threadId: string, parent: string | null) =>
   (await tree(threadId)).filter((r) => r.parent_message_id === parent).map((r) => r.message_id);
-const pathIds = async (threadId: string) => (await adapter.get({ owner: me.id, threadId })).map((m) => m.id);
+const pathIds = async (threadId: string) => (await adapter.get({ owner: t.me.id, threadId })).map((m) => m.id);
 
 async function flatHistory(threadId: string) {
-  const response = await flat.GET(request(`/api/threads/${threadId}/history`, { cookie: me.cookie }), params(threadId));
+  const response = await flat.GET(request(`/api/threads/${threadId}/history`, { cookie: t.me.cookie }), params(threadId));
   expect(response.status).toBe(200);
   return ((await response.json()) as { messages: { id: string; content: string }[] }).messages;
 }
@@ -93,7 +74,7 @@ describe("regenerate and edit, as turns", () => {
 
     expect(await childrenOf(threadId, second.id)).toEqual([secondReply, replyId(again.chunks), thirdReply]);
     expect(await pathIds(threadId)).toEqual([first.id, firstReply, second.id, thirdReply]);
-    expect(await adapter.versions.versions({ owner: me.id, threadId })).toEqual([
+    expect(await adapter.versions.versions({ owner: t.me.id, threadId })).toEqual([
       { messageId: thirdReply, versions: [secondReply, replyId(again.chunks), thirdReply], position: 3 },
     ]);
 
@@ -114,7 +95,7 @@ describe("regenerate and edit, as turns", () => {
     expect(lastModelInput()).toEqual([`user: ${edited.content}`, `assistant: ${edit.text}`, `user: ${next.content}`]);
 
     // Back to the first version: the path below it is as it was left, the third reply chosen.
-    expect(await adapter.versions.select({ owner: me.id, threadId, messageId: first.id })).toBe(true);
+    expect(await adapter.versions.select({ owner: t.me.id, threadId, messageId: first.id })).toBe(true);
     expect(await pathIds(threadId)).toEqual([first.id, firstReply, second.id, thirdReply]);
     expect((await flatHistory(threadId)).map((m) => m.content)).toEqual([
       first.content,
@@ -182,10 +163,10 @@ describe("regenerate and edit, as turns", () => {
       { id: eReply, role: "assistant", parts: await replyParts(edit.chunks), ...signedE.get(eReply) },
     ];
     // Cut the path after the edited reply, so that the splice ends where the next message follows.
-    expect(await adapter.versions.branch({ owner: me.id, threadId, messageId: third.id })).toEqual({ branched: true, parentId: eReply });
+    expect(await adapter.versions.branch({ owner: t.me.id, threadId, messageId: third.id })).toEqual({ branched: true, parentId: eReply });
     const honest = await turn({ threadId, message: msg("After the edit [[nth]]"), history: copyE });
     expect(honest.response.headers.get("x-history-source")).toBe("client");
-    expect(await adapter.versions.branch({ owner: me.id, threadId, messageId: [...signaturesIn(honest.chunks).keys()][0] })).toMatchObject({ branched: true });
+    expect(await adapter.versions.branch({ owner: t.me.id, threadId, messageId: [...signaturesIn(honest.chunks).keys()][0] })).toMatchObject({ branched: true });
     const d = await turn({ threadId, message: msg("After a splice [[nth]]"), history: spliced });
     expect(d.response.headers.get("x-history-source")).toBe("database");
   });
@@ -218,12 +199,12 @@ describe("regenerate and edit, as turns", () => {
     expect(await childrenOf(threadId, null)).toEqual([first.id, edited.id]);
     expect(await childrenOf(threadId, edited.id)).toHaveLength(1);
     // The message it replaced, sent again (a tab that missed the edit), gets the reply it had: nothing is stored or asked.
-    const calls = mock.requests.length;
+    const calls = t.mock.requests.length;
     const rows = (await tree(threadId)).length;
     const resent = await turn({ threadId, message: first });
     expect(resent.response.status).toBe(200);
     expect(resent.text).toBe(firstText);
-    expect(mock.requests.length).toBe(calls);
+    expect(t.mock.requests.length).toBe(calls);
     expect(await tree(threadId)).toHaveLength(rows);
   });
 
@@ -258,10 +239,10 @@ describe("regenerate and edit, as turns", () => {
   it("keeps the earlier reply answering its message when a regenerate fails", async () => {
     const { threadId, second, secondReply } = await twoExchanges();
     const turnId = randomUUID();
-    await pool.query("UPDATE turns SET turn_id = $3, status = 'running' WHERE owner = $1 AND message_id = $2", [me.id, second.id, turnId]);
+    await t.pool.query("UPDATE turns SET turn_id = $3, status = 'running' WHERE owner = $1 AND message_id = $2", [t.me.id, second.id, turnId]);
     // The regenerate's runner gives up with nothing stored: the message is still answered by its reply.
-    await adapter.turns.finishTurn({ owner: me.id, messageId: second.id, turnId, status: "failed" });
-    const { rows } = await pool.query("SELECT status FROM turns WHERE owner = $1 AND message_id = $2", [me.id, second.id]);
+    await adapter.turns.finishTurn({ owner: t.me.id, messageId: second.id, turnId, status: "failed" });
+    const { rows } = await t.pool.query("SELECT status FROM turns WHERE owner = $1 AND message_id = $2", [t.me.id, second.id]);
     expect(rows[0].status).toBe("done");
     const resent = await turn({ threadId, message: second });
     expect(replyId(resent.chunks)).toBe(secondReply);

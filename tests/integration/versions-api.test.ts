@@ -1,27 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import type { MessagesPage, SelectedVersion, VersionsPage } from "@/lib/protocol/threads";
 import { params, request, visitor } from "../support/api";
-import { testPool } from "../support/db";
-import { testApp } from "../support/test-app";
 import * as versionsRoute from "@/app/api/threads/[id]/versions/route";
 import * as messagesRoute from "@/app/api/threads/[id]/messages/route";
-import type { App } from "@/lib/app";
+import { integrationApp } from "../support/integration";
 
 // The "2 / 3" of a thread's messages over HTTP: GET /api/threads/:id/versions
 // reads them, POST switches the active path and answers with the new page.
-let app: App;
-const pool = testPool();
-const adapter = new PostgresHistoryAdapter(pool);
-
-beforeAll(() => {
-  app = testApp({ modelUrl: "http://127.0.0.1:9/unused" });
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const t = integrationApp({ modelUrl: "http://127.0.0.1:9/unused" });
+const adapter = new PostgresHistoryAdapter(t.pool);
 
 /** u1 a1, then a1 regenerated (a1b): the active path is u1 a1b. */
 async function regeneratedThread(owner: string): Promise<string> {

@@ -1,52 +1,37 @@
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PostgresHistoryAdapter } from "@threadline/history/postgres";
-import type { Reply, VersionStore } from "@threadline/history/contract";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { Reply } from "@threadline/history/contract";
 import type { Part } from "@threadline/history/parts";
-import { ThreadRepository } from "@/lib/threads/repository";
-import { databaseTargets } from "../support/db-targets";
+import { databaseTargets, onDatabase } from "../support/db-targets";
 
 // A thread's messages as a tree: a regenerated reply and an edited message are
 // siblings of what they replace, nothing is deleted, and every read of the
 // thread follows its active path. The stored tree is checked as rows, the
 // reads through the adapter and the repository that the routes use.
-describe.each(databaseTargets())("versions of a thread's messages, on the $name", ({ open }) => {
-  let pool: pg.Pool;
-  let close: () => Promise<void>;
-  let adapter: PostgresHistoryAdapter;
-  let versions: VersionStore;
-  let repo: ThreadRepository;
+describe.each(databaseTargets())("versions of a thread's messages, on the $name", (target) => {
+  const db = onDatabase(target);
   let owner: string;
   let threadId: string;
-
-  beforeAll(async () => {
-    ({ pool, close } = await open());
-    adapter = new PostgresHistoryAdapter(pool);
-    versions = adapter.versions;
-    repo = new ThreadRepository(pool);
-  });
   beforeEach(async () => {
     owner = `owner-${randomUUID()}`;
-    ({ threadId } = await adapter.createThread({ owner }));
+    ({ threadId } = await db.adapter.createThread({ owner }));
   });
-  afterAll(() => close());
 
   const text = (t: string): Part => ({ type: "text", text: t, agentName: "Assistant" });
   const ask = (id: string, content = `question ${id}`) =>
-    adapter.appendUserMessage({ owner, threadId, turnId: `turn-${id}`, message: { id, role: "user", content } });
+    db.adapter.appendUserMessage({ owner, threadId, turnId: `turn-${id}`, message: { id, role: "user", content } });
   /** A reply of two parts, so that every part row of a message is seen to move with it. */
   const answer = (id: string, words = `answer ${id}`) => {
     const reply: Reply = { id, role: "assistant", status: "complete", parts: [{ type: "reasoning", text: `thinking ${id}` }, text(words)] };
-    return adapter.appendResults({ owner, threadId, reply });
+    return db.adapter.appendResults({ owner, threadId, reply });
   };
-  const branch = (messageId: string, scope = { owner, threadId }) => versions.branch({ ...scope, messageId });
-  const select = (messageId: string, scope = { owner, threadId }) => versions.select({ ...scope, messageId });
-  const activeIds = async () => (await adapter.get({ owner, threadId })).map((m) => m.id);
+  const branch = (messageId: string, scope = { owner, threadId }) => db.adapter.versions.branch({ ...scope, messageId });
+  const select = (messageId: string, scope = { owner, threadId }) => db.adapter.versions.select({ ...scope, messageId });
+  const activeIds = async () => (await db.adapter.get({ owner, threadId })).map((m) => m.id);
 
   /** Every message's first row: its parent and flags, in seq order. */
   async function tree(thread = threadId) {
-    const { rows } = await pool.query<{ message_id: string; parent_message_id: string | null; chosen: boolean; active: boolean }>(
+    const { rows } = await db.pool.query<{ message_id: string; parent_message_id: string | null; chosen: boolean; active: boolean }>(
       "SELECT message_id, parent_message_id, chosen, active FROM messages WHERE thread_id = $1 AND part_index = 0 ORDER BY seq",
       [thread],
     );
@@ -61,7 +46,7 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
    * parent has two chosen children.
    */
   async function expectWholeTree(thread = threadId) {
-    const { rows: mixed } = await pool.query(
+    const { rows: mixed } = await db.pool.query(
       `SELECT message_id FROM messages WHERE thread_id = $1
         GROUP BY message_id HAVING count(DISTINCT (active, chosen, coalesce(parent_message_id, ''))) > 1`,
       [thread],
@@ -77,7 +62,7 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     for (const row of rows.filter((r) => r.chosen)) chosenPerParent.set(row.parent_message_id, (chosenPerParent.get(row.parent_message_id) ?? 0) + 1);
     expect([...chosenPerParent.values()].every((n) => n === 1)).toBe(true);
     const counted = path.filter((r) => !r.message_id.startsWith("summary")).length;
-    expect((await repo.get(owner, thread)).messageCount).toBe(counted);
+    expect((await db.repo.get(owner, thread)).messageCount).toBe(counted);
   }
 
   /** u1 a1 u2 a2, then a2 regenerated twice (a2b, a2c), then u1 edited (u1b) and answered (a1b). */
@@ -105,7 +90,7 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
       { message_id: "a1", parent_message_id: "u1", chosen: true, active: true },
       { message_id: "u2", parent_message_id: "a1", chosen: true, active: true },
     ]);
-    expect(await versions.versions({ owner, threadId })).toEqual([]);
+    expect(await db.adapter.versions.versions({ owner, threadId })).toEqual([]);
   });
 
   it("regenerating twice and editing an earlier message keeps every version as siblings; every read follows the active path", async () => {
@@ -116,14 +101,14 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     await expectWholeTree();
 
     expect(await activeIds()).toEqual(["u1b", "a1b"]);
-    expect((await repo.messages(owner, threadId)).map((m) => m.id)).toEqual(["u1b", "a1b"]);
-    expect((await repo.flatHistory(owner, threadId)).map((m) => [m.id, m.content])).toEqual([
+    expect((await db.repo.messages(owner, threadId)).map((m) => m.id)).toEqual(["u1b", "a1b"]);
+    expect((await db.repo.flatHistory(owner, threadId)).map((m) => [m.id, m.content])).toEqual([
       ["u1b", "question u1b"],
       ["a1b", "answer a1b"],
     ]);
-    expect(new Set((await repo.timeline(owner, threadId)).map((e) => e.messageId))).toEqual(new Set(["u1b", "a1b"]));
-    expect((await repo.page(owner, threadId, { limit: 5 })).messages.map((m) => m.id)).toEqual(["u1b", "a1b"]);
-    expect(await versions.versions({ owner, threadId })).toEqual([{ messageId: "u1b", versions: ["u1", "u1b"], position: 2 }]);
+    expect(new Set((await db.repo.timeline(owner, threadId)).map((e) => e.messageId))).toEqual(new Set(["u1b", "a1b"]));
+    expect((await db.repo.page(owner, threadId, { limit: 5 })).messages.map((m) => m.id)).toEqual(["u1b", "a1b"]);
+    expect(await db.adapter.versions.versions({ owner, threadId })).toEqual([{ messageId: "u1b", versions: ["u1", "u1b"], position: 2 }]);
   });
 
   it("selecting a version switches every read and restores the choices made below it", async () => {
@@ -133,7 +118,7 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     await expectWholeTree();
     // The third reply was the one chosen below u1: it comes back with it.
     expect(await activeIds()).toEqual(["u1", "a1", "u2", "a2c"]);
-    expect(await versions.versions({ owner, threadId })).toEqual([
+    expect(await db.adapter.versions.versions({ owner, threadId })).toEqual([
       { messageId: "u1", versions: ["u1", "u1b"], position: 1 },
       { messageId: "a2c", versions: ["a2", "a2b", "a2c"], position: 3 },
     ]);
@@ -141,15 +126,15 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     expect(await select("a2")).toBe(true);
     await expectWholeTree();
     expect(await activeIds()).toEqual(["u1", "a1", "u2", "a2"]);
-    const page = await repo.page(owner, threadId, { limit: 2 });
+    const page = await db.repo.page(owner, threadId, { limit: 2 });
     expect(page.messages.map((m) => m.id)).toEqual(["u2", "a2"]);
-    const before = await repo.page(owner, threadId, { limit: 2, before: page.olderBefore! });
+    const before = await db.repo.page(owner, threadId, { limit: 2, before: page.olderBefore! });
     expect(before.messages.map((m) => m.id)).toEqual(["u1", "a1"]);
     expect(before.olderBefore).toBeNull();
-    expect(await adapter.get({ owner, threadId, lastUserMessages: 1 })).toMatchObject([{ id: "u2" }, { id: "a2" }]);
-    expect(await adapter.turns.replyTo({ owner, threadId, messageId: "u2" })).toMatchObject({ message: { id: "u2" }, reply: { id: "a2" } });
-    expect((await repo.search(owner, "aardvark", { limit: 5 })).results).toMatchObject([{ threadId, messageId: "a2" }]);
-    expect((await repo.search(owner, "zebra", { limit: 5 })).results).toEqual([]);
+    expect(await db.adapter.get({ owner, threadId, lastUserMessages: 1 })).toMatchObject([{ id: "u2" }, { id: "a2" }]);
+    expect(await db.adapter.turns.replyTo({ owner, threadId, messageId: "u2" })).toMatchObject({ message: { id: "u2" }, reply: { id: "a2" } });
+    expect((await db.repo.search(owner, "aardvark", { limit: 5 })).results).toMatchObject([{ threadId, messageId: "a2" }]);
+    expect((await db.repo.search(owner, "zebra", { limit: 5 })).results).toEqual([]);
 
     // A message off the path, deep in another branch, can be selected too: its ancestors come with it.
     expect(await select("a1b")).toBe(true);
@@ -189,28 +174,28 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     await answer("a1");
     await ask("u2");
     await answer("a2");
-    const stored = await adapter.summaries.append({
+    const stored = await db.adapter.summaries.append({
       owner,
       threadId,
       after: null,
       summary: { id: "summary-1", text: "They talked.", throughSeq: 4, summarizedMessages: 2 },
     });
     await ask("u3");
-    expect((await adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-1");
+    expect((await db.adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-1");
     expect(await childrenOf("summary-1")).toEqual(["u3"]);
 
     await branch("a2");
     await expectWholeTree();
-    expect(await adapter.summaries.latest({ owner, threadId })).toBeNull();
-    expect((await adapter.createThread({ owner, threadId })).summary).toBeUndefined();
+    expect(await db.adapter.summaries.latest({ owner, threadId })).toBeNull();
+    expect((await db.adapter.createThread({ owner, threadId })).summary).toBeUndefined();
     // A compaction written after the summary that left the path finds it is not the latest, and stores nothing.
     await answer("a2b");
-    expect(await adapter.summaries.append({ owner, threadId, after: stored!.seq, summary: { id: "summary-x", text: "-", throughSeq: 2, summarizedMessages: 1 } })).toBeNull();
+    expect(await db.adapter.summaries.append({ owner, threadId, after: stored!.seq, summary: { id: "summary-x", text: "-", throughSeq: 2, summarizedMessages: 1 } })).toBeNull();
 
     await select("a2");
     await expectWholeTree();
-    expect((await adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-1");
-    expect((await adapter.get({ owner, threadId }, { systemMessages: true })).map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2", "summary-1", "u3"]);
+    expect((await db.adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-1");
+    expect((await db.adapter.get({ owner, threadId }, { systemMessages: true })).map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2", "summary-1", "u3"]);
   });
 
   it("a compaction planned before the path changed stores nothing: what it stands for is no longer on the path", async () => {
@@ -222,12 +207,12 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     await branch("u2");
     await ask("u2b");
     const late = { id: "summary-late", text: "They talked.", throughSeq: 4, summarizedMessages: 3 };
-    expect(await adapter.summaries.append({ owner, threadId, after: null, summary: late })).toBeNull();
-    expect(await adapter.summaries.latest({ owner, threadId })).toBeNull();
+    expect(await db.adapter.summaries.append({ owner, threadId, after: null, summary: late })).toBeNull();
+    expect(await db.adapter.summaries.latest({ owner, threadId })).toBeNull();
     // Planned over u1 a1 only, which the path still holds: it lands.
     const early = { id: "summary-early", text: "They said hi.", throughSeq: 3, summarizedMessages: 2 };
-    expect(await adapter.summaries.append({ owner, threadId, after: null, summary: early })).not.toBeNull();
-    expect((await adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-early");
+    expect(await db.adapter.summaries.append({ owner, threadId, after: null, summary: early })).not.toBeNull();
+    expect((await db.adapter.summaries.latest({ owner, threadId }))?.id).toBe("summary-early");
     expect(await childrenOf("u2b")).toEqual(["summary-early"]);
     await expectWholeTree();
   });
@@ -235,22 +220,22 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
   it("a failed turn of a message that was edited away is no longer the thread's pending one; selecting it back makes it so again", async () => {
     await ask("u1");
     await answer("a1");
-    const opened = await adapter.turns.openTurn({
+    const opened = await db.adapter.turns.openTurn({
       owner, threadId, messageId: "u2", turnId: "turn-u2", leaseMs: 60_000, message: { id: "u2", role: "user", content: "unanswered" },
     });
     expect(opened).toMatchObject({ claim: { claimed: true }, messages: 2 });
-    await adapter.turns.finishTurn({ owner, messageId: "u2", turnId: "turn-u2", status: "failed" });
-    expect(await repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
+    await db.adapter.turns.finishTurn({ owner, messageId: "u2", turnId: "turn-u2", status: "failed" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
 
     await branch("u2");
     await ask("u2b");
     await answer("a2b");
-    expect(await repo.pendingTurn(owner, threadId)).toBeNull();
+    expect(await db.repo.pendingTurn(owner, threadId)).toBeNull();
     expect(await childrenOf("a1")).toEqual(["u2", "u2b"]);
 
     await select("u2");
     expect(await activeIds()).toEqual(["u1", "a1", "u2"]);
-    expect(await repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
+    expect(await db.repo.pendingTurn(owner, threadId)).toEqual({ messageId: "u2", state: "interrupted" });
     await expectWholeTree();
   });
 
@@ -258,7 +243,7 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
     /** Every row of both threads, and the threads' counters, to compare before and after. */
     const snapshot = async (...threads: string[]) =>
       (
-        await pool.query(
+        await db.pool.query(
           `SELECT m.thread_id, m.seq, m.message_id, m.parent_message_id, m.chosen, m.active, t.message_count, t.next_seq, t.summary_seq
              FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.thread_id = ANY ($1::uuid[]) ORDER BY m.thread_id, m.seq`,
           [threads],
@@ -271,14 +256,14 @@ describe.each(databaseTargets())("versions of a thread's messages, on the $name"
       const intruder = { owner: `intruder-${randomUUID()}`, threadId };
       expect(await branch("a1b", intruder)).toBeNull();
       expect(await select("u1", intruder)).toBe(false);
-      expect(await versions.versions(intruder)).toEqual([]);
+      expect(await db.adapter.versions.versions(intruder)).toEqual([]);
       expect(await snapshot(threadId)).toEqual(before);
     });
 
     it("a message of another thread (even the owner's own) is not found in this one", async () => {
       await regenerateTwiceThenEdit();
-      const other = (await adapter.createThread({ owner })).threadId;
-      await adapter.appendUserMessage({ owner, threadId: other, turnId: "t-x", message: { id: "elsewhere", role: "user", content: "hi" } });
+      const other = (await db.adapter.createThread({ owner })).threadId;
+      await db.adapter.appendUserMessage({ owner, threadId: other, turnId: "t-x", message: { id: "elsewhere", role: "user", content: "hi" } });
       const before = await snapshot(threadId, other);
       expect(await branch("elsewhere")).toBeNull();
       expect(await select("elsewhere")).toBe(false);

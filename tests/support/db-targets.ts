@@ -1,5 +1,7 @@
 import type pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
+import { PostgresHistoryAdapter } from "@threadline/history/postgres";
+import { ThreadRepository } from "@/lib/threads/repository";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { migrate } from "@threadline/history/migrate";
 import { testPool } from "./db";
@@ -45,4 +47,32 @@ export function databaseTargets(): DatabaseTarget[] {
     });
   }
   return targets;
+}
+
+/**
+ * The target's database for a describe block: opened before its tests and
+ * closed after them, with the history adapter and the thread repository on it.
+ */
+export function onDatabase(target: DatabaseTarget): { readonly pool: pg.Pool; readonly adapter: PostgresHistoryAdapter; readonly repo: ThreadRepository } {
+  let opened: { pool: pg.Pool; close: () => Promise<void>; adapter: PostgresHistoryAdapter; repo: ThreadRepository } | undefined;
+  beforeAll(async () => {
+    const { pool, close } = await target.open();
+    opened = { pool, close, adapter: new PostgresHistoryAdapter(pool), repo: new ThreadRepository(pool) };
+  });
+  afterAll(() => opened?.close());
+  const open = () => {
+    if (!opened) throw new Error("onDatabase: the database opens in the block's beforeAll");
+    return opened;
+  };
+  return {
+    get pool() {
+      return open().pool;
+    },
+    get adapter() {
+      return open().adapter;
+    },
+    get repo() {
+      return open().repo;
+    },
+  };
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { echoReply, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request, visitor } from "./api";
-import { testPool } from "./db";
-import { startInProcessInngest, type InProcessInngest } from "./in-process-inngest";
-import type { InngestStandin, StandinMode, StandinRun } from "./inngest-standin/index.mjs";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { echoReply } from "../../scripts/mock-model-server.mjs";
+import { params, parseChunks, replyText, request } from "./api";
+import type { StandinMode, StandinRun } from "./inngest-standin/index.mjs";
+import { integrationApp } from "./integration";
 
 // What must hold whichever way Inngest runs a function: checkpointed (the
 // SDK's default: one request runs the steps and reports each one) or in plain
@@ -18,41 +17,27 @@ import type { InngestStandin, StandinMode, StandinRun } from "./inngest-standin/
 const COMPACTION = { COMPACTION_MAX_MESSAGES: "4", COMPACTION_TARGET_MESSAGES: "3", COMPACTION_KEEP_TURNS: "1" };
 
 export function inngestEssentials(mode: StandinMode): void {
-  let mock: MockModelServer;
-  let standin: InngestStandin;
+  const t = integrationApp({ runtime: "inngest", inngest: { mode } });
   let chat: typeof import("@/app/api/chat/route");
   let stop: typeof import("@/app/api/threads/[id]/stop/route");
-  let inProcess: InProcessInngest;
-  let me: { id: string; cookie: string };
-  const pool = testPool();
 
   beforeAll(async () => {
-    inProcess = await startInProcessInngest({ mode });
-    ({ mock, standin } = inProcess);
     chat = await import("@/app/api/chat/route");
     stop = await import("@/app/api/threads/[id]/stop/route");
-  });
-  afterAll(async () => {
-    await inProcess.close();
-    await pool.end();
-  });
-  beforeEach(async () => {
-    me = await visitor();
-    mock.requests.length = 0;
   });
 
   const msg = (content: string) => ({ id: randomUUID(), content });
   async function turn(body: Record<string, unknown>) {
-    const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: body }), undefined);
+    const response = await chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: body }), undefined);
     const chunks = response.ok ? parseChunks(await response.text()) : [];
-    await standin.idle();
+    await t.standin.idle();
     return { response, chunks, threadId: response.headers.get("x-thread-id")! };
   }
   async function stored(threadId: string) {
-    const { rows } = await pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
+    const { rows } = await t.pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
     return rows as { kind: string; status: string; content: string }[];
   }
-  const runsOf = (fnId: string) => standin.runs.filter((r) => r.fnId === fnId);
+  const runsOf = (fnId: string) => t.standin.runs.filter((r) => r.fnId === fnId);
   const lastTurnRun = () => runsOf("threadline-chat-turn").at(-1)!;
 
   /** The run went the way its mode says: checkpointed runs report steps and need fewer requests than steps. */
@@ -78,7 +63,7 @@ export function inngestEssentials(mode: StandinMode): void {
       const run = lastTurnRun();
       expect(run.status).toBe("completed");
       expectMode(run);
-      expect(mock.requests).toHaveLength(3); // Triage hands over; the Researcher calls the tool, then answers
+      expect(t.mock.requests).toHaveLength(3); // Triage hands over; the Researcher calls the tool, then answers
       const results = chunks.filter((c) => c.type === "tool-output-available");
       expect(results).toHaveLength(1);
       const rows = await stored(threadId);
@@ -94,7 +79,7 @@ export function inngestEssentials(mode: StandinMode): void {
       expect(run.status).toBe("completed");
       expectMode(run);
       expect(run.requests.some((r) => r.ops.includes("StepError"))).toBe(true);
-      expect(mock.requests).toHaveLength(2); // the failed call and its retry; the steps before it were not run again
+      expect(t.mock.requests).toHaveLength(2); // the failed call and its retry; the steps before it were not run again
       const retry = chunks.findIndex((c) => c.type === "data-retry");
       expect(retry).toBeGreaterThan(0);
       expect(chunks[retry]).toMatchObject({ data: { attempt: 1 } });
@@ -107,17 +92,17 @@ export function inngestEssentials(mode: StandinMode): void {
     });
 
     it("Stop ends the model step and keeps what was written", async () => {
-      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: me.cookie, json: { message: msg("[[slow]] stop me") } }), undefined);
+      const response = await chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: { message: msg("[[slow]] stop me") } }), undefined);
       const threadId = response.headers.get("x-thread-id")!;
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       let text = "";
       while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-      const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: me.cookie }), params(threadId));
+      const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
       expect(await stopped.json()).toEqual({ stopped: true });
       for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
       const chunks = parseChunks(text);
       expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
-      await standin.idle();
+      await t.standin.idle();
       expect(lastTurnRun().mode).toBe(mode);
       const rows = await stored(threadId);
       expect(rows.map((r) => [r.kind, r.status])).toEqual([
@@ -128,7 +113,7 @@ export function inngestEssentials(mode: StandinMode): void {
     });
 
     it("compacts a long thread in a run of its own, its summary asked for and stored once", async () => {
-      const compacting = inProcess.appWith(COMPACTION);
+      const compacting = t.inngest.appWith(COMPACTION);
       try {
         let threadId: string | undefined;
         for (const word of ["alpha", "bravo", "charlie"]) {
@@ -140,10 +125,10 @@ export function inngestEssentials(mode: StandinMode): void {
           timeout: 10_000,
           interval: 25,
         });
-        await standin.idle();
+        await t.standin.idle();
         const [compaction] = runsOf("threadline-compact-thread");
         expectMode(compaction);
-        const summaryCalls = (mock.requests as { messages: { content: unknown }[] }[]).filter((b) =>
+        const summaryCalls = (t.mock.requests as { messages: { content: unknown }[] }[]).filter((b) =>
           String(b.messages[0]?.content).startsWith("You condense the earlier part"),
         );
         expect(summaryCalls).toHaveLength(1);

@@ -2,18 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "@/lib/protocol/threads";
 import { catchUpWith } from "@/lib/client/live/catch-up";
 import { toChatMessage } from "@/lib/client/messages";
+import { storedMessage } from "../support/stored-message";
 
 // What a chat page does when another tab or device changed its thread: draw
 // the server's page only when it differs, and follow a reply being written.
-const stored = (id: string, role: HistoryMessage["role"], seq: number): HistoryMessage => ({
-  id,
-  role,
-  seq,
-  createdAt: "2026-11-24T10:00:00.000Z",
-  status: "complete",
-  parts: [{ type: "text", text: id }],
-  signature: `sig-${id}`,
-});
+const stored = (id: string, role: HistoryMessage["role"], seq: number) =>
+  storedMessage(id, role, seq, { createdAt: "2026-11-24T10:00:00.000Z", signature: `sig-${id}` });
 const thread = [stored("u1", "user", 1), stored("a1", "assistant", 2)];
 const shown = thread.map(toChatMessage);
 

@@ -4,27 +4,10 @@ import type { ChatMessage, DataPart } from "@/lib/client/messages";
 import { ChatSession } from "@/lib/client/chat-session";
 import { ReplyStop } from "@/lib/client/reply-stop";
 import { withoutRetriedReply } from "@/lib/client/retried-parts";
-import {
-  initialThreadChatState,
-  messageIdFromHash,
-  retryOf,
-  threadChatReducer,
-  turnPhase,
-  unansweredTurn,
-  withOlderMessages,
-  type ThreadChatEvent,
-  type ThreadChatState,
-} from "@/lib/client/thread-chat-state";
+import { initialThreadChatState, messageIdFromHash, retryOf, threadChatReducer, turnPhase, unansweredTurn, withOlderMessages, type ThreadChatEvent, type ThreadChatState } from "@/lib/client/thread-chat-state";
+import { storedMessage } from "../support/stored-message";
 
-const stored = (id: string, role: HistoryMessage["role"], seq: number, signature?: string): HistoryMessage => ({
-  id,
-  role,
-  seq,
-  createdAt: "2026-11-21T10:00:00.000Z",
-  status: "complete",
-  parts: [{ type: "text", text: id }],
-  ...(signature ? { signature } : {}),
-});
+const stored = (id: string, role: HistoryMessage["role"], seq: number, signature?: string) => storedMessage(id, role, seq, signature ? { signature } : {});
 const text = (id: string, role: ChatMessage["role"], ...texts: string[]): ChatMessage => ({ id, role, parts: texts.map((t) => ({ type: "text", text: t })) });
 const attempt = (t: string, step: string, n: number) => ({ type: "text" as const, text: t, providerMetadata: { threadline: { step, attempt: n } } });
 const compacted = { id: "s1", seq: 3, signature: "sig-s1", createdAt: "2026-11-21T10:05:00.000Z", text: "summary", throughSeq: 2, summarizedMessages: 2 };

@@ -4,19 +4,12 @@ import type { ChatMessage } from "@/lib/client/messages";
 import { ChatSession } from "@/lib/client/chat-session";
 import { initialThreadChatState, threadChatReducer } from "@/lib/client/thread-chat-state";
 import { indexVersions, messagesBeforeEdit, neighbourVersion, regenerableReplyId } from "@/lib/client/versions";
+import { storedMessage } from "../support/stored-message";
 
 // What the chat page does with a thread's versions before anything is drawn:
 // the "2 / 3" buttons' targets, regenerate's and edit's request bodies, and
 // the copy of the thread they leave.
-const stored = (id: string, role: HistoryMessage["role"], seq: number): HistoryMessage => ({
-  id,
-  role,
-  seq,
-  createdAt: "2026-11-21T10:00:00.000Z",
-  status: "complete",
-  parts: [{ type: "text", text: id }],
-  signature: `sig-${id}`,
-});
+const stored = (id: string, role: HistoryMessage["role"], seq: number) => storedMessage(id, role, seq, { signature: `sig-${id}` });
 const text = (id: string, role: ChatMessage["role"], t = id): ChatMessage => ({ id, role, parts: [{ type: "text", text: t }] });
 const ended = { role: "assistant" as const, isAbort: false, isError: false, isDisconnect: false };
 
