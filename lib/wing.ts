@@ -9,14 +9,15 @@ import type { DocumentHistory } from "@/lib/protocol/documents";
 import type { ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import type { HistoryMessage, StoredMessage, ThreadListItem } from "@/lib/protocol/threads";
 
-// The contract a wing (a feature that keeps rows of its own beside a thread's
-// messages: files, documents, feedback, usage, reminders, approvals) fulfils
-// so that the thread's life reaches its rows without the thread repository
-// naming them, and the agents get its tools without the network naming them. The repository runs each wing's hook at the step it names,
-// inside the step's own transaction where the step writes: a fork, a delete,
-// an import or an adoption is whole or not at all, whichever wings took part.
-// A new wing is a folder with one value of this shape and a line in
-// lib/wings.ts.
+// The contract a wing fulfils: a feature (files, documents, reminders,
+// feedback, models and usage, MCP, approvals) declared as one value, so that
+// createApp builds its services, the agents get its tools with their prompt
+// lines, and a thread's life reaches its rows, without createApp, the network
+// or the thread repository naming it. The repository runs each wing's hook
+// at the step it names, inside the step's own transaction where the step
+// writes: a fork, a delete, an import or an adoption is whole or not at all,
+// whichever wings took part. A new wing is a folder with one value of this
+// shape and a line in lib/wings.ts.
 
 /** A pool, or the client of the transaction the hook runs in. */
 export type Db = Pick<pg.PoolClient, "query">;
