@@ -24,8 +24,10 @@ export default defineConfig({
   // Playwright's TypeScript transform would rewrite it to CommonJS, which Node
   // then refuses to run as .mjs; left alone, Node loads it natively.
   build: { external: ["**/scripts/*.mjs"] },
-  // Two CPU cores and one shared app: parallel workers only add flakiness.
-  workers: 1,
+  // One worker per project: each app serves its specs one at a time (they
+  // share its mock model and its database), while the two runtimes' apps run
+  // side by side, one per core.
+  workers: 2,
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
@@ -36,8 +38,8 @@ export default defineConfig({
   // The whole suite runs twice: turns inline, and turns on the Inngest runtime
   // (against the loopback stand-in in tests/support/inngest-standin).
   projects: [
-    { name: "inline", use: { baseURL: APP_URL } },
-    { name: "inngest", use: { baseURL: INNGEST_APP_URL } },
+    { name: "inline", workers: 1, use: { baseURL: APP_URL } },
+    { name: "inngest", workers: 1, use: { baseURL: INNGEST_APP_URL } },
   ],
   use: {
     browserName: "chromium",

@@ -2,10 +2,16 @@ import pg from "pg";
 import { inject } from "vitest";
 
 /**
- * The suite's database, recreated for every run by global-setup.ts: the
- * server in TEST_DATABASE_URL, or an in-memory embedded Postgres without it.
+ * This worker's database, recreated for every run by global-setup.ts: its own
+ * on the server in TEST_DATABASE_URL, or an in-memory embedded Postgres
+ * without it (whose files run one at a time).
  */
-export const TEST_DATABASE_URL = inject("testDatabaseUrl");
+export const TEST_DATABASE_URL = workerDatabase(inject("testDatabaseUrls"));
+
+function workerDatabase(urls: string[]): string {
+  const worker = Number(process.env.VITEST_POOL_ID) || 1;
+  return urls[(worker - 1) % urls.length];
+}
 
 /** The embedded database runs one backend: one connection per pool keeps access serialized. */
 export const TEST_POOL_SIZE = inject("embeddedDatabase") ? 1 : 10;
@@ -16,7 +22,7 @@ export function testPool(): pg.Pool {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    testDatabaseUrl: string;
+    testDatabaseUrls: string[];
     embeddedDatabase: boolean;
   }
 }
