@@ -33,7 +33,13 @@ export default defineConfig({
         // the app is imported once per worker, not once per file (most of
         // an integration file's start-up), and each file builds and closes
         // apps of its own (tests/support/integration.ts).
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], exclude: ALONE, isolate: false },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: ALONE,
+          isolate: false,
+          setupFiles: ["tests/support/next-globals.ts"],
+        },
       },
     ],
   },
