@@ -48,7 +48,7 @@ export const fail = (message: string): never => {
  */
 export interface Slice<Shape extends z.ZodRawShape = z.ZodRawShape, Extra extends object = object> {
   shape: Shape;
-  finish?(settings: z.output<z.ZodObject<Shape>>): Extra;
+  finish?(settings: z.output<z.ZodObject<Shape>>): Extra | void;
 }
 
 /** A slice as written: its types inferred. */

@@ -53,7 +53,6 @@ export const modelsSettings = slice({
     if (utility && "error" in utility) fail(utility.error);
     const prices = parseModelPrices(settings.MODEL_PRICES);
     if ("error" in prices) fail(prices.error);
-    return {};
   },
 });
 
