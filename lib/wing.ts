@@ -16,7 +16,8 @@ import type { HistoryMessage, StoredMessage, ThreadListItem } from "@/lib/protoc
 // at the step it names, inside the step's own transaction where the step
 // writes: a fork, a delete, an import or an adoption is whole or not at all,
 // whichever wings took part. A new wing is a folder with one value of this
-// shape and a line in lib/wings.ts.
+// shape and a line in lib/wings.ts; with variables of its own, also its
+// settings.ts and a line in lib/settings.ts.
 
 /** A pool, or the client of the transaction the hook runs in. */
 export type Db = Pick<pg.PoolClient, "query">;

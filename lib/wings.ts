@@ -12,7 +12,8 @@ import type { Wing, WingParts } from "@/lib/wing";
 
 /**
  * The app's wings (lib/wing.ts), in the order their hooks run and their
- * tools are offered: a new feature is a folder and a line here.
+ * tools are offered: a new feature is a folder and a line here (and one in
+ * lib/settings.ts when it has variables of its own).
  */
 export const WINGS = [modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
 
