@@ -10,7 +10,7 @@ import { LiveStreamSlots } from "@/lib/db/live-streams";
 import { NotificationListener } from "@/lib/live/listener";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { createPool } from "@/lib/db/pool";
-import { env, type Env } from "@/lib/env";
+import { env, type Env } from "@/lib/settings";
 import { AppError } from "@threadline/history/errors";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { createInngestClient, type InngestClient } from "@/lib/inngest/client";
@@ -148,7 +148,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
   // What the app's wings were handed to close with it, and their one-per-process parts (ProcessState's `wings`).
   const closing: (() => void | Promise<void>)[] = [];
   const wingsShared = (shared.wings ??= new Map());
-  const wingParts: WingParts = {
+  const wingParts: WingParts<Env> = {
     config,
     pool,
     threadsChanged: threadsChangedHere,

@@ -24,6 +24,6 @@ export const limits = {
   /** Part rows of the whole file, every message's together. */
   maxThreadFileParts: 400_000,
   defaultThreadsPage: 30,
-  /** Files one message carries; each is at most ATTACHMENT_MAX_MB (lib/env.ts). */
+  /** Files one message carries; each is at most ATTACHMENT_MAX_MB (lib/files/settings.ts). */
   maxFilesPerMessage: 5,
 } as const;

@@ -1,7 +1,6 @@
 import "server-only";
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import type { Env } from "@/lib/env";
 import { AppError } from "@threadline/history/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
@@ -18,7 +17,7 @@ interface Limit {
   windowSeconds: number;
 }
 
-/** Each limit's variable (lib/env.ts holds its default) and window. */
+/** Each limit's variable (its slice of the configuration holds its default: lib/env.ts's, or its wing's settings.ts) and window. */
 const LIMITS = {
   chatPerIdentity: { variable: "RATE_LIMIT_CHAT_PER_MINUTE", windowSeconds: 60 },
   chatPerAddress: { variable: "RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
@@ -35,8 +34,11 @@ const LIMITS = {
 
 type LimitName = keyof typeof LIMITS;
 
+/** The limits' variables, parsed: the app's configuration holds them all. */
+export type LimitSettings = { readonly [Name in LimitName as (typeof LIMITS)[Name]["variable"]]: number };
+
 /** A limit as configured. */
-export function configuredLimit(name: LimitName, settings: Env): Limit {
+export function configuredLimit(name: LimitName, settings: LimitSettings): Limit {
   const { variable, windowSeconds } = LIMITS[name];
   return { points: settings[variable], windowSeconds };
 }
@@ -76,7 +78,7 @@ export type Limiters = Map<LimitName, RateLimiterPostgres | null>;
 export class RateLimits {
   constructor(
     private readonly pool: () => pg.Pool,
-    private readonly settings: Env,
+    private readonly settings: LimitSettings,
     private readonly limiters: Limiters = new Map(),
   ) {}
 

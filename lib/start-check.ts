@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env } from "@/lib/settings";
 
 /**
  * Run once as the server starts (instrumentation.ts): a bad setting stops it

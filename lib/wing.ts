@@ -2,7 +2,6 @@ import "server-only";
 import type pg from "pg";
 import type { Toolset } from "@/lib/agent/network/tools/types";
 import type { DynamicTools } from "@/lib/agent/network/network";
-import type { Env } from "@/lib/env";
 import type { ThreadsChanged } from "@threadline/history/contract";
 import type { Feedback } from "@/lib/protocol/feedback";
 import type { DocumentHistory } from "@/lib/protocol/documents";
@@ -17,7 +16,8 @@ import type { HistoryMessage, StoredMessage, ThreadListItem } from "@/lib/protoc
 // at the step it names, inside the step's own transaction where the step
 // writes: a fork, a delete, an import or an adoption is whole or not at all,
 // whichever wings took part. A new wing is a folder with one value of this
-// shape and a line in lib/wings.ts.
+// shape and a line in lib/wings.ts; with variables of its own, also its
+// settings.ts and a line in lib/settings.ts.
 
 /** A pool, or the client of the transaction the hook runs in. */
 export type Db = Pick<pg.PoolClient, "query">;
@@ -90,10 +90,10 @@ export interface ImportedAfter {
   feedback: ReadonlyArray<{ messageId: string; feedback: Feedback }>;
 }
 
-/** What createApp hands every wing to build its services from. */
-export interface WingParts {
-  /** The app's configuration, parsed (lib/env.ts). */
-  config: Env;
+/** What createApp hands every wing to build its services from; `Config`: the part of the configuration the wing reads. */
+export interface WingParts<Config = unknown> {
+  /** The app's configuration, parsed (lib/settings.ts): the wing sees its own slice of it (its settings.ts). */
+  config: Config;
   /** The app's one pool. */
   pool(): pg.Pool;
   /** Tells the owner's open pages that a thread of theirs changed. */
@@ -114,11 +114,12 @@ export interface WingParts {
  * `App`: what the wing takes from the app it is part of (its own services, a
  * rate limit), which createApp must have: the app is handed in, never
  * imported. Services are built lazily: a member reads the app when called.
+ * `Config`: what the wing reads of the configuration, its own slice.
  */
-export interface Wing<App = unknown, Services extends object = object> {
+export interface Wing<App = unknown, Services extends object = object, Config = unknown> {
   name: string;
   tables: readonly string[];
-  services?(parts: WingParts, app: App): Services;
+  services?(parts: WingParts<Config>, app: App): Services;
   toolset?(app: App): Toolset;
   /** Tools listed anew before each turn (the operator's MCP servers'), if the wing has any configured. */
   listedTools?(app: App): Omit<DynamicTools, "agent"> | undefined;

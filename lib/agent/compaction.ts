@@ -9,7 +9,7 @@ import type { TurnHistory, NewSummary, SummaryMessage, ThreadMessage } from "@th
 import { requestKindHeaders, SUMMARY_REQUEST } from "@/lib/model/request-kind.mjs";
 import { SUMMARY_INSTRUCTIONS, SUMMARY_TRANSCRIPT_CHARS, summaryFileLines, summaryRequestText, withFileLines } from "@/lib/model/summary-request";
 import type { SystemEventPart } from "@threadline/history/parts";
-import type { CompactionSettings } from "@/lib/compaction-settings";
+import type { CompactionSettings } from "./compaction-settings";
 import { utilityModelIdOf, utilityModelOf, type Network } from "./network/network";
 import { tokensFromResult, type ModelUsage } from "@threadline/history/usage";
 import type { StepRunner } from "./turn/steps";

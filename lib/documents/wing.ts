@@ -4,6 +4,7 @@ import type { ExportedDocument } from "@/lib/protocol/thread-export";
 import { once, type Db, type Wing, type WingParts } from "@/lib/wing";
 import { documentHistory, DocumentStore } from "./document-store";
 import { documentToolset } from "./document-tools";
+import type { DocumentsSettings } from "./settings";
 
 // The documents' part of a thread's life. A document belongs to its thread
 // (it goes with it, by cascade) and each version to the reply it came with:
@@ -36,14 +37,14 @@ async function documentsOf(db: Db, threadId: string): Promise<ExportedDocument[]
   return documents;
 }
 
-const services = ({ config, pool }: WingParts) => ({
+const services = ({ config, pool }: WingParts<DocumentsSettings>) => ({
   /** The threads' documents, which the agents write and the owners revise. */
   documents: once(
     (): DocumentStore => new DocumentStore(pool(), { maxStoredBytes: config.DOCUMENT_MAX_STORED_MB * 1024 * 1024, maxPerThread: config.DOCUMENTS_PER_THREAD }),
   ),
 });
 
-export const documentsWing: Wing<{ documents(): DocumentStore }, ReturnType<typeof services>> = {
+export const documentsWing: Wing<{ documents(): DocumentStore }, ReturnType<typeof services>, DocumentsSettings> = {
   name: "documents",
   tables: ["documents", "document_versions"],
   services,

@@ -10,6 +10,7 @@ import { modelFiles } from "./model-files";
 import { PdfExtractions } from "./pdf-extractions";
 import { PdfTextStore } from "./pdf-text-store";
 import type { UploadDeps } from "./upload";
+import type { FilesSettings } from "./settings";
 
 // The files' part of a thread's life. A file is the owner's, not the
 // thread's: stored once per content and named by the messages that carry it,
@@ -32,7 +33,7 @@ async function filesOf(db: Db, owner: string, messages: readonly ExportedMessage
 }
 
 /** The files' services: members of the app. */
-function services(parts: WingParts, app: { models(): ModelOption[] }) {
+function services(parts: WingParts<FilesSettings>, app: { models(): ModelOption[] }) {
   const { config, pool } = parts;
   const files = once((): FileStore => new FileStore(pool()));
   const pdfText = once((): PdfTextStore => new PdfTextStore(pool()));
@@ -64,7 +65,7 @@ function services(parts: WingParts, app: { models(): ModelOption[] }) {
   };
 }
 
-export const filesWing: Wing<{ models(): ModelOption[] }, ReturnType<typeof services>> = {
+export const filesWing: Wing<{ models(): ModelOption[] }, ReturnType<typeof services>, FilesSettings> = {
   name: "files",
   tables: ["files"],
   services,

@@ -1,4 +1,4 @@
-import type { Env } from "@/lib/env";
+import type { CoreSettings } from "@/lib/env";
 
 /** The SDK's `checkpointing` option, as `new Inngest()` takes it. */
 export type Checkpointing = false | { maxRuntime: number; bufferedSteps: number; maxInterval: number };
@@ -13,7 +13,7 @@ export type Checkpointing = false | { maxRuntime: number; bufferedSteps: number;
  * over HTTP) suits a serverless host's request timeout; an always-on server
  * has none, so 0 (no limit) unless INNGEST_MAX_RUNTIME_SECONDS sets one.
  */
-export function checkpointingFrom(settings: Pick<Env, "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS">): Checkpointing {
+export function checkpointingFrom(settings: Pick<CoreSettings, "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS">): Checkpointing {
   if (!settings.INNGEST_CHECKPOINTING) return false;
   return { maxRuntime: settings.INNGEST_MAX_RUNTIME_SECONDS * 1000, bufferedSteps: 1, maxInterval: 0 };
 }
@@ -23,6 +23,6 @@ export function checkpointingFrom(settings: Pick<Env, "INNGEST_CHECKPOINTING" | 
  * the one before: always without checkpointing, and with it once a request
  * has run for INNGEST_MAX_RUNTIME_SECONDS.
  */
-export function stepsMayMove(settings: Pick<Env, "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS">): boolean {
+export function stepsMayMove(settings: Pick<CoreSettings, "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS">): boolean {
   return !settings.INNGEST_CHECKPOINTING || settings.INNGEST_MAX_RUNTIME_SECONDS > 0;
 }

@@ -1,5 +1,5 @@
 import { Inngest } from "inngest";
-import type { Env } from "@/lib/env";
+import type { CoreSettings } from "@/lib/env";
 import { checkpointingFrom } from "./checkpointing";
 import { inngestFetch } from "./inngest-fetch";
 
@@ -23,7 +23,7 @@ const fixedHeaders = new WeakMap<Inngest, Record<string, string>>();
 export type InngestClient = Inngest<{ id: "threadline" }>;
 
 type InngestSettings = Pick<
-  Env,
+  CoreSettings,
   "INNGEST_DEV" | "INNGEST_BASE_URL" | "INNGEST_EVENT_KEY" | "INNGEST_SIGNING_KEY" | "INNGEST_CHECKPOINTING" | "INNGEST_MAX_RUNTIME_SECONDS"
 >;
 

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Env, RawEnv } from "@/lib/env";
+import type { CoreSettings, RawEnv } from "@/lib/env";
 import { inngestConfigured as configuredBy, inngestDevRefusal } from "./env.mjs";
 
 /** The variables env.mjs decides by, from lib/env.ts's checked values. */
-function inngestSettings(settings: Env): RawEnv {
+function inngestSettings(settings: CoreSettings): RawEnv {
   return {
     NODE_ENV: settings.NODE_ENV,
     INNGEST_DEV: settings.INNGEST_DEV,
@@ -14,7 +14,7 @@ function inngestSettings(settings: Env): RawEnv {
 }
 
 /** Whether Inngest runs turns, by the rules the start script also applies (see env.mjs). */
-export const inngestConfigured = (settings: Env): boolean => configuredBy(inngestSettings(settings));
+export const inngestConfigured = (settings: CoreSettings): boolean => configuredBy(inngestSettings(settings));
 
 /** Why this server must not run turns as configured (INNGEST_DEV in production), or undefined. */
-export const inngestRefusal = (settings: Env): string | undefined => inngestDevRefusal(inngestSettings(settings));
+export const inngestRefusal = (settings: CoreSettings): string | undefined => inngestDevRefusal(inngestSettings(settings));

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { JsonValue } from "@threadline/history/parts";
 import { defineTool, ToolUnavailableError, type AgentTool } from "@/lib/agent/network/tools/types";
 import { runNow, type StepRunner } from "@/lib/agent/turn/steps";
-import type { McpServerConfig } from "@/lib/mcp-config";
+import type { McpServerConfig } from "./mcp-config";
 import { BRAND } from "@/lib/brand";
 import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { boundedFetch, callScope, ResponseTooLarge } from "./bounded-fetch";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { McpServerConfig } from "@/lib/mcp-config";
+import type { McpServerConfig } from "./mcp-config";
 
 // An MCP server's URL may carry a secret (user:password@, ?key=…) and its
 // headers do (Authorization). Every line the MCP wing writes (a status note,

@@ -1,11 +1,12 @@
 import "server-only";
 import type { Wing, WingParts } from "@/lib/wing";
 import { McpServers } from "./mcp-servers";
+import type { McpSettings } from "./settings";
 
 // The operator's MCP tool servers: connected on first use, closed with the
 // app, their tools listed before each turn and given to Researcher.
 
-function services({ config, onClose }: WingParts) {
+function services({ config, onClose }: WingParts<McpSettings>) {
   let servers: McpServers | undefined;
   onClose(async () => {
     await servers?.close();
@@ -23,7 +24,7 @@ function services({ config, onClose }: WingParts) {
   };
 }
 
-export const mcpWing: Wing<{ mcp(): McpServers }, ReturnType<typeof services>> = {
+export const mcpWing: Wing<{ mcp(): McpServers }, ReturnType<typeof services>, McpSettings> = {
   name: "mcp",
   tables: [],
   services,

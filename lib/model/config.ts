@@ -1,8 +1,8 @@
 import "server-only";
-import type { Env } from "@/lib/env";
-import { defaultModel, type ProviderName } from "@/lib/model-list";
+import type { ModelsSettings } from "@/lib/models/settings";
+import { defaultModel, type ProviderName } from "@/lib/models/model-list";
 
-export type { ProviderName } from "@/lib/model-list";
+export type { ProviderName } from "@/lib/models/model-list";
 
 export interface ModelSettings {
   provider: ProviderName;
@@ -12,7 +12,7 @@ export interface ModelSettings {
 }
 
 /** A model of `provider` with that provider's credentials and endpoint from the configuration. */
-export function providerSettings(settings: Env, provider: ProviderName, model: string): ModelSettings {
+export function providerSettings(settings: ModelsSettings, provider: ProviderName, model: string): ModelSettings {
   switch (provider) {
     case "openai":
       return { provider, model, apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL };
@@ -28,17 +28,17 @@ export function providerSettings(settings: Env, provider: ProviderName, model: s
 
 /**
  * Which model answers by default: the first of the models on offer
- * (lib/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
+ * (lib/models/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
  * else the first configured credential; with none, the built-in offline
  * model runs so that the app works end to end without any key.
  */
-export function modelSettings(settings: Env): ModelSettings {
+export function modelSettings(settings: ModelsSettings): ModelSettings {
   const { provider, model } = defaultModel(settings);
   return providerSettings(settings, provider, model);
 }
 
 /** What the UI shows about the model; never includes credentials. */
-export function describeModel(settings: Env): { provider: string; model: string; offline: boolean; label: string } {
+export function describeModel(settings: ModelsSettings): { provider: string; model: string; offline: boolean; label: string } {
   const { provider, model } = modelSettings(settings);
   const offline = provider === "offline";
   return { provider, model, offline, label: offline ? "Offline demo model" : `${model} (${provider})` };

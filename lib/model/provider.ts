@@ -3,8 +3,8 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import type { Env } from "@/lib/env";
-import { defaultModel, parseModelList, parseUtilityModel } from "@/lib/model-list";
+import type { ModelsSettings } from "@/lib/models/settings";
+import { defaultModel, parseModelList, parseUtilityModel } from "@/lib/models/model-list";
 import { providerSettings, type ModelSettings } from "./config";
 import { createOfflineModel } from "./offline-model";
 
@@ -39,7 +39,7 @@ export interface AnsweringModels {
 }
 
 /** The configuration's models, each built once. */
-export function answeringModels(settings: Env): AnsweringModels {
+export function answeringModels(settings: ModelsSettings): AnsweringModels {
   const models = offeredLanguageModels(settings);
   const { provider, model } = defaultModel(settings);
   const modelId = `${provider}:${model}`;
@@ -49,7 +49,7 @@ export function answeringModels(settings: Env): AnsweringModels {
 }
 
 /** The configured models by id (`provider:model`), each built once: the ones on offer. */
-function offeredLanguageModels(settings: Env): Map<string, LanguageModel> {
+function offeredLanguageModels(settings: ModelsSettings): Map<string, LanguageModel> {
   const parsed = parseModelList(settings);
   // parseEnv refuses a bad MODELS at start; this reads a checked configuration.
   if ("error" in parsed) throw new Error(parsed.error);
@@ -57,7 +57,7 @@ function offeredLanguageModels(settings: Env): Map<string, LanguageModel> {
 }
 
 /** UTILITY_MODEL's model, or undefined when unset (each thread's own model writes its titles and summaries). */
-function utilityLanguageModel(settings: Env): LanguageModel | undefined {
+function utilityLanguageModel(settings: ModelsSettings): LanguageModel | undefined {
   const parsed = parseUtilityModel(settings);
   if (parsed === undefined) return undefined;
   if ("error" in parsed) throw new Error(parsed.error);

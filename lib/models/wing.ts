@@ -1,11 +1,12 @@
 import "server-only";
 import { AppError } from "@threadline/history/errors";
-import { modelOptions } from "@/lib/model-list";
-import { parseModelPrices } from "@/lib/model-prices";
+import { modelOptions } from "./model-list";
+import { parseModelPrices } from "./model-prices";
 import type { ModelOption } from "@/lib/protocol/models";
 import type { ExportedUsage } from "@/lib/protocol/thread-export";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { threadUsage } from "./thread-usage";
+import type { ModelsSettings } from "./settings";
 
 // The models on offer and what their calls spent. Usage's part of a thread's life: what each model call spent goes with its
 // thread (by cascade) and travels in its file, which an import reads past
@@ -16,7 +17,7 @@ interface ModelsApp {
   network(): { agents: { name: string }[] };
 }
 
-function services({ config, pool }: WingParts, app: ModelsApp) {
+function services({ config, pool }: WingParts<ModelsSettings>, app: ModelsApp) {
   const prices = once(() => {
     const parsed = parseModelPrices(config.MODEL_PRICES);
     // parseEnv refused a bad MODEL_PRICES at start.
@@ -39,7 +40,7 @@ function services({ config, pool }: WingParts, app: ModelsApp) {
   };
 }
 
-export const modelsWing: Wing<ModelsApp, ReturnType<typeof services>> = {
+export const modelsWing: Wing<ModelsApp, ReturnType<typeof services>, ModelsSettings> = {
   name: "models",
   tables: ["model_usage"],
   services,

@@ -4,6 +4,7 @@ import { once, type Wing, type WingParts } from "@/lib/wing";
 import type { RateLimits } from "@/lib/rate-limit";
 import { ReminderStore, type Reminder } from "./reminder-store";
 import { reminderToolset } from "./reminder-tools";
+import type { RemindersSettings } from "./settings";
 
 // Reminders' part of a thread's life: they go with their thread (by cascade),
 // show under it in the list, and follow their owner to a new one. A fork and
@@ -22,14 +23,14 @@ interface RemindersApp {
   reminderScheduled(): ((reminder: Reminder) => Promise<void>) | undefined;
 }
 
-const services = ({ config, pool, threadsChanged }: WingParts) => ({
+const services = ({ config, pool, threadsChanged }: WingParts<RemindersSettings>) => ({
   /** Reminders the agents schedule. */
   reminders: once(
     (): ReminderStore => new ReminderStore(pool(), threadsChanged, { perThread: config.REMINDERS_PER_THREAD, perOwner: config.REMINDERS_PER_IDENTITY }),
   ),
 });
 
-export const remindersWing: Wing<RemindersApp, ReturnType<typeof services>> = {
+export const remindersWing: Wing<RemindersApp, ReturnType<typeof services>, RemindersSettings> = {
   name: "reminders",
   tables: ["reminders"],
   services,

@@ -4,7 +4,7 @@ import { WebSocket as UndiciWebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TurnChunkBatch } from "@/lib/protocol/turn-events";
 import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { createInngestClient } from "@/lib/inngest/client";
 
 // The SDK's realtime subscribe and publish, unchanged, against the stand-in on

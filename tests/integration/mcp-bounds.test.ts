@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { format } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UIMessageChunk } from "ai";
-import { parseMcpServers } from "@/lib/mcp-config";
+import { parseMcpServers } from "@/lib/mcp/mcp-config";
 import { McpServers } from "@/lib/mcp/mcp-servers";
 import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";
 import type { Part } from "@threadline/history/parts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseMcpServers } from "@/lib/mcp-config";
+import { parseMcpServers } from "@/lib/mcp/mcp-config";
 import { McpServers } from "@/lib/mcp/mcp-servers";
 import { runTool } from "@/lib/agent/network/tools/run-tool";
 import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";

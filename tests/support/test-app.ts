@@ -1,5 +1,6 @@
 import { createApp, useApp, type App, type AppParts } from "@/lib/app";
-import { parseEnv, type RawEnv } from "@/lib/env";
+import type { RawEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { SESSION_SECRET } from "./api";
 import { mockModelEnv } from "./app-env";
 import { TEST_DATABASE_URL, TEST_POOL_SIZE } from "./db";
@@ -9,7 +10,7 @@ export interface TestAppSettings {
   modelUrl?: string;
   /** Let the model title threads; off, its title request would count among the requests a test expects. */
   titles?: boolean;
-  /** Any other setting, as the variable it is read from (lib/env.ts parses them as at start). */
+  /** Any other setting, as the variable it is read from (lib/settings.ts parses them as at start). */
   settings?: RawEnv;
 }
 

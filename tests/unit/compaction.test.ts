@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { historyCount, needsCompaction, planCompaction, sizeLimits } from "@/lib/agent/compaction";
-import { DEFAULT_COMPACTION } from "@/lib/compaction-settings";
+import { DEFAULT_COMPACTION } from "@/lib/agent/compaction-settings";
 import { environmentCompaction } from "@/lib/agent/turn/history-settings";
 import { buildModelMessages, clientHistoryCovers } from "@/lib/agent/turn/lifecycle";
 import { seqAfter } from "@/lib/auth/history-signature";

@@ -8,11 +8,11 @@ import { toString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
 import { visit } from "unist-util-visit";
 import { describe, expect, it } from "vitest";
-import { ENV_NAMES } from "@/lib/env";
+import { ENV_NAMES } from "@/lib/settings";
 
 // The README and the pages under docs/ are read as GitHub renders them: every
 // link between them must reach a file, and a heading of it when it names one,
-// and the configuration page's table must name what lib/env.ts reads.
+// and the configuration page's table must name what lib/settings.ts reads.
 
 const root = path.resolve(__dirname, "../..");
 
@@ -95,7 +95,7 @@ describe("the README and docs/", () => {
 });
 
 describe("docs/configuration.md", () => {
-  it("lists in its table exactly the variables lib/env.ts reads", () => {
+  it("lists in its table exactly the variables lib/settings.ts reads", () => {
     const tree = parse("docs/configuration.md");
     const tables: Table[] = [];
     visit(tree, "table", (table: Table) => void tables.push(table));

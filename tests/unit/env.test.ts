@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_NAMES, parseEnv } from "@/lib/env";
+import { ENV_NAMES, parseEnv } from "@/lib/settings";
 
 const root = path.resolve(__dirname, "../..");
 

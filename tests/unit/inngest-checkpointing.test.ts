@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { checkpointingFrom } from "@/lib/inngest/checkpointing";
 
 describe("the Inngest client's checkpointing", () => {

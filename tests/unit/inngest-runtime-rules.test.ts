@@ -1,5 +1,5 @@
 import { readUIMessageStream, type UIMessageChunk } from "ai";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import type { ChatMessage } from "@/lib/protocol/chat";
 import { withoutRetriedParts, type RetryNotice } from "@/lib/client/retried-parts";
 import { describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH } from "@threadline/history/json-depth";
 import { partSchema, userMessage, type Part } from "@threadline/history/parts";
 import { MemoryHistory } from "../support/memory-history";
 import { defaultNetwork } from "@/lib/agent/network/default-network";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { scriptedCalls, scriptedModel } from "../support/scripted-model";
 
 const message = { id: "m", role: "user" as const, content: "Plan a trip" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { clientAddressFrom } from "@/lib/http/client-address.mjs";
 import { configuredLimit } from "@/lib/rate-limit";
 

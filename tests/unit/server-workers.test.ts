@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/settings";
 import { poolShare, workerCount } from "@/lib/server-workers.mjs";
 
 describe("how many server workers npm start runs", () => {

@@ -1,5 +1,7 @@
 import "server-only";
-import type { Env } from "@/lib/env";
+import type { CompactionConfig } from "@/lib/agent/compaction-settings";
+import type { ApprovalsSettings } from "@/lib/approvals/settings";
+import type { CoreSettings } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
 import { createNetwork, type DynamicTools, type Network } from "./network";
@@ -45,7 +47,7 @@ function builtIn(search: SearchThreads): Toolset[] {
  * and each toolset the wings bring, whose words make the two prompts.
  */
 export function defaultNetwork(
-  settings: Env,
+  settings: CoreSettings & ApprovalsSettings & CompactionConfig,
   models: Pick<Network, "model" | "modelId" | "models" | "utilityModel" | "utilityModelId">,
   search: SearchThreads,
   toolsets: Toolset[] = [],

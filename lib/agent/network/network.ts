@@ -2,7 +2,7 @@ import type { LanguageModel } from "ai";
 import type { FileInput } from "@/lib/protocol/parts-codec";
 import { resolveHistoryPolicy, type HistoryPolicy, type ResolvedHistoryPolicy } from "@/lib/protocol/history-policy";
 import type { FilePart, HandoffPart, Part } from "@threadline/history/parts";
-import type { CompactionSettings } from "@/lib/compaction-settings";
+import type { CompactionSettings } from "@/lib/agent/compaction-settings";
 import type { AgentTool, ToolApprovalMode } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
 

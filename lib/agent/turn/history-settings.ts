@@ -1,6 +1,6 @@
 import "server-only";
-import type { Env } from "@/lib/env";
-import type { CompactionSettings } from "@/lib/compaction-settings";
+import type { CoreSettings } from "@/lib/env";
+import type { CompactionConfig, CompactionSettings } from "@/lib/agent/compaction-settings";
 import type { HistoryPolicy } from "@/lib/protocol/history-policy";
 
 /**
@@ -8,7 +8,7 @@ import type { HistoryPolicy } from "@/lib/protocol/history-policy";
  * NEXT_PUBLIC_DEFAULT_HISTORY_POLICY (all | none | lastN) and
  * NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH (a whole number).
  */
-export function environmentHistoryPolicy(settings: Env): Partial<HistoryPolicy> {
+export function environmentHistoryPolicy(settings: CoreSettings): Partial<HistoryPolicy> {
   const setting: Partial<HistoryPolicy> = {};
   if (settings.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY) setting.policy = settings.NEXT_PUBLIC_DEFAULT_HISTORY_POLICY;
   if (settings.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH !== undefined) setting.length = settings.NEXT_PUBLIC_DEFAULT_HISTORY_LENGTH;
@@ -21,6 +21,6 @@ export function environmentHistoryPolicy(settings: Env): Partial<HistoryPolicy> 
  * (what it holds after) and COMPACTION_KEEP_TURNS (recent user turns always
  * kept). Unset, the defaults hold: 50, 30 and 10.
  */
-export function environmentCompaction(settings: Env): CompactionSettings | undefined {
+export function environmentCompaction(settings: CompactionConfig): CompactionSettings | undefined {
   return settings.compaction;
 }
