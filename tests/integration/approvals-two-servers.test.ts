@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { appServers, approvalAsked } from "../support/app-servers";
 import { balancer } from "../support/balancer";
-import { testPool } from "../support/db";
+import { blockPool } from "../support/db";
 import { send, type StartedApp } from "../support/production-app";
 
 // Approvals and reminders between two app servers (`npm start`, one worker
@@ -17,9 +17,7 @@ import { send, type StartedApp } from "../support/production-app";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("tool approvals across two app servers (%s runtime)", (runtime) => {
-  const db = testPool();
-  // Registered first, run last: hooks after the tests run as a stack, and the servers stop first.
-  afterAll(() => db.end());
+  const db = blockPool();
   const servers = appServers({
     count: 2,
     env: {

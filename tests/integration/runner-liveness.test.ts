@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
 import { appServers, expectAnsweredOnceMore, modelCallsFor, storedMessages } from "../support/app-servers";
-import { testPool } from "../support/db";
+import { blockPool } from "../support/db";
 import { threadBusy } from "@threadline/history/errors";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
 import { send, type Answer, type StartedApp } from "../support/production-app";
@@ -23,9 +23,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at once (three app servers, one database)", () => {
   // Long against the bound: a thread freed within it was freed by the runner's session, not by its lease.
-  const db = testPool();
-  // Registered first, run last: hooks after the tests run as a stack, and the servers stop first.
-  afterAll(() => db.end());
+  const db = blockPool();
   const servers = appServers({ count: 3, env: { TURN_LEASE_SECONDS: "30" } });
   let a: StartedApp;
   let b: StartedApp;

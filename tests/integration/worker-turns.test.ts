@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
 import { appServers, expectAnsweredOnceMore, modelCallsFor, storedMessages } from "../support/app-servers";
-import { testPool } from "../support/db";
+import { blockPool } from "../support/db";
 import { connectionAvoiding, isAlive, send, until, type StartedApp } from "../support/production-app";
 
 // Turns on `npm start` with two server workers: both run turns, a Stop taken
@@ -18,9 +18,7 @@ const LEASE_SECONDS = 3;
 const stoppedChunk = { type: "data-status", data: { status: "stopped" }, transient: true };
 
 describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () => {
-  const db = testPool();
-  // Registered first, run last: hooks after the tests run as a stack, and the servers stop first.
-  afterAll(() => db.end());
+  const db = blockPool();
   const servers = appServers({
     count: 1,
     env: {
