@@ -13,7 +13,8 @@
 // changes nothing.
 // GET /__calls lists the calls so far, GET /__notes the notes kept; DELETE clears either.
 import http from "node:http";
-import { pathToFileURL } from "node:url";
+import { serveWhenRun } from "./standalone-server.mjs";
+import { readBody } from "./read-body.mjs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -57,16 +58,6 @@ function serverFor(state, authorization) {
     return text("x".repeat(chars));
   });
   return server;
-}
-
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => resolve(body));
-    req.on("error", reject);
-  });
 }
 
 export async function startMockMcpServer({ port = 0, host = "127.0.0.1", lateMs = 3_000 } = {}) {
@@ -118,15 +109,8 @@ export async function startMockMcpServer({ port = 0, host = "127.0.0.1", lateMs 
   return { url: `http://${host}:${port}/mcp`, port, calls, notes, stop, start, close: stop };
 }
 
-async function runStandalone() {
+serveWhenRun(import.meta.url, async () => {
   const mcp = await startMockMcpServer({ port: Number(process.env.MOCK_MCP_PORT ?? 4020) });
   console.log(`mock MCP server listening on ${mcp.url}`);
-  for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => mcp.close().then(() => process.exit(0)));
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runStandalone().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+  return mcp;
+});

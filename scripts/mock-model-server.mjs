@@ -64,7 +64,8 @@
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
-import { pathToFileURL } from "node:url";
+import { serveWhenRun } from "./standalone-server.mjs";
+import { readBody } from "./read-body.mjs";
 import { isSummaryRequest, isTitleRequest } from "../lib/model/request-kind.mjs";
 
 const SLOW_CHUNK_DELAY_MS = 150;
@@ -361,15 +362,6 @@ function hangUntilClosed(res) {
   return new Promise((resolve) => res.on("close", resolve));
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const parts = [];
-    req.on("data", (part) => parts.push(part));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 function usageFor(body, completionTokens, reasoningTokens = 0, reported) {
   const promptWords = (body.messages ?? []).map((m) => messageText(m?.content)).join(" ").split(/\s+/).filter(Boolean);
   const completion = completionTokens + reasoningTokens;
@@ -581,18 +573,8 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   });
 }
 
-// No top-level await: test files load this module through require().
-async function runStandalone() {
+serveWhenRun(import.meta.url, async () => {
   const mock = await startMockModelServer({ port: Number(process.env.MOCK_MODEL_PORT ?? 4010) });
   console.log(`mock model server listening on ${mock.url}`);
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.once(signal, () => mock.close().then(() => process.exit(0)));
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runStandalone().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+  return mock;
+});

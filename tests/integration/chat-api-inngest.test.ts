@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@threadline/history/parts";
 import { echoReply } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, readUntil, replyParts, replyText, request, SESSION_SECRET, signaturesIn, visitor } from "../support/api";
-import { WAITING_NOTICE } from "@/lib/protocol/chat";
+import { params, parseChunks, replyParts, replyText, request, sentWhileRunning, SESSION_SECRET, signaturesIn, stopFourWordsIn, visitor } from "../support/api";
 import { integrationApp } from "../support/integration";
 
 // POST /api/chat with the Inngest runtime selected, end to end on loopback:
@@ -127,23 +126,9 @@ describe("POST /api/chat on the Inngest runtime", () => {
   });
 
   it("answers a second message sent while a reply runs at once, with a notice that it waits, then streams its own reply", async () => {
-    const first = await send({ message: msg("[[slow]] the first question") });
-    const threadId = first.headers.get("x-thread-id")!;
-    const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
     const second = msg("a second question meanwhile");
-    const queued = await send({ threadId, message: second });
-    expect(queued.status).toBe(200);
-    expect(queued.headers.get("x-thread-id")).toBe(threadId);
-    const waiting = await readUntil(queued, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
-    expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
-    // Its first bytes came while the first reply is still being written.
-    expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
-
-    const rest = async ({ text, reader }: { text: string; reader: ReadableStreamDefaultReader<string> }) => {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-      return parseChunks(text);
-    };
-    const [firstChunks, queuedChunks] = await Promise.all([rest(firstRead), rest(waiting)]);
+    const first = await send({ message: msg("[[slow]] the first question") });
+    const { threadId, firstChunks, nextChunks: queuedChunks } = await sentWhileRunning(first, (threadId) => send({ threadId, message: second }));
     expect(firstChunks.at(-1)).toMatchObject({ type: "finish" });
     expect(queuedChunks).toContainEqual({ type: "data-thread", data: { threadId, historySource: "database" }, transient: true });
     expect(replyText(queuedChunks)).toBe(echoReply(second.content, 2, 1));
@@ -176,14 +161,8 @@ describe("POST /api/chat on the Inngest runtime", () => {
 
   it("Stop ends the durable model step and keeps what was written", async () => {
     const response = await send({ message: msg("[[slow]] stop me durably") });
-    const threadId = response.headers.get("x-thread-id")!;
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
+    const { threadId, stopped, chunks } = await stopFourWordsIn(response, stop, t.me.cookie);
     expect(await stopped.json()).toEqual({ stopped: true });
-    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-    const chunks = parseChunks(text);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
     await t.standin.idle();
     const { rows } = await t.pool.query("SELECT kind, status, content FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);

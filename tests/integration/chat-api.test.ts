@@ -3,8 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { inspect } from "node:util";
 import { LEAKED_KEY_HINT } from "../../scripts/mock-model-server.mjs";
 import type { Part } from "@threadline/history/parts";
-import { params, parseChunks, readUntil, replyParts, replyText, request, signaturesIn, visitor } from "../support/api";
-import { WAITING_NOTICE } from "@/lib/protocol/chat";
+import { params, parseChunks, replyParts, replyText, request, sentWhileRunning, signaturesIn, stopFourWordsIn, visitor } from "../support/api";
 import * as chat from "@/app/api/chat/route";
 import * as thread from "@/app/api/threads/[id]/route";
 import * as history from "@/app/api/threads/[id]/history/route";
@@ -142,21 +141,7 @@ describe("POST /api/chat", () => {
   it("answers the same message sent again while its reply runs at once, with a notice that it waits, then the reply", async () => {
     const message = msg("[[slow]] answer me once");
     const first = await send({ message });
-    const threadId = first.headers.get("x-thread-id")!;
-    const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
-    const again = await send({ threadId, message });
-    expect(again.status).toBe(200);
-    expect(again.headers.get("x-thread-id")).toBe(threadId);
-    const waiting = await readUntil(again, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
-    expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
-    // The first reply is still being written.
-    expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
-
-    const rest = async ({ text, reader }: { text: string; reader: ReadableStreamDefaultReader<string> }) => {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-      return parseChunks(text);
-    };
-    const [firstChunks, againChunks] = await Promise.all([rest(firstRead), rest(waiting)]);
+    const { firstChunks, nextChunks: againChunks } = await sentWhileRunning(first, (threadId) => send({ threadId, message }));
     expect(replyText(againChunks)).toBe(replyText(firstChunks));
     expect(againChunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
     expect(t.mock.requests).toHaveLength(1);
@@ -175,15 +160,9 @@ describe("POST /api/chat", () => {
 
   it("Stop ends the generation on the server and keeps what was written", async () => {
     const response = await send({ message: msg("[[slow]] take your time") });
-    const threadId = response.headers.get("x-thread-id")!;
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-    const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
+    const { threadId, stopped, chunks } = await stopFourWordsIn(response, stop, t.me.cookie);
     expect(stopped.status).toBe(202);
     expect(await stopped.json()).toEqual({ stopped: true });
-    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-    const chunks = parseChunks(text);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
     const partial = replyText(chunks);
     const rows = await storedRows(t.me.id);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
-import { startOneDurableServer, type OneDurableServer } from "../support/one-durable-server";
+import { oneDurableServer } from "../support/one-durable-server";
 
 // A durable turn holds no lease: Inngest ends it, through the run's own catch
 // or its retries. A server killed with SIGKILL mid-reply, and still down on
@@ -11,18 +11,10 @@ import { startOneDurableServer, type OneDurableServer } from "../support/one-dur
 // thread takes a new message.
 
 describe.skipIf(inject("embeddedDatabase"))("a durable run whose server dies on every attempt", () => {
-  let server: OneDurableServer;
-
-  beforeAll(async () => {
-    server = await startOneDurableServer({ name: "durable_run_failed", retryDelayMs: 50, heldUntilBack: "-failure" });
-  }, 900_000);
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = oneDurableServer({ name: "durable_run_failed", retryDelayMs: 50, heldUntilBack: "-failure" });
 
   it("ends the turn once the run has failed: the same message sent again is answered once, and the thread takes a new message", { timeout: 120_000 }, async () => {
-    const { standin, mock, chat, turnOf, stored } = server;
+    const { standin, mock, chat, turnOf, stored } = server();
     const message = { id: randomUUID(), content: "[[slow]] cut off for good" };
     const answer = await chat({ message });
     expect(answer.status).toBe(200);
@@ -30,17 +22,17 @@ describe.skipIf(inject("embeddedDatabase"))("a durable run whose server dies on 
     await answer.stream.words(3);
     expect(await turnOf(message.id)).toBe("running");
 
-    await server.kill();
+    await server().kill();
     // Every attempt after the kill finds no server: the run fails for good, its turn still open.
-    await expect.poll(() => server.chatRunOf(message.id)?.status, { timeout: 20_000 }).toBe("failed");
+    await expect.poll(() => server().chatRunOf(message.id)?.status, { timeout: 20_000 }).toBe("failed");
     expect(await turnOf(message.id)).toBe("running");
 
-    await server.restart();
+    await server().restart();
     await standin.idle();
     expect(await turnOf(message.id)).toBe("failed");
     expect(standin.runs.find((run) => run.fnId === "threadline-chat-turn-failure")?.status).toBe("completed");
     // A client still following the turn (through another server) hears its end rather than waiting for its idle timeout.
-    const last = standin.published.filter((published) => published.channel.includes(server.turnIdOf(message.id))).at(-1);
+    const last = standin.published.filter((published) => published.channel.includes(server().turnIdOf(message.id))).at(-1);
     expect((last?.data as { messages: { chunk: unknown }[] }).messages.map((m) => m.chunk)).toEqual([
       { type: "error", errorText: "The server failed while answering. Please try again." },
     ]);

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { startMockMcpServer, type MockMcpServer } from "../../scripts/mock-mcp-server.mjs";
 import pg from "pg";
 import { recreateDatabase } from "@threadline/history/migrate";
 import { TEST_DATABASE_URL } from "../support/db";
-import { freePort, visit } from "../support/fresh-copy";
-import { ensureProductionBuild, send, startApp, stopApps, type StartedApp } from "../support/production-app";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
+import { freePort } from "../support/fresh-copy";
+import { send, type StartedApp } from "../support/production-app";
+import { appServers, approvalAsked } from "../support/app-servers";
 import { balancer } from "../support/balancer";
 import type { ThreadUsage } from "@/lib/protocol/usage";
 
@@ -32,13 +30,7 @@ import type { ThreadUsage } from "@/lib/protocol/usage";
 // replies these servers would go on with, calling this file's mock model.
 
 describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)("MCP calls and usage across two app servers (%s runtime)", (runtime) => {
-  let mock: MockModelServer;
   let mcp: MockMcpServer;
-  let standin: InngestStandin | undefined;
-  let env: Record<string, string>;
-  let a: StartedApp;
-  let b: StartedApp;
-  let cookie: string;
   /** Under Inngest: each server's serve requests not yet answered, by port. */
   let open = new Map<number, number>();
   const url = new URL(TEST_DATABASE_URL);
@@ -49,45 +41,43 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
   db.on("error", () => {});
 
   beforeAll(async () => {
-    await ensureProductionBuild();
     await recreateDatabase(url.toString());
-    mock = await startMockModelServer({ port: await freePort() });
     mcp = await startMockMcpServer({ port: await freePort(), lateMs: 4_000 });
-    const ports = [await freePort(), await freePort()];
-    if (runtime === "inngest") {
-      const balanced = balancer(ports);
-      open = balanced.open;
-      standin = await startInngestStandin({ appFetch: balanced.fetch, retryDelayMs: 50 });
-    }
-    env = {
-      DATABASE_URL: url.toString(),
-      WEB_CONCURRENCY: "1",
-      OPENAI_COMPATIBLE_BASE_URL: mock.url,
-      MODELS: "openai-compatible:mock-a, openai-compatible:mock-b",
-      MCP_SERVERS: JSON.stringify({ mcpServers: { notes: { url: mcp.url } } }),
-      TITLE_TIMEOUT_SECONDS: "0",
-      // Long: a reply the killed server left is taken over because its session ended, not its lease.
-      TURN_LEASE_SECONDS: "30",
-      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
-    };
-    [a, b] = ports.map((port) => startApp({ ...env, PORT: String(port) }));
-    await Promise.all([a.ready(), b.ready()]);
-    cookie = await visit(a.base);
-  }, 900_000);
-
+  });
+  // Registered before the servers, run after they stop: hooks after the tests run as a stack.
   afterAll(async () => {
-    await standin?.idle();
-    await standin?.close();
-    await stopApps();
     await mcp?.close();
-    await mock?.close();
     await db.end();
   });
+  const servers = appServers(() => ({
+    count: 2,
+    database: url.toString(),
+    modelEnv: (modelUrl) => ({ OPENAI_COMPATIBLE_BASE_URL: modelUrl, MODELS: "openai-compatible:mock-a, openai-compatible:mock-b" }),
+    env: {
+      MCP_SERVERS: JSON.stringify({ mcpServers: { notes: { url: mcp.url } } }),
+      // Long: a reply the killed server left is taken over because its session ended, not its lease.
+      TURN_LEASE_SECONDS: "30",
+    },
+    inngest:
+      runtime === "inngest"
+        ? {
+            appFetch: (ports) => {
+              const balanced = balancer(ports);
+              open = balanced.open;
+              return balanced.fetch;
+            },
+            retryDelayMs: 50,
+          }
+        : undefined,
+  }));
+  let a: StartedApp;
+  let b: StartedApp;
+  beforeAll(() => void ([a, b] = servers().apps));
 
   beforeEach(() => {
     mcp.calls.length = 0;
     mcp.notes.length = 0;
-    mock.usages.length = 0;
+    servers().mock.usages.length = 0;
   });
 
   /**
@@ -102,9 +92,9 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     return busy[0];
   }
 
-  const chat = (app: StartedApp, body: Record<string, unknown>) => send(app.port, "POST", "/api/chat", { cookie, json: body });
+  const chat = (app: StartedApp, body: Record<string, unknown>) => send(app.port, "POST", "/api/chat", { cookie: servers().cookie, json: body });
   const decide = (app: StartedApp, threadId: string, approvalId: string) =>
-    send(app.port, "POST", `/api/threads/${threadId}/approvals/${approvalId}`, { cookie, json: { approved: true } });
+    send(app.port, "POST", `/api/threads/${threadId}/approvals/${approvalId}`, { cookie: servers().cookie, json: { approved: true } });
   const reply = async (threadId: string) =>
     (
       await db.query<{ status: string; model: string | null }>(
@@ -122,32 +112,19 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     return { calls: Number(rows[0].calls), inputTokens: Number(rows[0].input ?? 0), outputTokens: Number(rows[0].output ?? 0) };
   };
   const reported = () => ({
-    calls: mock.usages.length,
-    inputTokens: mock.usages.reduce((n, u) => n + u.inputTokens, 0),
-    outputTokens: mock.usages.reduce((n, u) => n + u.outputTokens, 0),
+    calls: servers().mock.usages.length,
+    inputTokens: servers().mock.usages.reduce((n, u) => n + u.inputTokens, 0),
+    outputTokens: servers().mock.usages.reduce((n, u) => n + u.outputTokens, 0),
   });
   const usageThrough = async (app: StartedApp, threadId: string): Promise<ThreadUsage> => {
-    const answer = await send(app.port, "GET", `/api/threads/${threadId}/usage`, { cookie });
+    const answer = await send(app.port, "GET", `/api/threads/${threadId}/usage`, { cookie: servers().cookie });
     expect(answer.status).toBe(200);
     return JSON.parse(await answer.text());
   };
 
   /** Asks on `app` for an MCP call that waits for approval: the thread and the approval. */
-  async function asked(app: StartedApp, content: string, model?: string) {
-    const answer = await chat(app, { message: { id: randomUUID(), content }, ...(model ? { model } : {}) });
-    expect(answer.status).toBe(200);
-    await answer.stream.toEnd();
-    const request = answer.stream.chunks.find((c): c is Extract<UIMessageChunk, { type: "tool-approval-request" }> => c.type === "tool-approval-request");
-    expect(request, answer.stream.text).toBeDefined();
-    return { threadId: String(answer.headers["x-thread-id"]), approvalId: request!.approvalId };
-  }
-
-  /** A killed server back up, on its own port. */
-  async function restart(app: StartedApp): Promise<StartedApp> {
-    const again = startApp({ ...env, PORT: String(app.port) });
-    await again.ready();
-    return again;
-  }
+  const asked = async (app: StartedApp, content: string, model?: string) =>
+    approvalAsked(await chat(app, { message: { id: randomUUID(), content }, ...(model ? { model } : {}) }));
 
   it("two clicks on Approve, one through each server: one is taken, the other refused, and the tool runs once; both servers count the same usage", { timeout: 60_000 }, async () => {
     const { threadId, approvalId } = await asked(a, '[[call:notes__record_note:{"text":"buy milk"}]]');
@@ -189,8 +166,8 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
       // The reply kept the model that began it; each finished call is stored once.
       expect((await reply(threadId))?.model).toBe("openai-compatible:mock-b");
       expect(await stored(threadId)).toEqual(reported());
-      if (killed === a) a = await restart(a);
-      else b = await restart(b);
+      if (killed === a) a = await servers().restart(a);
+      else b = await servers().restart(b);
     },
   );
 
@@ -213,8 +190,8 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
       expect(await results(threadId)).toBe(1);
       // The answer A's model was streaming never finished, so it reported nothing; B's did, and is stored once.
       expect(await stored(threadId)).toEqual(reported());
-      if (killed === a) a = await restart(a);
-      else b = await restart(b);
+      if (killed === a) a = await servers().restart(a);
+      else b = await servers().restart(b);
     },
   );
 

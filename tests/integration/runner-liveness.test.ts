@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { mockModelEnv } from "../support/app-env";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
-import { freePort, visit } from "../support/fresh-copy";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { appServers, expectAnsweredOnceMore, modelCallsFor, storedMessages } from "../support/app-servers";
+import { blockPool } from "../support/db";
 import { threadBusy } from "@threadline/history/errors";
 import { WAITING_NOTICE } from "@/lib/protocol/chat";
-import { ensureProductionBuild, send, startApp, stopApps, type Answer, type StartedApp } from "../support/production-app";
+import { send, type Answer, type StartedApp } from "../support/production-app";
 
 // A turn dies with the server running it. Three app servers (`npm start`, one
 // worker each) on one database, their leases long (30 s): a server killed
@@ -23,49 +22,19 @@ const FREED_WITHIN_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at once (three app servers, one database)", () => {
-  let mock: MockModelServer;
-  let env: Record<string, string>;
+  // Long against the bound: a thread freed within it was freed by the runner's session, not by its lease.
+  const db = blockPool();
+  const servers = appServers({ count: 3, env: { TURN_LEASE_SECONDS: "30" } });
   let a: StartedApp;
   let b: StartedApp;
   let c: StartedApp;
-  let cookie: string;
-  const db = testPool();
-
-  beforeAll(async () => {
-    await ensureProductionBuild();
-    mock = await startMockModelServer({ port: await freePort() });
-    env = {
-      DATABASE_URL: TEST_DATABASE_URL,
-      WEB_CONCURRENCY: "1",
-      ...mockModelEnv(mock.url),
-      TITLE_TIMEOUT_SECONDS: "0",
-      // Long against the bound: a thread freed within it was freed by the runner's session, not by its lease.
-      TURN_LEASE_SECONDS: "30",
-    };
-    const ports = [await freePort(), await freePort(), await freePort()];
-    [a, b, c] = ports.map((port) => startApp({ ...env, PORT: String(port) }));
-    await Promise.all([a.ready(), b.ready(), c.ready()]);
-    cookie = await visit(a.base);
-  }, 900_000);
-
-  afterAll(async () => {
-    await stopApps();
-    await mock?.close();
-    await db.end();
-  });
+  beforeAll(() => void ([a, b, c] = servers().apps));
 
   const msg = (content: string) => ({ id: randomUUID(), content });
-  const chat = (app: StartedApp, body: unknown) => send(app.port, "POST", "/api/chat", { cookie, json: body });
-  const stored = async (threadId: string) =>
-    (await db.query<{ message_id: string; kind: string; content: string; status: string }>(
-      "SELECT message_id, kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq",
-      [threadId],
-    )).rows;
+  const chat = (app: StartedApp, body: unknown) => send(app.port, "POST", "/api/chat", { cookie: servers().cookie, json: body });
+  const stored = (threadId: string) => storedMessages(db, threadId);
   const runningTurns = async (threadId: string) =>
     (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM turns WHERE thread_id = $1 AND threadline_turn_running(turns)", [threadId])).rows[0].n;
-  /** The model requests that answered `content` (the mock keeps every request's body). */
-  const modelCallsFor = (content: string) =>
-    mock.requests.filter((body) => JSON.stringify((body as { messages?: unknown }).messages ?? []).includes(content)).length;
 
   /** A slow reply that `app` is writing in a new thread, a few words in. */
   async function slowReplyOn(app: StartedApp, content: string) {
@@ -90,9 +59,7 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
   /** The server, started again on its port if a test before killed it. */
   async function alive(app: StartedApp): Promise<StartedApp> {
     if (app.child.exitCode === null && app.child.signalCode === null) return app;
-    const again = startApp({ ...env, PORT: String(app.port) });
-    await again.ready();
-    return again;
+    return servers().restart(app);
   }
 
   const refusalOf = async (answer: Answer) => ({ status: answer.status, code: (JSON.parse(await answer.text()) as { error: { code: string } }).error.code });
@@ -112,7 +79,7 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
     expect(again.status).toBe(200);
     await again.stream.toEnd();
     expect(again.stream.reply).toBe(SLOW_REPLY);
-    expect(modelCallsFor(message.content)).toBe(1);
+    expect(modelCallsFor(servers().mock, message.content)).toBe(1);
     expect((await stored(threadId)).filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
   });
 
@@ -145,20 +112,14 @@ describe.skipIf(inject("embeddedDatabase"))("a dead runner frees its thread at o
   it("A killed mid-reply: the same message sent again through B (Retry) is answered within seconds, once", { timeout: 120_000 }, async () => {
     a = await alive(a);
     const { message, running, threadId } = await slowReplyOn(a, "cut off, then retried");
-    const callsBefore = modelCallsFor(message.content);
+    const callsBefore = modelCallsFor(servers().mock, message.content);
     const killedAt = await kill(a, running);
 
     // It waits for the dead turn until the database says it is dead, then takes the message over.
     const retried = chat(b, { threadId, message });
     const answer = await Promise.race([retried, sleep(FREED_WITHIN_MS - (Date.now() - killedAt)).then(() => undefined)]);
     if (!answer) throw new Error(`the Retry was not answered ${FREED_WITHIN_MS} ms after the thread's runner was killed`);
-    expect(answer.status).toBe(200);
-    await answer.stream.toEnd();
-    expect(answer.stream.reply).toBe(SLOW_REPLY);
-    expect(modelCallsFor(message.content)).toBe(callsBefore + 1);
-    const rows = await stored(threadId);
-    expect(rows.filter((m) => m.kind === "user").map((m) => m.message_id)).toEqual([message.id]);
-    expect(rows.filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
+    await expectAnsweredOnceMore(answer, { db, mock: servers().mock, threadId, message, callsBefore });
   });
 
   it("C killed while the same message waits on B: that duplicate and a new message sent through A race, and only one of them runs", { timeout: 120_000 }, async () => {

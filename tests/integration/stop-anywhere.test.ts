@@ -9,7 +9,7 @@ import { holdLease } from "@/lib/agent/turn/turn-claims";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
-import { params, parseChunks, replyText, request } from "../support/api";
+import { params, readWords, replyText, request, restChunks } from "../support/api";
 import { TEST_DATABASE_URL } from "../support/db";
 import * as chat from "@/app/api/chat/route";
 import * as stopRoute from "@/app/api/threads/[id]/stop/route";
@@ -107,9 +107,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
   it("a Stop asked of another process ends the slow reply this process runs, keeping what was written, status stopped", async () => {
     const response = await send({ message: msg("[[slow]] stop me from the other server") });
     const threadId = response.headers.get("x-thread-id")!;
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
+    const underway = await readWords(response, 4);
 
     // The other process: it runs no turn, and hears Stops on its own connection.
     const theirs = new ActiveTurns();
@@ -121,8 +119,7 @@ describe.skipIf(inject("embeddedDatabase"))("one turn per thread and Stop, acros
       await listener.close();
     }
 
-    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-    const chunks = parseChunks(text);
+    const chunks = await restChunks(underway);
     expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
     const partial = replyText(chunks);
     const { rows } = await t.pool.query("SELECT kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq", [threadId]);

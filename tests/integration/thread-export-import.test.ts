@@ -101,6 +101,17 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   const importAs = (cookie: string, init: { json?: unknown; body?: string }) =>
     importRoute.POST(request("/api/threads/import", { method: "POST", cookie, headers: { "content-type": "application/json" }, ...init }), undefined);
 
+  /** A new visitor's versioned thread exported as `format`: the download, its type and its file name as given. */
+  async function downloaded(format: string, contentType: string, fileName: string) {
+    const me = await visitor();
+    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
+    const response = await exportOf(threadId, me.cookie, format);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(contentType);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${fileName}"`);
+    return response;
+  }
+
   /** What an owner holds: threads and part rows. */
   async function holdings(owner: string) {
     const { rows } = await t.pool.query(
@@ -111,12 +122,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   }
 
   it("exports JSON with every version and every part, as a download named after the title", async () => {
-    const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
-    const response = await exportOf(threadId, me.cookie, "json");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toBe('attachment; filename="What time is it in Zurich.json"');
+    const response = await downloaded("json", "application/json; charset=utf-8", "What time is it in Zurich.json");
     const file = (await response.json()) as ThreadExport;
     expect(file).toMatchObject({ format: "threadline.thread", version: 1, thread: { title: "What time is it in Zürich?" } });
     expect(file.messages.map((m) => m.id)).toEqual(["u1", "a1", "summary-1", "u2", "a2", "a2b", "u3", "a3", "u1b", "a1b"]);
@@ -132,12 +138,7 @@ describe("GET /api/threads/:id/export and POST /api/threads/import", () => {
   });
 
   it("exports markdown of the active path, for a person to read", async () => {
-    const me = await visitor();
-    const { threadId } = await versionedThread(new PostgresHistoryAdapter(t.pool), me.id);
-    const response = await exportOf(threadId, me.cookie, "markdown");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toBe('attachment; filename="What time is it in Zurich.md"');
+    const response = await downloaded("markdown", "text/markdown; charset=utf-8", "What time is it in Zurich.md");
     const markdown = await response.text();
     expect(markdown.startsWith("# What time is it in Zürich?\n")).toBe(true);
     for (const said of ["What time is it in Zürich?", "It is noon in Zürich.", "And the weather?", "Rainy all day.", "You're welcome.", "The user asked for the time in Zürich."]) {

@@ -8,7 +8,6 @@ import { createNetwork } from "@/lib/agent/network/network";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { titleFromMessage } from "@threadline/history/title";
 import { languageModelFor } from "@/lib/model/provider";
-import { TITLE_INSTRUCTIONS } from "@/lib/model/title-request";
 import { echoReply } from "../../scripts/mock-model-server.mjs";
 import { chatTurn, params, request } from "../support/api";
 import { followNews } from "../support/thread-news";
@@ -18,6 +17,7 @@ import * as list from "@/app/api/threads/route";
 import * as events from "@/app/api/threads/events/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
 import { integrationApp } from "../support/integration";
+import { storedTitle, titleChunks, titleRequests } from "../support/titles";
 
 // Titles by the model, through the chat route on the inline runtime, with the
 // real provider code talking to the mock model server: its title is the
@@ -36,11 +36,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Body = { messages: { role: string; content: unknown }[] };
-const titleRequests = () => (t.mock.requests as Body[]).filter((body) => body.messages[0]?.content === TITLE_INSTRUCTIONS);
 const turn = (body: Record<string, unknown>) => chatTurn(chat, body, t.me.cookie);
 const msg = (content: string) => ({ id: randomUUID(), content });
-const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk.type === "data-title");
 
 /**
  * Once the title of the thread has been asked for and dealt with, whatever
@@ -49,12 +46,7 @@ const titleChunks = (chunks: UIMessageChunk[]) => chunks.filter((chunk) => chunk
  */
 async function namingEnded(threadId: string) {
   const said = () => [...warn.mock.calls, ...info.mock.calls].some((call) => String(call[0]).includes(threadId));
-  await vi.waitFor(async () => expect(said() || (await storedTitle(threadId)).title_source !== "message").toBe(true), { timeout: 10_000, interval: 20 });
-}
-
-async function storedTitle(threadId: string) {
-  const { rows } = await t.pool.query<{ title: string; title_source: string }>("SELECT title, title_source FROM threads WHERE id = $1", [threadId]);
-  return rows[0];
+  await vi.waitFor(async () => expect(said() || (await storedTitle(t.pool, threadId)).title_source !== "message").toBe(true), { timeout: 10_000, interval: 20 });
 }
 
 async function listedTitle(threadId: string) {
@@ -73,15 +65,15 @@ describe("the model's title", () => {
     expect(asked).toBeDefined();
     // A reply that waits is not the thread's first complete reply: no title yet.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(titleRequests()).toHaveLength(0);
+    expect(titleRequests(t.mock)).toHaveLength(0);
 
     const decided = await decisionRoute.POST(
       request(`/api/threads/${threadId}/approvals/${asked.approvalId}`, { method: "POST", cookie: t.me.cookie, json: { approved: true, timeZone: "UTC" } }),
       { params: Promise.resolve({ id: threadId, approvalId: asked.approvalId }) },
     );
     expect(decided.status).toBe(202);
-    await vi.waitFor(async () => expect(await storedTitle(threadId)).toEqual({ title: "Stretch reminder", title_source: "model" }), { timeout: 10_000, interval: 50 });
-    expect(titleRequests()).toHaveLength(1);
+    await vi.waitFor(async () => expect(await storedTitle(t.pool, threadId)).toEqual({ title: "Stretch reminder", title_source: "model" }), { timeout: 10_000, interval: 50 });
+    expect(titleRequests(t.mock)).toHaveLength(1);
   });
 
   it("is asked for after the first reply's finish, stored, and told to the owner's pages as news", async () => {
@@ -92,8 +84,8 @@ describe("the model's title", () => {
     expect(text).toBe(echoReply(content, 1, 0));
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
     expect(titleChunks(chunks)).toEqual([]);
-    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+    await vi.waitFor(() => expect(titleRequests(t.mock)).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
     // The thread is free while the title is on its way: a next message is answered.
     const next = await turn({ threadId, message: msg("Meanwhile, a second question") });
     expect(next.response.status).toBe(200);
@@ -110,23 +102,23 @@ describe("the model's title", () => {
       news.abort();
     }
     // The model read the exchange: the message and the reply.
-    const asked = String(titleRequests()[0].messages.at(-1)?.content);
+    const asked = String(titleRequests(t.mock)[0].messages.at(-1)?.content);
     expect(asked).toContain(content);
     expect(asked).toContain(text);
-    expect(await storedTitle(threadId!)).toEqual({ title: "Porto weekend plans", title_source: "model" });
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Porto weekend plans", title_source: "model" });
   });
 
   it("is asked for once: not after a later reply, nor for the first message sent again", async () => {
     const first = msg("Name this once [[title:Named once]]");
     const { threadId } = await turn({ message: first });
     await namingEnded(threadId!);
-    expect(titleRequests()).toHaveLength(1);
+    expect(titleRequests(t.mock)).toHaveLength(1);
     const again = await turn({ message: first });
     const next = await turn({ threadId, message: msg("And a follow-up [[title:Renamed later]]") });
     expect(again.response.status).toBe(200);
     expect(next.response.status).toBe(200);
-    expect(titleRequests()).toHaveLength(1);
-    expect(await storedTitle(threadId!)).toEqual({ title: "Named once", title_source: "model" });
+    expect(titleRequests(t.mock)).toHaveLength(1);
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Named once", title_source: "model" });
   });
 
   it("never replaces a rename made while it was on its way", async () => {
@@ -135,12 +127,12 @@ describe("the model's title", () => {
     expect(response.status).toBe(200);
     expect(text).toBe(echoReply(content, 1, 0));
     // The title request has reached the model, which holds its answer: the user renames the thread now.
-    await vi.waitFor(() => expect(titleRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(titleRequests(t.mock)).toHaveLength(1), { timeout: 10_000, interval: 20 });
     const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "My own name" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     t.mock.releaseTitles();
     await namingEnded(threadId!);
-    expect(await storedTitle(threadId!)).toEqual({ title: "My own name", title_source: "user" });
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "My own name", title_source: "user" });
   });
 
   it("comes after a rename only as the rename", async () => {
@@ -149,14 +141,14 @@ describe("the model's title", () => {
     const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "Mine" } }), params(threadId!));
     expect(renamed.status).toBe(200);
     await turn({ threadId, message: msg("More") });
-    expect(await storedTitle(threadId!)).toEqual({ title: "Mine", title_source: "user" });
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Mine", title_source: "user" });
   });
 
   it("is asked for again after an edit of the first message, not after a regenerate, and never over a rename", async () => {
     const first = msg("About cats [[title:Cats]]");
     const { threadId, chunks } = await turn({ message: first });
     await namingEnded(threadId!);
-    expect(await storedTitle(threadId!)).toEqual({ title: "Cats", title_source: "model" });
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Cats", title_source: "model" });
     const replyId = chunks.find((chunk) => chunk.type === "start")!.messageId!;
 
     const regenerated = await turn({ threadId, message: first, replaces: replyId });
@@ -164,9 +156,9 @@ describe("the model's title", () => {
     const dogs = msg("About dogs instead [[title:Dogs]]");
     const edited = await turn({ threadId, message: dogs, replaces: first.id });
     expect(edited.response.status).toBe(200);
-    await vi.waitFor(async () => expect(await storedTitle(threadId!)).toEqual({ title: "Dogs", title_source: "model" }), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Dogs", title_source: "model" }), { timeout: 10_000, interval: 20 });
     // The first reply's title and the edit's: the regenerate asked for none.
-    expect(titleRequests()).toHaveLength(2);
+    expect(titleRequests(t.mock)).toHaveLength(2);
 
     const renamed = await thread.PATCH(request(`/api/threads/${threadId}`, { method: "PATCH", cookie: t.me.cookie, json: { title: "Pets" } }), params(threadId!));
     expect(renamed.status).toBe(200);
@@ -174,8 +166,8 @@ describe("the model's title", () => {
     expect(again.response.status).toBe(200);
     await namingEnded(threadId!);
     await vi.waitFor(() => expect(info.mock.calls.some((call) => String(call[0]).includes(threadId!))).toBe(true), { timeout: 10_000, interval: 20 });
-    expect(titleRequests()).toHaveLength(3);
-    expect(await storedTitle(threadId!)).toEqual({ title: "Pets", title_source: "user" });
+    expect(titleRequests(t.mock)).toHaveLength(3);
+    expect(await storedTitle(t.pool, threadId!)).toEqual({ title: "Pets", title_source: "user" });
   });
 
   for (const [marker, what] of [
@@ -190,8 +182,8 @@ describe("the model's title", () => {
       expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
       expect(chunks.some((chunk) => chunk.type === "error")).toBe(false);
       await namingEnded(threadId!);
-      expect(titleRequests()).toHaveLength(1);
-      expect(await storedTitle(threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+      expect(titleRequests(t.mock)).toHaveLength(1);
+      expect(await storedTitle(t.pool, threadId!)).toEqual({ title: titleFromMessage(content), title_source: "message" });
     });
   }
 });
@@ -214,7 +206,7 @@ describe("a title call slower than its cap", () => {
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
     expect(outcome.title).toMatchObject({ threadId: outcome.threadId, message: content });
     expect(await nameThread(outcome.title!, { history, network, step: runNow })).toBeNull();
-    expect(titleRequests()).toHaveLength(1);
-    expect(await storedTitle(outcome.threadId)).toEqual({ title: titleFromMessage(content), title_source: "message" });
+    expect(titleRequests(t.mock)).toHaveLength(1);
+    expect(await storedTitle(t.pool, outcome.threadId)).toEqual({ title: titleFromMessage(content), title_source: "message" });
   });
 });

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { mockModelEnv } from "../support/app-env";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { appServers, storedMessages } from "../support/app-servers";
 import { TEST_DATABASE_URL } from "../support/db";
-import { freePort, visit } from "../support/fresh-copy";
-import { startInngestStandin, type InngestStandin } from "../support/inngest-standin/index.mjs";
-import { ensureProductionBuild, send, startApp, stopApps, type Answer, type StartedApp } from "../support/production-app";
+import { visit } from "../support/fresh-copy";
+import { send, type Answer, type StartedApp } from "../support/production-app";
 
 // Two app servers, each `npm start` with one worker, on one database that
 // neither has seen before, started at the same moment; a browser's requests
@@ -25,46 +24,29 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     url.pathname = `${url.pathname}_two_servers_${runtime}`;
     return url.toString();
   })();
-  let mock: MockModelServer;
-  let standin: InngestStandin | undefined;
   /** The serve requests the stand-in sent to each server, by port. */
   const served = new Map<number, number>();
-  let a: StartedApp;
-  let b: StartedApp;
-  let db: pg.Pool;
-
-  beforeAll(async () => {
-    await ensureProductionBuild();
-    await dropDatabase(fresh);
-    mock = await startMockModelServer({ port: await freePort() });
-    const [portA, portB] = [await freePort(), await freePort()];
-    if (runtime === "inngest") standin = await startInngestStandin({ appFetch: alternately([portA, portB]), retryDelayMs: 10 });
-    const env = {
-      DATABASE_URL: fresh,
-      WEB_CONCURRENCY: "1",
-      ...mockModelEnv(mock.url),
-      TITLE_TIMEOUT_SECONDS: "0",
-      // Renewed every 200 s: a Stop that ends a reply within a test came by NOTIFY.
-      TURN_LEASE_SECONDS: "600",
-      ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
-    };
-    a = startApp({ ...env, PORT: String(portA) });
-    b = startApp({ ...env, PORT: String(portB) });
-    await Promise.all([a.ready(), b.ready()]);
-    db = new pg.Pool({ connectionString: fresh, max: 2 });
-    // The database is dropped WITH (FORCE) once the pool has ended: a connection still closing then hears the
-    // server end it (57P01), which the pool would otherwise throw as an uncaught error.
-    db.on("error", () => {});
-  }, 900_000);
-
+  // The database is new to the servers: dropped before they start (and after the block).
+  beforeAll(() => dropDatabase(fresh));
+  const db = new pg.Pool({ connectionString: fresh, max: 2 });
+  // The database is dropped WITH (FORCE) once the pool has ended: a connection still closing then hears the
+  // server end it (57P01), which the pool would otherwise throw as an uncaught error.
+  db.on("error", () => {});
+  // Registered before the servers, run after they stop: hooks after the tests run as a stack.
   afterAll(async () => {
-    await standin?.idle();
-    await standin?.close();
-    await stopApps();
-    await mock?.close();
-    await db?.end();
+    await db.end();
     await dropDatabase(fresh);
   });
+  const servers = appServers({
+    count: 2,
+    database: fresh,
+    // Renewed every 200 s: a Stop that ends a reply within a test came by NOTIFY.
+    env: { TURN_LEASE_SECONDS: "600" },
+    inngest: runtime === "inngest" ? { appFetch: alternately, retryDelayMs: 10 } : undefined,
+  });
+  let a: StartedApp;
+  let b: StartedApp;
+  beforeAll(() => void ([a, b] = servers().apps));
 
   /** The stand-in's way to the serve endpoint: each request to the next server, over HTTP. */
   function alternately(ports: number[]) {
@@ -93,11 +75,7 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     return { running, threadId };
   }
 
-  const stored = async (threadId: string) =>
-    (await db.query<{ message_id: string; kind: string; content: string; status: string }>(
-      "SELECT message_id, kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq",
-      [threadId],
-    )).rows;
+  const stored = (threadId: string) => storedMessages(db, threadId);
 
   it("both start at once on a database that does not exist yet: one migrates it, the other waits for it and finds nothing to do", async () => {
     const said = [a.output(), b.output()];
@@ -133,7 +111,7 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     const second = { threadId, message: msg("impatient: a second message while the reply runs") };
     // Their answers begin once their run does: after the first reply.
     const waiting = [chat(b, cookie, second), chat(a, cookie, second)];
-    await expect.poll(() => standin!.events.filter((e) => (e.data.message as { id?: string } | undefined)?.id === second.message.id).length).toBe(2);
+    await expect.poll(() => servers().standin!.events.filter((e) => (e.data.message as { id?: string } | undefined)?.id === second.message.id).length).toBe(2);
     await stopFromB(cookie, threadId, running);
 
     const [onB, onA] = await Promise.all(waiting);
@@ -141,7 +119,7 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
     await Promise.all([onB.stream.toEnd(), onA.stream.toEnd()]);
     expect(onB.stream.reply).toContain('You said: "impatient: a second message while the reply runs"');
     expect(onA.stream.reply).toBe(onB.stream.reply);
-    await standin!.idle();
+    await servers().standin!.idle();
     expect((await stored(threadId)).map((m) => [m.kind, m.status])).toEqual([
       ["user", "complete"],
       ["assistant", "stopped"],
@@ -217,11 +195,11 @@ describe.skipIf(inject("embeddedDatabase")).each(["inline", "inngest"] as const)
   });
 
   it.runIf(runtime === "inngest")("the durable turns' steps ran on both servers, each run to its end", async () => {
-    await standin!.idle();
+    await servers().standin!.idle();
     expect([...served.values()].filter((n) => n > 0)).toHaveLength(2);
-    expect(standin!.runs.filter((run) => run.status !== "completed")).toEqual([]);
+    expect(servers().standin!.runs.filter((run) => run.status !== "completed")).toEqual([]);
     // Checkpointed, as the SDK runs them by default: each turn reported its steps to the stand-in.
-    const turns = standin!.runs.filter((run) => run.fnId === "threadline-chat-turn");
+    const turns = servers().standin!.runs.filter((run) => run.fnId === "threadline-chat-turn");
     expect(turns.every((run) => run.mode === "checkpointed" && run.checkpoints.length > 0)).toBe(true);
   });
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
-import { mockModelEnv } from "../support/app-env";
-import { TEST_DATABASE_URL, testPool } from "../support/db";
-import { freePort, visit } from "../support/fresh-copy";
-import { connectionAvoiding, ensureProductionBuild, isAlive, send, startApp, stopApps, until, type StartedApp } from "../support/production-app";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { SLOW_REPLY } from "../../scripts/mock-model-server.mjs";
+import { appServers, expectAnsweredOnceMore, modelCallsFor, storedMessages } from "../support/app-servers";
+import { blockPool } from "../support/db";
+import { connectionAvoiding, isAlive, send, until, type StartedApp } from "../support/production-app";
 
 // Turns on `npm start` with two server workers: both run turns, a Stop taken
 // by the worker that does not run the turn ends it, the other worker resumes
@@ -19,44 +18,31 @@ const LEASE_SECONDS = 3;
 const stoppedChunk = { type: "data-status", data: { status: "stopped" }, transient: true };
 
 describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () => {
-  let mock: MockModelServer;
-  let app: StartedApp;
-  let cookie: string;
-  const db = testPool();
-
-  beforeAll(async () => {
-    await ensureProductionBuild();
-    mock = await startMockModelServer({ port: await freePort() });
-    app = startApp({
-      PORT: String(await freePort()),
-      DATABASE_URL: TEST_DATABASE_URL,
+  const db = blockPool();
+  const servers = appServers({
+    count: 1,
+    env: {
       WEB_CONCURRENCY: "2",
-      ...mockModelEnv(mock.url),
-      TITLE_TIMEOUT_SECONDS: "0",
       // A worker that is alive but cut off from the database loses its turns this soon.
       TURN_LEASE_SECONDS: String(LEASE_SECONDS),
-    });
-    await app.ready();
-    cookie = await visit(app.base);
-  }, 900_000);
-
-  afterAll(async () => {
-    await stopApps();
-    await mock?.close();
-    await db.end();
+    },
   });
+  let app: StartedApp;
+  beforeAll(() => void ([app] = servers().apps));
 
   const msg = (content: string) => ({ id: randomUUID(), content });
   /** POST /api/chat on a connection of its own: whichever worker node:cluster hands it to. */
-  const chat = (body: unknown) => send(app.port, "POST", "/api/chat", { cookie, json: body });
-  const stored = async (threadId: string) =>
-    (await db.query<{ message_id: string; kind: string; content: string; status: string }>(
-      "SELECT message_id, kind, content, status FROM messages WHERE thread_id = $1 ORDER BY seq",
-      [threadId],
-    )).rows;
-  /** The model requests that answered `content` (the mock keeps every request's body). */
-  const modelCallsFor = (content: string) =>
-    mock.requests.filter((body) => JSON.stringify((body as { messages?: unknown }).messages ?? []).includes(content)).length;
+  const chat = (body: unknown) => send(app.port, "POST", "/api/chat", { cookie: servers().cookie, json: body });
+  const stored = (threadId: string) => storedMessages(db, threadId);
+
+  /** A slow reply some worker is writing in a new thread, a few words in, and a kept-alive connection to the other worker. */
+  async function slowReplyAndTheOtherWorker(content: string) {
+    const running = await chat({ message: msg(`[[slow]] ${content}`) });
+    expect(running.status).toBe(200);
+    const threadId = String(running.headers["x-thread-id"]);
+    await running.stream.words(3);
+    return { running, threadId, other: await connectionAvoiding(app.port, running.worker) };
+  }
 
   it("both workers run turns", { timeout: 60_000 }, async () => {
     const ran = new Set<number>();
@@ -72,14 +58,9 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
   });
 
   it("a Stop taken by the worker that does not run the turn ends it, keeping what was written", { timeout: 60_000 }, async () => {
-    const running = await chat({ message: msg("[[slow]] stopped by the other worker") });
-    expect(running.status).toBe(200);
-    const threadId = String(running.headers["x-thread-id"]);
-    await running.stream.words(3);
-
-    const other = await connectionAvoiding(app.port, running.worker);
+    const { running, threadId, other } = await slowReplyAndTheOtherWorker("stopped by the other worker");
     try {
-      const stopped = await send(app.port, "POST", `/api/threads/${threadId}/stop`, { cookie, agent: other.agent });
+      const stopped = await send(app.port, "POST", `/api/threads/${threadId}/stop`, { cookie: servers().cookie, agent: other.agent });
       expect(stopped.worker).toBe(other.worker);
       expect(stopped.worker).not.toBe(running.worker);
       expect(stopped.status).toBe(202);
@@ -132,34 +113,21 @@ describe.skipIf(inject("embeddedDatabase"))("turns on two server workers", () =>
       "the dead worker's turn ending",
       app.output,
     );
-    const callsBefore = modelCallsFor(message.content);
-    const again = await chat({ threadId, message });
-    expect(again.status).toBe(200);
-    await again.stream.toEnd();
-    expect(again.stream.reply).toBe(SLOW_REPLY);
-    expect(modelCallsFor(message.content)).toBe(callsBefore + 1);
-
-    const rows = await stored(threadId);
-    expect(rows.filter((m) => m.kind === "user").map((m) => m.message_id)).toEqual([message.id]);
-    expect(rows.filter((m) => m.kind === "assistant")).toEqual([expect.objectContaining({ content: SLOW_REPLY, status: "complete" })]);
+    const callsBefore = modelCallsFor(servers().mock, message.content);
+    const rows = await expectAnsweredOnceMore(await chat({ threadId, message }), { db, mock: servers().mock, threadId, message, callsBefore });
 
     // Answered: once more, the stored reply comes back and the model is not asked again.
     const replayed = await chat({ threadId, message });
     await replayed.stream.toEnd();
     expect(replayed.stream.reply).toBe(SLOW_REPLY);
-    expect(modelCallsFor(message.content)).toBe(callsBefore + 1);
+    expect(modelCallsFor(servers().mock, message.content)).toBe(callsBefore + 1);
     expect(await stored(threadId)).toEqual(rows);
   });
 
   it("a reply one worker writes is resumed through the other: the same reply, to its end", { timeout: 60_000 }, async () => {
-    const running = await chat({ message: msg("[[slow]] resumed through the other worker") });
-    expect(running.status).toBe(200);
-    const threadId = String(running.headers["x-thread-id"]);
-    await running.stream.words(3);
-
-    const other = await connectionAvoiding(app.port, running.worker);
+    const { running, threadId, other } = await slowReplyAndTheOtherWorker("resumed through the other worker");
     try {
-      const resumed = await send(app.port, "GET", `/api/threads/${threadId}/stream`, { cookie, agent: other.agent });
+      const resumed = await send(app.port, "GET", `/api/threads/${threadId}/stream`, { cookie: servers().cookie, agent: other.agent });
       expect(resumed.worker).toBe(other.worker);
       expect(resumed.status).toBe(200);
       await Promise.all([running.stream.toEnd(), resumed.stream.toEnd()]);

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
+import { expect } from "vitest";
 import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
-import type { ChatMessage } from "@/lib/protocol/chat";
+import { WAITING_NOTICE, type ChatMessage } from "@/lib/protocol/chat";
 import type { Part } from "@threadline/history/parts";
 
 export const SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
@@ -102,18 +103,13 @@ export function parseEvents(text: string): { id?: string; chunk: UIMessageChunk 
     .map(({ id, data }) => ({ ...(id === undefined ? {} : { id }), chunk: JSON.parse(data) as UIMessageChunk }));
 }
 
-/** Reads a streamed response's text until `enough` says so (or the end); the reader is handed back to read on or cancel. */
 /** Reads a response until `enough` holds of its text; `rest` then reads the rest, resolving with the whole text. */
 export async function readSome(response: Response, enough: (text: string) => boolean): Promise<{ text: string; rest: Promise<string> }> {
   const read = await readUntil(response, enough);
-  const rest = (async () => {
-    let text = read.text;
-    for (let next = await read.reader.read(); !next.done; next = await read.reader.read()) text += next.value;
-    return text;
-  })();
-  return { text: read.text, rest };
+  return { text: read.text, rest: readRest(read) };
 }
 
+/** Reads a streamed response's text until `enough` says so (or the end); the reader is handed back to read on or cancel. */
 export async function readUntil(response: Response, enough: (text: string) => boolean) {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -124,4 +120,55 @@ export async function readUntil(response: Response, enough: (text: string) => bo
     text += next.value ?? "";
   }
   return { text, done, reader };
+}
+
+/** Reads a reply until its text holds `words` words (the model is well under way), as readUntil does. */
+export function readWords(response: Response, words: number) {
+  return readUntil(response, (text) => replyText(parseChunks(text)).split(" ").length >= words);
+}
+
+/** What readUntil read, read on to the end: the whole text. */
+export async function readRest({ text, reader }: { text: string; reader: ReadableStreamDefaultReader<string> }): Promise<string> {
+  for (let next = await reader.read(); !next.done; next = await reader.read()) text += next.value;
+  return text;
+}
+
+/** What readUntil read, read on to the end: the whole body's chunks. */
+export async function restChunks(read: { text: string; reader: ReadableStreamDefaultReader<string> }): Promise<UIMessageChunk[]> {
+  return parseChunks(await readRest(read));
+}
+
+/** A stop route module, as the integration tests import it. */
+export interface StopRoute {
+  POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response>;
+}
+
+/**
+ * Stops a streamed reply four words in, through POST /api/threads/:id/stop as
+ * `cookie`'s owner: the thread, the Stop's answer, and the reply's chunks read
+ * to their end.
+ */
+export async function stopFourWordsIn(response: Response, stop: StopRoute, cookie: string) {
+  const threadId = response.headers.get("x-thread-id")!;
+  const underway = await readWords(response, 4);
+  const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie }), params(threadId));
+  return { threadId, stopped, chunks: await restChunks(underway) };
+}
+
+/**
+ * A message sent into a thread while `first` (the response that started its
+ * reply) still streams: answered at once with a notice that it waits, its
+ * first bytes there before the first reply ends. Both bodies, read to their end.
+ */
+export async function sentWhileRunning(first: Response, sendNext: (threadId: string) => Promise<Response>) {
+  const threadId = first.headers.get("x-thread-id")!;
+  const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
+  const next = await sendNext(threadId);
+  expect(next.status).toBe(200);
+  expect(next.headers.get("x-thread-id")).toBe(threadId);
+  const waiting = await readUntil(next, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
+  expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
+  expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
+  const [firstChunks, nextChunks] = await Promise.all([restChunks(firstRead), restChunks(waiting)]);
+  return { threadId, firstChunks, nextChunks };
 }

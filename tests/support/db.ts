@@ -1,5 +1,5 @@
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
 /**
  * This worker's database, recreated for every run by global-setup.ts: its own
@@ -18,6 +18,17 @@ export const TEST_POOL_SIZE = inject("embeddedDatabase") ? 1 : 10;
 
 export function testPool(): pg.Pool {
   return new pg.Pool({ connectionString: TEST_DATABASE_URL, max: TEST_POOL_SIZE });
+}
+
+/**
+ * A test pool for the describe block it is made in, ended after the block:
+ * after the afterAll hooks registered later (they run as a stack), so one made
+ * before the block's servers outlives them.
+ */
+export function blockPool(): pg.Pool {
+  const pool = testPool();
+  afterAll(() => pool.end());
+  return pool;
 }
 
 declare module "vitest" {

@@ -11,8 +11,8 @@
 // Its tools: echo {text}; huge {mb}, a result of that many megabytes of "x",
 // written as fast as the client reads it (in JSON, or as one SSE event when
 // `sseResults`), counting the bytes it got out before the client hung up.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { listenHttp } from "./listen-http";
 
 export type HostileMode = "ok" | "hang-connect" | "hang-sse" | "echo-errors";
 
@@ -186,20 +186,9 @@ export async function startHostileMcpServer({ mode = "ok" as HostileMode, host =
     }
   };
 
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      const server = http.createServer((req, res) => {
-        handle(req, res).catch((error) => {
-          if (!res.headersSent) res.writeHead(500).end(String(error));
-        });
-      });
-      server.once("error", reject);
-      server.listen(port, host, () => {
-        port = (server.address() as AddressInfo).port;
-        listening = server;
-        resolve();
-      });
-    });
+  const listen = async () => {
+    ({ server: listening, port } = await listenHttp(handle, port, host));
+  };
   await listen();
   state.url = `http://${host}:${port}/mcp`;
   return state;

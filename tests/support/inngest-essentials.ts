@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { echoReply } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyText, request } from "./api";
+import { parseChunks, replyText, request, stopFourWordsIn } from "./api";
 import type { StandinMode, StandinRun } from "./inngest-standin/index.mjs";
 import { integrationApp } from "./integration";
 
@@ -93,14 +93,8 @@ export function inngestEssentials(mode: StandinMode): void {
 
     it("Stop ends the model step and keeps what was written", async () => {
       const response = await chat.POST(request("/api/chat", { method: "POST", cookie: t.me.cookie, json: { message: msg("[[slow]] stop me") } }), undefined);
-      const threadId = response.headers.get("x-thread-id")!;
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      while (replyText(parseChunks(text)).split(" ").length < 4) text += (await reader.read()).value ?? "";
-      const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie: t.me.cookie }), params(threadId));
+      const { threadId, stopped, chunks } = await stopFourWordsIn(response, stop, t.me.cookie);
       expect(await stopped.json()).toEqual({ stopped: true });
-      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-      const chunks = parseChunks(text);
       expect(chunks).toContainEqual({ type: "data-status", data: { status: "stopped" }, transient: true });
       await t.standin.idle();
       expect(lastTurnRun().mode).toBe(mode);

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { recreateDatabase } from "@threadline/history/migrate";
 import { mockModelEnv } from "./app-env";
@@ -37,7 +38,29 @@ export interface OneDurableServer {
   close(): Promise<void>;
 }
 
-export async function startOneDurableServer({ name, retryDelayMs, heldUntilBack }: { name: string; retryDelayMs: number; heldUntilBack: string }): Promise<OneDurableServer> {
+interface OneDurableServerOptions {
+  /** Names the server's database, after the test database's. */
+  name: string;
+  /** How long the stand-in waits before it tries a failed attempt again. */
+  retryDelayMs: number;
+  /** The end of the function id whose requests wait while the server is down. */
+  heldUntilBack: string;
+}
+
+/** The server for a describe block: started in its beforeAll, closed in its afterAll; what is answered reads it in its tests. */
+export function oneDurableServer(options: OneDurableServerOptions): () => OneDurableServer {
+  let server: OneDurableServer | undefined;
+  beforeAll(async () => {
+    server = await startOneDurableServer(options);
+  }, 900_000);
+  afterAll(() => server?.close());
+  return () => {
+    if (!server) throw new Error("oneDurableServer: the server starts in the block's beforeAll");
+    return server;
+  };
+}
+
+async function startOneDurableServer({ name, retryDelayMs, heldUntilBack }: OneDurableServerOptions): Promise<OneDurableServer> {
   await ensureProductionBuild();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `${url.pathname}_${name}`;

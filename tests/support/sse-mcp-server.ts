@@ -4,11 +4,11 @@
 // /sse (a Streamable HTTP client's first request) gets what such a server
 // gives, 405 or 404, so a client that falls back to SSE is tried for real.
 // Its one tool, echo {text}, records each call (what a test counts).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { z } from "zod";
+import { listenHttp } from "./listen-http";
 
 export interface EchoCall {
   text: string;
@@ -88,20 +88,9 @@ export async function startSseMcpServer({
   };
 
   let listening: http.Server | undefined;
-  const start = () =>
-    new Promise<void>((resolve, reject) => {
-      const server = http.createServer((req, res) => {
-        handle(req, res).catch((error) => {
-          if (!res.headersSent) res.writeHead(500).end(String(error));
-        });
-      });
-      server.once("error", reject);
-      server.listen(port, host, () => {
-        port = (server.address() as AddressInfo).port;
-        listening = server;
-        resolve();
-      });
-    });
+  const start = async () => {
+    ({ server: listening, port } = await listenHttp(handle, port, host));
+  };
   const stop = () =>
     new Promise<void>((resolve) => {
       const server = listening;

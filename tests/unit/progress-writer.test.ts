@@ -64,14 +64,20 @@ function asks() {
 
 const text = (rows: ProgressRow[]) => rows.flatMap((r) => r.messages.map((m) => (m.chunk as { delta: string }).delta)).join("");
 
+/** Fake timers, a held store and a process's asks, and the progress that writes to the one and hears the other. */
+function onFakeTime({ intervalMs = 200, emit = () => {} }: { intervalMs?: number; emit?: (turnId: string) => void } = {}) {
+  vi.useFakeTimers();
+  const store = heldStore();
+  const bus = asks();
+  return { store, bus, progress: new TurnProgress({ write: store.write, emit, onAsk: bus.onAsk, intervalMs }) };
+}
+
 describe("a turn's progress writer", () => {
   afterEach(() => vi.useRealTimers());
 
   it("writes nothing for a turn nobody asks about: not per interval, not at a step's end, not at its end", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("quiet");
+    const { store, bus, progress } = onFakeTime();
+    const writer = progress.writer("quiet");
     for (let n = 0; n < 50; n++) {
       writer.push(delta(n));
       await vi.advanceTimersByTimeAsync(100);
@@ -88,11 +94,9 @@ describe("a turn's progress writer", () => {
   });
 
   it("answers an ask at once with everything so far, then a row per interval while asks come, in order, one write at a time, the last final", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
     const emitted: string[] = [];
-    const writer = new TurnProgress({ write: store.write, emit: (id) => emitted.push(id), onAsk: bus.onAsk, intervalMs: 200 }).writer("turn-1");
+    const { store, bus, progress } = onFakeTime({ emit: (id) => emitted.push(id) });
+    const writer = progress.writer("turn-1");
 
     for (let n = 0; n < 5; n++) writer.push(delta(n));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -118,10 +122,8 @@ describe("a turn's progress writer", () => {
   });
 
   it("stops writing once the asks stop, and still writes its end, with everything since, when the turn ends", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("turn-lapse");
+    const { store, bus, progress } = onFakeTime();
+    const writer = progress.writer("turn-lapse");
     writer.push(delta(0));
     bus.ask("turn-lapse");
     await store.releaseAll();
@@ -139,10 +141,8 @@ describe("a turn's progress writer", () => {
   });
 
   it("a turn that ended unasked lets its chunks go, and answers an ask that comes soon after with its end alone, once", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("late");
+    const { store, bus, progress } = onFakeTime();
+    const writer = progress.writer("late");
     for (let n = 0; n < 3; n++) writer.push(delta(n));
     await writer.end();
     await vi.advanceTimersByTimeAsync(1_000);
@@ -154,10 +154,7 @@ describe("a turn's progress writer", () => {
   });
 
   it("where steps may move to another process, each step's end writes what it holds, asked or not; a failed step's always does", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
-    const progress = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 });
+    const { store, bus, progress } = onFakeTime();
     const moving = progress.writer("moving", { stepsMove: true });
     moving.push(delta(0));
     await store.through(() => moving.flush());
@@ -180,10 +177,8 @@ describe("a turn's progress writer", () => {
   });
 
   it("a writer left by a request that ended without its turn's end stops listening once idle, and listens again when it pushes", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 200 }).writer("left");
+    const { store, bus, progress } = onFakeTime();
+    const writer = progress.writer("left");
     writer.push(delta(0));
     await vi.advanceTimersByTimeAsync(IDLE_MS);
     expect(bus.listening("left")).toBe(true); // it pushed within the last look
@@ -200,11 +195,9 @@ describe("a turn's progress writer", () => {
   });
 
   it("a failed write is dropped, said once, and the turn's writer writes no more; nothing reaches the turn", async () => {
-    vi.useFakeTimers();
-    const store = heldStore();
-    const bus = asks();
     const said = vi.spyOn(console, "error").mockImplementation(() => {});
-    const writer = new TurnProgress({ write: store.write, emit: () => {}, onAsk: bus.onAsk, intervalMs: 50 }).writer("turn-2");
+    const { store, bus, progress } = onFakeTime({ intervalMs: 50 });
+    const writer = progress.writer("turn-2");
     writer.push(delta(1));
     bus.ask("turn-2");
     await vi.advanceTimersByTimeAsync(0);

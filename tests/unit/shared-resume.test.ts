@@ -63,20 +63,27 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text;
 }
 
+/** Two tabs of a new thread following its running reply, the first in line for the lock: the streams they get. */
+function twoTabs(openFirst: OpenStream, openSecond: OpenStream, firstTab = new AbortController()) {
+  vi.stubGlobal("navigator", { locks: queuedLocks() });
+  const threadId = crypto.randomUUID();
+  return {
+    first: followSharedResume(threadId, firstTab.signal, openFirst),
+    second: followSharedResume(threadId, new AbortController().signal, openSecond),
+  };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe("the resumed stream the tabs of a thread share", () => {
   it("is opened once: a tab next in line when the reply ends opens no stream of its own", async () => {
-    vi.stubGlobal("navigator", { locks: queuedLocks() });
-    const threadId = crypto.randomUUID();
     const server = serverStream();
     const openFirst = vi.fn<OpenStream>(server.open);
     const openSecond = vi.fn<OpenStream>(serverStream().open);
 
-    const first = followSharedResume(threadId, new AbortController().signal, openFirst);
-    const second = followSharedResume(threadId, new AbortController().signal, openSecond);
+    const { first, second } = twoTabs(openFirst, openSecond);
     await vi.waitFor(() => expect(openFirst).toHaveBeenCalledTimes(1));
     server.send("7.0", '{"type":"text-delta","delta":"Hello"}');
     const [firstStream, secondStream] = await Promise.all([first, second]);
@@ -91,13 +98,10 @@ describe("the resumed stream the tabs of a thread share", () => {
   });
 
   it("is opened once when the holder's page stops reading at the reply's finish, before the server closes the stream", async () => {
-    vi.stubGlobal("navigator", { locks: queuedLocks() });
-    const threadId = crypto.randomUUID();
     const server = serverStream();
     const openSecond = vi.fn<OpenStream>(serverStream().open);
 
-    const first = followSharedResume(threadId, new AbortController().signal, server.open);
-    const second = followSharedResume(threadId, new AbortController().signal, openSecond);
+    const { first, second } = twoTabs(server.open, openSecond);
     server.send("7.0", '{"type":"text-delta","delta":"Hello"}');
     const secondStream = (await second)!;
     server.send("7.1", '{"type":"finish","finishReason":"stop"}');
@@ -114,15 +118,12 @@ describe("the resumed stream the tabs of a thread share", () => {
   });
 
   it("goes on from the last event it had when the tab that held the stream leaves mid-reply", async () => {
-    vi.stubGlobal("navigator", { locks: queuedLocks() });
-    const threadId = crypto.randomUUID();
     const server = serverStream();
     const rest = serverStream();
     const firstTab = new AbortController();
     const openSecond = vi.fn<OpenStream>(rest.open);
 
-    const first = followSharedResume(threadId, firstTab.signal, server.open);
-    const second = followSharedResume(threadId, new AbortController().signal, openSecond);
+    const { first, second } = twoTabs(server.open, openSecond, firstTab);
     server.send("7.0", '{"type":"text-delta","delta":"Hello"}');
     const secondStream = (await second)!;
     await first;

@@ -22,7 +22,8 @@
 // both the event and the API base). Loopback only, no auth: never expose it.
 import http from "node:http";
 import { randomUUID } from "node:crypto";
-import { pathToFileURL } from "node:url";
+import { serveWhenRun } from "../../../scripts/standalone-server.mjs";
+import { readBody } from "../../../scripts/read-body.mjs";
 import { Executor } from "./executor.mjs";
 import { Realtime } from "./realtime.mjs";
 import { assertSdkVersion } from "./sdk-version.mjs";
@@ -122,15 +123,6 @@ export async function startInngestStandin({ port = 0, appUrl, appFetch, retryDel
   });
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 function parseJson(text) {
   try {
     return JSON.parse(text);
@@ -144,8 +136,7 @@ function send(res, { status, body }) {
   res.end(JSON.stringify(body));
 }
 
-// No top-level await: test files load this module through require().
-async function runStandalone() {
+serveWhenRun(import.meta.url, async () => {
   const appUrl = process.env.INNGEST_STANDIN_APP_URL;
   // A crash test gives the app time to come back between attempts, as Inngest's backoff does.
   const retryDelayMs = process.env.INNGEST_STANDIN_RETRY_DELAY_MS ? Number(process.env.INNGEST_STANDIN_RETRY_DELAY_MS) : undefined;
@@ -157,14 +148,5 @@ async function runStandalone() {
   });
   const running = appUrl ? `, running functions at ${appUrl} (${standin.mode})` : " (no app: events are only recorded)";
   console.log(`Inngest stand-in listening on ${standin.url}${running}`);
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.once(signal, () => standin.close().then(() => process.exit(0)));
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runStandalone().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+  return standin;
+});

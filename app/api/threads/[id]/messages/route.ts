@@ -1,5 +1,5 @@
-import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
+import { readQuery } from "@/lib/http/query";
 import { threadIdParam } from "@/lib/http/params";
 import { app } from "@/lib/app";
 import { signedPage } from "@/lib/threads/signed-page";
@@ -16,10 +16,8 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route<{ params: Promise<{ id: string }> }>(async (request, { params }) => {
   const id = threadIdParam((await params).id);
-  const search = new URL(request.url).searchParams;
-  const query = messagesQuerySchema.safeParse({ limit: search.get("limit") ?? undefined, cursor: search.get("cursor") ?? undefined });
-  if (!query.success) throw validationError(query.error);
+  const query = readQuery(request, messagesQuerySchema, ["limit", "cursor"]);
   const owner = await app().requireOwner(request);
-  const page = await signedPage(app().threads(), app().sessionSecret, owner, id, { before: query.data.cursor, limit: query.data.limit });
+  const page = await signedPage(app().threads(), app().sessionSecret, owner, id, { before: query.cursor, limit: query.limit });
   return jsonResponse({ messages: page.messages, nextCursor: page.olderBefore === null ? null : messagesCursor.encode(page.olderBefore) } satisfies MessagesPage);
 });

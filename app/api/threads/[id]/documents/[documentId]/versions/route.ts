@@ -1,7 +1,7 @@
 import { AppError } from "@threadline/history/errors";
 import { isUuid } from "@threadline/history/uuid";
-import { validationError } from "@/lib/http/body";
 import { jsonResponse, route } from "@/lib/http/handler";
+import { readQuery } from "@/lib/http/query";
 import { threadIdParam } from "@/lib/http/params";
 import { app } from "@/lib/app";
 import { documentVersionsQuerySchema, type DocumentVersionsPage } from "@/lib/protocol/documents";
@@ -17,10 +17,8 @@ export const GET = route<{ params: Promise<{ id: string; documentId: string }> }
   const { id, documentId } = await params;
   const threadId = threadIdParam(id);
   if (!isUuid(documentId)) throw new AppError("bad_request:document_id", "The document id must be a UUID.");
-  const search = new URL(request.url).searchParams;
-  const query = documentVersionsQuerySchema.safeParse({ cursor: search.get("cursor") ?? undefined, limit: search.get("limit") ?? undefined });
-  if (!query.success) throw validationError(query.error);
+  const query = readQuery(request, documentVersionsQuerySchema, ["cursor", "limit"]);
   const owner = await app().requireOwner(request);
-  const page = await app().documents().versions(owner, threadId, documentId.toLowerCase(), { before: query.data.cursor ?? null, limit: query.data.limit });
+  const page = await app().documents().versions(owner, threadId, documentId.toLowerCase(), { before: query.cursor ?? null, limit: query.limit });
   return jsonResponse(page satisfies DocumentVersionsPage);
 });
