@@ -5,7 +5,7 @@ import { documentsSettings } from "@/lib/documents/settings";
 import { coreSettings, readEnvironment, settingsParser, type RawEnv } from "@/lib/env";
 import { filesSettings } from "@/lib/files/settings";
 import { mcpSettings } from "@/lib/mcp/settings";
-import { modelsSettings } from "@/lib/models/settings";
+import { modelsSettings } from "@/lib/model/settings";
 import { remindersSettings } from "@/lib/reminders/settings";
 
 // The app's whole configuration: the core's slice and each wing's (a wing

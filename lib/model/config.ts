@@ -1,8 +1,8 @@
 import "server-only";
-import type { ModelsSettings } from "@/lib/models/settings";
-import { defaultModel, type ProviderName } from "@/lib/models/model-list";
+import type { ModelsSettings } from "@/lib/model/settings";
+import { defaultModel, type ProviderName } from "@/lib/model/model-list";
 
-export type { ProviderName } from "@/lib/models/model-list";
+export type { ProviderName } from "@/lib/model/model-list";
 
 export interface ModelSettings {
   provider: ProviderName;
@@ -28,7 +28,7 @@ export function providerSettings(settings: ModelsSettings, provider: ProviderNam
 
 /**
  * Which model answers by default: the first of the models on offer
- * (lib/models/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
+ * (lib/model/model-list.ts): MODELS's first, else MODEL_PROVIDER and MODEL,
  * else the first configured credential; with none, the built-in offline
  * model runs so that the app works end to end without any key.
  */

@@ -3,8 +3,8 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import type { ModelsSettings } from "@/lib/models/settings";
-import { defaultModel, parseModelList, parseUtilityModel } from "@/lib/models/model-list";
+import type { ModelsSettings } from "@/lib/model/settings";
+import { defaultModel, parseModelList, parseUtilityModel } from "@/lib/model/model-list";
 import { providerSettings, type ModelSettings } from "./config";
 import { createOfflineModel } from "./offline-model";
 

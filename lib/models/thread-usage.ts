@@ -2,7 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { notFoundThread } from "@threadline/history/errors";
 import type { UsagePurpose } from "@threadline/history/usage";
-import { costOf, priceOf, type Price } from "./model-prices";
+import { costOf, priceOf, type Price } from "@/lib/model/model-prices";
 import type { ThreadUsage, UsageSum } from "@/lib/protocol/usage";
 
 interface UsageRow {

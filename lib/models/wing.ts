@@ -1,12 +1,12 @@
 import "server-only";
 import { AppError } from "@threadline/history/errors";
-import { modelOptions } from "./model-list";
-import { parseModelPrices } from "./model-prices";
+import { modelOptions } from "@/lib/model/model-list";
+import { parseModelPrices } from "@/lib/model/model-prices";
 import type { ModelOption } from "@/lib/protocol/models";
 import type { ExportedUsage } from "@/lib/protocol/thread-export";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { threadUsage } from "./thread-usage";
-import type { ModelsSettings } from "./settings";
+import type { ModelsSettings } from "@/lib/model/settings";
 
 // The models on offer and what their calls spent. Usage's part of a thread's life: what each model call spent goes with its
 // thread (by cascade) and travels in its file, which an import reads past

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capabilitiesOf, modelOptions, parseModelList, type ModelListSettings } from "@/lib/models/model-list";
+import { capabilitiesOf, modelOptions, parseModelList, type ModelListSettings } from "@/lib/model/model-list";
 
 // The models an operator offers: MODELS parsed, its first the default, each
 // with what it can take; unset, what the credentials allow; a bad MODELS

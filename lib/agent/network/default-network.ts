@@ -1,6 +1,6 @@
 import "server-only";
 import type { CompactionConfig } from "@/lib/agent/compaction-settings";
-import type { ApprovalsSettings } from "@/lib/approvals/settings";
+import type { ToolApprovalMode } from "@/lib/protocol/approvals";
 import type { CoreSettings } from "@/lib/env";
 import { historyLogEnabled } from "../turn/history-log";
 import { environmentCompaction, environmentHistoryPolicy } from "../turn/history-settings";
@@ -46,8 +46,14 @@ function builtIn(search: SearchThreads): Toolset[] {
  * arithmetic and units, the user's other conversations, found by `search`)
  * and each toolset the wings bring, whose words make the two prompts.
  */
+/** What the network reads of the approvals' settings (lib/approvals/settings.ts parses them). */
+interface ApprovalRules {
+  MAX_TOOL_ROUNDS: number;
+  TOOL_APPROVAL: ToolApprovalMode;
+}
+
 export function defaultNetwork(
-  settings: CoreSettings & ApprovalsSettings & CompactionConfig,
+  settings: CoreSettings & ApprovalRules & CompactionConfig,
   models: Pick<Network, "model" | "modelId" | "models" | "utilityModel" | "utilityModelId">,
   search: SearchThreads,
   toolsets: Toolset[] = [],

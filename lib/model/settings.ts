@@ -20,11 +20,11 @@ export const modelsSettings = slice({
       .describe("model provider"),
     /** Model id; unset: the provider's default. */
     MODEL: text.optional().describe("model id"),
-    /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/models/model-list.ts); unset: what the credentials allow. */
+    /** The models on offer, `provider:model[=label]`, comma-separated, the first the default (lib/model/model-list.ts); unset: what the credentials allow. */
     MODELS: text.max(4000).optional().describe("models on offer"),
     /** Models that see images beyond the built-in table, `provider:model`, comma-separated (a local vision model, say). */
     MODELS_WITH_IMAGES: text.max(4000).optional().describe("models that see images"),
-    /** Prices per million tokens by model, JSON, over the built-in table (lib/models/model-prices.ts). */
+    /** Prices per million tokens by model, JSON, over the built-in table (lib/model/model-prices.ts). */
     MODEL_PRICES: text.max(100_000).optional().describe("model prices"),
     /** The model titles and summaries are asked of, `provider:model`; unset: the thread's own model. */
     UTILITY_MODEL: text.max(300).optional().describe("utility model"),

@@ -22,7 +22,7 @@ export interface ModelChoice {
   capabilities: ModelCapabilities;
 }
 
-/** The configuration's fields the list reads (lib/models/settings.ts's, by name). */
+/** The configuration's fields the list reads (lib/model/settings.ts's, by name). */
 export interface ModelListSettings {
   MODELS?: string;
   MODEL_PROVIDER?: ProviderName;
