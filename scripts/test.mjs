@@ -1,9 +1,9 @@
 // The one test command (`npm test`): a type check, a production build (the
 // one the integration tests' `npm start` servers and the end-to-end apps
-// run), unit + integration tests (Vitest), the fresh-clone tests (Vitest: the
-// quick start and the Docker image's steps on a fresh copy of the tree), then
-// the end-to-end suite (Playwright) against the build and a smoke run of the benchmark
-// (`npm run bench -- --quick`, counted as one test). Ends with the time each
+// run), unit + integration tests (Vitest), the end-to-end suite (Playwright)
+// against the build, then the fresh-clone tests (Vitest: the quick start and
+// the Docker image's steps on a fresh copy of the tree) beside a smoke run of
+// the benchmark (`npm run bench -- --quick`, counted as one test). Ends with the time each
 // part took ("time: ... in all (tsc ..., vitest ..., ...)"), then a single
 // summary line, "tests: N passed, M failed[, K skipped]", and a non-zero exit
 // code when any test failed or any step could not run.
@@ -13,6 +13,7 @@
 //   node scripts/test.mjs --fresh-clone-only the fresh-clone tests only
 //   node scripts/test.mjs --e2e-only         build + Playwright + the benchmark's smoke run
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { recreateDatabase } from "@threadline/history/migrate";
@@ -22,6 +23,7 @@ import { E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from "./e2e-env.mjs"
 const OUTPUT_DIR = ".test-output";
 const VITEST_REPORT = path.join(OUTPUT_DIR, "vitest.json");
 const BENCH_RESULTS = path.join(OUTPUT_DIR, "bench", "results.json");
+const BENCH_LOG = path.join(OUTPUT_DIR, "bench.log");
 const FRESH_CLONE_REPORT = path.join(OUTPUT_DIR, "fresh-clone.json");
 const E2E_REPORT = path.join(OUTPUT_DIR, "e2e.json"); // written by playwright.config.ts
 
@@ -31,11 +33,17 @@ const runUnit = !only || only === "--unit-only";
 const runFreshClone = !only || only === "--fresh-clone-only";
 const runE2e = !only || only === "--e2e-only";
 
-/** Runs a command with inherited output; resolves with its exit code (a signal counts as failure). */
-function run(command, commandArgs, env = process.env) {
-  console.log(`\n$ ${[command, ...commandArgs].join(" ")}`);
+/**
+ * Runs a command with inherited output, or its output written to `logFile`
+ * (a step that runs beside another, whose lines would interleave); resolves
+ * with its exit code (a signal counts as failure).
+ */
+function run(command, commandArgs, env = process.env, logFile) {
+  console.log(`\n$ ${[command, ...commandArgs].join(" ")}${logFile ? ` > ${logFile}` : ""}`);
   return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, { stdio: "inherit", env });
+    const out = logFile ? openSync(logFile, "w") : undefined;
+    const child = spawn(command, commandArgs, { stdio: out === undefined ? "inherit" : ["ignore", out, out], env });
+    if (out !== undefined) child.on("close", () => closeSync(out));
     child.on("error", (error) => {
       console.error(`could not start ${command}: ${error.message}`);
       resolve(127);
@@ -134,20 +142,28 @@ function productionBuild() {
   return building;
 }
 
+/** The build and the Playwright suite; resolves with whether the build is there for the benchmark. */
 async function endToEnd() {
   // No Chromium on the machine: fetch Playwright's own (needs internet access).
   if (!systemChromium()) {
     const installExit = await run("npx", ["playwright", "install", "chromium"]);
-    if (installExit !== 0) return recordStepFailure("no Chromium found and `npx playwright install chromium` failed; end-to-end tests skipped");
+    if (installExit !== 0) {
+      recordStepFailure("no Chromium found and `npx playwright install chromium` failed; end-to-end tests skipped");
+      return true;
+    }
   }
 
   const buildExit = await productionBuild();
-  if (buildExit !== 0) return recordStepFailure(`npm run build failed (exit code ${buildExit}); end-to-end tests skipped`);
+  if (buildExit !== 0) {
+    recordStepFailure(`npm run build failed (exit code ${buildExit}); end-to-end tests and the benchmark skipped`);
+    return false;
+  }
 
   try {
     await resetE2eDatabase();
   } catch (error) {
-    return recordStepFailure(`could not reset the e2e database: ${error.message}; end-to-end tests skipped`);
+    recordStepFailure(`could not reset the e2e database: ${error.message}; end-to-end tests skipped`);
+    return true;
   }
 
   // Without E2E_DATABASE_URL the apps must not pick up a DATABASE_URL from this shell.
@@ -155,7 +171,10 @@ async function endToEnd() {
   if (!E2E_DATABASE_URL) delete playwrightEnv.DATABASE_URL;
   const exitCode = await timed("playwright", () => run("npx", ["playwright", "test"], playwrightEnv));
   const report = await readJson(E2E_REPORT);
-  if (!report?.stats) return recordStepFailure(`playwright wrote no report (exit code ${exitCode})`);
+  if (!report?.stats) {
+    recordStepFailure(`playwright wrote no report (exit code ${exitCode})`);
+    return true;
+  }
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
   totals.passed += expected + flaky; // flaky: failed once, then passed on retry
   totals.failed += unexpected;
@@ -170,7 +189,7 @@ async function endToEnd() {
   if (exitCode !== 0 && !unexpected) {
     recordStepFailure(`playwright exited with code ${exitCode} without a failing test`);
   }
-  await timed("bench", benchSmoke);
+  return true;
 }
 
 /**
@@ -192,13 +211,18 @@ function* playwrightTests(suites) {
   }
 }
 
-/** `npm run bench -- --quick` on the build just made: it must run and write its results; no figure is asserted. */
-async function benchSmoke() {
+/**
+ * `npm run bench -- --quick` on the build just made: it must run and write
+ * its results; no figure is asserted. `logFile`: its output goes there, and
+ * is printed whole when it ends.
+ */
+async function benchSmoke(logFile) {
   await rm(BENCH_RESULTS, { force: true });
   const env = { ...process.env };
   delete env.DATABASE_URL;
   if (E2E_DATABASE_URL) env.BENCH_DATABASE_URL = E2E_DATABASE_URL;
-  const exitCode = await run("node", ["scripts/bench.mjs", "--quick"], env);
+  const exitCode = await run("node", ["scripts/bench.mjs", "--quick"], env, logFile);
+  if (logFile) console.log(`\n${(await readFile(logFile, "utf8").catch(() => "")).trimEnd()}`);
   const results = await readJson(BENCH_RESULTS);
   if (exitCode === 0 && results?.targets) totals.passed += 1;
   else {
@@ -222,8 +246,13 @@ async function main() {
   // Built before the integration tests when the end-to-end suite runs too, so the tree is built once.
   if (runUnit && runE2e) await productionBuild();
   if (runUnit) await timed("vitest", () => vitestSuite("unit and integration", "vitest.config.mts", VITEST_REPORT));
+  const built = runE2e && (await endToEnd());
+  // The fresh-clone tests spend most of their time on npm's downloads and a
+  // build of their own copy, and the benchmark's smoke run asserts no figure:
+  // the two run side by side, the benchmark's lines kept apart.
+  const bench = built ? timed("bench", () => benchSmoke(runFreshClone ? BENCH_LOG : undefined)) : undefined;
   if (runFreshClone) await timed("fresh clone", () => vitestSuite("fresh clone", "vitest.fresh-clone.config.mts", FRESH_CLONE_REPORT));
-  if (runE2e) await endToEnd();
+  await bench;
 
   console.log("");
   for (const failure of failures) console.log(failure);
