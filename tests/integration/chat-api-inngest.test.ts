@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signMessage } from "@/lib/auth/history-signature";
 import { userMessage } from "@threadline/history/parts";
 import { echoReply } from "../../scripts/mock-model-server.mjs";
-import { params, parseChunks, replyParts, replyText, request, sentWhileRunning, SESSION_SECRET, signaturesIn, stopFourWordsIn, visitor } from "../support/api";
+import { params, parseChunks, replyParts, replyText, request, SESSION_SECRET, signaturesIn, stopFourWordsIn, visitor } from "../support/api";
+import { sentWhileRunning } from "../support/waiting-message";
 import { integrationApp } from "../support/integration";
 
 // POST /api/chat with the Inngest runtime selected, end to end on loopback:

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
-import { expect } from "vitest";
 import { IDENTITY_COOKIE, signIdentity } from "@/lib/auth/identity";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
-import { WAITING_NOTICE, type ChatMessage } from "@/lib/protocol/chat";
+import type { ChatMessage } from "@/lib/protocol/chat";
 import type { Part } from "@threadline/history/parts";
 
 export const SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
@@ -153,22 +152,4 @@ export async function stopFourWordsIn(response: Response, stop: StopRoute, cooki
   const underway = await readWords(response, 4);
   const stopped = await stop.POST(request(`/api/threads/${threadId}/stop`, { method: "POST", cookie }), params(threadId));
   return { threadId, stopped, chunks: await restChunks(underway) };
-}
-
-/**
- * A message sent into a thread while `first` (the response that started its
- * reply) still streams: answered at once with a notice that it waits, its
- * first bytes there before the first reply ends. Both bodies, read to their end.
- */
-export async function sentWhileRunning(first: Response, sendNext: (threadId: string) => Promise<Response>) {
-  const threadId = first.headers.get("x-thread-id")!;
-  const firstRead = await readUntil(first, (text) => replyText(parseChunks(text)).length > 0);
-  const next = await sendNext(threadId);
-  expect(next.status).toBe(200);
-  expect(next.headers.get("x-thread-id")).toBe(threadId);
-  const waiting = await readUntil(next, (text) => parseChunks(text).some((chunk) => chunk.type === "data-notice"));
-  expect(parseChunks(waiting.text)[0]).toEqual({ type: "data-notice", data: { text: WAITING_NOTICE }, transient: true });
-  expect(parseChunks(firstRead.text).some((chunk) => chunk.type === "finish")).toBe(false);
-  const [firstChunks, nextChunks] = await Promise.all([restChunks(firstRead), restChunks(waiting)]);
-  return { threadId, firstChunks, nextChunks };
 }
