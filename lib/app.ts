@@ -6,9 +6,6 @@ import type { Network } from "@/lib/agent/network/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
 import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
-import { LiveStreamSlots } from "@/lib/db/live-streams";
-import { NotificationListener } from "@/lib/live/listener";
-import { RunnerLock } from "@/lib/db/runner-lock";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/settings";
 import { AppError } from "@threadline/history/errors";
@@ -18,14 +15,8 @@ import { InngestRuntime } from "@/lib/inngest/runtime";
 import { inngestConfigured, inngestRefusal } from "@/lib/inngest/settings";
 import { answeringModels } from "@/lib/model/provider";
 import { RateLimits, type Limiters } from "@/lib/rate-limit";
-import { ActiveTurns } from "@/lib/runtime/active-turns";
 import { InlineRuntime } from "@/lib/runtime/inline";
-import { PostgresLiveStore } from "@/lib/live/postgres-progress";
-import { ASK_CHANNEL, LiveBus, PROGRESS_CHANNEL, THREADS_CHANNEL } from "@/lib/live/bus";
-import type { LiveStore } from "@/lib/live/store";
-import { TurnProgress } from "@/lib/live/progress-writer";
-import { TurnResume } from "@/lib/live/turn-resume";
-import { hearStop, STOP_CHANNEL, TurnStops } from "@/lib/runtime/turn-stops";
+import { processNews, type ProcessNewsState } from "@/lib/runtime/process-news";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
 import type { Reminder } from "@/lib/reminders/reminder-store";
@@ -58,15 +49,10 @@ import { DueWork } from "@/lib/runtime/due-work";
  * builds them again. The process's app keeps this on globalThis; an app built
  * by a test has one of its own.
  */
-export interface ProcessState {
+export interface ProcessState extends ProcessNewsState {
   pool?: pg.Pool;
   limiters?: { settings: string; limiters: Limiters };
-  activeTurns?: ActiveTurns;
-  liveBus?: LiveBus;
-  listener?: NotificationListener;
-  runnerLock?: RunnerLock;
   runtime?: { settings: string; runtime: TurnRuntime };
-  liveStreams?: LiveStreamSlots;
   dueWork?: DueWork;
   /** The wings' one-per-process parts (a file sweep, the PDF readers), by key. */
   wings?: Map<string, unknown>;
@@ -92,52 +78,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
   /** The app's one pool; refuses (an AppError) when DATABASE_URL is unset. */
   const pool = (): pg.Pool => (shared.pool ??= parts.pool ?? createPool(config));
 
-  /**
-   * What other processes tell this one, on one connection of its own (NOTIFY):
-   * a Stop recorded for a turn (STOP_CHANNEL), a turn's new progress and an
-   * owner's changed threads (lib/live/bus.ts); on the same connection, the
-   * lock that tells them this process is alive (lib/db/runner-lock.ts).
-   * Opened with the process's running turns. Not on a database that serves one
-   * connection at a time (the embedded one, which one process holds by its data
-   * folder's lock): there, every turn and every stream is this process's own,
-   * and a dead turn is told by its lease.
-   */
-  function processNews(): { active: ActiveTurns; bus: LiveBus; runner?: RunnerLock } {
-    if (!shared.activeTurns || !shared.liveBus) {
-      const active = (shared.activeTurns ??= new ActiveTurns());
-      const bus = (shared.liveBus ??= new LiveBus());
-      const { DATABASE_URL, DATABASE_POOL_SIZE } = config;
-      if (DATABASE_URL && DATABASE_POOL_SIZE > 1 && !shared.listener) {
-        const session = (shared.runnerLock ??= new RunnerLock(pool));
-        shared.listener = new NotificationListener(
-          DATABASE_URL,
-          {
-            [STOP_CHANNEL]: (payload) => hearStop(active, payload),
-            [PROGRESS_CHANNEL]: (payload) => bus.hearProgress(payload),
-            [ASK_CHANNEL]: (payload) => bus.hearAsk(payload),
-            [THREADS_CHANNEL]: (payload) => bus.hearThreads(payload),
-          },
-          { session },
-        );
-        bus.crossProcess = true;
-      }
-    }
-    return { active: shared.activeTurns, bus: shared.liveBus, runner: shared.runnerLock };
-  }
-
-  /** This process's runner key, recorded with each turn it runs under a lease; null where there is none (the embedded database). */
-  const runnerKey = (): Promise<string | null> => processNews().runner?.current() ?? Promise.resolve(null);
-
-  /**
-   * This process's own change to an owner's threads, told to its own streams
-   * where no listener brings the database's announcements (the embedded
-   * database). With a listener the database tells every process, this one too:
-   * telling it here as well would be news twice.
-   */
-  function threadsChangedHere(owner: string, threadId: string): void {
-    const bus = app.liveBus();
-    if (!bus.crossProcess) bus.emit("threads", owner, threadId);
-  }
+  // What this process hears from the others and tells them (lib/runtime/process-news.ts).
+  const news = processNews(shared, config, pool, () => app.history().turns);
 
   /** The limiters for this configuration: a process keeps one set while its configuration stays as it is. */
   function limiters(): Limiters {
@@ -151,7 +93,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
   const wingParts: WingParts<Env> = {
     config,
     pool,
-    threadsChanged: threadsChangedHere,
+    threadsChanged: news.threadsChanged,
     perProcess<T>(key: string, build: () => T, close?: (value: T) => void | Promise<void>): T {
       if (!wingsShared.has(key)) {
         const value = build();
@@ -175,8 +117,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
     sessionSecret: sessionSecret(pool, config.SESSION_SECRET),
     rateLimits: (): RateLimits => new RateLimits(pool, config, limiters()),
-    threads: once((): ThreadRepository => new ThreadRepository(pool(), threadsChangedHere, app.history())),
-    history: once(() => new PostgresHistoryAdapter(pool(), threadsChangedHere, runnerKey)),
+    threads: once((): ThreadRepository => new ThreadRepository(pool(), news.threadsChanged, app.history())),
+    history: once(() => new PostgresHistoryAdapter(pool(), news.threadsChanged, news.runnerKey)),
     deviceLinks: once(() => new DeviceLinks(pool())),
     /** Where tool calls wait for the user's approval. */
     approvals: () => app.history().approvals,
@@ -213,47 +155,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       }));
     },
 
-    activeTurns: (): ActiveTurns => processNews().active,
-    /** Resolves once the process hears the database's news (at once where it has no listener: the embedded database). */
-    listening: async (): Promise<void> => {
-      processNews();
-      await shared.listener?.ready();
-    },
-    /** What this process's open streams wait for: a turn's progress, an owner's threads (here and, through Postgres, elsewhere). */
-    liveBus: (): LiveBus => processNews().bus,
-    /** Live's store (a running reply's progress, which turn runs): the Postgres adapter's. */
-    liveStore: once((): LiveStore => new PostgresLiveStore(pool())),
-    /**
-     * Keeps each running turn's stream and, while a reader here or elsewhere
-     * asks for it, writes it to turn_progress, announced to every process
-     * (NOTIFY) and to this one's streams; both runtimes use it.
-     */
-    turnProgress: once((): TurnProgress => {
-      const bus = app.liveBus();
-      return new TurnProgress({
-        write: (row) => app.liveStore().writeProgress(row, { channel: PROGRESS_CHANNEL, payload: bus.turnNotice(row.turnId) }),
-        emit: (turnId) => bus.emit("progress", turnId),
-        onAsk: (turnId, ask) => bus.on("ask", turnId, ask),
-        intervalMs: config.STREAM_PROGRESS_MS,
-      });
-    }),
-    /** The cap on the live streams one identity holds open, on every server (MAX_LIVE_STREAMS_PER_IDENTITY). */
-    liveStreams: (): LiveStreamSlots => (shared.liveStreams ??= new LiveStreamSlots(pool, () => config.MAX_LIVE_STREAMS_PER_IDENTITY)),
-    /** A thread's running reply, for a client that joins late (GET /api/threads/:id/stream). */
-    turnResume: once((): TurnResume => new TurnResume(app.liveStore, app.liveBus, app.askForProgress)),
-    /** Asks a turn's runner, in this process or any other, to write its progress for a while. */
-    askForProgress: (turnId: string): void => {
-      const bus = app.liveBus();
-      bus.emit("ask", turnId);
-      if (!bus.crossProcess) return;
-      // A lost ask is made good by the next (the reader asks again while it stays).
-      app
-        .liveStore()
-        .announce({ channel: ASK_CHANNEL, payload: bus.turnNotice(turnId) })
-        .catch((error) => console.error(`[turn ${turnId}] could not ask for its progress:`, (error as Error).message));
-    },
-    /** Stop from any process: this one's turn at once, any other's through the database. */
-    turnStops: once((): TurnStops => new TurnStops(app.activeTurns(), () => app.history().turns)),
+    ...news.services,
 
     /** Whether Inngest runs this app's turns (lib/inngest/settings.ts). */
     inngestConfigured: (): boolean => inngestConfigured(config),
@@ -293,8 +195,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
       for (const close of closing.splice(0)) await close();
       await shared.dueWork?.stop();
       shared.dueWork = undefined;
-      await shared.listener?.close();
-      shared.listener = undefined;
+      await news.close();
       if (!parts.pool && shared.pool) await shared.pool.end();
       shared.pool = undefined;
     },
