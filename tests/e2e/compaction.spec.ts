@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { OPERATOR_APP_URL } from "../../scripts/e2e-env.mjs";
-import { expectReplyFinished, sendMessage, uniqueToken, userMessages, UUID } from "./helpers";
+import { expectReplyFinished, ONCE_PROJECT, sendMessage, uniqueToken, userMessages, UUID } from "./helpers";
 
 // A long thread is compacted after a turn, and the thread shows where: a
 // marker that opens to the summary. The operator's app compacts early (over 6
@@ -23,7 +23,7 @@ async function summarized(page: Page, threadId: string): Promise<void> {
 }
 
 test("a long thread shows where it was summarized, live and after a reload, and keeps every message", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "inline", "one operator app serves both projects");
+  test.skip(testInfo.project.name !== ONCE_PROJECT, "one operator app serves both projects");
   const words = Array.from({ length: 5 }, (_, i) => `note${i + 1} ${uniqueToken()}`);
   await page.goto("/");
   for (const word of words.slice(0, 4)) {

@@ -75,3 +75,10 @@ export async function startThread(page: Page, text: string): Promise<string> {
   await expectReplyFinished(page);
   return threadId;
 }
+
+/**
+ * The project a spec that needs one run only (its own server, the operator's
+ * app, a layout) runs in: the Inngest one, which has fewer tests of its own,
+ * so the two projects' workers, side by side, finish together.
+ */
+export const ONCE_PROJECT = "inngest";

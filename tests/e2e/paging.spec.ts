@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { E2E_EMBEDDED_DIRS, PAGING_APP_PORT, PAGING_APP_URL } from "../../scripts/e2e-env.mjs";
+import { ONCE_PROJECT } from "./helpers";
 import { holdDatabase, startServer } from "./own-server";
 
 // A 300-message thread opens at its newest messages; scrolling up loads the
@@ -12,7 +13,7 @@ import { holdDatabase, startServer } from "./own-server";
 test.use({ baseURL: PAGING_APP_URL });
 
 test("a 300-message thread opens at its end and scrolls back to its start", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "inline", "this spec runs a server of its own, once");
+  test.skip(testInfo.project.name !== ONCE_PROJECT, "this spec runs a server of its own, once");
   test.setTimeout(120_000);
   const database = await holdDatabase(E2E_EMBEDDED_DIRS[4]);
   const db = new pg.Client({ connectionString: database.url });

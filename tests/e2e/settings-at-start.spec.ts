@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { cleanEnv, freePort } from "../support/fresh-copy";
+import { ONCE_PROJECT } from "./helpers";
 
 // `npm start` on the production build this suite runs against, with a bad
 // setting: the server stops as it starts, with the one line that names the
 // variable, instead of serving pages and failing the first turn that reads it.
 // (tests/integration/settings-at-start.test.ts proves the same of `npm run dev`.)
 test("npm start with a bad setting exits with one line naming the variable", async ({}, testInfo) => {
-  test.skip(testInfo.project.name !== "inline", "this spec runs a server of its own, once");
+  test.skip(testInfo.project.name !== ONCE_PROJECT, "this spec runs a server of its own, once");
   test.setTimeout(120_000);
   // An embedded database of its own, so the start gets as far as the app itself.
   const dataDir = await mkdtemp(path.join(tmpdir(), "threadline-bad-setting-"));
