@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { IDENTITY_COOKIE, newIdentity, signIdentity, verifyIdentity } from "@/lib/auth/identity";
 import { identityCookie, isHttps } from "@/lib/auth/identity-cookie";
 import { app } from "@/lib/app";
+import { SESSION_COOKIE } from "@/lib/accounts/cookie-names";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
 import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
@@ -9,9 +10,10 @@ import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers
 
 // Runs before every page and API route (not static assets, the icons and the
 // web app manifest, the health check, /api/inngest, POST /api/chat or the import: see
-// config below): refuses state-changing requests from other origins, gives a
-// visitor an anonymous identity on a safe request, and sets the page's
-// Content-Security-Policy with a fresh nonce.
+// config below): refuses state-changing requests from other origins, sends a
+// page request with no session to the sign-in page (AUTH_MODE=accounts) or
+// gives the visitor an anonymous identity on a safe request (open), and sets
+// the page's Content-Security-Policy with a fresh nonce.
 export async function proxy(request: NextRequest) {
   const { headers, nextUrl: url, method } = request;
   const refusal = stateChangeRefusal(method, headers, url);
@@ -28,9 +30,17 @@ export async function proxy(request: NextRequest) {
   const changedHeaders = () => (requestHeaders ??= new Headers(headers));
   if (csp) changedHeaders().set("content-security-policy", csp); // Next.js reads the nonce from here
 
+  const mode = app().config.AUTH_MODE;
+  if (mode === "accounts" && signInFirst(request, app().config.AUTH_GUESTS)) {
+    const signIn = new URL("/sign-in", url);
+    if (url.pathname !== "/") signIn.searchParams.set("next", url.pathname);
+    return NextResponse.redirect(signIn, 303);
+  }
+
   const secret = await app().sessionSecret();
   let minted: string | undefined;
-  if (!(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
+  // Only open mode gives every visitor a browser identity; a guest asks for one (POST /api/guest).
+  if (mode === "open" && !(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
     try {
       await app().rateLimits().limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
     } catch (error) {
@@ -45,6 +55,22 @@ export async function proxy(request: NextRequest) {
   if (csp) response.headers.set("content-security-policy", csp);
   if (minted) response.cookies.set(identityCookie(minted, https));
   return response;
+}
+
+/** The pages anyone may open: signing in, signing up, resetting a password, an invite's landing. */
+const PUBLIC_PAGES = /^\/(sign-in|sign-up|forgot-password|reset-password|invite)(\/|$)/;
+
+/**
+ * Whether a page request must go to the sign-in page first: no session
+ * cookie and (where guests may chat) no guest's identity. Only their presence is checked here; the
+ * page (and every API route) checks that they are valid.
+ */
+function signInFirst(request: NextRequest, guests: boolean): boolean {
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/api/") || PUBLIC_PAGES.test(pathname)) return false;
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const names = request.cookies.getAll().map((cookie) => cookie.name);
+  return !names.some((name) => name === SESSION_COOKIE || name === `__Secure-${SESSION_COOKIE}` || (guests && name === IDENTITY_COOKIE));
 }
 
 // The icons and the manifest are the same for everyone and need no identity: a

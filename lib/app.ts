@@ -5,7 +5,7 @@ import { defaultNetwork } from "@/lib/agent/network/default-network";
 import type { Network } from "@/lib/agent/network/network";
 import { DeviceLinks } from "@/lib/auth/device-links";
 import { sessionSecret } from "@/lib/auth/secret";
-import { getOwnerFromCookies, requireOwner } from "@/lib/auth/session";
+import { pageIdentity } from "@/lib/accounts/page-request";
 import { createPool } from "@/lib/db/pool";
 import { env, type Env } from "@/lib/settings";
 import { AppError } from "@threadline/history/errors";
@@ -125,10 +125,10 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** How long a tool call waits for the user's decision before it is denied as expired. */
     approvalTimeoutMs: config.TOOL_APPROVAL_TIMEOUT_HOURS * 3_600_000,
 
-    /** The identity of a route handler's request; a 401 AppError without a valid cookie. */
-    requireOwner: (request: Request): Promise<string> => requireOwner(request, app.sessionSecret),
-    /** The identity of the visitor a server component renders for, or null. */
-    ownerFromCookies: (): Promise<string | null> => getOwnerFromCookies(app.sessionSecret),
+    /** The owner id of a route handler's request (lib/accounts/: its session, its proxy's header or its browser); a 401 AppError without one. */
+    requireOwner: (request: Request): Promise<string> => app.accounts().requireOwner(request),
+    /** The owner id of the visitor a server component renders for, or null. */
+    ownerFromCookies: async (): Promise<string | null> => (await pageIdentity(app.accounts()))?.owner ?? null,
 
     network: once((): Network => {
       const threads = app.threads();

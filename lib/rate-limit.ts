@@ -30,6 +30,9 @@ const LIMITS = {
   uploadPerAddress: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
   documentEditPerIdentity: { variable: "RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", windowSeconds: 60 },
   reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
+  authPerAddress: { variable: "RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
+  /** Failed sign-ins of one email: past the count, it is locked until the window ends. */
+  signInFailures: { variable: "AUTH_LOCKOUT_FAILURES", windowSeconds: 900 },
 } as const;
 
 type LimitName = keyof typeof LIMITS;
@@ -127,6 +130,35 @@ export class RateLimits {
    */
   limitDocumentEdit(owner: string): Promise<void> {
     return this.consume("documentEditPerIdentity", owner, "You are saving document edits faster than this server allows.");
+  }
+
+  /** Counts one sign-in, sign-up or reset request from an address; throws a 429 AppError over the limit. */
+  async limitAuth(address: string | undefined): Promise<void> {
+    if (address) await this.consume("authPerAddress", address, "Too many sign-in attempts are coming from your network.");
+  }
+
+  /**
+   * Throws a 429 AppError while `email` is locked: too many failed sign-ins in
+   * the window. Known and unknown emails are counted and answered alike.
+   */
+  async refuseLockedOut(email: string): Promise<void> {
+    const limiter = this.limiter("signInFailures");
+    const counted = await limiter?.get(email.toLowerCase());
+    if (!limiter || !counted || counted.consumedPoints < limiter.points) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
+    throw new AppError("rate_limited:locked", `Too many failed sign-ins for this account. Try again in ${describeWait(retryAfterSeconds)}, or reset the password.`, {
+      retryAfterSeconds,
+    });
+  }
+
+  /** Counts a failed sign-in of `email` towards its lockout. */
+  async signInFailed(email: string): Promise<void> {
+    await this.limiter("signInFailures")?.penalty(email.toLowerCase());
+  }
+
+  /** A sign-in that succeeded clears the email's failures. */
+  async signInSucceeded(email: string): Promise<void> {
+    await this.limiter("signInFailures")?.delete(email.toLowerCase());
   }
 
   /** Counts one new identity for an address; throws a 429 AppError over the limit. */

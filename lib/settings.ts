@@ -1,4 +1,5 @@
 import "server-only";
+import { accountsSettings } from "@/lib/accounts/settings";
 import { approvalsSettings } from "@/lib/approvals/settings";
 import { compactionSettings } from "@/lib/agent/compaction-settings";
 import { documentsSettings } from "@/lib/documents/settings";
@@ -13,6 +14,7 @@ import { remindersSettings } from "@/lib/reminders/settings";
 
 const settings = settingsParser([
   coreSettings,
+  accountsSettings,
   modelsSettings,
   filesSettings,
   remindersSettings,

@@ -1,4 +1,5 @@
 import "server-only";
+import { accountsWing } from "@/lib/accounts/wing";
 import { approvalsWing } from "@/lib/approvals/wing";
 import { documentsWing } from "@/lib/documents/wing";
 import { feedbackWing } from "@/lib/feedback/wing";
@@ -15,7 +16,7 @@ import type { Wing, WingParts } from "@/lib/wing";
  * tools are offered: a new feature is a folder and a line here (and one in
  * lib/settings.ts when it has variables of its own).
  */
-export const WINGS = [modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
+export const WINGS = [accountsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
 
 // Folded over the list, wing by wing (a union of them would collapse to unknown).
 type AppOf<W> = W extends Wing<infer App, object, never> ? App : unknown;

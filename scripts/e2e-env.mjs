@@ -48,6 +48,8 @@ export const E2E_APP_ENV = {
   HOSTNAME: "127.0.0.1",
   ...database(E2E_EMBEDDED_DIRS[0]),
   SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  // A browser identity per visitor, as each test's new browser context expects; sign-in has specs of its own.
+  AUTH_MODE: "open",
   OPENAI_COMPATIBLE_BASE_URL: `${MOCK_MODEL_URL}/v1`,
   // Two models on offer, both the mock's: the picker and "Regenerate with" have a choice, and the mock records which was asked.
   MODELS: "openai-compatible:mock-model=Mock model, openai-compatible:mock-model-b=Mock model B",

@@ -21,3 +21,12 @@ export function clientAddressFrom(socketAddress, forwardedFor, trustedHops) {
 export function requestAddress(request) {
   return request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined;
 }
+
+// The socket's own peer, whatever X-Forwarded-For says: the proxy sign-in mode
+// believes a proxy's header only from the addresses the operator lists.
+export const PEER_ADDRESS_HEADER = "x-threadline-peer-address";
+
+/** The address the start script stamped as the socket's peer (undefined without the preload). */
+export function peerAddress(request) {
+  return request.headers.get(PEER_ADDRESS_HEADER) ?? undefined;
+}

@@ -13,3 +13,9 @@ export function messageIdParam(value: string): string {
   if (!messageId.safeParse(value).success) throw new AppError("bad_request:message_id", "The message id must be 1-128 letters, digits, '-' or '_'.");
   return value;
 }
+
+/** A person's id from the URL (a UUID): anything else is a 400. */
+export function personIdParam(value: string): string {
+  if (!isUuid(value)) throw new AppError("bad_request:person_id", "The person id must be a UUID.");
+  return value.toLowerCase();
+}

@@ -59,6 +59,16 @@ export class PostgresLiveStore implements LiveStore {
     return rows[0].turn_id;
   }
 
+  async runningThreadsOf(owner: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT t.id FROM threads t
+        WHERE t.owner = $1
+          AND EXISTS (SELECT 1 FROM turns WHERE thread_id = t.id AND status <> 'done' AND threadline_turn_running(turns))`,
+      [owner],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async turnState(threadId: string, turnId: string): Promise<TurnState> {
     const { rows } = await this.pool.query<{ live: boolean; ended: boolean }>(
       `SELECT threadline_turn_running(turns) AS live, status <> 'running' AS ended

@@ -29,6 +29,8 @@ export interface LiveStore {
   readProgress(turnId: string, afterId: string): Promise<StoredProgress[]>;
   /** The turn running in the owner's thread now, or null; a 404 AppError when the thread is not the owner's. */
   runningTurnOf(owner: string, threadId: string): Promise<string | null>;
+  /** The owner's threads with a turn running now (a disabled person's, to stop). */
+  runningThreadsOf(owner: string): Promise<string[]>;
   /**
    * Where that turn of the thread stands: still running, ended by its runner
    * (its reply, or its end, is stored), or neither (its runner went away).

@@ -91,7 +91,9 @@ const started = new Set<StartedApp>();
 /**
  * Starts `npm start` on the production build, on `env.PORT` (when given) and
  * 127.0.0.1, with the rate limits off (other test files count turns from this
- * address in the same database) and X-Worker on. Call stopApps() in afterAll.
+ * address in the same database), X-Worker on, and the browser identity of
+ * AUTH_MODE=open that the tests' visitors carry (the accounts tests set
+ * their own). Call stopApps() in afterAll.
  */
 export function startApp(env: Record<string, string>): StartedApp {
   const child = spawn(process.execPath, ["scripts/run-app.mjs", "start"], {
@@ -107,6 +109,7 @@ export function startApp(env: Record<string, string>): StartedApp {
       RATE_LIMIT_IMPORTS_PER_HOUR: "0",
       // The tests tell workers apart by it (off in production unless asked for).
       WORKER_HEADER: "1",
+      AUTH_MODE: "open",
       ...env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

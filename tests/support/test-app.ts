@@ -29,6 +29,8 @@ export function testApp({ modelUrl, titles = false, settings = {} }: TestAppSett
     ...(modelUrl ? mockModelEnv(modelUrl) : { MODEL_PROVIDER: "offline" }),
     TITLE_TIMEOUT_SECONDS: titles ? "2" : "0",
     NODE_ENV: "test",
+    // The browser identity the suite's visitors carry (support/api.ts); the accounts tests ask for AUTH_MODE=accounts.
+    AUTH_MODE: "open",
     ...settings,
   });
   const app = createApp(config, parts);

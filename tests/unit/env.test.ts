@@ -104,6 +104,24 @@ const good: [string, string, unknown][] = [
   ["INNGEST_CHECKPOINTING", "TRUE", true],
   ["INNGEST_MAX_RUNTIME_SECONDS", "", 0],
   ["INNGEST_MAX_RUNTIME_SECONDS", "50", 50],
+  ["AUTH_MODE", "", "accounts"],
+  ["AUTH_MODE", "open", "open"],
+  ["AUTH_SIGNUP", "", "invite"],
+  ["AUTH_SIGNUP", "open", "open"],
+  ["AUTH_ALLOWED_EMAILS", "", undefined],
+  ["AUTH_ALLOWED_EMAILS", "ana@example.org, example.com", "ana@example.org, example.com"],
+  ["AUTH_GUESTS", "", false],
+  ["AUTH_GUESTS", "1", true],
+  ["AUTH_PROXY_HEADER", "", "X-Forwarded-Email"],
+  ["AUTH_PROXY_HEADER", "Tailscale-User-Login", "Tailscale-User-Login"],
+  ["AUTH_PROXY_TRUSTED", "", undefined],
+  ["AUTH_PROXY_TRUSTED", "10.0.0.5, 172.18.0.0/16", "10.0.0.5, 172.18.0.0/16"],
+  ["APP_URL", "", undefined],
+  ["APP_URL", "https://chat.example.org", "https://chat.example.org"],
+  ["AUTH_LOCKOUT_FAILURES", "", 10],
+  ["AUTH_LOCKOUT_FAILURES", "3", 3],
+  ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "", 30],
+  ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "0", 0],
 ];
 
 const bad: [string, string, string][] = [
@@ -161,6 +179,16 @@ const bad: [string, string, string][] = [
   ["INNGEST_DEV", "yes", 'INNGEST_DEV must be 1, 0 or a dev server\'s http:// URL, not "yes".'],
   ["INNGEST_CHECKPOINTING", "off", 'INNGEST_CHECKPOINTING must be 1 or 0, not "off".'],
   ["INNGEST_MAX_RUNTIME_SECONDS", "10s", 'INNGEST_MAX_RUNTIME_SECONDS must be a whole number from 0 to 999999, not "10s".'],
+  ["AUTH_MODE", "ldap", 'AUTH_MODE must be "accounts", "proxy" or "open", not "ldap".'],
+  ["AUTH_SIGNUP", "closed", 'AUTH_SIGNUP must be "invite", "allowlist" or "open", not "closed".'],
+  ["AUTH_ALLOWED_EMAILS", "ana@, bob", 'AUTH_ALLOWED_EMAILS must list emails or domains separated by commas; "ana@" is neither.'],
+  ["AUTH_GUESTS", "maybe", 'AUTH_GUESTS must be 1 or 0, not "maybe".'],
+  ["AUTH_PROXY_HEADER", "X Email", 'AUTH_PROXY_HEADER must be a header name, not "X Email".'],
+  ["AUTH_PROXY_TRUSTED", "10.0.0.0/33", 'AUTH_PROXY_TRUSTED must list addresses or CIDR networks separated by commas; "10.0.0.0/33" is neither.'],
+  ["AUTH_PROXY_TRUSTED", "proxy.local", 'AUTH_PROXY_TRUSTED must list addresses or CIDR networks separated by commas; "proxy.local" is neither.'],
+  ["APP_URL", "chat.example.org", 'APP_URL must be an http:// or https:// URL, not "chat.example.org".'],
+  ["AUTH_LOCKOUT_FAILURES", "0", 'AUTH_LOCKOUT_FAILURES must be a whole number from 1 to 1000, not "0".'],
+  ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "many", 'RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS must be a whole number from 0 to 999999999, not "many".'],
 ];
 
 describe("the configuration", () => {
@@ -182,6 +210,11 @@ describe("the configuration", () => {
     expect(parseEnv({ COMPACTION_MAX_MESSAGES: "12" }).compaction).toEqual({ maxMessages: 12, targetMessages: 11, keepTurns: 10 });
     expect(parseEnv({ COMPACTION_MAX_MESSAGES: "0", COMPACTION_TARGET_MESSAGES: "99" }).compaction).toBeUndefined();
     expect(() => parseEnv({ MODEL_PROVIDER: "openai-compatible" })).toThrow("MODEL_PROVIDER=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL.");
+    expect(() => parseEnv({ AUTH_MODE: "proxy" })).toThrow("AUTH_MODE=proxy needs AUTH_PROXY_TRUSTED: the proxy's addresses, the only ones whose header is believed.");
+    expect(parseEnv({ AUTH_MODE: "proxy", AUTH_PROXY_TRUSTED: "::1, 10.0.0.0/8" }).proxyTrusted).toEqual(["::1", "10.0.0.0/8"]);
+    expect(() => parseEnv({ AUTH_SIGNUP: "allowlist" })).toThrow("AUTH_SIGNUP=allowlist needs AUTH_ALLOWED_EMAILS: the emails or domains that may sign up.");
+    expect(parseEnv({ AUTH_SIGNUP: "allowlist", AUTH_ALLOWED_EMAILS: "Ana@Example.org,@team.example" }).allowedEmails).toEqual(["ana@example.org", "@team.example"]);
+    expect(() => parseEnv({ AUTH_MODE: "open", AUTH_GUESTS: "1" })).toThrow("AUTH_GUESTS=true needs AUTH_MODE=accounts: in open mode nobody signs in, so nobody is a guest.");
     expect(() => parseEnv({ MODELS: "offline:threadline-offline", MODEL: "gpt-4.1" })).toThrow("set it or MODEL_PROVIDER and MODEL, not both.");
     // JSON.parse's own words differ between Node versions: the line names the variable and says what it is not.
     expect(() => parseEnv({ MCP_SERVERS: "{not json" })).toThrow(/^MCP_SERVERS is not JSON: .+\.$/);

@@ -1,0 +1,216 @@
+import "server-only";
+import type pg from "pg";
+import { AppError } from "@threadline/history/errors";
+import { IDENTITY_COOKIE, readCookie, verifyIdentity } from "@/lib/auth/identity";
+import { isHttps } from "@/lib/auth/identity-cookie";
+import type { SessionSecret } from "@/lib/auth/secret";
+import { peerAddress } from "@/lib/http/client-address.mjs";
+import { once } from "@/lib/wing";
+import type { Invite, Me, Person, PersonChange } from "@/lib/protocol/accounts";
+import { APIError, makeAuth, type AccountHooks, type Auth } from "./better-auth";
+import { People } from "./people";
+import type { AccountsSettings } from "./settings";
+import { signUpDecision } from "./sign-up-policy";
+import { trustedAddresses } from "./trusted-proxies";
+
+// Who a request is, in the install's AUTH_MODE: a signed-in person (accounts:
+// Better Auth's session, read from the database on every request, so a
+// disabled person's next request is refused), the person an identity-aware
+// proxy names (proxy: only from the proxy's own addresses), or the browser's
+// own identity (open). A guest (accounts with AUTH_GUESTS) is a browser
+// identity until they sign in, when everything it made becomes theirs.
+
+export const INVITE_COOKIE = "threadline_invite";
+
+export interface Identity {
+  /** What every table's owner column holds for them. */
+  owner: string;
+  person: Person | null;
+  guest: boolean;
+}
+
+export interface AccountsDeps {
+  settings: AccountsSettings;
+  pool(): pg.Pool;
+  secret: SessionSecret;
+  /** Moves everything `from` owns to `to`, in one transaction (the thread repository's adopt, through every wing). */
+  adopt(from: string, to: string): Promise<void>;
+  /** Stops every turn of the owner's that is running, on whichever server. */
+  stopTurnsOf(owner: string): Promise<void>;
+}
+
+export class Accounts {
+  readonly people: () => People;
+  private readonly auths = new Map<boolean, Promise<Auth>>();
+  private readonly trusted: (address: string | undefined) => boolean;
+
+  constructor(private readonly deps: AccountsDeps) {
+    this.people = once(() => new People(deps.pool()));
+    this.trusted = trustedAddresses(deps.settings.proxyTrusted);
+  }
+
+  get mode() {
+    return this.deps.settings.AUTH_MODE;
+  }
+
+  /** Better Auth for requests over TLS or not: the cookies' Secure flag (and __Secure- name) differ. */
+  auth(https: boolean): Promise<Auth> {
+    let auth = this.auths.get(https);
+    if (!auth) {
+      auth = this.deps.secret().then((secret) =>
+        makeAuth({ pool: this.deps.pool(), secret, appUrl: this.deps.settings.APP_URL, https, hooks: this.hooks }),
+      );
+      auth.catch(() => this.auths.delete(https)); // a database that was down must not poison the process
+      this.auths.set(https, auth);
+    }
+    return auth;
+  }
+
+  /** Whether requests are served over TLS: APP_URL says so when set, else the request. */
+  https(request: Request): boolean {
+    const { APP_URL } = this.deps.settings;
+    return APP_URL ? APP_URL.startsWith("https:") : isHttps(request);
+  }
+
+  /** Who sent `request`, or null when nobody is signed in (a 401 for the caller to give). */
+  async identify(request: Request): Promise<Identity | null> {
+    switch (this.mode) {
+      case "open": {
+        const owner = await this.browserIdentity(request.headers);
+        return owner ? { owner, person: null, guest: false } : null;
+      }
+      case "proxy":
+        return this.fromProxy(request);
+      case "accounts": {
+        const auth = await this.auth(this.https(request));
+        const session = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } });
+        if (session) {
+          const { id, name, email, role, status, createdAt } = session.user;
+          // A session is never made for someone pending or disabled, and disabling ends theirs; this is the belt to those braces.
+          if (status !== "active") return null;
+          return { owner: id, person: { id, name, email, role: role as Person["role"], status, createdAt: createdAt.toISOString() }, guest: false };
+        }
+        if (!this.deps.settings.AUTH_GUESTS) return null;
+        const guest = await this.browserIdentity(request.headers);
+        return guest ? { owner: guest, person: null, guest: true } : null;
+      }
+    }
+  }
+
+  /** The owner id of `request`'s person; a 401 AppError when there is none. */
+  async requireOwner(request: Request): Promise<string> {
+    const identity = await this.identify(request);
+    if (identity) return identity.owner;
+    if (this.mode === "open") throw new AppError("unauthorized:identity", "Your session cookie is missing or invalid. Reload the page.");
+    if (this.mode === "proxy") throw new AppError("unauthorized:proxy", "The sign-in proxy in front of this server did not say who you are.");
+    throw new AppError("unauthorized:session", "You are not signed in. Sign in and try again.");
+  }
+
+  /** The signed-in admin of `request`: a 401 for nobody, a 403 for anyone else. */
+  async requireAdmin(request: Request): Promise<Person> {
+    const identity = await this.identify(request);
+    if (!identity?.person) await this.requireOwner(request);
+    if (identity?.person?.role !== "admin") throw new AppError("forbidden:admin", "Only an admin may do this.");
+    return identity.person;
+  }
+
+  async me(request: Request): Promise<Me> {
+    const identity = await this.identify(request);
+    const person = identity?.person;
+    return {
+      user: person ? { id: person.id, name: person.name, email: person.email, role: person.role } : null,
+      guest: identity?.guest ?? false,
+      mode: this.mode,
+    };
+  }
+
+  /** An admin's change to a person: a disabled person's sessions end with it, and their running turns stop. */
+  async change(admin: Person, id: string, action: PersonChange["action"]): Promise<Person> {
+    const people = this.people();
+    switch (action) {
+      case "approve":
+        return people.approve(id);
+      case "enable":
+        return people.enable(id);
+      case "make-admin":
+        return people.setRole(id, "admin");
+      case "unmake-admin":
+        return people.setRole(id, "member");
+      case "disable": {
+        const person = await people.disable(admin.id, id);
+        await this.deps.stopTurnsOf(id);
+        return person;
+      }
+    }
+  }
+
+  /** A new invite link, for `admin` to hand to someone: it makes one account, within a week. */
+  async invite(admin: Person, request: Request): Promise<Invite> {
+    const { code, expiresAt } = await this.people().invite(admin.id);
+    const base = this.deps.settings.APP_URL ?? new URL(request.url).origin;
+    return { url: new URL(`/invite/${code}`, base).href, expiresAt };
+  }
+
+  /** Ends every session of `userId`'s (a pending sign-up's own). */
+  async endSessions(userId: string): Promise<void> {
+    await this.people().endSessions(userId);
+  }
+
+  /** The identity in a request's own browser cookie (open mode, a guest). */
+  async browserIdentity(headers: Headers): Promise<string | null> {
+    return verifyIdentity(readCookie(headers.get("cookie"), IDENTITY_COOKIE), await this.deps.secret());
+  }
+
+  private async fromProxy(request: Request): Promise<Identity | null> {
+    const named = request.headers.get(this.deps.settings.AUTH_PROXY_HEADER)?.trim();
+    if (!this.trusted(peerAddress(request))) {
+      if (named) throw new AppError("forbidden:proxy", "This server believes who you are only from its sign-in proxy, and this request did not come from it.");
+      return null;
+    }
+    if (!named) return null;
+    if (named.length > 320 || /[\s<>]/.test(named)) throw new AppError("bad_request:proxy", "The sign-in proxy named someone by a value that is not an email or a user name.");
+    const person = await this.people().fromProxy(named);
+    if (person.status !== "active") throw new AppError("forbidden:disabled", "This account has been disabled. Ask an admin.");
+    return { owner: person.id, person, guest: false };
+  }
+
+  /** What Threadline decides inside Better Auth's sign-up and sign-in. */
+  private readonly hooks: AccountHooks = {
+    beforeSignUp: async (user, headers) => {
+      const people = this.people();
+      const email = user.email.toLowerCase();
+      const invite = readCookie(headers?.get("cookie") ?? null, INVITE_COOKIE);
+      const decision = signUpDecision({
+        first: await people.claimFirstAdmin(email),
+        invite: invite === undefined ? "none" : (await people.useInvite(decodeURIComponent(invite))) ? "valid" : "used",
+        policy: this.deps.settings.AUTH_SIGNUP,
+        allowedEmails: this.deps.settings.allowedEmails,
+        email,
+      });
+      if ("refused" in decision) throw new APIError("FORBIDDEN", { message: decision.refused, code: "SIGN_UP_REFUSED" });
+      return decision;
+    },
+    afterSignUp: async (user, headers) => {
+      const invite = readCookie(headers?.get("cookie") ?? null, INVITE_COOKIE);
+      if (invite) await this.people().inviteUsedBy(decodeURIComponent(invite), user.id);
+      // An open install switched to accounts: its first account, made from the browser that used it, keeps what that browser made.
+      if ((user as { role?: string }).role === "admin" && headers) await this.claimBrowserData(headers, user.id);
+    },
+    beforeSession: async (userId, seen, signingUp) => {
+      const status = seen ?? (await this.people().status(userId));
+      // A pending sign-up keeps its account: the route ends this session before it answers (lib/accounts/auth-route.ts).
+      if (status === "pending" && signingUp) return;
+      if (status === "pending") throw new APIError("FORBIDDEN", { message: "Your account is waiting for an admin's approval.", code: "PENDING_APPROVAL" });
+      if (status === "disabled") throw new APIError("FORBIDDEN", { message: "This account has been disabled. Ask an admin.", code: "ACCOUNT_DISABLED" });
+    },
+    afterSession: async (userId, headers) => {
+      if (this.deps.settings.AUTH_GUESTS && headers) await this.claimBrowserData(headers, userId);
+    },
+  };
+
+  /** Everything the browser's own identity made becomes `userId`'s. */
+  private async claimBrowserData(headers: Headers, userId: string): Promise<void> {
+    const browser = await this.browserIdentity(headers);
+    if (browser) await this.deps.adopt(browser, userId);
+  }
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@threadline/history/errors";
+import { readJson } from "@/lib/http/body";
+import { requestAddress } from "@/lib/http/client-address.mjs";
+import type { RateLimits } from "@/lib/rate-limit";
+import type { Accounts } from "./accounts";
+
+// /api/auth/*: Better Auth's own endpoints (sign-up/email, sign-in/email,
+// sign-out, get-session …), behind Threadline's limits, which are counted in
+// Postgres so that every server shares them: the requests that try a
+// password, make an account or send a mail are counted per address, and
+// failed sign-ins per email lock that email for a while, whether or not an
+// account has it (the answer must not tell which).
+
+/** The endpoints that try a password, make an account, or mail someone. */
+const COUNTED = new Set(["/sign-in/email", "/sign-up/email", "/request-password-reset", "/reset-password", "/sign-in/magic-link", "/sign-in/oauth2", "/sign-in/passkey"]);
+/** A sign-in's body is an email and a password: far below this. */
+const MAX_SIGN_IN_BYTES = 16 * 1024;
+
+const signInBody = z.looseObject({ email: z.string().max(320) });
+
+/**
+ * A sign-up an admin must approve keeps its account but no session: its
+ * session is ended and the answer says why, with no cookie (Better Auth makes
+ * the session in the sign-up's transaction, where refusing it would undo the
+ * account too).
+ */
+async function pendingRefused(accounts: Accounts, response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  const body = (await response.clone().json()) as { user?: { id: string; status?: string } };
+  if (body.user?.status !== "pending") return response;
+  await accounts.endSessions(body.user.id);
+  // In Better Auth's own shape, as the endpoint's other refusals are.
+  return Response.json(
+    { code: "PENDING_APPROVAL", message: "Your account is waiting for an admin's approval. You can sign in once they approve it." },
+    { status: 403, headers: { "cache-control": "no-store" } },
+  );
+}
+
+export interface AuthRouteApp {
+  accounts(): Accounts;
+  rateLimits(): Pick<RateLimits, "limitAuth" | "refuseLockedOut" | "signInFailed" | "signInSucceeded">;
+}
+
+export async function authRoute(app: AuthRouteApp, request: Request): Promise<Response> {
+  const accounts = app.accounts();
+  if (accounts.mode !== "accounts") throw new AppError("not_found:auth", `Nobody signs in here: this server runs with AUTH_MODE=${accounts.mode}.`);
+  const auth = await accounts.auth(accounts.https(request));
+  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
+  if (request.method !== "POST" || !COUNTED.has(path)) return auth.handler(request);
+
+  const limits = app.rateLimits();
+  await limits.limitAuth(requestAddress(request));
+  if (path === "/sign-up/email") return pendingRefused(accounts, await auth.handler(request));
+  if (path !== "/sign-in/email") return auth.handler(request);
+
+  const body = await readJson(request, signInBody, MAX_SIGN_IN_BYTES);
+  await limits.refuseLockedOut(body.email);
+  const response = await auth.handler(new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) }));
+  if (response.status === 401) await limits.signInFailed(body.email);
+  else if (response.ok) await limits.signInSucceeded(body.email);
+  return response;
+}

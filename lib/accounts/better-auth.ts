@@ -1,0 +1,129 @@
+import "server-only";
+import { createHmac, randomUUID } from "node:crypto";
+import type pg from "pg";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { APIError } from "better-auth/api";
+
+// Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
+// passkey flows, tokens in one-time links. It keeps its rows in the auth_*
+// tables (packages/history/db/tables/), through the column names below; what
+// Threadline adds (who may sign up, who may hold a session) comes in through
+// its hooks, so no path around them makes an account or a session.
+
+/** camelCase field → snake_case column, for the fields Better Auth names. */
+const columns = (...fields: string[]) => Object.fromEntries(fields.map((field) => [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
+
+/** What Threadline decides inside Better Auth's flows. */
+export interface AccountHooks {
+  /** Before a person's row is written: their role and status, or an APIError that stops the sign-up. */
+  beforeSignUp(user: { email: string }, request: Headers | undefined): Promise<{ role: string; status: string }>;
+  /** After a person's row is written (the invite used, the first admin's browser data claimed). */
+  afterSignUp(user: { id: string; email: string }, request: Headers | undefined): Promise<void>;
+  /**
+   * Before a session is made: throws an APIError when the person (of this
+   * status, as the sign-up's own transaction sees it) may not hold one.
+   * `signingUp`: the session of a sign-up (an error here would undo the
+   * account with it).
+   */
+  beforeSession(userId: string, status: string | undefined, signingUp: boolean): Promise<void>;
+  /** After a session is made (a guest's browser data claimed). */
+  afterSession(userId: string, request: Headers | undefined): Promise<void>;
+}
+
+export interface AuthSettings {
+  pool: pg.Pool;
+  /** The app's cookie-signing key; Better Auth's is derived from it. */
+  secret: string;
+  /** APP_URL, when set: otherwise each request's own origin. */
+  appUrl: string | undefined;
+  /** Whether the cookies are Secure (and __Secure- named): the request came over TLS. */
+  https: boolean;
+  hooks: AccountHooks;
+}
+
+/** Better Auth's key: its own, derived from the app's, so one setting (or none) covers both. */
+const derivedSecret = (secret: string) => createHmac("sha256", secret).update("threadline better-auth").digest("base64url");
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings) {
+  return {
+    appName: "Threadline",
+    basePath: "/api/auth",
+    baseURL: appUrl,
+    secret: derivedSecret(secret),
+    database: pool,
+    telemetry: { enabled: false },
+    // Counted in Postgres by the route (lib/accounts/auth-limits.ts), across servers; Better Auth's own counts per process.
+    rateLimit: { enabled: false },
+    logger: {
+      level: "warn",
+      // Without APP_URL each request's own origin is the base, as intended.
+      log: (level, message, ...args) => {
+        if (message.includes("Base URL is not set")) return;
+        console[level === "error" ? "error" : "warn"](`[auth] ${message}`, ...args);
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+    },
+    session: {
+      modelName: "auth_sessions",
+      fields: columns("expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "userId"),
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+    },
+    user: {
+      modelName: "auth_users",
+      fields: columns("emailVerified", "createdAt", "updatedAt"),
+      additionalFields: {
+        role: { type: "string", input: false, defaultValue: "member" },
+        status: { type: "string", input: false, defaultValue: "active" },
+      },
+    },
+    account: {
+      modelName: "auth_accounts",
+      fields: columns("accountId", "providerId", "userId", "accessToken", "refreshToken", "idToken", "accessTokenExpiresAt", "refreshTokenExpiresAt", "createdAt", "updatedAt"),
+    },
+    verification: {
+      modelName: "auth_verifications",
+      fields: columns("expiresAt", "createdAt", "updatedAt"),
+    },
+    advanced: {
+      cookiePrefix: "threadline",
+      useSecureCookies: https,
+      database: { generateId: () => randomUUID() },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user, context) => ({ data: { ...user, ...(await hooks.beforeSignUp(user, context?.headers)) } }),
+          after: async (user, context) => hooks.afterSignUp(user, context?.headers),
+        },
+      },
+      session: {
+        create: {
+          before: async (session, context) => {
+            // Read through Better Auth's adapter: a sign-up's new row is visible only inside its transaction.
+            const user = await context?.context.internalAdapter.findUserById(session.userId);
+            await hooks.beforeSession(session.userId, (user as { status?: string } | null | undefined)?.status, context?.path === "/sign-up/email");
+          },
+          after: async (session, context) => hooks.afterSession(session.userId, context?.headers),
+        },
+      },
+    },
+  } satisfies BetterAuthOptions;
+}
+
+export type Auth = ReturnType<typeof betterAuth<ReturnType<typeof authOptions>>>;
+
+export function makeAuth(settings: AuthSettings): Auth {
+  return betterAuth(authOptions(settings));
+}
+
+export { APIError };

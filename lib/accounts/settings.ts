@@ -1,0 +1,77 @@
+import "server-only";
+import { isIP } from "node:net";
+import { z } from "zod";
+import { fail, flag, slice, text, url, wholeNumber, type SettingsOf } from "@/lib/env";
+
+export const AUTH_MODES = ["accounts", "proxy", "open"] as const;
+export const SIGNUP_POLICIES = ["invite", "allowlist", "open"] as const;
+
+/** A list of values separated by commas or spaces, blanks dropped. */
+const list = (value: string | undefined) => (value ?? "").split(/[\s,]+/).filter(Boolean);
+
+/** An address or a network in CIDR notation (IPv4 or IPv6). */
+function isAddressOrNetwork(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split("/");
+  if (rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/** An email address (somebody@example.org) or a whole domain (example.org, or @example.org). */
+const isEmailOrDomain = (entry: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(entry) || /^@?[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(entry);
+
+/**
+ * Who may come in, and how they say who they are: accounts (sign-in
+ * required; the first account is the admin), a trusted proxy's header, or
+ * the open browser identity of a one-person install.
+ */
+export const accountsSettings = slice({
+  shape: {
+    /** accounts: sign-in required; proxy: an identity-aware proxy names the person; open: a browser identity per visitor, no sign-in. */
+    AUTH_MODE: z.enum(AUTH_MODES, { message: 'must be "accounts", "proxy" or "open"' }).default("accounts").describe("sign-in mode"),
+    /** Who may make an account after the first: an admin's invite (or approval), the emails and domains listed, or anyone. */
+    AUTH_SIGNUP: z.enum(SIGNUP_POLICIES, { message: 'must be "invite", "allowlist" or "open"' }).default("invite").describe("sign-up policy"),
+    /** The emails and domains that may sign up under AUTH_SIGNUP=allowlist, separated by commas. */
+    AUTH_ALLOWED_EMAILS: text.optional().describe("emails and domains that may sign up"),
+    /** Whether a visitor may chat as a guest before signing in (accounts mode). */
+    AUTH_GUESTS: flag(false).describe("guests"),
+    /** The header an identity-aware proxy names the person in (an email). */
+    AUTH_PROXY_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,100}$/, "must be a header name")
+      .default("X-Forwarded-Email")
+      .describe("proxy identity header"),
+    /** The addresses (or CIDR networks) of the proxy: the header is believed only from these. */
+    AUTH_PROXY_TRUSTED: text.optional().describe("proxy addresses"),
+    /** The address people reach the app at (https://chat.example.org): links in invites and mails, OIDC callbacks. */
+    APP_URL: url.optional().describe("public address"),
+    /** Failed sign-ins of one account before it is locked for a quarter of an hour. */
+    AUTH_LOCKOUT_FAILURES: wholeNumber(1, 1000).default(10).describe("failed sign-ins before a lockout"),
+    /** Sign-in, sign-up and reset requests per address per minute. */
+    RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(30).describe("sign-in requests per address per minute"),
+  },
+  finish(settings) {
+    const allowed = list(settings.AUTH_ALLOWED_EMAILS).map((entry) => entry.toLowerCase());
+    const wrongEmail = allowed.find((entry) => !isEmailOrDomain(entry));
+    if (wrongEmail) fail(`AUTH_ALLOWED_EMAILS must list emails or domains separated by commas; "${wrongEmail}" is neither.`);
+    if (settings.AUTH_SIGNUP === "allowlist" && settings.AUTH_MODE === "accounts" && allowed.length === 0) {
+      fail("AUTH_SIGNUP=allowlist needs AUTH_ALLOWED_EMAILS: the emails or domains that may sign up.");
+    }
+    const trusted = list(settings.AUTH_PROXY_TRUSTED);
+    const wrongAddress = trusted.find((entry) => !isAddressOrNetwork(entry));
+    if (wrongAddress) fail(`AUTH_PROXY_TRUSTED must list addresses or CIDR networks separated by commas; "${wrongAddress}" is neither.`);
+    if (settings.AUTH_MODE === "proxy" && trusted.length === 0) {
+      fail("AUTH_MODE=proxy needs AUTH_PROXY_TRUSTED: the proxy's addresses, the only ones whose header is believed.");
+    }
+    if (settings.AUTH_GUESTS && settings.AUTH_MODE !== "accounts") {
+      fail(`AUTH_GUESTS=true needs AUTH_MODE=accounts: in ${settings.AUTH_MODE} mode nobody signs in, so nobody is a guest.`);
+    }
+    return { allowedEmails: allowed, proxyTrusted: trusted };
+  },
+});
+
+/** The accounts wing's configuration. */
+export type AccountsSettings = SettingsOf<typeof accountsSettings>;

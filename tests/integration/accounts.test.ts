@@ -1,0 +1,275 @@
+import { randomUUID } from "node:crypto";
+import { beforeEach, describe, expect, it } from "vitest";
+import * as threads from "@/app/api/threads/route";
+import * as people from "@/app/api/admin/people/route";
+import * as person from "@/app/api/admin/people/[id]/route";
+import * as invites from "@/app/api/admin/invites/route";
+import * as invite from "@/app/invite/[code]/route";
+import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
+import { request, visitor } from "../support/api";
+import { authPost, signIn, signUp, whoAmI } from "../support/accounts";
+import { integrationApp } from "../support/integration";
+
+// AUTH_MODE=accounts, through Better Auth's own endpoints and the admin's
+// routes, on the real database: the first account is the admin, sign-up
+// follows the policy, nothing of the API answers without a session, and an
+// admin's "disable" ends a person's sessions at once.
+const t = integrationApp({ model: "offline", settings: { AUTH_MODE: "accounts", RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "0" } });
+
+const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.org`;
+
+beforeEach(async () => {
+  // Every test starts an install with nobody in it: the first sign-up is the admin.
+  await t.pool.query("TRUNCATE auth_users, auth_first_admin, auth_verifications CASCADE");
+});
+
+const listThreads = (cookie: string) => threads.GET(request("/api/threads", { cookie }), undefined);
+const change = (cookie: string, id: string, action: string) =>
+  person.PATCH(request(`/api/admin/people/${id}`, { method: "PATCH", cookie, json: { action } }), { params: Promise.resolve({ id }) });
+
+async function inviteCookie(adminCookie: string): Promise<string> {
+  const made = await invites.POST(request("/api/admin/invites", { method: "POST", cookie: adminCookie }), undefined);
+  expect(made.status).toBe(201);
+  const { url } = (await made.json()).invite;
+  const code = new URL(url).pathname.split("/").pop()!;
+  const landed = await invite.GET(request(`/invite/${code}`), { params: Promise.resolve({ code }) });
+  expect(landed.headers.get("location")).toMatch(/\/sign-up\?invite=1$/);
+  return landed.headers.getSetCookie()[0].split(";")[0];
+}
+
+describe("accounts", () => {
+  it("make the first person to sign up the admin, and everyone after a member", async () => {
+    const admin = await signUp(email("first"));
+    expect(admin.status).toBe(200);
+    expect(admin.cookie).not.toBe("");
+    expect((await whoAmI(admin.cookie)).user).toMatchObject({ role: "admin" });
+    expect(await whoAmI(admin.cookie)).toMatchObject({ guest: false, mode: "accounts" });
+
+    const member = await signUp(email("second"), { cookie: await inviteCookie(admin.cookie) });
+    expect(member.status).toBe(200);
+    expect((await whoAmI(member.cookie)).user).toMatchObject({ role: "member" });
+  });
+
+  it("answer 401 unauthorized:session to an API request without a session", async () => {
+    const nobody = await listThreads("");
+    expect(nobody.status).toBe(401);
+    expect((await nobody.json()).error.code).toBe("unauthorized:session");
+    // A browser identity of an open install is nobody here.
+    expect((await listThreads((await visitor()).cookie)).status).toBe(401);
+    expect(await whoAmI("")).toEqual({ user: null, guest: false, mode: "accounts" });
+  });
+
+  it("under the invite policy, hold a sign-up without an invite until an admin approves it", async () => {
+    const admin = await signUp(email("admin"));
+    const waiting = email("waiting");
+    const refused = await signUp(waiting);
+    expect(refused.status).toBe(403);
+    expect(refused.cookie).toBe("");
+    expect(refused.body.message).toMatch(/waiting for an admin's approval/);
+    expect((await signIn(waiting)).status).toBe(403);
+
+    const listed = (await (await people.GET(request("/api/admin/people", { cookie: admin.cookie }), undefined)).json()).people;
+    const pending = listed.find((p: { email: string }) => p.email === waiting);
+    expect(pending).toMatchObject({ status: "pending", role: "member" });
+    expect((await change(admin.cookie, pending.id, "approve")).status).toBe(200);
+
+    const approved = await signIn(waiting);
+    expect(approved.status).toBe(200);
+    expect((await listThreads(approved.cookie)).status).toBe(200);
+  });
+
+  it("use an invite link once", async () => {
+    const admin = await signUp(email("admin"));
+    const cookie = await inviteCookie(admin.cookie);
+    expect((await signUp(email("invited"), { cookie })).status).toBe(200);
+    const again = await signUp(email("again"), { cookie });
+    expect(again.status).toBe(403);
+    expect(again.body.message).toMatch(/invite link has been used or has expired/);
+  });
+
+  it("follow AUTH_SIGNUP=allowlist and AUTH_SIGNUP=open", async () => {
+    await signUp(email("admin"));
+    await t.configure({ AUTH_MODE: "accounts", AUTH_SIGNUP: "allowlist", AUTH_ALLOWED_EMAILS: "friend@example.com, @team.example" });
+    expect((await signUp("friend@example.com")).status).toBe(200);
+    expect((await signUp(`${randomUUID()}@team.example`)).status).toBe(200);
+    const stranger = await signUp(email("stranger"));
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.message).toMatch(/may not sign up here/);
+
+    await t.configure({ AUTH_MODE: "accounts", AUTH_SIGNUP: "open" });
+    const anyone = await signUp(email("anyone"));
+    expect(anyone.status).toBe(200);
+    expect((await whoAmI(anyone.cookie)).user.role).toBe("member");
+  });
+
+  it("end every session of a person an admin disables, and refuse them at once", async () => {
+    const admin = await signUp(email("admin"));
+    const who = email("member");
+    const member = await signUp(who, { cookie: await inviteCookie(admin.cookie) });
+    const otherDevice = await signIn(who);
+    expect((await listThreads(otherDevice.cookie)).status).toBe(200);
+
+    const id = (await whoAmI(member.cookie)).user.id;
+    const disabled = await change(admin.cookie, id, "disable");
+    expect((await disabled.json()).person.status).toBe("disabled");
+    for (const cookie of [member.cookie, otherDevice.cookie]) expect((await listThreads(cookie)).status).toBe(401);
+    const back = await signIn(who);
+    expect(back.status).toBe(403);
+    expect(back.body.message).toMatch(/disabled/);
+  });
+
+  it("refuse every admin route to a member with 403, and to nobody with 401", async () => {
+    const admin = await signUp(email("admin"));
+    const member = await signUp(email("member"), { cookie: await inviteCookie(admin.cookie) });
+    const adminId = (await whoAmI(admin.cookie)).user.id;
+    const calls = [
+      (cookie: string) => people.GET(request("/api/admin/people", { cookie }), undefined),
+      (cookie: string) => invites.POST(request("/api/admin/invites", { method: "POST", cookie }), undefined),
+      (cookie: string) => change(cookie, adminId, "disable"),
+    ];
+    for (const call of calls) {
+      const forbidden = await call(member.cookie);
+      expect(forbidden.status).toBe(403);
+      expect((await forbidden.json()).error.code).toBe("forbidden:admin");
+      expect((await call("")).status).toBe(401);
+    }
+  });
+
+  it("keep the last admin an admin", async () => {
+    const admin = await signUp(email("admin"));
+    const id = (await whoAmI(admin.cookie)).user.id;
+    const refused = await change(admin.cookie, id, "unmake-admin");
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toMatch(/last admin/);
+  });
+
+  it("sign out on the server: the session's cookie no longer works", async () => {
+    const admin = await signUp(email("admin"));
+    const out = await authPost("sign-out", {}, admin.cookie);
+    expect(out.status).toBe(200);
+    expect((await listThreads(admin.cookie)).status).toBe(401);
+  });
+});
+
+describe("sign-in's limits", () => {
+  it("lock an email after AUTH_LOCKOUT_FAILURES failed sign-ins, known or not, with the same answer", async () => {
+    await t.configure({ AUTH_MODE: "accounts", AUTH_LOCKOUT_FAILURES: "3", RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "0" });
+    const known = email("known");
+    await signUp(known);
+    const unknown = email("unknown");
+    for (const who of [known, unknown]) {
+      for (let i = 0; i < 3; i++) expect((await signIn(who, "wrong password!")).status).toBe(401);
+    }
+    const lockedKnown = await signIn(known); // the right password, too late
+    const lockedUnknown = await signIn(unknown);
+    expect(lockedKnown.status).toBe(429);
+    expect(lockedKnown.cookie).toBe("");
+    expect(lockedUnknown.status).toBe(429);
+    expect(lockedKnown.body).toEqual(lockedUnknown.body);
+    expect(lockedKnown.body.error?.code).toBe("rate_limited:locked");
+  });
+
+  it("answer a wrong password and an unknown email alike", async () => {
+    const known = email("known");
+    await signUp(known);
+    const wrong = await signIn(known, "not the password");
+    const nobody = await signIn(email("nobody"), "not the password");
+    expect([wrong.status, nobody.status]).toEqual([401, 401]);
+    expect(wrong.body).toEqual(nobody.body);
+  });
+
+  it("count sign-in requests per address, across emails", async () => {
+    await t.configure({ AUTH_MODE: "accounts", RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "2" });
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const from = (who: string) => authPost("sign-in/email", { email: who, password: "whatever123" }, undefined, { [CLIENT_ADDRESS_HEADER]: address });
+    expect((await from(email("a"))).status).toBe(401);
+    expect((await from(email("b"))).status).toBe(401);
+    const third = await from(email("c"));
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
+describe("a browser's own data", () => {
+  const threadOf = async (owner: string) => {
+    const id = randomUUID();
+    await t.pool.query("INSERT INTO threads (id, owner, title, message_count) VALUES ($1, $2, 'made before signing up', 2)", [id, owner]);
+    return id;
+  };
+  const listed = async (cookie: string) => (await (await listThreads(cookie)).json()).threads.map((thread: { id: string }) => thread.id);
+
+  it("goes with the first account made from that browser, when an open install is switched to accounts", async () => {
+    const browser = await visitor();
+    const threadId = await threadOf(browser.id);
+    const admin = await signUp(email("owner"), { cookie: browser.cookie });
+    expect(await listed(admin.cookie)).toEqual([threadId]);
+  });
+
+  it("stays a guest's own until the guest signs up, and then becomes the account's", async () => {
+    await signUp(email("admin"));
+    await t.configure({ AUTH_MODE: "accounts", AUTH_GUESTS: "1", AUTH_SIGNUP: "open" });
+    const guest = await visitor();
+    const threadId = await threadOf(guest.id);
+    expect(await listed(guest.cookie)).toEqual([threadId]);
+    expect((await whoAmI(guest.cookie)).guest).toBe(true);
+
+    const account = await signUp(email("guest"), { cookie: `${guest.cookie}` });
+    expect(account.status).toBe(200);
+    expect(await listed(account.cookie)).toEqual([threadId]);
+    expect(await listed(guest.cookie)).toEqual([]);
+  });
+
+  it("is nobody's to claim without guests: a later sign-up from a browser with an old identity takes nothing", async () => {
+    await signUp(email("admin"));
+    await t.configure({ AUTH_MODE: "accounts", AUTH_SIGNUP: "open" });
+    const browser = await visitor();
+    const threadId = await threadOf(browser.id);
+    const later = await signUp(email("later"), { cookie: browser.cookie });
+    expect(await listed(later.cookie)).toEqual([]);
+    const { rows } = await t.pool.query("SELECT owner FROM threads WHERE id = $1", [threadId]);
+    expect(rows[0].owner).toBe(browser.id);
+  });
+});
+
+describe("AUTH_MODE=proxy", () => {
+  const TRUSTED = "10.1.2.3";
+  const from = (peer: string | undefined, named?: string) => {
+    const headers: Record<string, string> = {};
+    if (peer) headers[PEER_ADDRESS_HEADER] = peer;
+    if (named) headers["x-forwarded-email"] = named;
+    return request("/api/threads", { headers });
+  };
+
+  beforeEach(async () => {
+    await t.configure({ AUTH_MODE: "proxy", AUTH_PROXY_TRUSTED: `${TRUSTED}, fd00::/8` });
+  });
+
+  it("takes the person from the proxy's header, the first named the admin", async () => {
+    const first = email("first");
+    const response = await threads.GET(from(TRUSTED, first), undefined);
+    expect(response.status).toBe(200);
+    const meFirst = await (await import("@/app/api/me/route")).GET(from(TRUSTED, first), undefined);
+    expect(await meFirst.json()).toMatchObject({ user: { email: first, role: "admin" }, guest: false, mode: "proxy" });
+    // The same person again is the same owner; an IPv4-mapped peer is its IPv4 address; the next person is a member.
+    const again = await (await import("@/app/api/me/route")).GET(from(`::ffff:${TRUSTED}`, first.toUpperCase()), undefined);
+    expect((await again.json()).user.email).toBe(first);
+    const second = await (await import("@/app/api/me/route")).GET(from("fd00::7", email("second")), undefined);
+    expect((await second.json()).user.role).toBe("member");
+  });
+
+  it("believes the header from no other address, and names nobody without it", async () => {
+    const forged = await threads.GET(from("203.0.113.5", email("mallory")), undefined);
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).error.code).toBe("forbidden:proxy");
+    // Started without the start script's stamp, a request has no peer: not the proxy either.
+    expect((await threads.GET(from(undefined, email("mallory")), undefined)).status).toBe(403);
+    const unnamed = await threads.GET(from(TRUSTED), undefined);
+    expect(unnamed.status).toBe(401);
+    expect((await unnamed.json()).error.code).toBe("unauthorized:proxy");
+    expect((await t.pool.query("SELECT 1 FROM auth_users WHERE email LIKE 'mallory-%'")).rowCount).toBe(0);
+  });
+
+  it("has no sign-up or sign-in of its own", async () => {
+    expect((await signUp(email("someone"))).status).toBe(404);
+  });
+});
