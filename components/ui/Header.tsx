@@ -4,6 +4,8 @@ import { lazy, Suspense, useState } from "react";
 import { HeaderActionsSlot } from "@/components/ui/HeaderActions";
 import { DevicesIcon, MenuIcon } from "@/components/ui/icons";
 import { useOpenedOnce } from "@/components/ui/useOpenedOnce";
+import { AccountMenu } from "@/components/account/AccountMenu";
+import type { Me } from "@/lib/protocol/accounts";
 
 // Not needed for the first paint: loaded when the user first asks for a link.
 const DeviceLinkDialog = lazy(() => import("@/components/ui/DeviceLinkDialog").then((m) => ({ default: m.DeviceLinkDialog })));
@@ -14,7 +16,7 @@ export interface ModelBadgeInfo {
   offline: boolean;
 }
 
-export function Header({ model, several, onOpenSidebar }: { model: ModelBadgeInfo; several: boolean; onOpenSidebar: () => void }) {
+export function Header({ model, several, me, onOpenSidebar }: { model: ModelBadgeInfo; several: boolean; me: Me | null; onOpenSidebar: () => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
   const linkDialogLoaded = useOpenedOnce(linkOpen);
   return (
@@ -38,15 +40,19 @@ export function Header({ model, several, onOpenSidebar }: { model: ModelBadgeInf
       )}
       <div className="ml-auto flex shrink-0 items-center gap-1">
         <HeaderActionsSlot />
-        {/* On a phone the words would push the model's name out: the icon stands for them. */}
-        <button
-          type="button"
-          onClick={() => setLinkOpen(true)}
-          className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 hover:bg-neutral-100 dark:text-neutral-200 dark:hover:bg-neutral-800"
-        >
-          <DevicesIcon className="sm:hidden" />
-          <span className="sr-only sm:not-sr-only">Use on another device</span>
-        </button>
+        {/* A browser identity travels by a link; an account signs in on the other device. */}
+        {me?.mode === "open" && (
+          // On a phone the words would push the model's name out: the icon stands for them.
+          <button
+            type="button"
+            onClick={() => setLinkOpen(true)}
+            className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 hover:bg-neutral-100 dark:text-neutral-200 dark:hover:bg-neutral-800"
+          >
+            <DevicesIcon className="sm:hidden" />
+            <span className="sr-only sm:not-sr-only">Use on another device</span>
+          </button>
+        )}
+        {me && me.mode !== "open" && <AccountMenu me={me} />}
       </div>
       {linkDialogLoaded && (
         <Suspense fallback={null}>

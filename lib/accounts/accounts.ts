@@ -5,6 +5,7 @@ import { IDENTITY_COOKIE, readCookie, verifyIdentity } from "@/lib/auth/identity
 import { isHttps } from "@/lib/auth/identity-cookie";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { peerAddress } from "@/lib/http/client-address.mjs";
+import { ownHost } from "@/lib/http/request-origin";
 import { once } from "@/lib/wing";
 import type { Invite, Me, Person, PersonChange } from "@/lib/protocol/accounts";
 import { APIError, makeAuth, type AccountHooks, type Auth } from "./better-auth";
@@ -51,6 +52,11 @@ export class Accounts {
 
   get mode() {
     return this.deps.settings.AUTH_MODE;
+  }
+
+  /** Whether visitors may chat as guests before they sign in. */
+  get guests(): boolean {
+    return this.mode === "accounts" && this.deps.settings.AUTH_GUESTS;
   }
 
   /** Better Auth for requests over TLS or not: the cookies' Secure flag (and __Secure- name) differ. */
@@ -147,7 +153,8 @@ export class Accounts {
   /** A new invite link, for `admin` to hand to someone: it makes one account, within a week. */
   async invite(admin: Person, request: Request): Promise<Invite> {
     const { code, expiresAt } = await this.people().invite(admin.id);
-    const base = this.deps.settings.APP_URL ?? new URL(request.url).origin;
+    // Without APP_URL, the address the admin's browser used (Next's own request.url may name another host, behind a proxy or in the standalone server).
+    const base = this.deps.settings.APP_URL ?? `${this.https(request) ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
     return { url: new URL(`/invite/${code}`, base).href, expiresAt };
   }
 

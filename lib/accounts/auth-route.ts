@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@threadline/history/errors";
 import { readJson } from "@/lib/http/body";
+import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { requestAddress } from "@/lib/http/client-address.mjs";
 import type { RateLimits } from "@/lib/rate-limit";
 import type { Accounts } from "./accounts";
@@ -19,6 +20,13 @@ const COUNTED = new Set(["/sign-in/email", "/sign-up/email", "/request-password-
 const MAX_SIGN_IN_BYTES = 16 * 1024;
 
 const signInBody = z.looseObject({ email: z.string().max(320) });
+const signUpBody = z.looseObject({
+  name: z.string().trim().min(1, "Say what to call you.").max(100, "A name is at most 100 characters."),
+  email: z.string().max(320),
+});
+
+/** The same request, its body the one already read. */
+const withBody = (request: Request, body: unknown) => new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) });
 
 /**
  * A sign-up an admin must approve keeps its account but no session: its
@@ -38,6 +46,20 @@ async function pendingRefused(accounts: Accounts, response: Response): Promise<R
   );
 }
 
+/**
+ * The answer without the session's token, which Better Auth also puts in the
+ * body (for clients that send it as a bearer): here it lives only in the
+ * httpOnly cookie, out of reach of the page's scripts.
+ */
+async function withoutToken(response: Response): Promise<Response> {
+  if (!response.ok || !response.headers.get("content-type")?.includes("application/json")) return response;
+  const body = (await response.json()) as Record<string, unknown>;
+  delete body.token;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
 export interface AuthRouteApp {
   accounts(): Accounts;
   rateLimits(): Pick<RateLimits, "limitAuth" | "refuseLockedOut" | "signInFailed" | "signInSucceeded">;
@@ -46,19 +68,25 @@ export interface AuthRouteApp {
 export async function authRoute(app: AuthRouteApp, request: Request): Promise<Response> {
   const accounts = app.accounts();
   if (accounts.mode !== "accounts") throw new AppError("not_found:auth", `Nobody signs in here: this server runs with AUTH_MODE=${accounts.mode}.`);
+  // proxy.ts makes this check before the route too; a request that reaches the route some other way gets the same rules.
+  const refusal = stateChangeRefusal(request.method, request.headers, request.url);
+  if (refusal) throw refusal;
   const auth = await accounts.auth(accounts.https(request));
   const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
   if (request.method !== "POST" || !COUNTED.has(path)) return auth.handler(request);
 
   const limits = app.rateLimits();
   await limits.limitAuth(requestAddress(request));
-  if (path === "/sign-up/email") return pendingRefused(accounts, await auth.handler(request));
+  if (path === "/sign-up/email") {
+    const body = await readJson(request, signUpBody, MAX_SIGN_IN_BYTES);
+    return withoutToken(await pendingRefused(accounts, await auth.handler(withBody(request, body))));
+  }
   if (path !== "/sign-in/email") return auth.handler(request);
 
   const body = await readJson(request, signInBody, MAX_SIGN_IN_BYTES);
   await limits.refuseLockedOut(body.email);
-  const response = await auth.handler(new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) }));
+  const response = await auth.handler(withBody(request, body));
   if (response.status === 401) await limits.signInFailed(body.email);
   else if (response.ok) await limits.signInSucceeded(body.email);
-  return response;
+  return withoutToken(response);
 }

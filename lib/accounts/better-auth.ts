@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError } from "better-auth/api";
+import { ownHost } from "@/lib/http/request-origin";
 
 // Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
 // passkey flows, tokens in one-time links. It keeps its rows in the auth_*
@@ -52,6 +53,8 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
     appName: "Threadline",
     basePath: "/api/auth",
     baseURL: appUrl,
+    // Without APP_URL, the origin a browser addressed (its Host, as a TLS proxy passes it on) is this app's own, as proxy.ts's same-origin rule has it.
+    trustedOrigins: appUrl ? [] : (request?: Request) => (request ? [`${https ? "https" : "http"}://${ownHost(request.headers, request.url)}`] : []),
     secret: derivedSecret(secret),
     database: pool,
     telemetry: { enabled: false },

@@ -9,7 +9,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const isSafeMethod = (method: string) => SAFE_METHODS.has(method.toUpperCase());
 
 /** The host this request was addressed to, as the browser saw it (a TLS proxy passes it on). */
-function ownHost(headers: Headers, url: URL | string): string {
+export function ownHost(headers: Headers, url: URL | string): string {
   return headers.get("x-forwarded-host")?.split(",")[0].trim() || headers.get("host") || new URL(url).host;
 }
 

@@ -7,6 +7,7 @@ import * as invites from "@/app/api/admin/invites/route";
 import * as invite from "@/app/invite/[code]/route";
 import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { request, visitor } from "../support/api";
+import * as auth from "@/app/api/auth/[...all]/route";
 import { authPost, signIn, signUp, whoAmI } from "../support/accounts";
 import { integrationApp } from "../support/integration";
 
@@ -33,7 +34,7 @@ async function inviteCookie(adminCookie: string): Promise<string> {
   const { url } = (await made.json()).invite;
   const code = new URL(url).pathname.split("/").pop()!;
   const landed = await invite.GET(request(`/invite/${code}`), { params: Promise.resolve({ code }) });
-  expect(landed.headers.get("location")).toMatch(/\/sign-up\?invite=1$/);
+  expect(landed.headers.get("location")).toBe("/sign-up?invite=1");
   return landed.headers.getSetCookie()[0].split(";")[0];
 }
 
@@ -42,6 +43,9 @@ describe("accounts", () => {
     const admin = await signUp(email("first"));
     expect(admin.status).toBe(200);
     expect(admin.cookie).not.toBe("");
+    // The session's token lives only in the httpOnly cookie, out of the page scripts' reach.
+    expect(admin.body).not.toHaveProperty("token");
+    expect((await signIn(admin.body.user!.email)).body).not.toHaveProperty("token");
     expect((await whoAmI(admin.cookie)).user).toMatchObject({ role: "admin" });
     expect(await whoAmI(admin.cookie)).toMatchObject({ guest: false, mode: "accounts" });
 
@@ -271,5 +275,43 @@ describe("AUTH_MODE=proxy", () => {
 
   it("has no sign-up or sign-in of its own", async () => {
     expect((await signUp(email("someone"))).status).toBe(404);
+  });
+});
+
+describe("what a sign-up may send", () => {
+  it("is bounded: a name of 101 characters, an empty name, a large body and a short password are refused, and nothing is stored", async () => {
+    const who = email("bounded");
+    const long = await authPost("sign-up/email", { email: who, password: "correct horse battery", name: "n".repeat(101) });
+    expect(long.status).toBe(400);
+    expect((await long.json()).error.message).toMatch(/at most 100 characters/);
+    expect((await authPost("sign-up/email", { email: who, password: "correct horse battery", name: "  " })).status).toBe(400);
+    const huge = await authPost("sign-up/email", { email: who, password: "correct horse battery", name: "x", padding: "p".repeat(20_000) });
+    expect(huge.status).toBe(413);
+    const short = await authPost("sign-up/email", { email: who, password: "short", name: "x" });
+    expect(short.status).toBe(400);
+    expect((await short.json()).message).toMatch(/short/i);
+    expect((await t.pool.query("SELECT 1 FROM auth_users WHERE email = $1", [who])).rowCount).toBe(0);
+  });
+});
+
+describe("another site", () => {
+  it("cannot sign anyone up or in: the origin must be the one the browser addressed", async () => {
+    const who = email("csrf");
+    const crossSite = await authPost("sign-up/email", { email: who, password: "correct horse battery", name: "x" }, undefined, { origin: "http://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect((await t.pool.query("SELECT 1 FROM auth_users WHERE email = $1", [who])).rowCount).toBe(0);
+    // Behind a proxy the app may see another host in its URL; the browser's own Host header is what its Origin matches.
+    const proxied = await auth.POST(
+      new Request("http://127.0.0.1:3000/api/auth/sign-up/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "chat.example.org", origin: "http://chat.example.org" },
+        body: JSON.stringify({ email: who, password: "correct horse battery", name: "x" }),
+      }),
+      undefined,
+    );
+    expect(proxied.status).toBe(200);
+    expect((await signIn(who, "correct horse battery", undefined)).status).toBe(200);
+    const crossSignIn = await authPost("sign-in/email", { email: who, password: "correct horse battery" }, undefined, { origin: "http://evil.example" });
+    expect(crossSignIn.status).toBe(403);
   });
 });

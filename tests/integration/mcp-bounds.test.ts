@@ -8,7 +8,7 @@ import type { AgentTool, ToolContext } from "@/lib/agent/network/tools/types";
 import type { Part } from "@threadline/history/parts";
 import * as chat from "@/app/api/chat/route";
 import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/route";
-import NewChatPage from "@/app/page";
+import NewChatPage from "@/app/(chat)/page";
 import { chatTurn, request, visitor } from "../support/api";
 import { startHostileMcpServer, type HostileMcpServer, type HostileMode } from "../support/hostile-mcp-server";
 import { integrationApp } from "../support/integration";

@@ -20,7 +20,7 @@ export function authPost(path: string, json: unknown, cookie?: string, headers: 
 export interface SignedUp {
   status: number;
   cookie: string;
-  body: { user?: { id: string }; message?: string; code?: string; error?: { code: string; message: string } };
+  body: { user?: { id: string; email: string }; message?: string; code?: string; error?: { code: string; message: string } };
 }
 
 export async function signUp(email: string, options: { password?: string; name?: string; cookie?: string } = {}): Promise<SignedUp> {

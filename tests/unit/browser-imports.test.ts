@@ -33,7 +33,7 @@ describe("the browser's code", () => {
 
   it("would be caught reaching one: the server's own modules do", () => {
     expect(forbiddenPaths("lib/threads/signed-page.ts", isServerOnly)).toContain("lib/threads/signed-page.ts → server-only");
-    expect(forbiddenPaths("app/c/[threadId]/page.tsx", isServerOnly).length).toBeGreaterThan(0);
+    expect(forbiddenPaths("app/(chat)/c/[threadId]/page.tsx", isServerOnly).length).toBeGreaterThan(0);
   });
 });
 

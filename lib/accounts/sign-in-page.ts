@@ -1,0 +1,21 @@
+import "server-only";
+import { redirect } from "next/navigation";
+import type { Accounts } from "./accounts";
+import { pageRequest } from "./page-request";
+
+/** Where to go after signing in: a path of this site only (never `//elsewhere` or a full URL), else home. */
+export function safeNext(next: string | string[] | undefined): string {
+  const value = Array.isArray(next) ? next[0] : next;
+  return value && /^\/(?![/\\])/.test(value) ? value : "/";
+}
+
+/**
+ * What the sign-in and sign-up pages need to know, or a redirect: home when
+ * nobody signs in here (another mode) or the visitor is signed in already.
+ */
+export async function signInPageState(accounts: Accounts) {
+  if (accounts.mode !== "accounts") redirect("/");
+  const identity = await accounts.identify(await pageRequest());
+  if (identity?.person) redirect("/");
+  return { anyone: await accounts.people().anyone(), guests: accounts.guests, guest: identity?.guest ?? false };
+}

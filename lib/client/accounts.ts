@@ -1,0 +1,44 @@
+// The sign-in pages' and the admin's calls: Better Auth's own endpoints
+// (/api/auth/*, whose refusals are `{ code, message }`) and Threadline's
+// (`{ error: { code, message } }`). Every failure is an Error whose message can
+// be shown as is.
+import type { Invite, Person, PersonChange } from "@/lib/protocol/accounts";
+
+async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      cache: "no-store",
+      headers: init.body !== undefined ? { "content-type": "application/json" } : undefined,
+    });
+  } catch {
+    throw new Error("Could not reach the server. Check your connection.");
+  }
+  const body = (await response.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
+  if (!response.ok) throw new Error(body?.error?.message ?? body?.message ?? `The server answered ${response.status}.`);
+  return body as T;
+}
+
+const post = <T>(path: string, body: unknown) => call<T>(path, { method: "POST", body: JSON.stringify(body) });
+
+export const signIn = (email: string, password: string) => post("/api/auth/sign-in/email", { email, password });
+
+export const signUp = (name: string, email: string, password: string) => post("/api/auth/sign-up/email", { name, email, password });
+
+export const signOut = () => post("/api/auth/sign-out", {});
+
+/** A browser identity to chat with before signing up (where guests are allowed). */
+export const continueAsGuest = () => post("/api/guest", {});
+
+export async function listPeople(): Promise<Person[]> {
+  return (await call<{ people: Person[] }>("/api/admin/people")).people;
+}
+
+export async function changePerson(id: string, action: PersonChange["action"]): Promise<Person> {
+  return (await call<{ person: Person }>(`/api/admin/people/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ action }) })).person;
+}
+
+export async function makeInvite(): Promise<Invite> {
+  return (await post<{ invite: Invite }>("/api/admin/invites", {})).invite;
+}
