@@ -21,3 +21,5 @@ export const CRASH_INNGEST_APP_PORT: number;
 export const CRASH_STANDIN_PORT: number;
 export const PAGING_APP_PORT: number;
 export const PAGING_APP_URL: string;
+export const ACCOUNTS_APP_PORTS: { inline: number; inngest: number };
+export const ACCOUNTS_STANDIN_PORT: number;

@@ -32,12 +32,24 @@ export const PAGING_APP_PORT = 3105;
 export const PAGING_APP_URL = `http://127.0.0.1:${PAGING_APP_PORT}`;
 export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 
+/** The sign-in specs' own servers (AUTH_MODE=accounts, a database each), one per runtime, and the Inngest one's stand-in. */
+export const ACCOUNTS_APP_PORTS = { inline: 3106, inngest: 3107 };
+export const ACCOUNTS_STANDIN_PORT = 8301;
+
 /**
  * The database of the apps under test: the server in E2E_DATABASE_URL, or,
  * without it, each app's own embedded Postgres in a folder of its own.
  */
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL || undefined;
-export const E2E_EMBEDDED_DIRS = [".test-output/pglite-inline", ".test-output/pglite-inngest", ".test-output/pglite-operator", ".test-output/pglite-crash", ".test-output/pglite-paging"];
+export const E2E_EMBEDDED_DIRS = [
+  ".test-output/pglite-inline",
+  ".test-output/pglite-inngest",
+  ".test-output/pglite-operator",
+  ".test-output/pglite-crash",
+  ".test-output/pglite-paging",
+  ".test-output/pglite-accounts-inline",
+  ".test-output/pglite-accounts-inngest",
+];
 const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 
 /** Environment of the app under test: a throwaway database and the mock model. */

@@ -62,7 +62,10 @@ export function AccountMenu({ me }: { me: Me }) {
         <span aria-hidden className="grid size-6 shrink-0 place-items-center rounded-full bg-neutral-200 text-xs font-semibold uppercase dark:bg-neutral-700">
           {(user?.name || user?.email || "G").slice(0, 1)}
         </span>
-        <span className="hidden truncate sm:inline">{user ? user.name || user.email : "Guest"}</span>
+        {/* Named "Account" for screen readers, who hear who is signed in from the menu itself. */}
+        <span aria-hidden className="hidden truncate sm:inline">
+          {user ? user.name || user.email : "Guest"}
+        </span>
         <ChevronDownIcon className={open ? "rotate-180" : undefined} />
       </button>
       <div

@@ -10,10 +10,10 @@ import { CRASH_APP_PORT, E2E_APP_ENV, E2E_DATABASE_URL, E2E_EMBEDDED_DIRS } from
 /** How soon a dead turn's message may be answered again, on these servers. */
 export const LEASE_SECONDS = 2;
 
-/** The database, held open by a process of its own: the embedded one (in `embeddedDir`), or the e2e server's. */
-export async function holdDatabase(embeddedDir = E2E_EMBEDDED_DIRS[3]): Promise<{ url: string; pool: string; process: ChildProcess }> {
+/** The database, held open by a process of its own: the embedded one (in `embeddedDir`), or the e2e server's (`serverUrl`; created when missing). */
+export async function holdDatabase(embeddedDir = E2E_EMBEDDED_DIRS[3], serverUrl = E2E_DATABASE_URL): Promise<{ url: string; pool: string; process: ChildProcess }> {
   const child = spawn(process.execPath, ["tests/support/hold-database.mjs"], {
-    env: { ...process.env, ...(E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { DATABASE_URL: "", EMBEDDED_DB_DIR: embeddedDir }) },
+    env: { ...process.env, ...(serverUrl ? { DATABASE_URL: serverUrl } : { DATABASE_URL: "", EMBEDDED_DB_DIR: embeddedDir }) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   for await (const line of createInterface({ input: child.stdout! })) {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { recreateDatabase } from "@threadline/history/migrate";
 import { parseDockerfile, replayDockerfile, runHealthcheck, startImage, type Image } from "../support/dockerfile-replay";
-import { chatTurn, freePort, freshCopy, stopGroup, visit, waitFor } from "../support/fresh-copy";
+import { chatTurn, freePort, freshCopy, stopGroup, firstAccount, waitFor } from "../support/fresh-copy";
 
 // No Docker engine runs on the build machines, so this replays the Dockerfile
 // itself (tests/support/dockerfile-replay.ts) on a fresh copy of the tree (HEAD in a clone): the same
@@ -116,7 +116,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
     expect(asset, "the page links its static assets").toBeDefined();
     expect((await fetch(`${base}${asset}`)).status).toBe(200);
 
-    const cookie = await visit(base);
+    const cookie = await firstAccount(base);
     const turn = await chatTurn(base, cookie, "Hello from the image");
     expect(turn.contentType).toContain("text/event-stream");
     expect(turn.reply).toContain('You wrote: "Hello from the image"');
@@ -140,7 +140,7 @@ describe("the Docker image, its steps replayed without Docker", () => {
         await waitFor(`http://127.0.0.1:${port}/api/health`, started.child, started.output);
       }
       const [a, b] = servers;
-      const cookie = await visit(a.base); // both sign with the key kept in the shared database
+      const cookie = await firstAccount(a.base); // a session in the shared database, which both servers read
       const post = (base: string) =>
         fetch(`${base}/api/chat`, {
           method: "POST",

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { access, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { chatTurn, cleanEnv, freePort, freshCopy, installPackages, stopGroup, visit, waitFor } from "../support/fresh-copy";
+import { chatTurn, cleanEnv, freePort, freshCopy, installPackages, stopGroup, firstAccount, waitFor } from "../support/fresh-copy";
 
 // The README's quick start, literally: `npm run dev` in a fresh copy of the
 // committed tree, with no .data/, no .env and no variables but PORT (so the
@@ -57,7 +57,7 @@ describe("the quick start on a fresh clone", () => {
     expect(output()).toContain("using the embedded Postgres (PGlite)");
     expect(output()).toContain(path.join(copy, ".data", "pglite"));
 
-    const cookie = await visit(await base);
+    const cookie = await firstAccount(await base);
     const turn = await chatTurn(await base, cookie, "Remember the quick start");
     expect(turn.contentType).toContain("text/event-stream");
     expect(turn.reply).toContain('You wrote: "Remember the quick start"');

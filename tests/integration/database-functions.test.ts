@@ -41,7 +41,23 @@ const ADDED = [
 /** The functions a later feature rewrote since (their own tests say what they do now): the move kept every other one as it was. */
 const REWRITTEN = ["threadline_append_reply", "threadline_append_user_message", "threadline_claim_turn", "threadline_fork_thread", "threadline_import_finish", "threadline_import_parts", "threadline_open_turn", "threadline_open_version", "threadline_request_stop"];
 /** The tables made since that commit, whose indexes are new too. */
-const TABLES_ADDED = ["db_functions", "document_versions", "documents", "files", "message_feedback", "model_usage", "reminders", "tool_approvals"];
+const TABLES_ADDED = [
+  "db_functions",
+  "document_versions",
+  "documents",
+  "files",
+  "message_feedback",
+  "model_usage",
+  "reminders",
+  "tool_approvals",
+  "auth_users",
+  "auth_sessions",
+  "auth_accounts",
+  "auth_verifications",
+  "auth_passkeys",
+  "auth_invites",
+  "auth_first_admin",
+];
 /** Indexes made since on tables that were there. */
 const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];
 const MIGRATIONS_DIR = path.join(process.cwd(), "packages", "history", "db", "migrations");

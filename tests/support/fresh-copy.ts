@@ -201,12 +201,34 @@ export async function stopGroup(child: ChildProcess | undefined): Promise<void> 
   }
 }
 
-/** Opens the app as a new visitor (the page sets the identity cookie) and returns the cookie. */
+/** Opens an AUTH_MODE=open app as a new visitor (the page sets the identity cookie) and returns the cookie. */
 export async function visit(base: string): Promise<string> {
   const page = await fetch(`${base}/`);
   if (page.status !== 200) throw new Error(`GET / answered ${page.status}`);
   const cookie = page.headers.get("set-cookie");
   if (!cookie) throw new Error("GET / set no identity cookie");
+  return cookie.split(";")[0];
+}
+
+/**
+ * A new install's first step, as its first visitor takes it: the app sends
+ * them to /sign-up, where they create the first account (its admin). Returns
+ * the session cookie.
+ */
+export async function firstAccount(base: string): Promise<string> {
+  const page = await fetch(`${base}/`);
+  if (page.status !== 200 || new URL(page.url).pathname !== "/sign-up") throw new Error(`GET / should end on /sign-up, not ${page.url} (${page.status})`);
+  if (!(await page.text()).includes("Create the first account")) throw new Error("/sign-up does not offer the first account");
+  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ name: "First Person", email: "first@example.org", password: "a long first password" }),
+  });
+  if (signUp.status !== 200) throw new Error(`the first sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const cookie = signUp.headers.getSetCookie().find((set) => set.startsWith("threadline.session_token="));
+  if (!cookie) throw new Error("the first sign-up set no session cookie");
+  const me = await (await fetch(`${base}/api/me`, { headers: { cookie: cookie.split(";")[0] } })).json();
+  if (me.user?.role !== "admin") throw new Error(`the first account should be the admin: ${JSON.stringify(me)}`);
   return cookie.split(";")[0];
 }
 
