@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { useDismiss } from "@/components/ui/useDismiss";
-import { ChevronDownIcon } from "@/components/ui/icons";
+import { ChevronDownIcon, UserIcon } from "@/components/ui/icons";
 import { signOut } from "@/lib/client/accounts";
 import type { Me } from "@/lib/protocol/accounts";
 
@@ -41,6 +41,7 @@ export function AccountMenu({ me }: { me: Me }) {
   }
 
   const user = me.user;
+  const shown = user ? user.name || user.email : "Guest";
   return (
     <div
       ref={root}
@@ -53,19 +54,15 @@ export function AccountMenu({ me }: { me: Me }) {
       <button
         ref={button}
         type="button"
-        aria-label="Account"
+        // "Account" first, then the name the button shows: screen readers and speech input name it as it reads.
+        aria-label={`Account: ${shown}`}
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen((o) => !o)}
         className="inline-flex max-w-48 items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:text-neutral-200 dark:hover:bg-neutral-800"
       >
-        <span aria-hidden className="grid size-6 shrink-0 place-items-center rounded-full bg-neutral-200 text-xs font-semibold uppercase dark:bg-neutral-700">
-          {(user?.name || user?.email || "G").slice(0, 1)}
-        </span>
-        {/* Named "Account" for screen readers, who hear who is signed in from the menu itself. */}
-        <span aria-hidden className="hidden truncate sm:inline">
-          {user ? user.name || user.email : "Guest"}
-        </span>
+        <UserIcon />
+        <span className="hidden truncate sm:inline">{shown}</span>
         <ChevronDownIcon className={open ? "rotate-180" : undefined} />
       </button>
       <div
@@ -107,11 +104,18 @@ export function AccountMenu({ me }: { me: Me }) {
             </>
           )}
           {user && me.mode === "accounts" && (
-            <li>
-              <button ref={setFirst} type="button" onClick={leave} className={item}>
-                Sign out
-              </button>
-            </li>
+            <>
+              <li>
+                <a ref={setFirst} href="/account/passkeys" className={item}>
+                  Passkeys
+                </a>
+              </li>
+              <li>
+                <button type="button" onClick={leave} className={item}>
+                  Sign out
+                </button>
+              </li>
+            </>
           )}
         </ul>
         {error && (

@@ -23,6 +23,18 @@ export function SignInForm({ next, guests }: { next: string; guests: boolean }) 
     }
   }
 
+  async function withPasskey() {
+    setBusy(true);
+    setError(null);
+    try {
+      await (await import("@/lib/client/passkeys")).signInWithPasskey();
+      window.location.assign(next);
+    } catch (reason) {
+      setError((reason as Error).message);
+      setBusy(false);
+    }
+  }
+
   async function asGuest() {
     setBusy(true);
     setError(null);
@@ -46,6 +58,9 @@ export function SignInForm({ next, guests }: { next: string; guests: boolean }) 
           Sign in
         </button>
       </form>
+      <button type="button" onClick={withPasskey} disabled={busy} className={secondaryButton}>
+        Sign in with a passkey
+      </button>
       {guests && (
         <button type="button" onClick={asGuest} disabled={busy} className={secondaryButton}>
           Continue as guest

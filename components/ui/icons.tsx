@@ -156,3 +156,10 @@ export const FileIcon = () => (
     <path d="M14 3v5h5" />
   </Icon>
 );
+
+export const UserIcon = () => (
+  <Icon>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21a8 8 0 0 1 16 0" />
+  </Icon>
+);

@@ -22,6 +22,8 @@ import { trustedAddresses } from "./trusted-proxies";
 // identity until they sign in, when everything it made becomes theirs.
 
 export const INVITE_COOKIE = "threadline_invite";
+/** Passkeys one person may have. */
+export const MAX_PASSKEYS = 20;
 
 export interface Identity {
   /** What every table's owner column holds for them. */
@@ -156,6 +158,15 @@ export class Accounts {
     // Without APP_URL, the address the admin's browser used (Next's own request.url may name another host, behind a proxy or in the standalone server).
     const base = this.deps.settings.APP_URL ?? `${this.https(request) ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
     return { url: new URL(`/invite/${code}`, base).href, expiresAt };
+  }
+
+  /** Refuses a passkey past the person's MAX_PASSKEYS (nobody needs more; each is a row and a choice at sign-in). */
+  async refuseMorePasskeys(request: Request): Promise<void> {
+    const identity = await this.identify(request);
+    if (!identity?.person) throw new AppError("unauthorized:session", "You are not signed in. Sign in and try again.");
+    if ((await this.people().passkeyCount(identity.person.id)) >= MAX_PASSKEYS) {
+      throw new AppError("conflict:passkeys", `You have ${MAX_PASSKEYS} passkeys already. Remove one before you add another.`);
+    }
   }
 
   /** Ends every session of `userId`'s (a pending sign-up's own). */

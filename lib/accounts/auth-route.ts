@@ -15,7 +15,16 @@ import type { Accounts } from "./accounts";
 // account has it (the answer must not tell which).
 
 /** The endpoints that try a password, make an account, or mail someone. */
-const COUNTED = new Set(["/sign-in/email", "/sign-up/email", "/request-password-reset", "/reset-password", "/sign-in/magic-link", "/sign-in/oauth2", "/sign-in/passkey"]);
+const COUNTED = new Set([
+  "/sign-in/email",
+  "/sign-up/email",
+  "/request-password-reset",
+  "/reset-password",
+  "/sign-in/magic-link",
+  "/sign-in/oauth2",
+  "/passkey/verify-authentication",
+  "/passkey/verify-registration",
+]);
 /** A sign-in's body is an email and a password: far below this. */
 const MAX_SIGN_IN_BYTES = 16 * 1024;
 
@@ -24,6 +33,10 @@ const signUpBody = z.looseObject({
   name: z.string().trim().min(1, "Say what to call you.").max(100, "A name is at most 100 characters."),
   email: z.string().max(320),
 });
+
+/** A passkey's registration: the authenticator's answer (a few kilobytes) and a name to know it by. */
+const newPasskeyBody = z.looseObject({ name: z.string().trim().max(100, "A passkey's name is at most 100 characters.").optional() });
+const MAX_PASSKEY_BYTES = 64 * 1024;
 
 /** The same request, its body the one already read. */
 const withBody = (request: Request, body: unknown) => new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) });
@@ -53,8 +66,9 @@ async function pendingRefused(accounts: Accounts, response: Response): Promise<R
  */
 async function withoutToken(response: Response): Promise<Response> {
   if (!response.ok || !response.headers.get("content-type")?.includes("application/json")) return response;
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = (await response.json()) as Record<string, unknown> & { session?: Record<string, unknown> };
   delete body.token;
+  if (body.session && typeof body.session === "object") delete body.session.token;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(JSON.stringify(body), { status: response.status, headers });
@@ -81,6 +95,12 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
     const body = await readJson(request, signUpBody, MAX_SIGN_IN_BYTES);
     return withoutToken(await pendingRefused(accounts, await auth.handler(withBody(request, body))));
   }
+  if (path === "/passkey/verify-registration") {
+    const body = await readJson(request, newPasskeyBody, MAX_PASSKEY_BYTES);
+    await accounts.refuseMorePasskeys(request);
+    return auth.handler(withBody(request, body));
+  }
+  if (path === "/passkey/verify-authentication") return withoutToken(await auth.handler(request));
   if (path !== "/sign-in/email") return auth.handler(request);
 
   const body = await readJson(request, signInBody, MAX_SIGN_IN_BYTES);

@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError } from "better-auth/api";
+import { passkey } from "@better-auth/passkey";
 import { ownHost } from "@/lib/http/request-origin";
 
 // Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
@@ -102,6 +103,19 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
       useSecureCookies: https,
       database: { generateId: () => randomUUID() },
     },
+    plugins: [
+      passkey({
+        // A passkey belongs to a domain: APP_URL's, or localhost (browsers refuse passkeys for a bare IP address).
+        rpID: appUrl ? new URL(appUrl).hostname : "localhost",
+        rpName: "Threadline",
+        schema: {
+          passkey: {
+            modelName: "auth_passkeys",
+            fields: { ...columns("publicKey", "userId", "deviceType", "backedUp", "createdAt"), credentialID: "credential_id" },
+          },
+        },
+      }),
+    ],
     databaseHooks: {
       user: {
         create: {

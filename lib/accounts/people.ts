@@ -117,6 +117,11 @@ export class People {
     return rows[0]?.status ?? null;
   }
 
+  async passkeyCount(userId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM auth_passkeys WHERE user_id = $1", [userId]);
+    return rows[0].n;
+  }
+
   async endSessions(userId: string): Promise<void> {
     await this.pool.query("DELETE FROM auth_sessions WHERE user_id = $1", [userId]);
   }

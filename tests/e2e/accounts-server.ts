@@ -44,13 +44,14 @@ async function emptyDatabase(runtime: "inline" | "inngest") {
 
 export async function startAccountsServer(runtime: "inline" | "inngest", settings: Record<string, string> = {}): Promise<AccountsServer> {
   const port = ACCOUNTS_APP_PORTS[runtime];
-  const base = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: a passkey belongs to a domain (the app's rpID without APP_URL), never to an IP address.
+  const base = `http://localhost:${port}`;
   const database = await emptyDatabase(runtime);
   const children: ChildProcess[] = [database.process];
   let inngest: Record<string, string> = {};
   if (runtime === "inngest") {
     const standin = spawn(process.execPath, ["tests/support/inngest-standin/index.mjs"], {
-      env: { ...process.env, INNGEST_STANDIN_PORT: String(ACCOUNTS_STANDIN_PORT), INNGEST_STANDIN_APP_URL: `${base}/api/inngest`, INNGEST_STANDIN_MODE: "checkpointed" },
+      env: { ...process.env, INNGEST_STANDIN_PORT: String(ACCOUNTS_STANDIN_PORT), INNGEST_STANDIN_APP_URL: `http://127.0.0.1:${port}/api/inngest`, INNGEST_STANDIN_MODE: "checkpointed" },
       stdio: "inherit",
     });
     children.push(standin);

@@ -145,6 +145,36 @@ test("signing out ends the session on the server", async ({ browser }) => {
   await context.close();
 });
 
+test("a passkey added from the account menu signs in without the password", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Chromium's virtual authenticator stands in for the device's screen lock.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await signIn(page, ADMIN);
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("link", { name: "Passkeys" }).click();
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  await page.getByLabel("Passkey name").fill("Virtual key");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("list", { name: "Your passkeys" }).getByText("Virtual key")).toBeVisible();
+
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${server.base}/sign-in`);
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.waitForURL(`${server.base}/`);
+  await expect(page.getByRole("button", { name: "Account" })).toContainText("Ana Admin");
+
+  await page.goto(`${server.base}/account/passkeys`);
+  await page.getByRole("button", { name: "Remove Virtual key" }).click();
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  await context.close();
+});
+
 for (const colorScheme of ["light", "dark"] as const) {
   test(`the sign-in, sign-up, invite and People pages have no serious accessibility violation (${colorScheme} scheme)`, async ({ browser }) => {
     const context = await browser.newContext({ colorScheme });
@@ -171,6 +201,9 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expectNoSeriousViolations(page, "People page with an invite");
     await page.getByRole("button", { name: "Account" }).click();
     await expectNoSeriousViolations(page, "open account menu");
+    await page.goto(`${server.base}/account/passkeys`);
+    await expect(page.getByRole("button", { name: "Add a passkey" })).toBeVisible();
+    await expectNoSeriousViolations(page, "Passkeys page");
     await context.close();
   });
 }
