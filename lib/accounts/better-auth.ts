@@ -102,6 +102,8 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc }: AuthSe
       // nobody takes over an account by naming its email at a provider, nor readies one for a victim's later sign-in.
       // Password accounts here never have a verified email, so such a sign-in is refused (docs/security.md).
       accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
+      // A provider's access and refresh tokens are kept (Better Auth stores them) but never used: encrypted, a database dump does not hand them out.
+      encryptOAuthTokens: true,
       fields: columns("accountId", "providerId", "userId", "accessToken", "refreshToken", "idToken", "accessTokenExpiresAt", "refreshTokenExpiresAt", "createdAt", "updatedAt"),
     },
     verification: {

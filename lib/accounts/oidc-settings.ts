@@ -57,7 +57,7 @@ function single(settings: OidcVariables): OidcProvider[] {
   if (!issuer && !clientId && !clientSecret && !label) return [];
   const missing = [!issuer && "AUTH_OIDC_ISSUER", !clientId && "AUTH_OIDC_CLIENT_ID", !clientSecret && "AUTH_OIDC_CLIENT_SECRET"].filter(Boolean);
   if (missing.length > 0) {
-    fail(`Sign-in through an OIDC provider needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together; ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} missing.`);
+    fail(`Sign-in through an OIDC provider needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together; ${missing.slice(0, -1).join(", ")}${missing.length > 1 ? " and " : ""}${missing.at(-1)} ${missing.length > 1 ? "are" : "is"} missing.`);
   }
   checkIssuer(issuer!, "AUTH_OIDC_ISSUER");
   return [{ id: SINGLE_PROVIDER_ID, label: label ?? hostOf(issuer!), issuer: issuer!, clientId: clientId!, clientSecret: clientSecret! }];

@@ -6,6 +6,7 @@ import * as people from "@/app/api/admin/people/route";
 import * as person from "@/app/api/admin/people/[id]/route";
 import * as invites from "@/app/api/admin/invites/route";
 import * as invite from "@/app/invite/[code]/route";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { request } from "../support/api";
 import { authPost, sessionCookie, signIn, signUp, whoAmI } from "../support/accounts";
 import { integrationApp } from "../support/integration";
@@ -278,5 +279,16 @@ describe("OIDC sign-in", () => {
       expect(elsewhere.status).toBe(400);
       expect((await elsewhere.json()).error.message).toMatch(/must be a path of this site/);
     }
+  });
+
+  it("counts the starts of sign-ins per address, with the other sign-in requests", async () => {
+    await t.configure({ ...oidcSettings(), RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "2" });
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const from = () => authPost("sign-in/social", { provider: "oidc", callbackURL: "/" }, undefined, { [CLIENT_ADDRESS_HEADER]: address });
+    expect((await from()).status).toBe(200);
+    expect((await authPost("sign-in/email", { email: "nobody@example.org", password: "whatever123" }, undefined, { [CLIENT_ADDRESS_HEADER]: address })).status).toBe(401);
+    const third = await from();
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 });
