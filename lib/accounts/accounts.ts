@@ -33,7 +33,8 @@ interface BuiltAuth {
   auth: Promise<Auth>;
   missing: number;
   retryAt: number;
-  rebuilding: boolean;
+  /** The one being made in its place, while it is. */
+  next?: Promise<Auth>;
 }
 
 export interface Identity {
@@ -81,16 +82,28 @@ export class Accounts {
       first.auth.catch(() => this.auths.delete(https)); // a database that was down must not poison the process
       return first.auth;
     }
-    if (built.missing > 0 && !built.rebuilding && Date.now() >= built.retryAt) {
+    if (built.missing > 0 && !built.next && Date.now() >= built.retryAt) {
       // A provider was away: asked again, while the Better Auth without it serves on until the new one is ready.
-      built.rebuilding = true;
       const next = this.build(https);
+      built.next = next.auth;
       next.auth.then(
         () => this.auths.set(https, next),
-        () => Object.assign(built, { rebuilding: false, retryAt: Date.now() + OIDC_RETRY_MS }),
+        () => Object.assign(built, { next: undefined, retryAt: Date.now() + OIDC_RETRY_MS }),
       );
     }
     return built.auth;
+  }
+
+  /**
+   * Better Auth with the OIDC provider `id` ready, or null while it is away:
+   * the start of a sign-in through it waits for a Better Auth being made
+   * anew (auth() started it), rather than answer from the one without it.
+   */
+  async oidcAuth(https: boolean, id: string): Promise<Auth | null> {
+    const auth = await this.auth(https);
+    if (await this.oidcAvailable(auth, id)) return auth;
+    const fresh = await this.auths.get(https)?.next?.catch(() => null);
+    return fresh && (await this.oidcAvailable(fresh, id)) ? fresh : null;
   }
 
   /** The OIDC providers people may sign in through (their buttons on the sign-in page). */
@@ -99,12 +112,12 @@ export class Accounts {
   }
 
   /** Whether the OIDC provider `id` answered its discovery and is offered by `auth`. */
-  async oidcAvailable(auth: Auth, id: string): Promise<boolean> {
+  private async oidcAvailable(auth: Auth, id: string): Promise<boolean> {
     return (await auth.$context).socialProviders.some((provider) => provider.id === id);
   }
 
   private build(https: boolean): BuiltAuth {
-    const built: BuiltAuth = { auth: Promise.resolve(null as unknown as Auth), missing: 0, retryAt: 0, rebuilding: false };
+    const built: BuiltAuth = { auth: Promise.resolve(null as unknown as Auth), missing: 0, retryAt: 0 };
     built.auth = (async () => {
       const [secret, oidc] = await Promise.all([this.deps.secret(), this.discoverOidc()]);
       const auth = makeAuth({ pool: this.deps.pool(), secret, appUrl: this.deps.settings.APP_URL, https, hooks: this.hooks, oidc });

@@ -103,10 +103,11 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
     const body = await readJson(request, oidcStartBody, MAX_SIGN_IN_BYTES);
     const provider = accounts.oidcProviders.find(({ id }) => id === body.provider);
     if (!provider) throw new AppError("not_found:oidc", "There is no such sign-in provider here.");
-    if (!(await accounts.oidcAvailable(auth, provider.id))) {
+    const ready = await accounts.oidcAuth(accounts.https(request), provider.id);
+    if (!ready) {
       throw new AppError("unavailable:oidc", `Sign-in with ${provider.label} is unavailable: the provider did not answer as this server expects. Try again in a minute, or ask an admin.`);
     }
-    return auth.handler(withBody(request, body));
+    return ready.handler(withBody(request, body));
   }
   if (path !== "/sign-in/email") return auth.handler(request);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as auth from "@/app/api/auth/[...all]/route";
 import * as threads from "@/app/api/threads/route";
 import * as people from "@/app/api/admin/people/route";
@@ -9,6 +9,7 @@ import * as invite from "@/app/invite/[code]/route";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { request } from "../support/api";
 import { authPost, sessionCookie, signIn, signUp, whoAmI } from "../support/accounts";
+import { freePort } from "../support/fresh-copy";
 import { integrationApp } from "../support/integration";
 import { signInAtProvider, startTestOidc, type TestOidc } from "../support/oidc-provider";
 
@@ -290,5 +291,28 @@ describe("OIDC sign-in", () => {
     const third = await from();
     expect(third.status).toBe(429);
     expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("asks a provider that was away again after a minute, and offers it once it answers", async () => {
+    const port = await freePort();
+    const late = { id: "late", label: "Late", issuer: `http://127.0.0.1:${port}`, clientId: "threadline", clientSecret: "late-secret" };
+    await t.configure({ ...oidcSettings(), AUTH_OIDC_PROVIDERS: JSON.stringify([late]) });
+    expect((await start("late")).status).toBe(503);
+    const provider = await startTestOidc({ redirectUris: [callbackFor("late")], port, clientSecret: late.clientSecret });
+    try {
+      // Within the minute it is not asked again.
+      expect((await start("late")).status).toBe(503);
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 });
+      const started = await start("late");
+      vi.useRealTimers();
+      expect(started.status).toBe(200);
+      const back = await signInAtProvider(started.url!, `${unique("mo")}@example.org`);
+      const response = await callback(back, started.cookie);
+      expect(response.headers.get("location")).toBe("/");
+      expect(sessionCookie(response)).not.toBe("");
+    } finally {
+      vi.useRealTimers();
+      await provider.close();
+    }
   });
 });

@@ -30,6 +30,8 @@ export interface TestOidcOptions {
   claimsInIdToken?: boolean;
   /** The port to listen on; 0 (default): one the system picks. */
   port?: number;
+  /** The client's secret (for an app configured before the provider starts); default: a random one. */
+  clientSecret?: string;
 }
 
 export interface TestOidc {
@@ -51,7 +53,7 @@ export async function startTestOidc(options: TestOidcOptions): Promise<TestOidc>
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${url}${options.issuerPath ?? ""}`;
   const clientId = "threadline";
-  const clientSecret = randomBytes(24).toString("base64url");
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString("base64url");
   const people = options.people ?? {};
   const key = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
 
