@@ -29,16 +29,19 @@ let truthful: TestOidc;
 let otherIssuer: TestOidc;
 let forgedIssuer: TestOidc;
 let claimsInToken: TestOidc;
+let switchedIssuer: TestOidc;
 
 beforeAll(async () => {
   truthful = await startTestOidc({ redirectUris: [callbackFor("oidc")], people: { unverified: { email: "unverified@team.example", emailVerified: false } } });
   otherIssuer = await startTestOidc({ redirectUris: [callbackFor("other")], issuerPath: "/other" });
   // Its discovery names the address it is configured at, while its tokens name …/real.
   forgedIssuer = await startTestOidc({ redirectUris: [callbackFor("forged")], issuerPath: "/real", advertiseAddress: true });
+  // Its first discovery answer names the address it is configured at, the next ones the issuer its tokens name.
+  switchedIssuer = await startTestOidc({ redirectUris: [callbackFor("switched")], issuerPath: "/real", advertiseAddress: "first" });
   claimsInToken = await startTestOidc({ redirectUris: [callbackFor("direct")], claimsInIdToken: true, people: { lu: { email: "lu@example.org", name: "Lu Xun" } } });
 });
 afterAll(async () => {
-  await Promise.all([truthful?.close(), otherIssuer?.close(), forgedIssuer?.close(), claimsInToken?.close()]);
+  await Promise.all([truthful?.close(), otherIssuer?.close(), forgedIssuer?.close(), claimsInToken?.close(), switchedIssuer?.close()]);
 });
 
 const oidcSettings = () => ({
@@ -52,6 +55,7 @@ const oidcSettings = () => ({
   AUTH_OIDC_PROVIDERS: JSON.stringify([
     { id: "other", label: "Other", issuer: otherIssuer.url, clientId: otherIssuer.clientId, clientSecret: otherIssuer.clientSecret },
     { id: "forged", label: "Forged", issuer: forgedIssuer.url, clientId: forgedIssuer.clientId, clientSecret: forgedIssuer.clientSecret },
+    { id: "switched", label: "Switched", issuer: switchedIssuer.url, clientId: switchedIssuer.clientId, clientSecret: switchedIssuer.clientSecret },
     { id: "direct", label: "Direct", issuer: claimsInToken.url, clientId: claimsInToken.clientId, clientSecret: claimsInToken.clientSecret },
   ]),
 });
@@ -149,6 +153,15 @@ describe("OIDC sign-in", () => {
     const outcome = await oidcSignIn("lu", { provider: "direct" });
     expect(outcome.location).toBe("/");
     expect((await whoAmI(outcome.session)).user).toMatchObject({ email: "lu@example.org", name: "Lu Xun", role: "admin" });
+  });
+
+  it("joins an account made through one provider that verified its email when another verifies the same email", async () => {
+    const first = await oidcSignIn("lu@example.org");
+    const id = (await whoAmI(first.session)).user.id;
+    const other = await oidcSignIn("lu", { provider: "direct" });
+    expect((await whoAmI(other.session)).user).toMatchObject({ id, email: "lu@example.org" });
+    const { rows } = await t.pool.query("SELECT provider_id FROM auth_accounts WHERE user_id = $1 ORDER BY provider_id", [id]);
+    expect(rows).toEqual([{ provider_id: "direct" }, { provider_id: "oidc" }]);
   });
 
   it("under the invite policy, keeps a second person without an invite pending, with no session, until an admin approves", async () => {
@@ -263,6 +276,14 @@ describe("OIDC sign-in", () => {
     const byToken = await oidcSignIn(`${unique("kim")}@example.org`, { provider: "forged", tamper: (back) => back.searchParams.delete("iss") });
     expect(byToken.session).toBe("");
     expect(byToken.location).toBe("/sign-in?error=unable_to_get_user_info");
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM auth_users")).rows[0].n).toBe(0);
+  });
+
+  it("refuses an ID token of another issuer than the configured one, even when the discovery Better Auth read named it", async () => {
+    // Threadline read the configured issuer in the discovery document; Better Auth, reading it next, found the tokens' own.
+    const switched = await oidcSignIn(`${unique("ned")}@example.org`, { provider: "switched" });
+    expect(switched.session).toBe("");
+    expect(switched.location).toBe("/sign-in?error=unable_to_get_user_info");
     expect((await t.pool.query("SELECT count(*)::int AS n FROM auth_users")).rows[0].n).toBe(0);
   });
 

@@ -24,8 +24,13 @@ export interface TestOidcOptions {
   people?: Record<string, TestPerson>;
   /** A path after the address the provider signs its tokens as issuer ("/other": an issuer other than the address it is reached at). */
   issuerPath?: string;
-  /** Its discovery document names the address it is reached at, not the issuer its tokens name (a provider whose ID tokens name another issuer than it claims). */
-  advertiseAddress?: boolean;
+  /**
+   * Its discovery document names the address it is reached at, not the
+   * issuer its tokens name (a provider whose ID tokens name another issuer
+   * than it claims): always, or in its first answer only (a provider whose
+   * document changes between two readings).
+   */
+  advertiseAddress?: boolean | "first";
   /** Claims in the ID token itself (true), or only at the userinfo endpoint (false, the provider's default for the code flow). */
   claimsInIdToken?: boolean;
   /** The port to listen on; 0 (default): one the system picks. */
@@ -85,9 +90,11 @@ export async function startTestOidc(options: TestOidcOptions): Promise<TestOidc>
   };
   const provider = new Provider(issuer, configuration);
   if (options.advertiseAddress) {
+    let answers = 0;
     provider.use(async (ctx, next) => {
       await next();
-      if (ctx.path === "/.well-known/openid-configuration" && ctx.body && typeof ctx.body === "object") ctx.body = { ...ctx.body, issuer: url };
+      if (ctx.path !== "/.well-known/openid-configuration" || !ctx.body || typeof ctx.body !== "object") return;
+      if (options.advertiseAddress === true || answers++ === 0) ctx.body = { ...ctx.body, issuer: url };
     });
   }
   server.on("request", provider.callback());
