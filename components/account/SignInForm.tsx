@@ -3,9 +3,14 @@
 import { useState, type FormEvent } from "react";
 import { continueAsGuest, signIn } from "@/lib/client/accounts";
 import { AuthError, AuthField, primaryButton, secondaryButton, textLink } from "./AuthField";
+import { OidcButtons, type OidcChoice } from "./OidcButtons";
 
-/** The sign-in page: email and password; a guest's way in where guests may chat. */
-export function SignInForm({ next, guests }: { next: string; guests: boolean }) {
+/**
+ * The sign-in page: email and password, a button per OIDC provider (with why
+ * the last OIDC sign-in failed, when it came back here refused); a guest's way
+ * in where guests may chat.
+ */
+export function SignInForm({ next, guests, oidc, oidcError }: { next: string; guests: boolean; oidc: readonly OidcChoice[]; oidcError: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -61,6 +66,7 @@ export function SignInForm({ next, guests }: { next: string; guests: boolean }) 
       <button type="button" onClick={withPasskey} disabled={busy} className={secondaryButton}>
         Sign in with a passkey
       </button>
+      <OidcButtons providers={oidc} next={next} error={oidcError} />
       {guests && (
         <button type="button" onClick={asGuest} disabled={busy} className={secondaryButton}>
           Continue as guest

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { signUp } from "@/lib/client/accounts";
 import { AuthError, AuthField, primaryButton, textLink } from "./AuthField";
+import { OidcButtons, type OidcChoice } from "./OidcButtons";
 
 const PASSWORD_HINT = "8 to 128 characters. A long phrase is easier to remember and harder to guess.";
 
@@ -16,11 +17,14 @@ export function SignUpForm({
   invite,
   policy,
   guest,
+  oidc,
 }: {
   first: boolean;
   invite: "none" | "open" | "expired";
   policy: "invite" | "allowlist" | "open";
   guest: boolean;
+  /** The OIDC providers: signing in through one makes the account too (the invite the browser carries counts). */
+  oidc: readonly OidcChoice[];
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -65,6 +69,7 @@ export function SignUpForm({
           Create account
         </button>
       </form>
+      <OidcButtons providers={oidc} next="/" />
       {!first && (
         <p className="text-sm text-neutral-600 dark:text-neutral-300">
           Have an account?{" "}

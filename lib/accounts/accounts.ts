@@ -9,6 +9,8 @@ import { ownHost } from "@/lib/http/request-origin";
 import { once } from "@/lib/wing";
 import type { Invite, Me, Person, PersonChange } from "@/lib/protocol/accounts";
 import { APIError, makeAuth, type AccountHooks, type Auth } from "./better-auth";
+import { discover } from "./oidc";
+import type { OidcProvider } from "./oidc-settings";
 import { People } from "./people";
 import type { AccountsSettings } from "./settings";
 import { signUpDecision } from "./sign-up-policy";
@@ -24,6 +26,18 @@ import { trustedAddresses } from "./trusted-proxies";
 export const INVITE_COOKIE = "threadline_invite";
 /** Passkeys one person may have. */
 export const MAX_PASSKEYS = 20;
+
+/** How soon an OIDC provider that did not answer its discovery is asked again. */
+const OIDC_RETRY_MS = 60_000;
+
+/** A Better Auth made, and the OIDC providers it lacks (their discovery failed): it is made again once OIDC_RETRY_MS passed. */
+interface BuiltAuth {
+  auth: Promise<Auth>;
+  missing: number;
+  retryAt: number;
+  /** The one being made in its place, while it is. */
+  next?: Promise<Auth>;
+}
 
 export interface Identity {
   /** What every table's owner column holds for them. */
@@ -44,7 +58,7 @@ export interface AccountsDeps {
 
 export class Accounts {
   readonly people: () => People;
-  private readonly auths = new Map<boolean, Promise<Auth>>();
+  private readonly auths = new Map<boolean, BuiltAuth>();
   private readonly trusted: (address: string | undefined) => boolean;
 
   constructor(private readonly deps: AccountsDeps) {
@@ -63,15 +77,75 @@ export class Accounts {
 
   /** Better Auth for requests over TLS or not: the cookies' Secure flag (and __Secure- name) differ. */
   auth(https: boolean): Promise<Auth> {
-    let auth = this.auths.get(https);
-    if (!auth) {
-      auth = this.deps.secret().then((secret) =>
-        makeAuth({ pool: this.deps.pool(), secret, appUrl: this.deps.settings.APP_URL, https, hooks: this.hooks }),
-      );
-      auth.catch(() => this.auths.delete(https)); // a database that was down must not poison the process
-      this.auths.set(https, auth);
+    const built = this.auths.get(https);
+    if (!built) {
+      const first = this.build(https);
+      this.auths.set(https, first);
+      first.auth.catch(() => this.auths.delete(https)); // a database that was down must not poison the process
+      return first.auth;
     }
-    return auth;
+    if (built.missing > 0 && !built.next && Date.now() >= built.retryAt) {
+      // A provider was away: asked again, while the Better Auth without it serves on until the new one is ready.
+      const next = this.build(https);
+      built.next = next.auth;
+      next.auth.then(
+        () => this.auths.set(https, next),
+        () => Object.assign(built, { next: undefined, retryAt: Date.now() + OIDC_RETRY_MS }),
+      );
+    }
+    return built.auth;
+  }
+
+  /**
+   * Better Auth with the OIDC provider `id` ready, or null while it is away:
+   * the start of a sign-in through it waits for a Better Auth being made
+   * anew (auth() started it), rather than answer from the one without it.
+   */
+  async oidcAuth(https: boolean, id: string): Promise<Auth | null> {
+    const auth = await this.auth(https);
+    if (await this.oidcAvailable(auth, id)) return auth;
+    const fresh = await this.auths.get(https)?.next?.catch(() => null);
+    return fresh && (await this.oidcAvailable(fresh, id)) ? fresh : null;
+  }
+
+  /** The OIDC providers people may sign in through (their buttons on the sign-in page). */
+  get oidcProviders(): readonly OidcProvider[] {
+    return this.deps.settings.oidcProviders;
+  }
+
+  /** Whether the OIDC provider `id` answered its discovery and is offered by `auth`. */
+  private async oidcAvailable(auth: Auth, id: string): Promise<boolean> {
+    return (await auth.$context).socialProviders.some((provider) => provider.id === id);
+  }
+
+  private build(https: boolean): BuiltAuth {
+    const built: BuiltAuth = { auth: Promise.resolve(null as unknown as Auth), missing: 0, retryAt: 0 };
+    built.auth = (async () => {
+      const [secret, oidc] = await Promise.all([this.deps.secret(), this.discoverOidc()]);
+      const auth = makeAuth({ pool: this.deps.pool(), secret, appUrl: this.deps.settings.APP_URL, https, hooks: this.hooks, oidc });
+      // Better Auth asks each provider's discovery again as it starts; one that failed there is left out too.
+      const offered = await Promise.all(this.oidcProviders.map((provider) => this.oidcAvailable(auth, provider.id)));
+      built.missing = offered.filter((present) => !present).length;
+      built.retryAt = Date.now() + OIDC_RETRY_MS;
+      return auth;
+    })();
+    return built;
+  }
+
+  /** Each OIDC provider whose discovery answers, as configured; the others are logged and left out for now. */
+  private async discoverOidc() {
+    const found = await Promise.all(
+      this.oidcProviders.map((provider) =>
+        discover(provider).then(
+          (discovery) => ({ provider, discovery }),
+          (error: Error) => {
+            console.error(`[auth] The OIDC provider "${provider.id}" (${provider.issuer}) is left out for now: ${error.message}. It is asked again within ${OIDC_RETRY_MS / 1000} seconds.`);
+            return null;
+          },
+        ),
+      ),
+    );
+    return found.filter((entry) => entry !== null);
   }
 
   /** Whether requests are served over TLS: APP_URL says so when set, else the request. */
@@ -194,7 +268,7 @@ export class Accounts {
 
   /** What Threadline decides inside Better Auth's sign-up and sign-in. */
   private readonly hooks: AccountHooks = {
-    beforeSignUp: async (user, headers) => {
+    beforeSignUp: async (user, headers, oidc) => {
       const people = this.people();
       const email = user.email.toLowerCase();
       const invite = readCookie(headers?.get("cookie") ?? null, INVITE_COOKIE);
@@ -204,6 +278,7 @@ export class Accounts {
         policy: this.deps.settings.AUTH_SIGNUP,
         allowedEmails: this.deps.settings.allowedEmails,
         email,
+        oidc: oidc ? { emailVerified: user.emailVerified === true } : undefined,
       });
       if ("refused" in decision) throw new APIError("FORBIDDEN", { message: decision.refused, code: "SIGN_UP_REFUSED" });
       return decision;

@@ -5,6 +5,7 @@ import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError } from "better-auth/api";
 import { passkey } from "@better-auth/passkey";
 import { ownHost } from "@/lib/http/request-origin";
+import { oidcPlugin } from "./oidc";
 
 // Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
 // passkey flows, tokens in one-time links. It keeps its rows in the auth_*
@@ -18,7 +19,7 @@ const columns = (...fields: string[]) => Object.fromEntries(fields.map((field) =
 /** What Threadline decides inside Better Auth's flows. */
 export interface AccountHooks {
   /** Before a person's row is written: their role and status, or an APIError that stops the sign-up. */
-  beforeSignUp(user: { email: string }, request: Headers | undefined): Promise<{ role: string; status: string }>;
+  beforeSignUp(user: { email: string; emailVerified?: boolean }, request: Headers | undefined, oidc: boolean): Promise<{ role: string; status: string }>;
   /** After a person's row is written (the invite used, the first admin's browser data claimed). */
   afterSignUp(user: { id: string; email: string }, request: Headers | undefined): Promise<void>;
   /**
@@ -41,6 +42,8 @@ export interface AuthSettings {
   /** Whether the cookies are Secure (and __Secure- named): the request came over TLS. */
   https: boolean;
   hooks: AccountHooks;
+  /** The OIDC providers to offer, each with the discovery document it answered (lib/accounts/oidc.ts). */
+  oidc: Parameters<typeof oidcPlugin>[0];
 }
 
 /** Better Auth's key: its own, derived from the app's, so one setting (or none) covers both. */
@@ -49,7 +52,7 @@ const derivedSecret = (secret: string) => createHmac("sha256", secret).update("t
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings) {
+export function authOptions({ pool, secret, appUrl, https, hooks, oidc }: AuthSettings) {
   return {
     appName: "Threadline",
     basePath: "/api/auth",
@@ -69,6 +72,22 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
         console[level === "error" ? "error" : "warn"](`[auth] ${message}`, ...args);
       },
     },
+    // A failed OIDC sign-in comes back to the sign-in page, which says why (lib/accounts/oidc-errors.ts).
+    onAPIError: { errorURL: "/sign-in" },
+    plugins: [
+      passkey({
+        // A passkey belongs to a domain: APP_URL's, or localhost (browsers refuse passkeys for a bare IP address).
+        rpID: appUrl ? new URL(appUrl).hostname : "localhost",
+        rpName: "Threadline",
+        schema: {
+          passkey: {
+            modelName: "auth_passkeys",
+            fields: { ...columns("publicKey", "userId", "deviceType", "backedUp", "createdAt"), credentialID: "credential_id" },
+          },
+        },
+      }),
+      ...(oidc.length > 0 ? [oidcPlugin(oidc, (message) => console.error(`[auth] OIDC sign-in refused: ${message}`))] : []),
+    ],
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
@@ -92,6 +111,13 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
     },
     account: {
       modelName: "auth_accounts",
+      // An OIDC sign-in with the email of an account it is not linked to joins that account only when the provider
+      // says the email is verified and the account's own email is verified too (Better Auth's rules, spelled out):
+      // nobody takes over an account by naming its email at a provider, nor readies one for a victim's later sign-in.
+      // Password accounts here never have a verified email, so such a sign-in is refused (docs/security.md).
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
+      // A provider's access and refresh tokens are kept (Better Auth stores them) but never used: encrypted, a database dump does not hand them out.
+      encryptOAuthTokens: true,
       fields: columns("accountId", "providerId", "userId", "accessToken", "refreshToken", "idToken", "accessTokenExpiresAt", "refreshTokenExpiresAt", "createdAt", "updatedAt"),
     },
     verification: {
@@ -103,23 +129,10 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
       useSecureCookies: https,
       database: { generateId: () => randomUUID() },
     },
-    plugins: [
-      passkey({
-        // A passkey belongs to a domain: APP_URL's, or localhost (browsers refuse passkeys for a bare IP address).
-        rpID: appUrl ? new URL(appUrl).hostname : "localhost",
-        rpName: "Threadline",
-        schema: {
-          passkey: {
-            modelName: "auth_passkeys",
-            fields: { ...columns("publicKey", "userId", "deviceType", "backedUp", "createdAt"), credentialID: "credential_id" },
-          },
-        },
-      }),
-    ],
     databaseHooks: {
       user: {
         create: {
-          before: async (user, context) => ({ data: { ...user, ...(await hooks.beforeSignUp(user, context?.headers)) } }),
+          before: async (user, context) => ({ data: { ...user, ...(await hooks.beforeSignUp(user, context?.headers, context?.path?.startsWith("/callback/") ?? false)) } }),
           after: async (user, context) => hooks.afterSignUp(user, context?.headers),
         },
       },

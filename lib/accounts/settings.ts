@@ -2,6 +2,7 @@ import "server-only";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { fail, flag, slice, text, url, wholeNumber, type SettingsOf } from "@/lib/env";
+import { oidcProviders } from "./oidc-settings";
 
 export const AUTH_MODES = ["accounts", "proxy", "open"] as const;
 export const SIGNUP_POLICIES = ["invite", "allowlist", "open"] as const;
@@ -48,6 +49,16 @@ export const accountsSettings = slice({
     AUTH_PROXY_TRUSTED: text.optional().describe("proxy addresses"),
     /** The address people reach the app at (https://chat.example.org): links in invites and mails, OIDC callbacks. */
     APP_URL: url.optional().describe("public address"),
+    /** An OpenID Connect provider's issuer (https://keycloak.example.org/realms/team): its sign-in button on the sign-in page. */
+    AUTH_OIDC_ISSUER: url.optional().describe("OIDC issuer"),
+    /** The client id the provider gave this app. */
+    AUTH_OIDC_CLIENT_ID: text.max(500, "must be at most 500 characters").optional().describe("OIDC client id"),
+    /** The client secret the provider gave this app. */
+    AUTH_OIDC_CLIENT_SECRET: text.max(2000, "must be at most 2000 characters").optional().describe("OIDC client secret"),
+    /** The sign-in button's name ("Sign in with <label>"); unset: the issuer's host. */
+    AUTH_OIDC_LABEL: text.max(60, "must be at most 60 characters").optional().describe("OIDC button label"),
+    /** Several OIDC providers, as JSON: [{"id","label","issuer","clientId","clientSecret"}]. */
+    AUTH_OIDC_PROVIDERS: text.optional().describe("OIDC providers (JSON)"),
     /** Failed sign-ins of one account before it is locked for a quarter of an hour. */
     AUTH_LOCKOUT_FAILURES: wholeNumber(1, 1000).default(10).describe("failed sign-ins before a lockout"),
     /** Sign-in, sign-up and reset requests per address per minute. */
@@ -69,7 +80,7 @@ export const accountsSettings = slice({
     if (settings.AUTH_GUESTS && settings.AUTH_MODE !== "accounts") {
       fail(`AUTH_GUESTS=true needs AUTH_MODE=accounts: in ${settings.AUTH_MODE} mode nobody signs in, so nobody is a guest.`);
     }
-    return { allowedEmails: allowed, proxyTrusted: trusted };
+    return { allowedEmails: allowed, proxyTrusted: trusted, oidcProviders: oidcProviders(settings) };
   },
 });
 

@@ -17,5 +17,11 @@ export async function signInPageState(accounts: Accounts) {
   if (accounts.mode !== "accounts") redirect("/");
   const identity = await accounts.identify(await pageRequest());
   if (identity?.person) redirect("/");
-  return { anyone: await accounts.people().anyone(), guests: accounts.guests, guest: identity?.guest ?? false };
+  return {
+    anyone: await accounts.people().anyone(),
+    guests: accounts.guests,
+    guest: identity?.guest ?? false,
+    // Ids and labels only: the issuers and secrets stay on the server.
+    oidc: accounts.oidcProviders.map(({ id, label }) => ({ id, label })),
+  };
 }

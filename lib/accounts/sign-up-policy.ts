@@ -10,6 +10,8 @@ export interface SignUpFacts {
   /** Emails and domains (lowercase; a domain with or without its @). */
   allowedEmails: readonly string[];
   email: string;
+  /** The sign-up came through an OIDC provider; `emailVerified`: the provider said it verified the email. */
+  oidc?: { emailVerified: boolean };
 }
 
 export type SignUpDecision = { role: "admin" | "member"; status: "active" | "pending" } | { refused: string };
@@ -24,14 +26,19 @@ export function allowedEmail(email: string, allowed: readonly string[]): boolean
 /**
  * Who a new account is: the first is the admin; an invite makes a member
  * whatever the policy; then open lets anyone in, allowlist only the listed,
- * and invite makes a pending account an admin approves.
+ * and invite makes a pending account an admin approves (an OIDC sign-up
+ * too: it is kept, pending, and gets no session until then).
  */
-export function signUpDecision({ first, invite, policy, allowedEmails, email }: SignUpFacts): SignUpDecision {
+export function signUpDecision({ first, invite, policy, allowedEmails, email, oidc }: SignUpFacts): SignUpDecision {
   if (first) return { role: "admin", status: "active" };
   if (invite === "valid") return { role: "member", status: "active" };
   if (invite === "used") return { refused: "This invite link has been used or has expired. Ask for a new one." };
   if (policy === "open") return { role: "member", status: "active" };
   if (policy === "allowlist") {
+    // An email a provider has not verified is whatever its user typed there: it cannot stand for a listed address.
+    if (oidc && !oidc.emailVerified && allowedEmail(email, allowedEmails)) {
+      return { refused: "Your identity provider has not verified this email, so it cannot be matched to who may sign up. Ask an admin for an invite." };
+    }
     return allowedEmail(email, allowedEmails) ? { role: "member", status: "active" } : { refused: "This email may not sign up here. Ask an admin for an invite." };
   }
   return { role: "member", status: "pending" };

@@ -24,6 +24,15 @@ const post = <T>(path: string, body: unknown) => call<T>(path, { method: "POST",
 
 export const signIn = (email: string, password: string) => post("/api/auth/sign-in/email", { email, password });
 
+/**
+ * Starts a sign-in through the OIDC provider `provider`: the address to send
+ * the browser to (the provider's sign-in page). It comes back to `next`, or to
+ * the sign-in page with ?error= when it fails.
+ */
+export async function startOidcSignIn(provider: string, next: string): Promise<string> {
+  return (await post<{ url: string }>("/api/auth/sign-in/social", { provider, callbackURL: next, errorCallbackURL: "/sign-in" })).url;
+}
+
 export const signUp = (name: string, email: string, password: string) => post("/api/auth/sign-up/email", { name, email, password });
 
 export const signOut = () => post("/api/auth/sign-out", {});

@@ -118,6 +118,12 @@ const good: [string, string, unknown][] = [
   ["AUTH_PROXY_TRUSTED", "10.0.0.5, 172.18.0.0/16", "10.0.0.5, 172.18.0.0/16"],
   ["APP_URL", "", undefined],
   ["APP_URL", "https://chat.example.org", "https://chat.example.org"],
+  ["AUTH_OIDC_ISSUER", "", undefined],
+  ["AUTH_OIDC_CLIENT_ID", "", undefined],
+  ["AUTH_OIDC_CLIENT_SECRET", "", undefined],
+  ["AUTH_OIDC_LABEL", "", undefined],
+  ["AUTH_OIDC_PROVIDERS", "", undefined],
+  ["AUTH_OIDC_PROVIDERS", "[]", "[]"],
   ["AUTH_LOCKOUT_FAILURES", "", 10],
   ["AUTH_LOCKOUT_FAILURES", "3", 3],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "", 30],
@@ -187,6 +193,31 @@ const bad: [string, string, string][] = [
   ["AUTH_PROXY_TRUSTED", "10.0.0.0/33", 'AUTH_PROXY_TRUSTED must list addresses or CIDR networks separated by commas; "10.0.0.0/33" is neither.'],
   ["AUTH_PROXY_TRUSTED", "proxy.local", 'AUTH_PROXY_TRUSTED must list addresses or CIDR networks separated by commas; "proxy.local" is neither.'],
   ["APP_URL", "chat.example.org", 'APP_URL must be an http:// or https:// URL, not "chat.example.org".'],
+  ["AUTH_OIDC_ISSUER", "keycloak.example.org", 'AUTH_OIDC_ISSUER must be an http:// or https:// URL, not "keycloak.example.org".'],
+  [
+    "AUTH_OIDC_ISSUER",
+    "https://keycloak.example.org/realms/team",
+    "Sign-in through an OIDC provider needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together; AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET are missing.",
+  ],
+  [
+    "AUTH_OIDC_CLIENT_ID",
+    "threadline",
+    "Sign-in through an OIDC provider needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together; AUTH_OIDC_ISSUER and AUTH_OIDC_CLIENT_SECRET are missing.",
+  ],
+  ["AUTH_OIDC_CLIENT_SECRET", "s".repeat(2001), "AUTH_OIDC_CLIENT_SECRET must be at most 2000 characters, not a 2001-character value."],
+  ["AUTH_OIDC_LABEL", "Team", "Sign-in through an OIDC provider needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together; AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET are missing."],
+  ["AUTH_OIDC_LABEL", "L".repeat(61), `AUTH_OIDC_LABEL must be at most 60 characters, not "${"L".repeat(61)}".`],
+  ["AUTH_OIDC_PROVIDERS", "{not json", 'AUTH_OIDC_PROVIDERS must be JSON: a list of {"id","label","issuer","clientId","clientSecret"}.'],
+  [
+    "AUTH_OIDC_PROVIDERS",
+    '[{"id":"Team IdP","issuer":"https://id.example.org","clientId":"a","clientSecret":"b"}]',
+    'AUTH_OIDC_PROVIDERS must be a list of {"id","label","issuer","clientId","clientSecret"} (at 0.id): must be 1 to 40 lowercase letters, digits or dashes.',
+  ],
+  [
+    "AUTH_OIDC_PROVIDERS",
+    '[{"id":"team","issuer":"https://id.example.org","clientId":"a"}]',
+    'AUTH_OIDC_PROVIDERS must be a list of {"id","label","issuer","clientId","clientSecret"} (at 0.clientSecret): Invalid input: expected string, received undefined.',
+  ],
   ["AUTH_LOCKOUT_FAILURES", "0", 'AUTH_LOCKOUT_FAILURES must be a whole number from 1 to 1000, not "0".'],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "many", 'RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS must be a whole number from 0 to 999999999, not "many".'],
 ];
@@ -215,6 +246,32 @@ describe("the configuration", () => {
     expect(() => parseEnv({ AUTH_SIGNUP: "allowlist" })).toThrow("AUTH_SIGNUP=allowlist needs AUTH_ALLOWED_EMAILS: the emails or domains that may sign up.");
     expect(parseEnv({ AUTH_SIGNUP: "allowlist", AUTH_ALLOWED_EMAILS: "Ana@Example.org,@team.example" }).allowedEmails).toEqual(["ana@example.org", "@team.example"]);
     expect(() => parseEnv({ AUTH_MODE: "open", AUTH_GUESTS: "1" })).toThrow("AUTH_GUESTS=true needs AUTH_MODE=accounts: in open mode nobody signs in, so nobody is a guest.");
+    const oidc = { AUTH_OIDC_ISSUER: "https://id.example.org/realms/team", AUTH_OIDC_CLIENT_ID: "threadline", AUTH_OIDC_CLIENT_SECRET: "s3cret", APP_URL: "https://chat.example.org" };
+    const entry = (id: string) => ({ id, issuer: `https://${id}.example.org`, clientId: "c", clientSecret: "s" });
+    expect(parseEnv({}).oidcProviders).toEqual([]);
+    expect(parseEnv(oidc).oidcProviders).toEqual([{ id: "oidc", label: "id.example.org", issuer: "https://id.example.org/realms/team", clientId: "threadline", clientSecret: "s3cret" }]);
+    expect(parseEnv({ ...oidc, AUTH_OIDC_LABEL: "Team", AUTH_OIDC_PROVIDERS: JSON.stringify([{ ...entry("google"), label: "Google" }, entry("entra")]) }).oidcProviders).toEqual([
+      { id: "oidc", label: "Team", issuer: "https://id.example.org/realms/team", clientId: "threadline", clientSecret: "s3cret" },
+      { id: "google", label: "Google", issuer: "https://google.example.org", clientId: "c", clientSecret: "s" },
+      { id: "entra", label: "entra.example.org", issuer: "https://entra.example.org", clientId: "c", clientSecret: "s" },
+    ]);
+    expect(() => parseEnv({ ...oidc, APP_URL: "" })).toThrow(
+      "Sign-in through an OIDC provider needs APP_URL: the callback address (APP_URL/api/auth/callback/<id>) the provider sends people back to.",
+    );
+    expect(() => parseEnv({ APP_URL: oidc.APP_URL, AUTH_OIDC_PROVIDERS: JSON.stringify([entry("team")]), AUTH_MODE: "proxy", AUTH_PROXY_TRUSTED: "10.0.0.1" })).toThrow(
+      "Sign-in through an OIDC provider needs AUTH_MODE=accounts: in proxy mode nobody signs in here.",
+    );
+    expect(() => parseEnv({ ...oidc, AUTH_OIDC_PROVIDERS: JSON.stringify([entry("oidc")]) })).toThrow(
+      'AUTH_OIDC_PROVIDERS lists the id "oidc" twice (AUTH_OIDC_ISSUER\'s provider is "oidc"): each provider needs an id of its own.',
+    );
+    expect(() => parseEnv({ ...oidc, AUTH_OIDC_ISSUER: "https://id.example.org/?realm=team" })).toThrow(
+      'AUTH_OIDC_ISSUER must be an issuer URL without a query or fragment, not "https://id.example.org/?realm=team".',
+    );
+    expect(() => parseEnv({ APP_URL: oidc.APP_URL, AUTH_OIDC_PROVIDERS: JSON.stringify(Array.from({ length: 21 }, (_, i) => entry(`p${i}`))) })).toThrow(
+      'AUTH_OIDC_PROVIDERS must be a list of {"id","label","issuer","clientId","clientSecret"}: lists at most 20 providers.',
+    );
+    // A wrong entry's secret never reaches the log.
+    expect(() => parseEnv({ APP_URL: oidc.APP_URL, AUTH_OIDC_PROVIDERS: JSON.stringify([{ ...entry("team"), clientSecret: "hunter2", extra: 1 }]) })).toThrow(/^(?!.*hunter2).*Unrecognized key/);
     expect(() => parseEnv({ MODELS: "offline:threadline-offline", MODEL: "gpt-4.1" })).toThrow("set it or MODEL_PROVIDER and MODEL, not both.");
     // JSON.parse's own words differ between Node versions: the line names the variable and says what it is not.
     expect(() => parseEnv({ MCP_SERVERS: "{not json" })).toThrow(/^MCP_SERVERS is not JSON: .+\.$/);

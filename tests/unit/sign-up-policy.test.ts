@@ -22,6 +22,17 @@ describe("who a new account is", () => {
     expect(signUpDecision(facts({ policy: "allowlist", allowedEmails: ["bob@example.org"] }))).toHaveProperty("refused");
   });
 
+  it("through an OIDC provider, the allowlist counts an email only when the provider verified it; the other rules are the same", () => {
+    const listed = { policy: "allowlist" as const, allowedEmails: ["ana@example.org"] };
+    expect(signUpDecision(facts({ ...listed, oidc: { emailVerified: true } }))).toEqual({ role: "member", status: "active" });
+    expect(signUpDecision(facts({ ...listed, oidc: { emailVerified: false } }))).toEqual({
+      refused: "Your identity provider has not verified this email, so it cannot be matched to who may sign up. Ask an admin for an invite.",
+    });
+    expect(signUpDecision(facts({ ...listed, invite: "valid", oidc: { emailVerified: false } }))).toEqual({ role: "member", status: "active" });
+    expect(signUpDecision(facts({ policy: "invite", oidc: { emailVerified: true } }))).toEqual({ role: "member", status: "pending" });
+    expect(signUpDecision(facts({ first: true, oidc: { emailVerified: false } }))).toEqual({ role: "admin", status: "active" });
+  });
+
   it("an allowlist entry is an email or a whole domain, with or without its @", () => {
     expect(allowedEmail("Ana@Example.org", ["example.org"])).toBe(true);
     expect(allowedEmail("ana@example.org", ["@example.org"])).toBe(true);

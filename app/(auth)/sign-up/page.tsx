@@ -6,8 +6,8 @@ import { SignUpForm } from "@/components/account/SignUpForm";
 export const metadata: Metadata = { title: "Create account" };
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { anyone, guest } = await signInPageState(app().accounts());
+  const { anyone, guest, oidc } = await signInPageState(app().accounts());
   const { invite } = await searchParams;
   const policy = app().config.AUTH_SIGNUP;
-  return <SignUpForm first={!anyone} invite={invite === "1" ? "open" : invite === "expired" ? "expired" : "none"} policy={policy} guest={guest} />;
+  return <SignUpForm first={!anyone} invite={invite === "1" ? "open" : invite === "expired" ? "expired" : "none"} policy={policy} guest={guest} oidc={oidc} />;
 }
