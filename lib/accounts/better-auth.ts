@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError } from "better-auth/api";
+import { magicLink } from "better-auth/plugins/magic-link";
 import { ownHost } from "@/lib/http/request-origin";
 
 // Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
@@ -29,6 +30,14 @@ export interface AccountHooks {
   beforeSession(userId: string, status: string | undefined, signingUp: boolean): Promise<void>;
   /** After a session is made (a guest's browser data claimed). */
   afterSession(userId: string, request: Headers | undefined): Promise<void>;
+  /** After a password is reset (Better Auth has ended the person's sessions): the email's failed sign-ins are forgiven. */
+  afterPasswordReset(user: { email: string }): Promise<void>;
+}
+
+/** The mails of sign-in (lib/accounts/account-mail.ts): each returns at once, and sends after the answer. */
+export interface SignInMail {
+  resetPassword(email: string, url: string): void;
+  signInLink(email: string, url: string): void;
 }
 
 export interface AuthSettings {
@@ -40,6 +49,10 @@ export interface AuthSettings {
   /** Whether the cookies are Secure (and __Secure- named): the request came over TLS. */
   https: boolean;
   hooks: AccountHooks;
+  /** With SMTP_URL: password resets by mail, and sign-in links. */
+  mail: SignInMail | undefined;
+  /** How long a reset link works, and a sign-in link, in seconds. */
+  linkSeconds: { reset: number; signIn: number };
 }
 
 /** Better Auth's key: its own, derived from the app's, so one setting (or none) covers both. */
@@ -48,7 +61,7 @@ const derivedSecret = (secret: string) => createHmac("sha256", secret).update("t
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings) {
+export function authOptions({ pool, secret, appUrl, https, hooks, mail, linkSeconds }: AuthSettings) {
   return {
     appName: "Threadline",
     basePath: "/api/auth",
@@ -74,7 +87,16 @@ export function authOptions({ pool, secret, appUrl, https, hooks }: AuthSettings
       maxPasswordLength: PASSWORD_MAX,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: linkSeconds.reset,
+      // Without it, /request-password-reset refuses every email alike; an admin's one-time link (accounts.ts) resets instead.
+      sendResetPassword: mail ? async ({ user, url }) => mail.resetPassword(user.email, url) : undefined,
+      onPasswordReset: async ({ user }) => hooks.afterPasswordReset(user),
     },
+    // Sign-in links only for accounts that exist: a new account comes through the sign-up page,
+    // with its name and under its policy, and nobody can make the server mail an address that has none.
+    plugins: mail
+      ? [magicLink({ sendMagicLink: async ({ email, url }) => mail.signInLink(email, url), expiresIn: linkSeconds.signIn, disableSignUp: true, storeToken: "hashed" })]
+      : [],
     session: {
       modelName: "auth_sessions",
       fields: columns("expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "userId"),
