@@ -1,24 +1,50 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { continueAsGuest, signIn } from "@/lib/client/accounts";
-import { AuthError, AuthField, primaryButton, secondaryButton, textLink } from "./AuthField";
+import { useRef, useState, type FormEvent } from "react";
+import { continueAsGuest, requestSignInLink, signIn } from "@/lib/client/accounts";
+import { AuthError, AuthField, AuthNotice, primaryButton, secondaryButton, textLink } from "./AuthField";
 
-/** The sign-in page: email and password; a guest's way in where guests may chat. */
-export function SignInForm({ next, guests }: { next: string; guests: boolean }) {
-  const [error, setError] = useState<string | null>(null);
+/**
+ * The sign-in page: email and password, "Forgot password?"; a sign-in link by
+ * mail where the server sends mail; a guest's way in where guests may chat.
+ * `refusal`: why a sign-in link brought someone back here.
+ */
+export function SignInForm({ next, guests, mail, refusal }: { next: string; guests: boolean; mail: boolean; refusal: string | null }) {
+  const [error, setError] = useState<string | null>(refusal);
   const [busy, setBusy] = useState(false);
+  const [linkSent, setLinkSent] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const fields = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
     try {
-      await signIn(String(form.get("email")), String(form.get("password")));
+      await signIn(String(fields.get("email")), String(fields.get("password")));
       window.location.assign(next);
     } catch (reason) {
       setError((reason as Error).message);
+      setBusy(false);
+    }
+  }
+
+  /** The email field's address gets a link; the password field is not needed for it. */
+  async function emailLink() {
+    const field = form.current?.elements.namedItem("email") as HTMLInputElement | null;
+    if (!field?.value || !field.checkValidity()) {
+      setError("Enter your email first, then ask for a link.");
+      field?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await requestSignInLink(field.value, next);
+      setLinkSent(true);
+    } catch (reason) {
+      setError((reason as Error).message);
+    } finally {
       setBusy(false);
     }
   }
@@ -35,17 +61,43 @@ export function SignInForm({ next, guests }: { next: string; guests: boolean }) 
     }
   }
 
+  if (linkSent) {
+    return (
+      <div className="flex flex-col gap-4">
+        <h1 className="text-xl font-semibold">Check your mail</h1>
+        <AuthNotice>
+          <p>If an account has this email, a sign-in link is on its way. It works once, within 15 minutes.</p>
+          <p>
+            <a href="/sign-in" className={textLink}>
+              Back to sign in
+            </a>
+          </p>
+        </AuthNotice>
+      </div>
+    );
+  }
+
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-xl font-semibold">Sign in</h1>
-      <form onSubmit={submit} className="flex flex-col gap-3">
-        <AuthField label="Email" name="email" type="email" autoComplete="username webauthn" required autoFocus />
-        <AuthField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <form ref={form} onSubmit={submit} className="flex flex-col gap-3">
+        <AuthField label="Email" name="email" type="email" autoComplete="username webauthn" required maxLength={320} autoFocus />
+        <AuthField label="Password" name="password" type="password" autoComplete="current-password" required maxLength={128} />
+        <p className="-mt-1 text-right">
+          <a href="/forgot-password" className={textLink}>
+            Forgot password?
+          </a>
+        </p>
         <AuthError message={error} />
         <button type="submit" disabled={busy} className={primaryButton}>
           Sign in
         </button>
       </form>
+      {mail && (
+        <button type="button" onClick={emailLink} disabled={busy} className={secondaryButton}>
+          Email me a sign-in link
+        </button>
+      )}
       {guests && (
         <button type="button" onClick={asGuest} disabled={busy} className={secondaryButton}>
           Continue as guest

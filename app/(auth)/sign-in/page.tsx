@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { app } from "@/lib/app";
-import { safeNext, signInPageState } from "@/lib/accounts/sign-in-page";
+import { safeNext, signInLinkRefusal, signInPageState } from "@/lib/accounts/sign-in-page";
 import { SignInForm } from "@/components/account/SignInForm";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { anyone, guests } = await signInPageState(app().accounts());
+  const { anyone, guests, mail } = await signInPageState(app().accounts());
   // A new install has nobody to sign in: its first step is the first account.
   if (!anyone) redirect("/sign-up");
-  return <SignInForm next={safeNext((await searchParams).next)} guests={guests} />;
+  const { next, error } = await searchParams;
+  return <SignInForm next={safeNext(next)} guests={guests} mail={mail} refusal={signInLinkRefusal(error)} />;
 }
