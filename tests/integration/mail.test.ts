@@ -194,11 +194,14 @@ describe("the bounds of a reset", () => {
     expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
-  it("reads at most 16 KB of a request, an email of at most 320 characters and a token of at most 200", async () => {
+  it("reads at most 16 KB of a request, an email of at most 320 characters, a token of at most 200 and a way back of at most 2,000", async () => {
     expect((await authPost("request-password-reset", { email: email("big"), padding: "p".repeat(20_000) })).status).toBe(413);
     expect((await requestReset(`${"a".repeat(310)}@example.org`)).status).toBe(400);
     expect((await resetPassword("t".repeat(201))).status).toBe(400);
     expect((await authPost("sign-in/magic-link", { email: `${"a".repeat(310)}@example.org` })).status).toBe(400);
+    expect((await authPost("sign-in/magic-link", { email: email("back"), callbackURL: `/${"c".repeat(2000)}` })).status).toBe(400);
+    await mailsSettled();
+    expect(smtp.mails).toEqual([]);
   });
 });
 
