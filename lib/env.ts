@@ -61,6 +61,9 @@ type NamesOf<S> = S extends Slice<infer Shape, object> ? keyof Shape & string : 
 
 const SECRET = /SECRET|_KEY$/;
 
+/** A value as a start error may quote it: a URL's password (scheme://user:password@host) starred out. */
+const withoutPassword = (value: string) => value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*:)[^/?#]*@/i, "$1***@");
+
 /**
  * The configuration the slices make, read in their order: `names`, every
  * variable, and `parse`, which gives the configuration in a raw environment
@@ -78,8 +81,8 @@ export function settingsParser<const L extends readonly Slice[]>(slices: L) {
       const issue = parsed.error.issues[0];
       const name = String(issue.path[0]);
       const value = input[name] ?? "";
-      // A secret's value must not reach the log, even a wrong one.
-      fail(`${name} ${issue.message}, not ${SECRET.test(name) ? `a ${value.length}-character value` : `"${value}"`}.`);
+      // A secret's value must not reach the log, even a wrong one, nor a password written into a URL.
+      fail(`${name} ${issue.message}, not ${SECRET.test(name) ? `a ${value.length}-character value` : `"${withoutPassword(value)}"`}.`);
     }
     const settings: Record<string, unknown> = { ...parsed.data };
     for (const part of slices) Object.assign(settings, part.finish?.(parsed.data!));

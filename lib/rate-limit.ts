@@ -31,6 +31,8 @@ const LIMITS = {
   documentEditPerIdentity: { variable: "RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", windowSeconds: 60 },
   reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
   authPerAddress: { variable: "RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
+  /** Mails (reset and sign-in links) sent to one email, whoever asks: nobody can make the server mail-bomb a person. */
+  mailsPerEmail: { variable: "RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL", windowSeconds: 3600 },
   /** Failed sign-ins of one email: past the count, it is locked until the window ends. */
   signInFailures: { variable: "AUTH_LOCKOUT_FAILURES", windowSeconds: 900 },
 } as const;
@@ -159,6 +161,21 @@ export class RateLimits {
   /** A sign-in that succeeded clears the email's failures. */
   async signInSucceeded(email: string): Promise<void> {
     await this.limiter("signInFailures")?.delete(email.toLowerCase());
+  }
+
+  /**
+   * Counts one mail to `email`: false once the email has had its share this
+   * hour. Never a refusal: the request that asked for the mail is answered
+   * alike either way, so its answer tells nothing about the account.
+   */
+  async mayMail(email: string): Promise<boolean> {
+    try {
+      await this.limiter("mailsPerEmail")?.consume(email.toLowerCase());
+      return true;
+    } catch (outcome) {
+      if (!isVerdict(outcome)) throw outcome; // the store failed: not a verdict
+      return false;
+    }
   }
 
   /** Counts one new identity for an address; throws a 429 AppError over the limit. */

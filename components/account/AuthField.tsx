@@ -1,4 +1,6 @@
-import { useId, type InputHTMLAttributes } from "react";
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from "react";
+
+export const PASSWORD_HINT = "8 to 128 characters. A long phrase is easier to remember and harder to guess.";
 
 /** A labelled field of the sign-in pages; `hint` is read with it by screen readers. */
 export function AuthField({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -37,5 +39,20 @@ export function AuthError({ message }: { message: string | null }) {
     <p role="alert" className="min-h-5 text-sm text-red-700 dark:text-red-300">
       {message}
     </p>
+  );
+}
+
+/**
+ * What happened, in place of the form that did it: announced, and focused,
+ * so that a keyboard or a screen reader starts from it rather than from the
+ * top of the page.
+ */
+export function AuthNotice({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div ref={ref} role="status" tabIndex={-1} className="flex flex-col gap-2 rounded-lg text-sm text-neutral-700 outline-none focus-visible:ring-2 focus-visible:ring-neutral-500 dark:text-neutral-200">
+      {children}
+    </div>
   );
 }

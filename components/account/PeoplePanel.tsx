@@ -1,8 +1,8 @@
 "use client";
 
-import { useState } from "react";
-import { changePerson, makeInvite } from "@/lib/client/accounts";
-import type { Invite, Person, PersonChange } from "@/lib/protocol/accounts";
+import { useState, type ReactNode } from "react";
+import { changePerson, makeInvite, makeResetLink } from "@/lib/client/accounts";
+import type { Invite, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
 import { CopyButton } from "@/components/chat/CopyButton";
 
 const action =
@@ -10,10 +10,24 @@ const action =
 
 const STATUS: Record<Person["status"], string> = { active: "Active", pending: "Waiting for approval", disabled: "Disabled" };
 
-/** People: invite someone, approve a waiting sign-up, disable or enable an account, make or unmake an admin. */
+/** A link made for someone, shown once, with what it does and until when. */
+function ShownLink({ label, url, children }: { label: string; url: string; children: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-neutral-200 p-3 text-sm dark:border-neutral-700">
+      <p>{children}</p>
+      <div className="mt-2 flex items-center gap-2">
+        <input readOnly aria-label={label} value={url} className="min-w-0 flex-1 rounded-md border border-neutral-300 bg-transparent px-2 py-1 font-mono text-xs dark:border-neutral-600" />
+        <CopyButton text={url} />
+      </div>
+    </div>
+  );
+}
+
+/** People: invite someone, approve a waiting sign-up, disable or enable an account, make or unmake an admin, make a reset link. */
 export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) {
   const [people, setPeople] = useState(initial);
   const [invite, setInvite] = useState<Invite | null>(null);
+  const [resetLink, setResetLink] = useState<(ResetLink & { email: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -44,15 +58,15 @@ export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) 
         </button>
       </div>
       {invite && (
-        <div className="rounded-lg border border-neutral-200 p-3 text-sm dark:border-neutral-700">
-          <p>
-            Send this link to the person you invite. It makes one account, and works until {new Date(invite.expiresAt).toLocaleString()}.
-          </p>
-          <div className="mt-2 flex items-center gap-2">
-            <input readOnly aria-label="Invite link" value={invite.url} className="min-w-0 flex-1 rounded-md border border-neutral-300 bg-transparent px-2 py-1 font-mono text-xs dark:border-neutral-600" />
-            <CopyButton text={invite.url} />
-          </div>
-        </div>
+        <ShownLink label="Invite link" url={invite.url}>
+          Send this link to the person you invite. It makes one account, and works until {new Date(invite.expiresAt).toLocaleString()}.
+        </ShownLink>
+      )}
+      {resetLink && (
+        <ShownLink label={`Reset link for ${resetLink.email}`} url={resetLink.url}>
+          Hand this link to {resetLink.email} yourself: it sets a new password once, until {new Date(resetLink.expiresAt).toLocaleTimeString()}, and ends their other
+          sessions. It replaces any reset link they had. You will not see it again.
+        </ShownLink>
       )}
       <p role="alert" className="min-h-5 text-sm text-red-700 dark:text-red-300">
         {error}
@@ -93,6 +107,16 @@ export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) 
                     {person.status === "disabled" && (
                       <button type="button" disabled={busy} onClick={() => change(person, "enable")} className={action}>
                         Enable
+                      </button>
+                    )}
+                    {person.status !== "disabled" && (
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => run(() => makeResetLink(person.id), (link) => setResetLink({ ...link, email: person.email }))}
+                        className={action}
+                      >
+                        Reset link
                       </button>
                     )}
                     {person.role === "member" ? (

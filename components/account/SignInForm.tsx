@@ -1,26 +1,41 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { continueAsGuest, signIn } from "@/lib/client/accounts";
-import { AuthError, AuthField, primaryButton, secondaryButton, textLink } from "./AuthField";
+import { useRef, useState, type FormEvent } from "react";
+import { continueAsGuest, requestSignInLink, signIn } from "@/lib/client/accounts";
+import { AuthError, AuthField, AuthNotice, primaryButton, secondaryButton, textLink } from "./AuthField";
 import { OidcButtons, type OidcChoice } from "./OidcButtons";
 
 /**
- * The sign-in page: email and password, a button per OIDC provider (with why
- * the last OIDC sign-in failed, when it came back here refused); a guest's way
- * in where guests may chat.
+ * The sign-in page: email and password, "Forgot password?", a passkey, a
+ * button per OIDC provider, a sign-in link by mail where the server sends
+ * mail, and a guest's way in where guests may chat. `refusal`: why a sign-in
+ * (through a provider or a mailed link) brought someone back here.
  */
-export function SignInForm({ next, guests, oidc, oidcError }: { next: string; guests: boolean; oidc: readonly OidcChoice[]; oidcError: string | null }) {
-  const [error, setError] = useState<string | null>(null);
+export function SignInForm({
+  next,
+  guests,
+  oidc,
+  mail,
+  refusal,
+}: {
+  next: string;
+  guests: boolean;
+  oidc: readonly OidcChoice[];
+  mail: boolean;
+  refusal: string | null;
+}) {
+  const [error, setError] = useState<string | null>(refusal);
   const [busy, setBusy] = useState(false);
+  const [linkSent, setLinkSent] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const fields = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
     try {
-      await signIn(String(form.get("email")), String(form.get("password")));
+      await signIn(String(fields.get("email")), String(fields.get("password")));
       window.location.assign(next);
     } catch (reason) {
       setError((reason as Error).message);
@@ -40,6 +55,26 @@ export function SignInForm({ next, guests, oidc, oidcError }: { next: string; gu
     }
   }
 
+  /** The email field's address gets a link; the password field is not needed for it. */
+  async function emailLink() {
+    const field = form.current?.elements.namedItem("email") as HTMLInputElement | null;
+    if (!field?.value || !field.checkValidity()) {
+      setError("Enter your email first, then ask for a link.");
+      field?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await requestSignInLink(field.value, next);
+      setLinkSent(true);
+    } catch (reason) {
+      setError((reason as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function asGuest() {
     setBusy(true);
     setError(null);
@@ -52,12 +87,33 @@ export function SignInForm({ next, guests, oidc, oidcError }: { next: string; gu
     }
   }
 
+  if (linkSent) {
+    return (
+      <div className="flex flex-col gap-4">
+        <h1 className="text-xl font-semibold">Check your mail</h1>
+        <AuthNotice>
+          <p>If an account has this email, a sign-in link is on its way. It works once, within 15 minutes.</p>
+          <p>
+            <a href="/sign-in" className={textLink}>
+              Back to sign in
+            </a>
+          </p>
+        </AuthNotice>
+      </div>
+    );
+  }
+
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-xl font-semibold">Sign in</h1>
-      <form onSubmit={submit} className="flex flex-col gap-3">
-        <AuthField label="Email" name="email" type="email" autoComplete="username webauthn" required autoFocus />
-        <AuthField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <form ref={form} onSubmit={submit} className="flex flex-col gap-3">
+        <AuthField label="Email" name="email" type="email" autoComplete="username webauthn" required maxLength={320} autoFocus />
+        <AuthField label="Password" name="password" type="password" autoComplete="current-password" required maxLength={128} />
+        <p className="-mt-1 text-right">
+          <a href="/forgot-password" className={textLink}>
+            Forgot password?
+          </a>
+        </p>
         <AuthError message={error} />
         <button type="submit" disabled={busy} className={primaryButton}>
           Sign in
@@ -66,7 +122,12 @@ export function SignInForm({ next, guests, oidc, oidcError }: { next: string; gu
       <button type="button" onClick={withPasskey} disabled={busy} className={secondaryButton}>
         Sign in with a passkey
       </button>
-      <OidcButtons providers={oidc} next={next} error={oidcError} />
+      <OidcButtons providers={oidc} next={next} />
+      {mail && (
+        <button type="button" onClick={emailLink} disabled={busy} className={secondaryButton}>
+          Email me a sign-in link
+        </button>
+      )}
       {guests && (
         <button type="button" onClick={asGuest} disabled={busy} className={secondaryButton}>
           Continue as guest

@@ -2,10 +2,8 @@
 
 import { useState, type FormEvent } from "react";
 import { signUp } from "@/lib/client/accounts";
-import { AuthError, AuthField, primaryButton, textLink } from "./AuthField";
+import { AuthError, AuthField, PASSWORD_HINT, primaryButton, textLink } from "./AuthField";
 import { OidcButtons, type OidcChoice } from "./OidcButtons";
-
-const PASSWORD_HINT = "8 to 128 characters. A long phrase is easier to remember and harder to guess.";
 
 /**
  * The sign-up page. The first account of an install is its admin, and the

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { AppError } from "@threadline/history/errors";
 import { IDENTITY_COOKIE, readCookie, verifyIdentity } from "@/lib/auth/identity";
@@ -7,10 +8,13 @@ import type { SessionSecret } from "@/lib/auth/secret";
 import { peerAddress } from "@/lib/http/client-address.mjs";
 import { ownHost } from "@/lib/http/request-origin";
 import { once } from "@/lib/wing";
-import type { Invite, Me, Person, PersonChange } from "@/lib/protocol/accounts";
+import type { Invite, Me, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
+import type { RateLimits } from "@/lib/rate-limit";
+import { AccountMail, RESET_LINK_SECONDS, SIGN_IN_LINK_SECONDS } from "./account-mail";
 import { APIError, makeAuth, type AccountHooks, type Auth } from "./better-auth";
 import { discover } from "./oidc";
 import type { OidcProvider } from "./oidc-settings";
+import { smtpMailer } from "./mail";
 import { People } from "./people";
 import type { AccountsSettings } from "./settings";
 import { signUpDecision } from "./sign-up-policy";
@@ -54,16 +58,32 @@ export interface AccountsDeps {
   adopt(from: string, to: string): Promise<void>;
   /** Stops every turn of the owner's that is running, on whichever server. */
   stopTurnsOf(owner: string): Promise<void>;
+  /** The limits counted in Postgres: mails per email, and the failed sign-ins a reset forgives. */
+  limits(): Pick<RateLimits, "mayMail" | "signInSucceeded">;
 }
+
+/** A reset token as Better Auth's /request-password-reset stores it (an auth_verifications row's identifier, its value the person's id). */
+const resetIdentifier = (token: string) => `reset-password:${token}`;
 
 export class Accounts {
   readonly people: () => People;
   private readonly auths = new Map<boolean, BuiltAuth>();
   private readonly trusted: (address: string | undefined) => boolean;
+  /** With SMTP_URL: the reset and sign-in mails. */
+  readonly mail: AccountMail | undefined;
 
   constructor(private readonly deps: AccountsDeps) {
     this.people = once(() => new People(deps.pool()));
     this.trusted = trustedAddresses(deps.settings.proxyTrusted);
+    const { mail, APP_URL } = deps.settings;
+    if (mail && APP_URL) {
+      this.mail = new AccountMail({
+        mailer: smtpMailer(mail),
+        appUrl: APP_URL,
+        mayMail: (email) => deps.limits().mayMail(email),
+        accountOf: (email) => this.people().byEmail(email),
+      });
+    }
   }
 
   get mode() {
@@ -122,7 +142,16 @@ export class Accounts {
     const built: BuiltAuth = { auth: Promise.resolve(null as unknown as Auth), missing: 0, retryAt: 0 };
     built.auth = (async () => {
       const [secret, oidc] = await Promise.all([this.deps.secret(), this.discoverOidc()]);
-      const auth = makeAuth({ pool: this.deps.pool(), secret, appUrl: this.deps.settings.APP_URL, https, hooks: this.hooks, oidc });
+      const auth = makeAuth({
+        pool: this.deps.pool(),
+        secret,
+        appUrl: this.deps.settings.APP_URL,
+        https,
+        hooks: this.hooks,
+        oidc,
+        mail: this.mail,
+        linkSeconds: { reset: RESET_LINK_SECONDS, signIn: SIGN_IN_LINK_SECONDS },
+      });
       // Better Auth asks each provider's discovery again as it starts; one that failed there is left out too.
       const offered = await Promise.all(this.oidcProviders.map((provider) => this.oidcAvailable(auth, provider.id)));
       built.missing = offered.filter((present) => !present).length;
@@ -229,9 +258,43 @@ export class Accounts {
   /** A new invite link, for `admin` to hand to someone: it makes one account, within a week. */
   async invite(admin: Person, request: Request): Promise<Invite> {
     const { code, expiresAt } = await this.people().invite(admin.id);
-    // Without APP_URL, the address the admin's browser used (Next's own request.url may name another host, behind a proxy or in the standalone server).
-    const base = this.deps.settings.APP_URL ?? `${this.https(request) ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
-    return { url: new URL(`/invite/${code}`, base).href, expiresAt };
+    return { url: new URL(`/invite/${code}`, this.base(request)).href, expiresAt };
+  }
+
+  /**
+   * A one-time link that sets a new password for person `id`, for an admin to
+   * hand over (the way in without mail): a token stored as Better Auth's own
+   * reset stores one, so /reset-password and /api/auth/reset-password take it
+   * like a mailed one; single-use, an hour's life. It replaces the person's
+   * earlier reset links, so an admin cannot pile them up.
+   */
+  async resetLink(id: string, request: Request): Promise<ResetLink> {
+    if (this.mode !== "accounts") throw new AppError("not_found:auth", `Nobody signs in with a password here: this server runs with AUTH_MODE=${this.mode}.`);
+    const people = this.people();
+    const person = await people.get(id);
+    if (!person) throw new AppError("not_found:person", "There is no such person.");
+    if (person.status === "disabled") throw new AppError("conflict:person", `${person.email} is disabled: enable them before resetting their password.`);
+    const { internalAdapter } = await (await this.auth(this.https(request))).$context;
+    await people.endResetLinks(id);
+    const token = randomBytes(32).toString("base64url");
+    const expiresAt = new Date(Date.now() + RESET_LINK_SECONDS * 1000);
+    await internalAdapter.createVerificationValue({ identifier: resetIdentifier(token), value: id, expiresAt });
+    const url = new URL("/reset-password", this.base(request));
+    url.searchParams.set("token", token);
+    return { url: url.href, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** Whether a reset link's token still sets a password (the page says so before anyone types one). */
+  async resetLinkOpen(token: string, request: Request): Promise<boolean> {
+    if (this.mode !== "accounts" || token.length > 200) return false;
+    const { internalAdapter } = await (await this.auth(this.https(request))).$context;
+    const row = await internalAdapter.findVerificationValue(resetIdentifier(token));
+    return row !== null && row !== undefined && row.expiresAt > new Date();
+  }
+
+  /** The address links name: APP_URL, else the one the browser used (Next's own request.url may name another host, behind a proxy or in the standalone server). */
+  private base(request: Request): string {
+    return this.deps.settings.APP_URL ?? `${this.https(request) ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
   }
 
   /** Refuses a passkey past the person's MAX_PASSKEYS (nobody needs more; each is a row and a choice at sign-in). */
@@ -299,6 +362,8 @@ export class Accounts {
     afterSession: async (userId, headers) => {
       if (this.deps.settings.AUTH_GUESTS && headers) await this.claimBrowserData(headers, userId);
     },
+    // A lockout says "or reset the password": a reset ends it.
+    afterPasswordReset: (user) => this.deps.limits().signInSucceeded(user.email),
   };
 
   /** Everything the browser's own identity made becomes `userId`'s. */

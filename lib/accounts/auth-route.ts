@@ -6,13 +6,16 @@ import { stateChangeRefusal } from "@/lib/http/request-origin";
 import { requestAddress } from "@/lib/http/client-address.mjs";
 import type { RateLimits } from "@/lib/rate-limit";
 import type { Accounts } from "./accounts";
+import { safeNext } from "./sign-in-page";
 
 // /api/auth/*: Better Auth's own endpoints (sign-up/email, sign-in/email,
 // sign-out, get-session …), behind Threadline's limits, which are counted in
 // Postgres so that every server shares them: the requests that try a
 // password, make an account or send a mail are counted per address, and
 // failed sign-ins per email lock that email for a while, whether or not an
-// account has it (the answer must not tell which).
+// account has it (the answer must not tell which). The requests that mail
+// someone have their bodies read here, bounded, and go on with the links'
+// landings fixed to this site's own pages.
 
 /** The endpoints that try a password, make an account, or mail someone. */
 const COUNTED = new Set([
@@ -29,6 +32,9 @@ const COUNTED = new Set([
 const MAX_SIGN_IN_BYTES = 16 * 1024;
 
 const signInBody = z.looseObject({ email: z.string().max(320) });
+const resetRequestBody = z.looseObject({ email: z.string().max(320) });
+const resetBody = z.looseObject({ token: z.string().max(200), newPassword: z.string().max(1000) });
+const signInLinkBody = z.looseObject({ email: z.string().max(320), callbackURL: z.string().max(2000).optional() });
 const signUpBody = z.looseObject({
   name: z.string().trim().min(1, "Say what to call you.").max(100, "A name is at most 100 characters."),
   email: z.string().max(320),
@@ -92,6 +98,32 @@ async function withoutToken(response: Response): Promise<Response> {
   return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
+/** Better Auth's answer to a reset token that is used up, expired or unknown, in words. */
+async function clearTokenRefusal(response: Response): Promise<Response> {
+  if (response.status !== 400) return response;
+  const body = (await response.clone().json().catch(() => null)) as { code?: string } | null;
+  if (body?.code !== "INVALID_TOKEN") return response;
+  return Response.json(
+    { code: "INVALID_TOKEN", message: "This reset link has been used or has expired. Ask for a new one." },
+    { status: 400, headers: { "cache-control": "no-store" } },
+  );
+}
+
+/**
+ * A sign-in link opened in the browser ends on a page either way: signed in
+ * (Better Auth's redirect to its callback), or on the sign-in page with the
+ * reason (an expired link redirects there itself; a session refused to a
+ * pending or disabled person is an error here, made a redirect).
+ */
+async function signInLinkLanded(response: Response): Promise<Response> {
+  if (response.status < 400) return withoutToken(response);
+  const body = (await response.json().catch(() => null)) as { code?: string } | null;
+  const location = `/sign-in?error=${encodeURIComponent(body?.code ?? "SIGN_IN_LINK_FAILED")}`;
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
+
+const noMail = () => new AppError("not_found:mail", "This server sends no mail. Ask an admin for a link to reset your password.");
+
 export interface AuthRouteApp {
   accounts(): Accounts;
   rateLimits(): Pick<RateLimits, "limitAuth" | "refuseLockedOut" | "signInFailed" | "signInSucceeded">;
@@ -105,6 +137,7 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
   if (refusal) throw refusal;
   const auth = await accounts.auth(accounts.https(request));
   const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
+  if (request.method === "GET" && path === "/magic-link/verify") return signInLinkLanded(await auth.handler(request));
   if (request.method !== "POST" || !COUNTED.has(path)) return auth.handler(request);
 
   const limits = app.rateLimits();
@@ -128,6 +161,21 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
       throw new AppError("unavailable:oidc", `Sign-in with ${provider.label} is unavailable: the provider did not answer as this server expects. Try again in a minute, or ask an admin.`);
     }
     return ready.handler(withBody(request, body));
+  }
+  // The links a mail carries lead to this site's own pages, whatever a client asks for.
+  if (path === "/request-password-reset") {
+    if (!accounts.mail) throw noMail();
+    const { email } = await readJson(request, resetRequestBody, MAX_SIGN_IN_BYTES);
+    return auth.handler(withBody(request, { email, redirectTo: "/reset-password" }));
+  }
+  if (path === "/sign-in/magic-link") {
+    if (!accounts.mail) throw noMail();
+    const { email, callbackURL } = await readJson(request, signInLinkBody, MAX_SIGN_IN_BYTES);
+    return auth.handler(withBody(request, { email, callbackURL: safeNext(callbackURL), errorCallbackURL: "/sign-in" }));
+  }
+  if (path === "/reset-password") {
+    const { token, newPassword } = await readJson(request, resetBody, MAX_SIGN_IN_BYTES);
+    return clearTokenRefusal(await auth.handler(withBody(request, { token, newPassword })));
   }
   if (path !== "/sign-in/email") return auth.handler(request);
 

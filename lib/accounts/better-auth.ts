@@ -4,6 +4,7 @@ import type pg from "pg";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError } from "better-auth/api";
 import { passkey } from "@better-auth/passkey";
+import { magicLink } from "better-auth/plugins/magic-link";
 import { ownHost } from "@/lib/http/request-origin";
 import { oidcPlugin } from "./oidc";
 
@@ -31,6 +32,14 @@ export interface AccountHooks {
   beforeSession(userId: string, status: string | undefined, signingUp: boolean): Promise<void>;
   /** After a session is made (a guest's browser data claimed). */
   afterSession(userId: string, request: Headers | undefined): Promise<void>;
+  /** After a password is reset (Better Auth has ended the person's sessions): the email's failed sign-ins are forgiven. */
+  afterPasswordReset(user: { email: string }): Promise<void>;
+}
+
+/** The mails of sign-in (lib/accounts/account-mail.ts): each returns at once, and sends after the answer. */
+export interface SignInMail {
+  resetPassword(email: string, url: string): void;
+  signInLink(email: string, url: string): void;
 }
 
 export interface AuthSettings {
@@ -44,6 +53,10 @@ export interface AuthSettings {
   hooks: AccountHooks;
   /** The OIDC providers to offer, each with the discovery document it answered (lib/accounts/oidc.ts). */
   oidc: Parameters<typeof oidcPlugin>[0];
+  /** With SMTP_URL: password resets by mail, and sign-in links. */
+  mail: SignInMail | undefined;
+  /** How long a reset link works, and a sign-in link, in seconds. */
+  linkSeconds: { reset: number; signIn: number };
 }
 
 /** Better Auth's key: its own, derived from the app's, so one setting (or none) covers both. */
@@ -52,7 +65,7 @@ const derivedSecret = (secret: string) => createHmac("sha256", secret).update("t
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export function authOptions({ pool, secret, appUrl, https, hooks, oidc }: AuthSettings) {
+export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, linkSeconds }: AuthSettings) {
   return {
     appName: "Threadline",
     basePath: "/api/auth",
@@ -87,6 +100,11 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc }: AuthSe
         },
       }),
       ...(oidc.length > 0 ? [oidcPlugin(oidc, (message) => console.error(`[auth] OIDC sign-in refused: ${message}`))] : []),
+      // Sign-in links only for accounts that exist: a new account comes through the sign-up page,
+      // with its name and under its policy, and nobody can make the server mail an address that has none.
+      ...(mail
+        ? [magicLink({ sendMagicLink: async ({ email, url }) => mail.signInLink(email, url), expiresIn: linkSeconds.signIn, disableSignUp: true, storeToken: "hashed" })]
+        : []),
     ],
     emailAndPassword: {
       enabled: true,
@@ -94,6 +112,10 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc }: AuthSe
       maxPasswordLength: PASSWORD_MAX,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: linkSeconds.reset,
+      // Without it, /request-password-reset refuses every email alike; an admin's one-time link (accounts.ts) resets instead.
+      sendResetPassword: mail ? async ({ user, url }) => mail.resetPassword(user.email, url) : undefined,
+      onPasswordReset: async ({ user }) => hooks.afterPasswordReset(user),
     },
     session: {
       modelName: "auth_sessions",

@@ -24,5 +24,5 @@ const MESSAGES: Record<string, string> = {
 export function oidcErrorMessage(code: string | string[] | undefined): string | null {
   const value = Array.isArray(code) ? code[0] : code;
   if (!value) return null;
-  return Object.hasOwn(MESSAGES, value) ? MESSAGES[value] : "Signing in through your identity provider failed. Try again, or ask an admin.";
+  return Object.hasOwn(MESSAGES, value) ? MESSAGES[value] : "Signing in did not work. Try again, or ask an admin.";
 }

@@ -61,6 +61,22 @@ export class People {
     return rows[0] ? person(rows[0]) : null;
   }
 
+  /** The account with `email` (any case), or null. */
+  async byEmail(email: string): Promise<{ email: string; status: PersonStatus } | null> {
+    const { rows } = await this.pool.query<{ email: string; status: PersonStatus }>("SELECT email, status FROM auth_users WHERE email = $1", [email.trim().toLowerCase()]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Ends every password reset link of the person's that is waiting: Better
+   * Auth keeps each as an auth_verifications row named reset-password:<token>
+   * whose value is their id (identifiers are stored as they are: no
+   * verification.storeIdentifier is set in better-auth.ts).
+   */
+  async endResetLinks(id: string): Promise<void> {
+    await this.pool.query("DELETE FROM auth_verifications WHERE identifier LIKE 'reset-password:%' AND value = $1", [id]);
+  }
+
   /** Everyone, pending first, then by when they joined. */
   async list(): Promise<Person[]> {
     const { rows } = await this.pool.query<PersonRow>(

@@ -1,6 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { BRAND } from "@/lib/brand";
 import { fail, flag, slice, text, url, wholeNumber, type SettingsOf } from "@/lib/env";
 import { oidcProviders } from "./oidc-settings";
 
@@ -23,6 +24,57 @@ function isAddressOrNetwork(entry: string): boolean {
 
 /** An email address (somebody@example.org) or a whole domain (example.org, or @example.org). */
 const isEmailOrDomain = (entry: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(entry) || /^@?[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(entry);
+
+/** One address, bare or with a display name; no line breaks (a header is made of it). */
+const MAIL_ADDRESS = /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
+
+/** Where mail goes out, read from SMTP_URL. */
+export interface SmtpServer {
+  host: string;
+  port: number;
+  /** smtps: TLS from the first byte; smtp: STARTTLS when the server offers it. */
+  secure: boolean;
+  auth?: { user: string; pass: string };
+}
+
+export interface MailSettings {
+  smtp: SmtpServer;
+  from: string;
+  timeoutMs: number;
+}
+
+/**
+ * SMTP_URL read, or a start error that names what is wrong with it without
+ * its value (the password is in it), and MAIL_FROM's default.
+ */
+function mailSettings(settings: { SMTP_URL?: string; MAIL_FROM?: string; APP_URL?: string; SMTP_TIMEOUT_SECONDS: number }): MailSettings | undefined {
+  if (!settings.SMTP_URL) return undefined;
+  const shape = "smtp://user:password@mail.example.org:587 or smtps://user:password@mail.example.org:465";
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(settings.SMTP_URL);
+  } catch {
+    // URL's own message quotes the input.
+  }
+  if (!parsed || !/^smtps?:$/.test(parsed.protocol) || !parsed.hostname) {
+    fail(`SMTP_URL must be a mail server's URL, ${shape} (its value is not shown: it may hold a password).`);
+  }
+  const server = parsed!;
+  if (server.username && !server.password) fail(`SMTP_URL names a user but no password: ${shape}.`);
+  let auth: SmtpServer["auth"];
+  try {
+    auth = server.username ? { user: decodeURIComponent(server.username), pass: decodeURIComponent(server.password) } : undefined;
+  } catch {
+    fail("SMTP_URL's user or password has a % that is not followed by two hex digits: write a % in either as %25.");
+  }
+  if (!settings.APP_URL) fail("SMTP_URL needs APP_URL: the links in its mails must name the address people reach the server at.");
+  const secure = server.protocol === "smtps:";
+  return {
+    smtp: { host: server.hostname.replace(/^\[|\]$/g, ""), port: server.port ? Number(server.port) : secure ? 465 : 587, secure, auth },
+    from: settings.MAIL_FROM ?? `${BRAND.name} <no-reply@${new URL(settings.APP_URL!).hostname}>`,
+    timeoutMs: settings.SMTP_TIMEOUT_SECONDS * 1000,
+  };
+}
 
 /**
  * Who may come in, and how they say who they are: accounts (sign-in
@@ -63,6 +115,22 @@ export const accountsSettings = slice({
     AUTH_LOCKOUT_FAILURES: wholeNumber(1, 1000).default(10).describe("failed sign-ins before a lockout"),
     /** Sign-in, sign-up and reset requests per address per minute. */
     RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: wholeNumber(0, 999_999_999).default(30).describe("sign-in requests per address per minute"),
+    /**
+     * The mail server password resets and sign-in links go through:
+     * smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465.
+     * Read as text and checked in finish, which never repeats the value: it holds a password.
+     */
+    SMTP_URL: text.optional().describe("mail server"),
+    /** The sender of those mails; unset: Threadline <no-reply@APP_URL's host>. */
+    MAIL_FROM: z
+      .string()
+      .regex(MAIL_ADDRESS, "must be an address, ana@example.org or Name <ana@example.org>")
+      .optional()
+      .describe("mail sender"),
+    /** The most one mail may take, connecting included, before it is given up (and logged). */
+    SMTP_TIMEOUT_SECONDS: wholeNumber(1, 600).default(10).describe("mail timeout, seconds"),
+    /** Mails (reset and sign-in links) one email may be sent per hour, whoever asks; 0: off. */
+    RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL: wholeNumber(0, 999_999).default(5).describe("mails per email per hour"),
   },
   finish(settings) {
     const allowed = list(settings.AUTH_ALLOWED_EMAILS).map((entry) => entry.toLowerCase());
@@ -80,7 +148,7 @@ export const accountsSettings = slice({
     if (settings.AUTH_GUESTS && settings.AUTH_MODE !== "accounts") {
       fail(`AUTH_GUESTS=true needs AUTH_MODE=accounts: in ${settings.AUTH_MODE} mode nobody signs in, so nobody is a guest.`);
     }
-    return { allowedEmails: allowed, proxyTrusted: trusted, oidcProviders: oidcProviders(settings) };
+    return { allowedEmails: allowed, proxyTrusted: trusted, oidcProviders: oidcProviders(settings), mail: mailSettings(settings) };
   },
 });
 

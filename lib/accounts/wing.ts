@@ -1,5 +1,6 @@
 import "server-only";
 import type { SessionSecret } from "@/lib/auth/secret";
+import type { RateLimits } from "@/lib/rate-limit";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { Accounts } from "./accounts";
 import type { AccountsSettings } from "./settings";
@@ -15,6 +16,7 @@ interface AccountsApp {
   threads(): { adopt(from: string, to: string): Promise<void> };
   liveStore(): { runningThreadsOf(owner: string): Promise<string[]> };
   runtime(): { stop(owner: string, threadId: string): Promise<boolean> };
+  rateLimits(): Pick<RateLimits, "mayMail" | "signInSucceeded">;
 }
 
 const services = ({ config, pool }: WingParts<AccountsSettings>, app: AccountsApp) => ({
@@ -30,6 +32,7 @@ const services = ({ config, pool }: WingParts<AccountsSettings>, app: AccountsAp
           const threads = await app.liveStore().runningThreadsOf(owner);
           await Promise.all(threads.map((threadId) => app.runtime().stop(owner, threadId)));
         },
+        limits: () => app.rateLimits(),
       }),
   ),
 });

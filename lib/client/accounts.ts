@@ -2,7 +2,7 @@
 // (/api/auth/*, whose refusals are `{ code, message }`) and Threadline's
 // (`{ error: { code, message } }`). Every failure is an Error whose message can
 // be shown as is.
-import type { Invite, Person, PersonChange } from "@/lib/protocol/accounts";
+import type { Invite, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
@@ -37,6 +37,15 @@ export const signUp = (name: string, email: string, password: string) => post("/
 
 export const signOut = () => post("/api/auth/sign-out", {});
 
+/** Asks for a reset link by mail: the answer is the same whether or not an account has the email. */
+export const requestPasswordReset = (email: string) => post("/api/auth/request-password-reset", { email, redirectTo: "/reset-password" });
+
+/** Sets a new password with a reset link's token; every session of the person's ends. */
+export const resetPassword = (token: string, newPassword: string) => post("/api/auth/reset-password", { token, newPassword });
+
+/** Asks for a sign-in link by mail, back to `next` once it is opened: the answer is the same for any email. */
+export const requestSignInLink = (email: string, next: string) => post("/api/auth/sign-in/magic-link", { email, callbackURL: next });
+
 /** A browser identity to chat with before signing up (where guests are allowed). */
 export const continueAsGuest = () => post("/api/guest", {});
 
@@ -50,4 +59,9 @@ export async function changePerson(id: string, action: PersonChange["action"]): 
 
 export async function makeInvite(): Promise<Invite> {
   return (await post<{ invite: Invite }>("/api/admin/invites", {})).invite;
+}
+
+/** A one-time link that sets the person's password, for the admin to hand over. */
+export async function makeResetLink(id: string): Promise<ResetLink> {
+  return (await post<{ link: ResetLink }>(`/api/admin/people/${encodeURIComponent(id)}/reset-link`, {})).link;
 }

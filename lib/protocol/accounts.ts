@@ -35,3 +35,9 @@ export interface Invite {
   url: string;
   expiresAt: string;
 }
+
+/** POST /api/admin/people/:id/reset-link answers a one-time link that sets the person's password, shown once. */
+export interface ResetLink {
+  url: string;
+  expiresAt: string;
+}

@@ -41,4 +41,12 @@ describe("a bad setting at start", () => {
     expect(output.split(line)).toHaveLength(2);
     expect(output).not.toMatch(/^\s+at /m);
   }, 120_000);
+
+  it("stops it for a mail server's URL without APP_URL, and nowhere prints the URL's password", async () => {
+    const { code, output } = await startDev({ PORT: String(await freePort()), AUTH_MODE: "accounts", SMTP_URL: "smtps://ana:hunter2-secret@mail.example.org" });
+    expect(code).not.toBe(0);
+    const line = "SMTP_URL needs APP_URL: the links in its mails must name the address people reach the server at.";
+    expect(output.split(line)).toHaveLength(2);
+    expect(output).not.toContain("hunter2");
+  }, 120_000);
 });

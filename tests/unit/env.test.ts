@@ -128,6 +128,14 @@ const good: [string, string, unknown][] = [
   ["AUTH_LOCKOUT_FAILURES", "3", 3],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "", 30],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "0", 0],
+  ["SMTP_URL", "", undefined],
+  ["MAIL_FROM", "", undefined],
+  ["MAIL_FROM", "Threadline <no-reply@chat.example.org>", "Threadline <no-reply@chat.example.org>"],
+  ["MAIL_FROM", "no-reply@chat.example.org", "no-reply@chat.example.org"],
+  ["SMTP_TIMEOUT_SECONDS", "", 10],
+  ["SMTP_TIMEOUT_SECONDS", "30", 30],
+  ["RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL", "", 5],
+  ["RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL", "0", 0],
 ];
 
 const bad: [string, string, string][] = [
@@ -220,6 +228,16 @@ const bad: [string, string, string][] = [
   ],
   ["AUTH_LOCKOUT_FAILURES", "0", 'AUTH_LOCKOUT_FAILURES must be a whole number from 1 to 1000, not "0".'],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "many", 'RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS must be a whole number from 0 to 999999999, not "many".'],
+  ["SMTP_URL", "mail.example.org", "SMTP_URL must be a mail server's URL, smtp://user:password@mail.example.org:587 or smtps://user:password@mail.example.org:465 (its value is not shown: it may hold a password)."],
+  ["SMTP_URL", "https://ana:hunter2@mail.example.org", "SMTP_URL must be a mail server's URL, smtp://user:password@mail.example.org:587 or smtps://user:password@mail.example.org:465 (its value is not shown: it may hold a password)."],
+  ["SMTP_URL", "smtp://ana@mail.example.org", "SMTP_URL names a user but no password: smtp://user:password@mail.example.org:587 or smtps://user:password@mail.example.org:465."],
+  ["SMTP_URL", "smtp://ana:hunter2%zz@mail.example.org", "SMTP_URL's user or password has a % that is not followed by two hex digits: write a % in either as %25."],
+  ["SMTP_URL", "smtp://ana:hunter2@mail.example.org", "SMTP_URL needs APP_URL: the links in its mails must name the address people reach the server at."],
+  ["MAIL_FROM", "nobody", 'MAIL_FROM must be an address, ana@example.org or Name <ana@example.org>, not "nobody".'],
+  ["SMTP_TIMEOUT_SECONDS", "0", 'SMTP_TIMEOUT_SECONDS must be a whole number from 1 to 600, not "0".'],
+  ["RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL", "lots", 'RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL must be a whole number from 0 to 999999, not "lots".'],
+  // A password written into a URL is starred out of the line that quotes the value.
+  ["APP_URL", "ftp://ana:hunter2@chat.example.org", 'APP_URL must be an http:// or https:// URL, not "ftp://ana:***@chat.example.org".'],
 ];
 
 describe("the configuration", () => {
@@ -245,6 +263,17 @@ describe("the configuration", () => {
     expect(parseEnv({ AUTH_MODE: "proxy", AUTH_PROXY_TRUSTED: "::1, 10.0.0.0/8" }).proxyTrusted).toEqual(["::1", "10.0.0.0/8"]);
     expect(() => parseEnv({ AUTH_SIGNUP: "allowlist" })).toThrow("AUTH_SIGNUP=allowlist needs AUTH_ALLOWED_EMAILS: the emails or domains that may sign up.");
     expect(parseEnv({ AUTH_SIGNUP: "allowlist", AUTH_ALLOWED_EMAILS: "Ana@Example.org,@team.example" }).allowedEmails).toEqual(["ana@example.org", "@team.example"]);
+    expect(parseEnv({ SMTP_URL: "smtps://ana%40example.org:p%25ss@mail.example.org", APP_URL: "https://chat.example.org/" }).mail).toEqual({
+      smtp: { host: "mail.example.org", port: 465, secure: true, auth: { user: "ana@example.org", pass: "p%ss" } },
+      from: "Threadline <no-reply@chat.example.org>",
+      timeoutMs: 10_000,
+    });
+    expect(parseEnv({ SMTP_URL: "smtp://relay:2525", APP_URL: "http://10.0.0.5:3000", MAIL_FROM: "chat@example.org", SMTP_TIMEOUT_SECONDS: "3" }).mail).toEqual({
+      smtp: { host: "relay", port: 2525, secure: false, auth: undefined },
+      from: "chat@example.org",
+      timeoutMs: 3000,
+    });
+    expect(parseEnv({}).mail).toBeUndefined();
     expect(() => parseEnv({ AUTH_MODE: "open", AUTH_GUESTS: "1" })).toThrow("AUTH_GUESTS=true needs AUTH_MODE=accounts: in open mode nobody signs in, so nobody is a guest.");
     const oidc = { AUTH_OIDC_ISSUER: "https://id.example.org/realms/team", AUTH_OIDC_CLIENT_ID: "threadline", AUTH_OIDC_CLIENT_SECRET: "s3cret", APP_URL: "https://chat.example.org" };
     const entry = (id: string) => ({ id, issuer: `https://${id}.example.org`, clientId: "c", clientSecret: "s" });
