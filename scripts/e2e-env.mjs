@@ -35,6 +35,8 @@ export const INNGEST_STANDIN_URL = `http://127.0.0.1:${INNGEST_STANDIN_PORT}`;
 /** The sign-in specs' own servers (AUTH_MODE=accounts, a database each), one per runtime, and the Inngest one's stand-in. */
 export const ACCOUNTS_APP_PORTS = { inline: 3106, inngest: 3107 };
 export const ACCOUNTS_STANDIN_PORT = 8301;
+/** The OpenID Connect provider each of them signs people in through (tests/support/oidc-provider.ts). */
+export const ACCOUNTS_OIDC_PORTS = { inline: 8302, inngest: 8303 };
 
 /**
  * The database of the apps under test: the server in E2E_DATABASE_URL, or,

@@ -12,7 +12,7 @@ import type { ApprovalStore, TurnHistory } from "@threadline/history/contract";
 import { claimContinuation, continueClaimed, type ContinuationDeps, type ContinuationInput } from "@/lib/agent/turn/continue-turn";
 import { continuationTurnId } from "@/lib/agent/turn/lifecycle";
 import type { Publish } from "@/lib/agent/turn/stream-chunks";
-import { REPLY_DECIDED_EVENT, type ChatTurnEventData, type TurnChunkMessage, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { REPLY_DECIDED_EVENT, type ReplyDecidedEventData, type ChatTurnEventData, type TurnChunkMessage, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
 import type { ActiveTurns } from "@/lib/runtime/active-turns";
 import type { ProgressWriter, TurnProgress } from "@/lib/live/progress-writer";
 import { batchedPublish } from "./batched-publish";
@@ -169,7 +169,7 @@ export class DurableTurn {
     const threadId = this.threadId;
     if (threadId === undefined) return undefined;
     const turnId = continuationTurnId(this.input.turnId, round);
-    const input: ContinuationInput = { owner: this.input.owner, threadId, replyId, turnId, round: `round-${round}`, timeZone: this.input.timeZone };
+    let input: ContinuationInput = { owner: this.input.owner, threadId, replyId, turnId, round: `round-${round}`, timeZone: this.input.timeZone };
     const deps = this.continuationDeps(turnId);
     const longest = Math.max(MIN_LONGEST_SLICE_MS, Math.ceil(this.deps.approvalTimeoutMs / MAX_SLICES));
     const looks = MAX_SLICES + Math.ceil(Math.log2(longest / FIRST_SLICE_MS)) + 1;
@@ -183,11 +183,14 @@ export class DurableTurn {
         return outcome;
       }
       if (claim.refused === "not_waiting") return undefined;
-      await this.run.step.waitForEvent(`${input.round}:decided:${look}`, {
+      const decided = (await this.run.step.waitForEvent(`${input.round}:decided:${look}`, {
         event: REPLY_DECIDED_EVENT,
         timeout: `${Math.ceil(sliceMs / 1000)}s`,
         if: `async.data.replyId == "${replyId}"`,
-      });
+      })) as { data?: Partial<ReplyDecidedEventData> } | null;
+      // A guest who signed up while the reply waited decides as the account the thread moved to: the run goes on
+      // as the thread's owner now. Nothing is trusted by it: the claim finds the thread only if it is theirs.
+      if (typeof decided?.data?.owner === "string" && decided.data.owner !== input.owner) input = { ...input, owner: decided.data.owner };
     }
     return undefined;
   }

@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { ACCOUNTS_APP_PORTS, ACCOUNTS_OIDC_PORTS } from "../../scripts/e2e-env.mjs";
+import { startTestOidc, type TestOidc } from "../support/oidc-provider";
 import { startAccountsServer, type AccountsServer } from "./accounts-server";
 import { composer, lastReply, threadLink, uniqueToken } from "./helpers";
 
@@ -11,14 +13,27 @@ import { composer, lastReply, threadLink, uniqueToken } from "./helpers";
 // Every page of signing in and up passes axe in both colour schemes.
 
 let server: AccountsServer;
+let oidc: TestOidc | undefined;
 
 test.beforeAll(async ({}, testInfo) => {
   test.setTimeout(120_000);
-  server = await startAccountsServer(testInfo.project.name === "inngest" ? "inngest" : "inline", { AUTH_GUESTS: "1" });
+  const runtime = testInfo.project.name === "inngest" ? "inngest" : "inline";
+  const appUrl = `http://localhost:${ACCOUNTS_APP_PORTS[runtime]}`;
+  // The team's identity provider: a real OpenID Connect provider on loopback, with its own sign-in pages.
+  oidc = await startTestOidc({ redirectUris: [`${appUrl}/api/auth/callback/oidc`], port: ACCOUNTS_OIDC_PORTS[runtime], people: { olga: { email: "olga@example.org", name: "Olga SSO" } } });
+  server = await startAccountsServer(runtime, {
+    AUTH_GUESTS: "1",
+    APP_URL: appUrl,
+    AUTH_OIDC_ISSUER: oidc.issuer,
+    AUTH_OIDC_CLIENT_ID: oidc.clientId,
+    AUTH_OIDC_CLIENT_SECRET: oidc.clientSecret,
+    AUTH_OIDC_LABEL: "Team SSO",
+  });
 });
 
 test.afterAll(async () => {
   await server?.stop();
+  await oidc?.close();
 });
 
 // One install, in order: the first account is made once.
@@ -126,6 +141,27 @@ test("a guest chats, signs up through an invite, and finds the thread in the acc
   await page.waitForURL(`${server.base}/`);
   await expect(threadLink(page, text)).toBeVisible();
   await expect(page.getByRole("button", { name: "Account" })).toContainText("Gus Guest");
+  await context.close();
+});
+
+test("an invited person signs up through the identity provider's own sign-in page", async ({ browser }) => {
+  const link = await invite(browser);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole("button", { name: "Sign in with Team SSO" }).click();
+  // The provider's own pages (oidc-provider's development sign-in and consent forms).
+  await page.waitForURL((url) => url.port === String(ACCOUNTS_OIDC_PORTS[test.info().project.name === "inngest" ? "inngest" : "inline"]));
+  await page.locator('input[name="login"]').fill("olga");
+  await page.locator('input[name="password"]').fill("anything");
+  await page.locator('button[type="submit"]').click();
+  const consent = page.locator('button[type="submit"]');
+  await page.waitForURL((url) => url.origin === server.base || url.pathname.includes("/interaction/"));
+  if (new URL(page.url()).origin !== server.base) await consent.click();
+  await page.waitForURL(`${server.base}/`);
+  await expect(page.getByRole("button", { name: "Account" })).toContainText("Olga SSO");
+  const me = await (await page.request.get(`${server.base}/api/me`)).json();
+  expect(me.user).toMatchObject({ email: "olga@example.org", role: "member" });
   await context.close();
 });
 

@@ -8,8 +8,8 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { anyone, guests, oidc, mail } = await signInPageState(app().accounts());
-  // A new install has nobody to sign in: its first step is the first account (made here too, through an OIDC provider).
-  if (!anyone && oidc.length === 0) redirect("/sign-up");
+  // A new install has nobody to sign in: its first step is the first account (the sign-up page offers the OIDC providers too).
+  if (!anyone) redirect("/sign-up");
   const { next, error } = await searchParams;
   return <SignInForm next={safeNext(next)} guests={guests} oidc={oidc} mail={mail} refusal={signInRefusal(error)} />;
 }
