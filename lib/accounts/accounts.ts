@@ -217,6 +217,19 @@ export class Accounts {
     throw new AppError("unauthorized:session", "You are not signed in. Sign in and try again.");
   }
 
+  /**
+   * The browser identity of `request` (open mode, or a guest), for what only
+   * a browser identity does: carry itself to another browser by a device
+   * link. A signed-in person signs in on the other device instead: a link
+   * carrying their id would make a cookie that no sign-out or disabling ends.
+   */
+  async requireBrowserIdentity(request: Request): Promise<string> {
+    const identity = await this.identify(request);
+    if (!identity) return this.requireOwner(request);
+    if (identity.person) throw new AppError("not_found:device_links", "Device links carry a browser's identity; with an account, sign in on the other device instead.");
+    return identity.owner;
+  }
+
   /** The signed-in admin of `request`: a 401 for nobody, a 403 for anyone else. */
   async requireAdmin(request: Request): Promise<Person> {
     const identity = await this.identify(request);

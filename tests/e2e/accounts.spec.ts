@@ -165,6 +165,19 @@ test("an invited person signs up through the identity provider's own sign-in pag
   await context.close();
 });
 
+test("two devices of one account see the same threads, live", async ({ browser }) => {
+  const [laptop, phone] = [await browser.newContext(), await browser.newContext()];
+  const [a, b] = [await laptop.newPage(), await phone.newPage()];
+  await signIn(a, ADMIN);
+  await signIn(b, ADMIN);
+  const text = `from the laptop ${uniqueToken()}`;
+  await chat(a, text);
+  // The phone's sidebar shows it without a reload.
+  await expect(threadLink(b, text)).toBeVisible({ timeout: 15_000 });
+  await laptop.close();
+  await phone.close();
+});
+
 test("signing out ends the session on the server", async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -315,3 +315,18 @@ describe("another site", () => {
     expect(crossSignIn.status).toBe(403);
   });
 });
+
+describe("device links", () => {
+  it("carry a guest's browser identity, never an account: a signed-in person signs in on the other device instead", async () => {
+    const links = await import("@/app/api/device-links/route");
+    const admin = await signUp(email("admin"));
+    const refused = await links.POST(request("/api/device-links", { method: "POST", cookie: admin.cookie, json: {} }), undefined);
+    expect(refused.status).toBe(404);
+    expect((await refused.json()).error.code).toBe("not_found:device_links");
+    expect((await t.pool.query("SELECT 1 FROM device_links WHERE owner = $1", [(await whoAmI(admin.cookie)).user.id])).rowCount).toBe(0);
+
+    await t.configure({ AUTH_MODE: "accounts", AUTH_GUESTS: "1" });
+    const guest = await visitor();
+    expect((await links.POST(request("/api/device-links", { method: "POST", cookie: guest.cookie, json: {} }), undefined)).status).toBe(201);
+  });
+});
