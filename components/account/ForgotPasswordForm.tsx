@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { requestPasswordReset } from "@/lib/client/accounts";
 import { AuthError, AuthField, AuthNotice, primaryButton, textLink } from "./AuthField";
+import { useAuthAction } from "./useAuthAction";
 
 const backToSignIn = (
   <p className="text-sm text-neutral-600 dark:text-neutral-300">
@@ -19,22 +20,15 @@ const backToSignIn = (
  */
 export function ForgotPasswordForm({ mail }: { mail: boolean }) {
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAuthAction();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       await requestPasswordReset(String(form.get("email")));
       setSent(true);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { resetPassword } from "@/lib/client/accounts";
 import { AuthError, AuthField, PASSWORD_HINT, AuthNotice, primaryButton, textLink } from "./AuthField";
+import { useAuthAction } from "./useAuthAction";
 
 /**
  * A reset link's page: a new password, once. A link that is used up or
@@ -11,22 +12,15 @@ import { AuthError, AuthField, PASSWORD_HINT, AuthNotice, primaryButton, textLin
  */
 export function ResetPasswordForm({ token, open }: { token: string; open: boolean }) {
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAuthAction();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       await resetPassword(token, String(form.get("password")));
       setDone(true);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

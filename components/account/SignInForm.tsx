@@ -4,6 +4,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { continueAsGuest, requestSignInLink, signIn } from "@/lib/client/accounts";
 import { AuthError, AuthField, AuthNotice, primaryButton, secondaryButton, textLink } from "./AuthField";
 import { OidcButtons, type OidcChoice } from "./OidcButtons";
+import { useAuthAction } from "./useAuthAction";
 
 /**
  * The sign-in page: email and password, "Forgot password?", a passkey, a
@@ -24,67 +25,42 @@ export function SignInForm({
   mail: boolean;
   refusal: string | null;
 }) {
-  const [error, setError] = useState<string | null>(refusal);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAuthAction(refusal);
   const [linkSent, setLinkSent] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  /** Does `work`, then goes to `to` (the page leaves, so the buttons stay disabled until it does). */
+  const thenGo = (work: () => Promise<unknown>, to: string) =>
+    run(
+      async () => {
+        await work();
+        window.location.assign(to);
+      },
+      { leaving: true },
+    );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const fields = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(String(fields.get("email")), String(fields.get("password")));
-      window.location.assign(next);
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
+    void thenGo(() => signIn(String(fields.get("email")), String(fields.get("password"))), next);
   }
 
-  async function withPasskey() {
-    setBusy(true);
-    setError(null);
-    try {
-      await (await import("@/lib/client/passkeys")).signInWithPasskey();
-      window.location.assign(next);
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
-  }
+  const withPasskey = () => thenGo(async () => (await import("@/lib/client/passkeys")).signInWithPasskey(), next);
+
+  const asGuest = () => thenGo(continueAsGuest, "/");
 
   /** The email field's address gets a link; the password field is not needed for it. */
-  async function emailLink() {
+  function emailLink() {
     const field = form.current?.elements.namedItem("email") as HTMLInputElement | null;
     if (!field?.value || !field.checkValidity()) {
       setError("Enter your email first, then ask for a link.");
       field?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       await requestSignInLink(field.value, next);
       setLinkSent(true);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function asGuest() {
-    setBusy(true);
-    setError(null);
-    try {
-      await continueAsGuest();
-      window.location.assign("/");
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
+    });
   }
 
   if (linkSent) {

@@ -1,9 +1,10 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { signUp } from "@/lib/client/accounts";
 import { AuthError, AuthField, PASSWORD_HINT, primaryButton, textLink } from "./AuthField";
 import { OidcButtons, type OidcChoice } from "./OidcButtons";
+import { useAuthAction } from "./useAuthAction";
 
 /**
  * The sign-up page. The first account of an install is its admin, and the
@@ -24,21 +25,18 @@ export function SignUpForm({
   /** The OIDC providers: signing in through one makes the account too (the invite the browser carries counts). */
   oidc: readonly OidcChoice[];
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAuthAction();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await signUp(String(form.get("name")), String(form.get("email")), String(form.get("password")));
-      window.location.assign("/");
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
+    void run(
+      async () => {
+        await signUp(String(form.get("name")), String(form.get("email")), String(form.get("password")));
+        window.location.assign("/");
+      },
+      { leaving: true },
+    );
   }
 
   const note = first

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
+import { inTransaction } from "@/lib/db/transaction";
 import { AppError } from "@threadline/history/errors";
 import type { Person, PersonRole, PersonStatus } from "@/lib/protocol/accounts";
 
@@ -207,18 +208,7 @@ export class People {
     throw new AppError("conflict:person", `${rows[0].email} ${notApplicable}.`);
   }
 
-  private async transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { inTransaction } from "@/lib/db/transaction";
 import { AppError, notFoundThread } from "@threadline/history/errors";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import type { ThreadsChanged } from "@threadline/history/contract";
@@ -115,21 +116,8 @@ export class ThreadRepository {
   }
 
   /** Runs `work` in one transaction on a connection of its own: whole or not at all. */
-  private async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is not given back to the pool.
-      await client.query("ROLLBACK").catch((rollback: Error) => void (broken = rollback));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  private transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 
   private toListItem(row: ListedRow): ThreadListItem {

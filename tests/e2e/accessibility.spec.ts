@@ -1,19 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations } from "./axe";
 import { expectReplyFinished, lastReply, regenerateWith, startThread, threadRow, uniqueToken, userMessages } from "./helpers";
 
 // An axe-core audit of what a visitor meets on a thread with versions, in the
 // light and the dark colour scheme: the chat page, the sidebar, the open edit
 // box, the Export menu and the delete dialog. No violation of impact serious or critical; each is named with the
 // elements it was found on, so a failure says where to look.
-async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, what).toEqual([]);
-}
-
 for (const colorScheme of ["light", "dark"] as const) {
   test(`the chat page with versions, the sidebar, the edit box, the Export menu and the delete dialog have no serious accessibility violation (${colorScheme} scheme)`, async ({ page }) => {
     await page.emulateMedia({ colorScheme });

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./axe";
 import { ACCOUNTS_APP_PORTS, ACCOUNTS_OIDC_PORTS } from "../../scripts/e2e-env.mjs";
 import { startTestOidc, type TestOidc } from "../support/oidc-provider";
 import { startAccountsServer, type AccountsServer } from "./accounts-server";
@@ -40,14 +40,6 @@ test.afterAll(async () => {
 test.describe.configure({ mode: "serial" });
 
 const ADMIN = { name: "Ana Admin", email: "ana@example.org", password: "correct horse battery" };
-
-async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, what).toEqual([]);
-}
 
 async function fillSignUp(page: Page, person: { name: string; email: string; password: string }): Promise<void> {
   await page.getByLabel("Name").fill(person.name);
