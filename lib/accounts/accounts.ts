@@ -12,7 +12,7 @@ import type { Invite, Me, Person, PersonChange, ResetLink } from "@/lib/protocol
 import type { RateLimits } from "@/lib/rate-limit";
 import { AccountMail, RESET_LINK_SECONDS, SIGN_IN_LINK_SECONDS } from "./account-mail";
 import { APIError, makeAuth, type AccountHooks, type Auth } from "./better-auth";
-import { discover } from "./oidc";
+import { AuthInstances } from "./auth-instances";
 import type { OidcProvider } from "./oidc-settings";
 import { smtpMailer } from "./mail";
 import { People } from "./people";
@@ -30,18 +30,6 @@ import { trustedAddresses } from "./trusted-proxies";
 export const INVITE_COOKIE = "threadline_invite";
 /** Passkeys one person may have. */
 export const MAX_PASSKEYS = 20;
-
-/** How soon an OIDC provider that did not answer its discovery is asked again. */
-const OIDC_RETRY_MS = 60_000;
-
-/** A Better Auth made, and the OIDC providers it lacks (their discovery failed): it is made again once OIDC_RETRY_MS passed. */
-interface BuiltAuth {
-  auth: Promise<Auth>;
-  missing: number;
-  retryAt: number;
-  /** The one being made in its place, while it is. */
-  next?: Promise<Auth>;
-}
 
 export interface Identity {
   /** What every table's owner column holds for them. */
@@ -67,7 +55,7 @@ const resetIdentifier = (token: string) => `reset-password:${token}`;
 
 export class Accounts {
   readonly people: () => People;
-  private readonly auths = new Map<boolean, BuiltAuth>();
+  private readonly instances: AuthInstances;
   private readonly trusted: (address: string | undefined) => boolean;
   /** With SMTP_URL: the reset and sign-in mails. */
   readonly mail: AccountMail | undefined;
@@ -75,6 +63,18 @@ export class Accounts {
   constructor(private readonly deps: AccountsDeps) {
     this.people = once(() => new People(deps.pool()));
     this.trusted = trustedAddresses(deps.settings.proxyTrusted);
+    this.instances = new AuthInstances(deps.settings.oidcProviders, async (https, oidc) =>
+      makeAuth({
+        pool: deps.pool(),
+        secret: await deps.secret(),
+        appUrl: deps.settings.APP_URL,
+        https,
+        hooks: this.hooks,
+        oidc,
+        mail: this.mail,
+        linkSeconds: { reset: RESET_LINK_SECONDS, signIn: SIGN_IN_LINK_SECONDS },
+      }),
+    );
     const { mail, APP_URL } = deps.settings;
     if (mail && APP_URL) {
       this.mail = new AccountMail({
@@ -97,84 +97,17 @@ export class Accounts {
 
   /** Better Auth for requests over TLS or not: the cookies' Secure flag (and __Secure- name) differ. */
   auth(https: boolean): Promise<Auth> {
-    const built = this.auths.get(https);
-    if (!built) {
-      const first = this.build(https);
-      this.auths.set(https, first);
-      first.auth.catch(() => this.auths.delete(https)); // a database that was down must not poison the process
-      return first.auth;
-    }
-    if (built.missing > 0 && !built.next && Date.now() >= built.retryAt) {
-      // A provider was away: asked again, while the Better Auth without it serves on until the new one is ready.
-      const next = this.build(https);
-      built.next = next.auth;
-      next.auth.then(
-        () => this.auths.set(https, next),
-        () => Object.assign(built, { next: undefined, retryAt: Date.now() + OIDC_RETRY_MS }),
-      );
-    }
-    return built.auth;
+    return this.instances.get(https);
   }
 
-  /**
-   * Better Auth with the OIDC provider `id` ready, or null while it is away:
-   * the start of a sign-in through it waits for a Better Auth being made
-   * anew (auth() started it), rather than answer from the one without it.
-   */
-  async oidcAuth(https: boolean, id: string): Promise<Auth | null> {
-    const auth = await this.auth(https);
-    if (await this.oidcAvailable(auth, id)) return auth;
-    const fresh = await this.auths.get(https)?.next?.catch(() => null);
-    return fresh && (await this.oidcAvailable(fresh, id)) ? fresh : null;
+  /** Better Auth with the OIDC provider `id` ready, or null while it is away. */
+  oidcAuth(https: boolean, id: string): Promise<Auth | null> {
+    return this.instances.withProvider(https, id);
   }
 
   /** The OIDC providers people may sign in through (their buttons on the sign-in page). */
   get oidcProviders(): readonly OidcProvider[] {
     return this.deps.settings.oidcProviders;
-  }
-
-  /** Whether the OIDC provider `id` answered its discovery and is offered by `auth`. */
-  private async oidcAvailable(auth: Auth, id: string): Promise<boolean> {
-    return (await auth.$context).socialProviders.some((provider) => provider.id === id);
-  }
-
-  private build(https: boolean): BuiltAuth {
-    const built: BuiltAuth = { auth: Promise.resolve(null as unknown as Auth), missing: 0, retryAt: 0 };
-    built.auth = (async () => {
-      const [secret, oidc] = await Promise.all([this.deps.secret(), this.discoverOidc()]);
-      const auth = makeAuth({
-        pool: this.deps.pool(),
-        secret,
-        appUrl: this.deps.settings.APP_URL,
-        https,
-        hooks: this.hooks,
-        oidc,
-        mail: this.mail,
-        linkSeconds: { reset: RESET_LINK_SECONDS, signIn: SIGN_IN_LINK_SECONDS },
-      });
-      // Better Auth asks each provider's discovery again as it starts; one that failed there is left out too.
-      const offered = await Promise.all(this.oidcProviders.map((provider) => this.oidcAvailable(auth, provider.id)));
-      built.missing = offered.filter((present) => !present).length;
-      built.retryAt = Date.now() + OIDC_RETRY_MS;
-      return auth;
-    })();
-    return built;
-  }
-
-  /** Each OIDC provider whose discovery answers, as configured; the others are logged and left out for now. */
-  private async discoverOidc() {
-    const found = await Promise.all(
-      this.oidcProviders.map((provider) =>
-        discover(provider).then(
-          (discovery) => ({ provider, discovery }),
-          (error: Error) => {
-            console.error(`[auth] The OIDC provider "${provider.id}" (${provider.issuer}) is left out for now: ${error.message}. It is asked again within ${OIDC_RETRY_MS / 1000} seconds.`);
-            return null;
-          },
-        ),
-      ),
-    );
-    return found.filter((entry) => entry !== null);
   }
 
   /** Whether requests are served over TLS: APP_URL says so when set, else the request. */

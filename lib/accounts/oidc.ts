@@ -97,7 +97,13 @@ async function userInfo(provider: OidcProvider, discovery: Discovery, tokens: To
 }
 
 /** Better Auth's generic OAuth plugin, one entry per provider whose discovery answered. */
-export function oidcPlugin(providers: { provider: OidcProvider; discovery: Discovery }[], log: (message: string) => void) {
+/** A configured provider with the discovery document it answered. */
+export interface DiscoveredProvider {
+  provider: OidcProvider;
+  discovery: Discovery;
+}
+
+export function oidcPlugin(providers: DiscoveredProvider[], log: (message: string) => void) {
   return genericOAuth({
     config: providers.map(({ provider, discovery }) => ({
       providerId: provider.id,
