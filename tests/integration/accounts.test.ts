@@ -330,3 +330,42 @@ describe("device links", () => {
     expect((await links.POST(request("/api/device-links", { method: "POST", cookie: guest.cookie, json: {} }), undefined)).status).toBe(201);
   });
 });
+
+describe("session cookies", () => {
+  it("are httpOnly and SameSite=Lax, Secure (and __Secure- named) over TLS, and new at every sign-in", async () => {
+    const who = email("cookies");
+    const overTls = await authPost("sign-up/email", { email: who, password: "correct horse battery", name: "x" }, undefined, { "x-forwarded-proto": "https" });
+    expect(overTls.status).toBe(200);
+    const set = overTls.headers.getSetCookie().find((c) => c.startsWith("__Secure-threadline.session_token="))!;
+    expect(set).toBeDefined();
+    expect(set).toMatch(/; HttpOnly/i);
+    expect(set).toMatch(/; Secure/i);
+    expect(set).toMatch(/; SameSite=Lax/i);
+
+    const plain = await signIn(who);
+    const again = await signIn(who);
+    expect(plain.cookie).not.toBe("");
+    expect(again.cookie).not.toBe(plain.cookie);
+    // A cookie the browser held before signing in is not taken over: the session is a new one.
+    const fixed = await signIn(who, "correct horse battery", plain.cookie);
+    expect(fixed.cookie).not.toBe(plain.cookie);
+    // A made-up token is nobody.
+    expect((await listThreads("threadline.session_token=made-up.value")).status).toBe(401);
+  });
+});
+
+describe("invites", () => {
+  it("expire: an old link lands on the page that says so, and its cookie makes no member", async () => {
+    const admin = await signUp(email("admin"));
+    const adminId = (await whoAmI(admin.cookie)).user.id;
+    const code = "e".repeat(43);
+    const digest = (await import("node:crypto")).createHash("sha256").update(code).digest("base64url");
+    await t.pool.query("INSERT INTO auth_invites (code_hash, created_by, created_at, expires_at) VALUES ($1, $2, now() - interval '8 days', now() - interval '1 day')", [digest, adminId]);
+    const landed = await invite.GET(request(`/invite/${code}`), { params: Promise.resolve({ code }) });
+    expect(landed.headers.get("location")).toBe("/sign-up?invite=expired");
+    expect(landed.headers.getSetCookie()).toEqual([]);
+    const late = await signUp(email("late"), { cookie: `threadline_invite=${code}` });
+    expect(late.status).toBe(403);
+    expect(late.body.message).toMatch(/used or has expired/);
+  });
+});
