@@ -1,15 +1,23 @@
 // Chat turns over HTTP as a browser sends them, timed from the moment the
 // request goes out, and what the benchmark reads from their streams.
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createParser } from "eventsource-parser";
 
-/** A visitor of the app: its identity cookie, from a first page visit. */
+/**
+ * A person using the app, as the servers run it by default (AUTH_MODE=accounts;
+ * the bench's servers let anyone sign up): a new account's session cookie.
+ */
 export async function visitor(baseUrl) {
-  const response = await fetch(`${baseUrl}/`, { redirect: "manual" });
-  await response.arrayBuffer();
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  if (!cookie) throw new Error("the app gave no identity cookie");
+  const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({ name: "Bench", email: `bench-${randomUUID()}@example.org`, password: "a bench password" }),
+  });
+  const text = await response.text();
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("threadline.session_token="))?.split(";")[0];
+  if (!response.ok || !cookie) throw new Error(`the app made no account (${response.status}): ${text.slice(0, 300)}`);
   return cookie;
 }
 
