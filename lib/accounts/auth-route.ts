@@ -35,10 +35,10 @@ const signInBody = z.looseObject({ email: z.string().max(320) });
 const resetRequestBody = z.looseObject({ email: z.string().max(320) });
 const resetBody = z.looseObject({ token: z.string().max(200), newPassword: z.string().max(1000) });
 const signInLinkBody = z.looseObject({ email: z.string().max(320), callbackURL: z.string().max(2000).optional() });
-const signUpBody = z.looseObject({
-  name: z.string().trim().min(1, "Say what to call you.").max(100, "A name is at most 100 characters."),
-  email: z.string().max(320),
-});
+const personName = z.string().trim().min(1, "Say what to call you.").max(100, "A name is at most 100 characters.");
+const signUpBody = z.looseObject({ name: personName, email: z.string().max(320) });
+/** Any other request of Better Auth's (a sign-out, a change to one's name, a passkey removed): small, and a name stays a name. */
+const otherBody = z.looseObject({ name: personName.optional(), image: z.string().max(2000, "A picture's address is at most 2000 characters.").optional() });
 
 /** A passkey's registration: the authenticator's answer (a few kilobytes) and a name to know it by. */
 const newPasskeyBody = z.looseObject({ name: z.string().trim().max(100, "A passkey's name is at most 100 characters.").optional() });
@@ -138,7 +138,11 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
   const auth = await accounts.auth(accounts.https(request));
   const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
   if (request.method === "GET" && path === "/magic-link/verify") return signInLinkLanded(await auth.handler(request));
-  if (request.method !== "POST" || !COUNTED.has(path)) return auth.handler(request);
+  if (request.method !== "POST") return auth.handler(request);
+  if (!COUNTED.has(path)) {
+    if (!request.body) return auth.handler(request);
+    return auth.handler(withBody(request, await readJson(request, otherBody, MAX_SIGN_IN_BYTES)));
+  }
 
   const limits = app.rateLimits();
   await limits.limitAuth(requestAddress(request));
@@ -151,7 +155,10 @@ export async function authRoute(app: AuthRouteApp, request: Request): Promise<Re
     await accounts.refuseMorePasskeys(request);
     return auth.handler(withBody(request, body));
   }
-  if (path === "/passkey/verify-authentication") return withoutToken(await auth.handler(request));
+  if (path === "/passkey/verify-authentication") {
+    const body = await readJson(request, z.looseObject({}), MAX_PASSKEY_BYTES);
+    return withoutToken(await auth.handler(withBody(request, body)));
+  }
   if (path === "/sign-in/social") {
     const body = await readJson(request, oidcStartBody, MAX_SIGN_IN_BYTES);
     const provider = accounts.oidcProviders.find(({ id }) => id === body.provider);

@@ -369,3 +369,22 @@ describe("invites", () => {
     expect(late.body.message).toMatch(/used or has expired/);
   });
 });
+
+describe("the rest of Better Auth's endpoints", () => {
+  it("take small bodies only, and a name stays a name", async () => {
+    const admin = await signUp(email("admin"));
+    const huge = await authPost("update-user", { name: "x", padding: "p".repeat(20_000) }, admin.cookie);
+    expect(huge.status).toBe(413);
+    const long = await authPost("update-user", { name: "n".repeat(101) }, admin.cookie);
+    expect(long.status).toBe(400);
+    const renamed = await authPost("update-user", { name: "Ana Renamed" }, admin.cookie);
+    expect(renamed.status).toBe(200);
+    expect((await whoAmI(admin.cookie)).user.name).toBe("Ana Renamed");
+    // What a person may not set of their own: their role and status are the admins'.
+    await authPost("update-user", { role: "admin", status: "active" }, admin.cookie);
+    const member = await signUp(email("member"), { cookie: await inviteCookie(admin.cookie) });
+    const promoted = await authPost("update-user", { role: "admin" }, member.cookie);
+    expect(promoted.status).toBe(400);
+    expect((await whoAmI(member.cookie)).user.role).toBe("member");
+  });
+});
