@@ -104,7 +104,11 @@ export class InngestRuntime implements TurnRuntime {
         return { threadId: request.threadId, stream: feed.stream(notice, idleTimeoutMs, { notice, waitsBehind, everyMs: WAITING_NOTICE_MS }) };
       }
       const first = early ?? (await feed.first(startTimeoutMs));
-      if (first.type !== "data-thread") throw new AppError("internal:inngest", "The turn did not announce its thread.");
+      if (first.type !== "data-thread") {
+        // Logged with what came instead: a rare race (seen once, under load, with one message sent to two servers) left no trace.
+        console.error(`[turn ${turnId}] the run's first chunk was ${JSON.stringify(first).slice(0, 300)}, not the thread's announcement`);
+        throw new AppError("internal:inngest", "The turn did not announce its thread.");
+      }
       const { threadId, historySource } = dataPartSchemas.thread.parse(first.data);
       return { threadId, historySource, stream: feed.stream(first, idleTimeoutMs) };
     } catch (error) {

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { SLOW_REPLY, startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { mockModelEnv } from "./app-env";
 import { TEST_DATABASE_URL } from "./db";
@@ -51,6 +51,11 @@ export function appServers(options: AppServersOptions | (() => AppServersOptions
     started = await startAppServers(typeof options === "function" ? options() : options);
   }, 900_000);
   afterAll(() => started?.close());
+  // A failure between servers is told by their logs: the end of each is printed with it.
+  afterEach((context) => {
+    if (context.task.result?.state !== "fail" || !started) return;
+    for (const app of started.apps) console.error(`--- the server on port ${app.port}, its log's end:\n${app.output().slice(-4000)}`);
+  });
   return () => {
     if (!started) throw new Error("appServers: the servers start in the block's beforeAll");
     return started;
