@@ -21,7 +21,12 @@ export function DeviceLinkDialog({ open, onClose }: { open: boolean; onClose: ()
       dialog.showModal();
       setError(null);
       setCopied(false);
-      activeDeviceLink().then(setLink, (cause: Error) => setError(cause.message));
+      setLink(null);
+      // A link made while this was read (a quick "Make a link") is the newer news: it is kept.
+      activeDeviceLink().then(
+        (active) => setLink((current) => (current?.code ? current : active)),
+        (cause: Error) => setError(cause.message),
+      );
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
