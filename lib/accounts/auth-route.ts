@@ -66,10 +66,10 @@ const oidcStartBody = z.strictObject({
 const withBody = (request: Request, body: unknown) => new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) });
 
 /**
- * A sign-up an admin must approve keeps its account but no session: its
- * session is ended and the answer says why, with no cookie (Better Auth makes
- * the session in the sign-up's transaction, where refusing it would undo the
- * account too).
+ * A sign-up an admin must approve keeps its account but no session: the
+ * session Better Auth made with it is ended and the answer says why, with no
+ * cookie (Better Auth's sign-up answers a refused session with an error that
+ * would not say the account is waiting).
  */
 async function pendingRefused(accounts: Accounts, response: Response): Promise<Response> {
   if (!response.ok) return response;

@@ -2,6 +2,7 @@ import "server-only";
 import { createHmac, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { PostgresDialect } from "kysely";
 import { APIError } from "better-auth/api";
 import { passkey } from "@better-auth/passkey";
 import { magicLink } from "better-auth/plugins/magic-link";
@@ -73,7 +74,10 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, li
     // Without APP_URL, the origin a browser addressed (its Host, as a TLS proxy passes it on) is this app's own, as proxy.ts's same-origin rule has it.
     trustedOrigins: appUrl ? [] : (request?: Request) => (request ? [`${https ? "https" : "http"}://${ownHost(request.headers, request.url)}`] : []),
     secret: derivedSecret(secret),
-    database: pool,
+    // No transaction of Better Auth's own around a sign-up: its hooks (the first admin, an invite, a guest's threads
+    // adopted) query the same pool, and the embedded Postgres has one connection, which that transaction would hold
+    // while the hooks waited for it. The rows a sign-up writes are each whole; a session refused leaves the account.
+    database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: false },
     telemetry: { enabled: false },
     // Counted in Postgres by the route (lib/accounts/auth-limits.ts), across servers; Better Auth's own counts per process.
     rateLimit: { enabled: false },
@@ -161,7 +165,7 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, li
       session: {
         create: {
           before: async (session, context) => {
-            // Read through Better Auth's adapter: a sign-up's new row is visible only inside its transaction.
+            // Read through Better Auth's adapter, as the sign-up that made the row reads it.
             const user = await context?.context.internalAdapter.findUserById(session.userId);
             await hooks.beforeSession(session.userId, (user as { status?: string } | null | undefined)?.status, context?.path === "/sign-up/email");
           },

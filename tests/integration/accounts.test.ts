@@ -388,3 +388,18 @@ describe("the rest of Better Auth's endpoints", () => {
     expect((await whoAmI(member.cookie)).user.role).toBe("member");
   });
 });
+
+describe("on one database connection", () => {
+  it("signs up the first admin with the browser's data, an invited member and a guest: nothing waits for a connection it holds", async () => {
+    // The embedded Postgres is one session, so its pool is one connection; the sign-up's hooks query that pool.
+    await t.configure({ AUTH_MODE: "accounts", AUTH_GUESTS: "1", DATABASE_POOL_SIZE: "1", RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "0" });
+    const browser = await visitor();
+    await t.pool.query("INSERT INTO threads (id, owner, title, message_count) VALUES ($1, $2, 'before', 2)", [randomUUID(), browser.id]);
+    const admin = await signUp(email("admin"), { cookie: browser.cookie });
+    expect(admin.status).toBe(200);
+    expect((await (await listThreads(admin.cookie)).json()).threads).toHaveLength(1);
+    const member = await signUp(email("member"), { cookie: `${await inviteCookie(admin.cookie)}; ${(await visitor()).cookie}` });
+    expect(member.status).toBe(200);
+    expect((await signIn(admin.body.user!.email)).status).toBe(200);
+  }, 30_000);
+});
