@@ -1,6 +1,6 @@
 import "server-only";
 import { createTransport } from "nodemailer";
-import type { MailSettings } from "./settings";
+import type { MailSettings } from "./mail-settings";
 
 // Mail goes out over SMTP with nodemailer: the SMTP client every Node mail
 // library builds on, kept up (TLS, STARTTLS, AUTH, timeouts, cancelling one
