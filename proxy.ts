@@ -37,10 +37,10 @@ export async function proxy(request: NextRequest) {
     return NextResponse.redirect(signIn, 303);
   }
 
-  const secret = await app().sessionSecret();
   let minted: string | undefined;
   // Only open mode gives every visitor a browser identity; a guest asks for one (POST /api/guest).
-  if (mode === "open" && !(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
+  const secret = mode === "open" ? await app().sessionSecret() : undefined;
+  if (secret && !(await verifyIdentity(request.cookies.get(IDENTITY_COOKIE)?.value, secret)) && mayMintIdentity(method, headers, url)) {
     try {
       await app().rateLimits().limitNewIdentity(headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
     } catch (error) {
