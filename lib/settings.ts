@@ -1,6 +1,7 @@
 import "server-only";
 import { accountsSettings } from "@/lib/accounts/settings";
 import { approvalsSettings } from "@/lib/approvals/settings";
+import { budgetsSettings } from "@/lib/budgets/settings";
 import { compactionSettings } from "@/lib/agent/compaction-settings";
 import { documentsSettings } from "@/lib/documents/settings";
 import { coreSettings, readEnvironment, settingsParser, type RawEnv } from "@/lib/env";
@@ -15,6 +16,7 @@ import { remindersSettings } from "@/lib/reminders/settings";
 const settings = settingsParser([
   coreSettings,
   accountsSettings,
+  budgetsSettings,
   modelsSettings,
   filesSettings,
   remindersSettings,

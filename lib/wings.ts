@@ -1,6 +1,7 @@
 import "server-only";
 import { accountsWing } from "@/lib/accounts/wing";
 import { approvalsWing } from "@/lib/approvals/wing";
+import { budgetsWing } from "@/lib/budgets/wing";
 import { documentsWing } from "@/lib/documents/wing";
 import { feedbackWing } from "@/lib/feedback/wing";
 import { filesWing } from "@/lib/files/wing";
@@ -16,7 +17,7 @@ import type { Wing, WingParts } from "@/lib/wing";
  * tools are offered: a new feature is a folder and a line here (and one in
  * lib/settings.ts when it has variables of its own).
  */
-export const WINGS = [accountsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
+export const WINGS = [accountsWing, budgetsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
 
 // Folded over the list, wing by wing (a union of them would collapse to unknown).
 type AppOf<W> = W extends Wing<infer App, object, never> ? App : unknown;

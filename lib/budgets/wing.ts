@@ -1,0 +1,40 @@
+import "server-only";
+import type { AccountsSettings } from "@/lib/accounts/settings";
+import { once, type Wing, type WingParts } from "@/lib/wing";
+import { Budgets } from "./budgets";
+import type { BudgetsSettings } from "./settings";
+
+// Budgets: what each person, group and guest may spend on model calls in a
+// period, and the bill every call is counted on, reserved before the call
+// and settled after it. The bill outlives the thread (what was spent stays
+// spent), so no thread hook removes it; an adoption moves a guest's bill to
+// the account.
+
+type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
+
+const services = ({ config, pool }: WingParts<BudgetsConfig>) => ({
+  /** The budgets that bind people, and what they spent of them. */
+  budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
+});
+
+export const budgetsWing: Wing<unknown, ReturnType<typeof services>, BudgetsConfig> = {
+  name: "budgets",
+  tables: ["budgets", "budget_groups", "budget_group_members", "model_calls", "spend_days"],
+  services,
+  thread: {
+    async adopt(tx, from, to) {
+      await tx.query("UPDATE model_calls SET owner = $2 WHERE owner = $1", [from, to]);
+      // A guest's days join the account's: summed where the account spent on the same day and model.
+      await tx.query(
+        `WITH moved AS (DELETE FROM spend_days WHERE owner = $1 RETURNING day, model, calls, input_tokens, output_tokens, cost, refused)
+         INSERT INTO spend_days AS s (owner, day, model, calls, input_tokens, output_tokens, cost, refused)
+         SELECT $2, day, model, calls, input_tokens, output_tokens, cost, refused FROM moved
+         ON CONFLICT (owner, day, model) DO UPDATE
+           SET calls = s.calls + EXCLUDED.calls, input_tokens = s.input_tokens + EXCLUDED.input_tokens,
+               output_tokens = s.output_tokens + EXCLUDED.output_tokens, refused = s.refused + EXCLUDED.refused,
+               cost = CASE WHEN s.cost IS NULL AND EXCLUDED.cost IS NULL THEN NULL ELSE coalesce(s.cost, 0) + coalesce(EXCLUDED.cost, 0) END`,
+        [from, to],
+      );
+    },
+  },
+};
