@@ -1,7 +1,9 @@
 import "server-only";
 import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
+import type { Price } from "@/lib/model/model-prices";
 import { Budgets } from "./budgets";
+import { BudgetSpendGate } from "./spend-gate";
 import type { BudgetsSettings } from "./settings";
 
 // Budgets: what each person, group and guest may spend on model calls in a
@@ -12,12 +14,22 @@ import type { BudgetsSettings } from "./settings";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-const services = ({ config, pool }: WingParts<BudgetsConfig>) => ({
-  /** The budgets that bind people, and what they spent of them. */
-  budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
-});
+/** What the budgets take from the app: the models' prices. */
+interface BudgetsApp {
+  modelPrices(): Readonly<Record<string, Price>>;
+}
 
-export const budgetsWing: Wing<unknown, ReturnType<typeof services>, BudgetsConfig> = {
+function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
+  const budgets = once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" }));
+  return {
+    /** The budgets that bind people, and what they spent of them. */
+    budgets,
+    /** Where every model call is reserved and settled (the network's `spend`). */
+    spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
+  };
+}
+
+export const budgetsWing: Wing<BudgetsApp, ReturnType<typeof services>, BudgetsConfig> = {
   name: "budgets",
   tables: ["budgets", "budget_groups", "budget_group_members", "model_calls", "spend_days"],
   services,
