@@ -88,6 +88,25 @@ describe.each(["inline", "inngest"] as const)("budgets (%s runtime)", (runtime) 
     expect((await budgetOf(t.me.cookie)).spent).toBe(billed);
   });
 
+  it("counts a title cut off by its timeout at its reservation, for want of the provider's count", async () => {
+    await t.configure({ ...limits, BUDGET_DEFAULT: "100000 tokens/day", TITLE_TIMEOUT_SECONDS: "1" });
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "name me slowly [[title-slow]]" } }, t.me.cookie);
+    expect(turn.response.status).toBe(200);
+    // The title's request reached the model server, and its second of waiting is over.
+    await expect.poll(() => t.mock.requests.filter((body) => JSON.stringify(body).includes("name me slowly")).length, { timeout: 15_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { rows: states } = await t.pool.query("SELECT state FROM model_calls WHERE owner = $1 AND purpose = 'title'", [t.me.id]);
+    expect(states).toEqual([{ state: "reserved" }]);
+    const { rows } = await t.pool.query<{ reserved: string; counted: string }>(
+      "SELECT reserved_input + reserved_output AS reserved, input_tokens + output_tokens AS counted FROM model_calls WHERE owner = $1 AND purpose = 'title'",
+      [t.me.id],
+    );
+    expect(Number(rows[0].counted)).toBe(Number(rows[0].reserved));
+    // It counts in what the person spent.
+    const answers = await t.pool.query("SELECT sum(input_tokens + output_tokens)::int AS n FROM model_calls WHERE owner = $1", [t.me.id]);
+    expect((await budgetOf(t.me.cookie)).spent).toBe(answers.rows[0].n);
+  });
+
   it("ends a tool loop mid-reply when the budget has no room for the next call, and says why in the reply", async () => {
     // Each round of this reply calls the model again: Triage hands over, and Researcher calls a tool, again and again.
     const loop = '[[call:calculate:{"expression":"1+1"}]] [[call-again]] keep going';
