@@ -1,14 +1,15 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { Tokens, UsagePurpose } from "@threadline/history/usage";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/limits";
+
+/** The most an answer's model call asks for when its network says nothing. */
+export const DEFAULT_OUTPUT_CAP = DEFAULT_MAX_OUTPUT_TOKENS;
 
 // Every model call is reserved on its owner's bill before it is made and
 // settled after (the budgets wing answers, lib/budgets/spend-gate.ts): the
 // reservation may refuse the call, or allow it fewer output tokens than it
 // would ask for, so a budget holds whatever runs at once. The turn, titles
 // and summaries call through this contract and know nothing of budgets.
-
-/** The most an answer's model call asks for when the operator sets nothing (MAX_OUTPUT_TOKENS's default). */
-export const DEFAULT_OUTPUT_CAP = 16_384;
 
 /** Why a model was called: as usage records it, and a memory's. */
 export type CallPurpose = UsagePurpose | "memory";
