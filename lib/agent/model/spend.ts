@@ -44,8 +44,14 @@ export type Reservation = { outputTokens: number } | { refusal: SpendRefusal };
 
 export interface SpendGate {
   reserve(call: CallToReserve): Promise<Reservation>;
-  /** What the call spent: the provider's count (exact), or an estimate of a call cut off before the provider said. */
+  /**
+   * What the call spent: the provider's count (exact), or an estimate of a
+   * call cut off before the provider said. May land after it returns: the
+   * owner's next reservation here waits for it, and `settled` does.
+   */
   settle(call: CallToReserve, spent: Tokens, exact: boolean): Promise<void>;
+  /** Once every settlement made here for `owner` has landed (the turn's end waits for it, while its reply is stored). */
+  settled?(owner: string): Promise<void>;
 }
 
 /** One token for every three bytes of UTF-8: above the providers' counts for English (about four) and near them for scripts of three-byte characters. */
