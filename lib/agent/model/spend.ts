@@ -5,6 +5,9 @@ import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/limits";
 /** The most an answer's model call asks for when its network says nothing. */
 export const DEFAULT_OUTPUT_CAP = DEFAULT_MAX_OUTPUT_TOKENS;
 
+/** The least an answer is worth calling the model for: with room for fewer output tokens, the call is refused. */
+export const LEAST_ANSWER_TOKENS = 256;
+
 // Every model call is reserved on its owner's bill before it is made and
 // settled after (the budgets wing answers, lib/budgets/spend-gate.ts): the
 // reservation may refuse the call, or allow it fewer output tokens than it
