@@ -83,6 +83,8 @@ describe("the model picked for a message", () => {
     expect(answerModels()).toEqual(["mock-a"]);
     const { messages } = await page(turn.threadId!, me.cookie);
     expect(messages.at(-1)?.model).toBe("openai-compatible:mock-a");
+    // Its title is asked of UTILITY_MODEL once the turn is over (and before the next test).
+    await expect.poll(() => (t.mock.requests as MockRequest[]).some((r) => r.model === "mock-utility")).toBe(true);
   });
 
   it("refuses a model that is not on offer with 400 invalid:model, and stores nothing", async () => {
