@@ -3,6 +3,7 @@ import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { Budgets } from "./budgets";
 import type { BudgetsSettings } from "./settings";
+import { SpendReport, type PeopleNames } from "./spend-report";
 
 // Budgets: what each person, group and guest may spend on model calls in a
 // period, and the bill every call is counted on, reserved before the call
@@ -12,12 +13,19 @@ import type { BudgetsSettings } from "./settings";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-const services = ({ config, pool }: WingParts<BudgetsConfig>) => ({
+/** What the budgets take from the app: the accounts' names, for the admin's report. */
+interface BudgetsApp {
+  accounts(): { people(): PeopleNames };
+}
+
+const services = ({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) => ({
   /** The budgets that bind people, and what they spent of them. */
   budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
+  /** Who spent what, for the admins: the bill summed by person, group, model or day. */
+  spendReport: once(() => new SpendReport({ pool, people: () => app.accounts().people(), timeZone: config.BUDGET_TIME_ZONE })),
 });
 
-export const budgetsWing: Wing<unknown, ReturnType<typeof services>, BudgetsConfig> = {
+export const budgetsWing: Wing<BudgetsApp, ReturnType<typeof services>, BudgetsConfig> = {
   name: "budgets",
   tables: ["budgets", "budget_groups", "budget_group_members", "model_calls", "spend_days"],
   services,
