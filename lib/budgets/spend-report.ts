@@ -117,6 +117,11 @@ export class SpendReport {
     this.maxRows = options.maxRows ?? MAX_USAGE_ROWS;
   }
 
+  /** The operator's time zone, whose days the report counts. */
+  get timeZone(): string {
+    return this.options.timeZone;
+  }
+
   /** Today in the operator's time zone (YYYY-MM-DD). */
   today(): string {
     const parts = new Intl.DateTimeFormat("en-US", { timeZone: this.options.timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(this.now());
