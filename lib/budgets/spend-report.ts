@@ -62,11 +62,12 @@ const IN_RANGE = "s.day BETWEEN $1::date AND $2::date";
 const LARGEST = "ORDER BY coalesce(sum(s.cost), 0) DESC, sum(s.input_tokens + s.output_tokens) DESC, key";
 
 /**
- * The statement for each grouping: $1 and $2 the range, $3 the most lines.
+ * The statement for each grouping: $1 and $2 the range, $3 the most lines
+ * (exported for the bench, which explains them).
  * Each reads the range's rows through spend_days_day_idx, which holds every
  * column they sum (an index-only scan).
  */
-const STATEMENTS: Record<UsageGrouping, string> = {
+export const SPEND_STATEMENTS: Record<UsageGrouping, string> = {
   person: `SELECT s.owner AS key, NULL AS label, ${SUMS} FROM spend_days s WHERE ${IN_RANGE}
      GROUP BY s.owner ${LARGEST} LIMIT $3`,
   // A person counts in each of their groups; someone in none (a guest among them) under "none".
@@ -131,7 +132,7 @@ export class SpendReport {
 
   /** The lines of `range` by `groupBy`: the largest first, days in order. */
   async report(range: DayRange, groupBy: UsageGrouping): Promise<UsageReport> {
-    const rows = await this.lines(STATEMENTS[groupBy], range, this.maxRows + 1);
+    const rows = await this.lines(SPEND_STATEMENTS[groupBy], range, this.maxRows + 1);
     const truncated = rows.length > this.maxRows;
     const kept = truncated ? rows.slice(0, this.maxRows) : rows;
     return { rows: groupBy === "person" ? await this.named(kept) : kept, truncated };
@@ -140,8 +141,8 @@ export class SpendReport {
   /** What the Spend page shows of `range` beside its table. */
   async overview(range: DayRange): Promise<SpendOverview> {
     const [days, top, refused] = await Promise.all([
-      this.lines(STATEMENTS.day, range, this.maxRows),
-      this.lines(STATEMENTS.person, range, TOP_SPENDERS),
+      this.lines(SPEND_STATEMENTS.day, range, this.maxRows),
+      this.lines(SPEND_STATEMENTS.person, range, TOP_SPENDERS),
       this.lines(REFUSED, range, TOP_SPENDERS),
     ]);
     const [topSpenders, refusedBy] = await Promise.all([this.named(top), this.named(refused)]);
