@@ -1,7 +1,9 @@
 import "server-only";
 import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
+import type { Price } from "@/lib/model/model-prices";
 import { Budgets } from "./budgets";
+import { BudgetSpendGate } from "./spend-gate";
 import type { BudgetsSettings } from "./settings";
 import { SpendReport, type PeopleNames } from "./spend-report";
 
@@ -13,17 +15,23 @@ import { SpendReport, type PeopleNames } from "./spend-report";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-/** What the budgets take from the app: the accounts' names, for the admin's report. */
+/** What the budgets take from the app: the models' prices, and the accounts' names for the admin's report. */
 interface BudgetsApp {
+  modelPrices(): Readonly<Record<string, Price>>;
   accounts(): { people(): PeopleNames };
 }
 
-const services = ({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) => ({
-  /** The budgets that bind people, and what they spent of them. */
-  budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
-  /** Who spent what, for the admins: the bill summed by person, group, model or day. */
-  spendReport: once(() => new SpendReport({ pool, people: () => app.accounts().people(), timeZone: config.BUDGET_TIME_ZONE })),
-});
+function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
+  const budgets = once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" }));
+  return {
+    /** The budgets that bind people, and what they spent of them. */
+    budgets,
+    /** Where every model call is reserved and settled (the network's `spend`). */
+    spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
+    /** Who spent what, for the admins: the bill summed by person, group, model or day. */
+    spendReport: once(() => new SpendReport({ pool, people: () => app.accounts().people(), timeZone: config.BUDGET_TIME_ZONE })),
+  };
+}
 
 export const budgetsWing: Wing<BudgetsApp, ReturnType<typeof services>, BudgetsConfig> = {
   name: "budgets",

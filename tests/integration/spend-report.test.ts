@@ -21,14 +21,14 @@ beforeEach(async () => {
   await t.pool.query("TRUNCATE auth_users, auth_first_admin, auth_verifications, model_calls, spend_days, budget_groups, budgets CASCADE");
 });
 
-/** A model call on `owner`'s bill on `day` (noon UTC), reserved at its cap then settled to what it spent. */
+/** A model call on `owner`'s bill on `day` (noon UTC), reserved at its output cap then settled to what it spent. */
 async function call(owner: string, day: string, model: string, spent: { input: number; output: number; cost: number | null }) {
   const id = randomUUID();
   const at = new Date(`${day}T12:00:00Z`);
-  const reserveCost = spent.cost === null ? null : spent.cost * 2;
+  const priced = spent.cost !== null;
   const { rows } = await t.pool.query<{ refused: string | null }>(
-    "SELECT refused FROM threadline_reserve_call($1, $2, true, $3, 'UTC', NULL, NULL, NULL, 'answer', 'Triage', $4, $5, $6, $7)",
-    [id, owner, at, model, spent.input, 4096, reserveCost],
+    "SELECT refused FROM threadline_reserve_call($1, $2, true, $3, 'UTC', NULL, NULL, NULL, 'answer', 'Triage', $4, $5, 4096, 1, $6, $7)",
+    [id, owner, at, model, spent.input, priced ? 0.5 : null, priced ? 0.001 : null],
   );
   expect(rows[0].refused).toBeNull();
   const { rows: settled } = await t.pool.query<{ ok: boolean }>("SELECT threadline_settle_call($1, $2, $3, 0, 0, $4, true, $5) AS ok", [

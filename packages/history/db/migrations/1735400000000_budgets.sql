@@ -77,7 +77,16 @@ CREATE TABLE spend_days (
 );
 CREATE INDEX spend_days_day_idx ON spend_days (day) INCLUDE (owner, model, calls, input_tokens, output_tokens, cost, refused);
 
+-- A reply may hold the server's notice where the model did not write (its budget ran out).
+ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+ALTER TABLE messages ADD CONSTRAINT messages_kind_check
+  CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file', 'notice'));
+
 -- Down Migration
+DELETE FROM messages WHERE kind = 'notice';
+ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+ALTER TABLE messages ADD CONSTRAINT messages_kind_check
+  CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file'));
 DROP TABLE spend_days;
 DROP TABLE model_calls;
 DROP TABLE budget_group_members;
