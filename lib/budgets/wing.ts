@@ -4,6 +4,10 @@ import { once, type Wing, type WingParts } from "@/lib/wing";
 import type { Price } from "@/lib/model/model-prices";
 import { Budgets } from "./budgets";
 import { BudgetSpendGate } from "./spend-gate";
+import { refuseOverBudget } from "./turn-gate";
+import type { Network } from "@/lib/agent/network/network";
+import type { TurnHistory } from "@threadline/history/contract";
+import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { BudgetsSettings } from "./settings";
 import { SpendReport, type PeopleNames } from "./spend-report";
 
@@ -15,9 +19,11 @@ import { SpendReport, type PeopleNames } from "./spend-report";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-/** What the budgets take from the app: the models' prices, and the accounts' names for the admin's report. */
+/** What the budgets take from the app: the models' prices, what a turn runs with, and the accounts' names for the admin's report. */
 interface BudgetsApp {
   modelPrices(): Readonly<Record<string, Price>>;
+  network(): Network;
+  history(): TurnHistory;
   accounts(): { people(): PeopleNames };
 }
 
@@ -26,6 +32,9 @@ function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
   return {
     /** The budgets that bind people, and what they spent of them. */
     budgets,
+    /** Refuses a turn the person's budget has no room for, storing it with the notice (429 budget:exceeded). */
+    refuseOverBudget: (input: Omit<TurnInput, "turnId">) =>
+      refuseOverBudget(input, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),
     /** Where every model call is reserved and settled (the network's `spend`). */
     spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
     /** Who spent what, for the admins: the bill summed by person, group, model or day. */

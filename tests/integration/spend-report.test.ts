@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as usage from "@/app/api/admin/usage/route";
 import * as invites from "@/app/api/admin/invites/route";
 import * as invite from "@/app/invite/[code]/route";
+import { Budgets } from "@/lib/budgets/budgets";
 import { SpendReport } from "@/lib/budgets/spend-report";
 import type { UsageLine, UsageReport } from "@/lib/protocol/budgets";
 import { request } from "../support/api";
@@ -41,16 +42,10 @@ async function call(owner: string, day: string, model: string, spent: { input: n
   expect(settled[0].ok).toBe(true);
 }
 
-/**
- * A turn a budget refused, counted on the owner's day as the budgets wing
- * counts one (no function of the database's does it: the chat route's gate does).
- */
+/** A turn a budget refused on `owner`'s `day`, counted as the chat route's gate counts one. */
 async function refusedTurn(owner: string, day: string, model: string) {
-  await t.pool.query(
-    `INSERT INTO spend_days AS s (owner, day, model, refused) VALUES ($1, $2, $3, 1)
-     ON CONFLICT (owner, day, model) DO UPDATE SET refused = s.refused + 1`,
-    [owner, day, model],
-  );
+  const budgets = new Budgets({ pool: () => t.pool, settings: { BUDGET_TIME_ZONE: "UTC" }, unknownIsGuest: true, now: () => new Date(`${day}T12:00:00Z`) });
+  await budgets.countRefusal(owner, model);
 }
 
 async function group(name: string, members: string[]): Promise<string> {

@@ -22,7 +22,7 @@ DECLARE
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('threadline:spend:' || p_owner, 0));
   SELECT * INTO b FROM threadline_budget_status(p_owner, p_unknown_is_guest, p_now, p_tz, p_default, p_guests);
-  SELECT c.output_tokens INTO v_output FROM model_calls c WHERE c.id = p_id;
+  SELECT c.reserved_output INTO v_output FROM model_calls c WHERE c.id = p_id;
   IF FOUND THEN
     RETURN QUERY SELECT NULL::text, v_output, b.scope, b.amount, b.unit, b.period, b.spent_usd, b.spent_tokens, b.resets_at;
     RETURN;
@@ -46,8 +46,8 @@ BEGIN
     END IF;
   END IF;
   v_cost := p_input_cost + v_output * p_output_price;
-  INSERT INTO model_calls (id, owner, thread_id, purpose, agent, model, day, state, input_tokens, output_tokens, cost, created_at)
-  VALUES (p_id, p_owner, p_thread, p_purpose, p_agent, p_model, v_day, 'reserved', p_input, v_output, v_cost, p_now);
+  INSERT INTO model_calls (id, owner, thread_id, purpose, agent, model, day, state, reserved_input, reserved_output, input_tokens, output_tokens, cost, created_at)
+  VALUES (p_id, p_owner, p_thread, p_purpose, p_agent, p_model, v_day, 'reserved', p_input, v_output, p_input, v_output, v_cost, p_now);
   INSERT INTO spend_days AS s (owner, day, model, calls, input_tokens, output_tokens, cost)
   VALUES (p_owner, v_day, p_model, 1, p_input, v_output, v_cost)
   ON CONFLICT (owner, day, model) DO UPDATE
