@@ -63,9 +63,10 @@ const LARGEST = "ORDER BY coalesce(sum(s.cost), 0) DESC, sum(s.input_tokens + s.
 
 /**
  * The statement for each grouping: $1 and $2 the range, $3 the most lines
- * (exported for the bench, which explains them).
- * Each reads the range's rows through spend_days_day_idx, which holds every
- * column they sum (an index-only scan).
+ * (exported for the bench, which explains them). Each reads the range's
+ * rows alone through spend_days_day_idx, which holds every column they sum
+ * (an index-only scan), unless the range is most of the table, which a
+ * sequential scan reads faster (docs/performance.md).
  */
 export const SPEND_STATEMENTS: Record<UsageGrouping, string> = {
   person: `SELECT s.owner AS key, NULL AS label, ${SUMS} FROM spend_days s WHERE ${IN_RANGE}
