@@ -7,6 +7,7 @@ import { DEFAULT_OUTPUT_CAP, inputTokensOf, tokensOfText } from "@/lib/agent/mod
 import { modelTools } from "@/lib/agent/model/model-tools";
 import { priceOf, type Price } from "@/lib/model/model-prices";
 import type { Budgets } from "./budgets";
+import type { BudgetStatus } from "@/lib/protocol/budgets";
 import { refusalText } from "./refusal-text";
 import { storeRefusedTurn } from "./refused-turn";
 
@@ -22,6 +23,8 @@ const LEAST_ANSWER_TOKENS = 256;
  */
 export async function refuseOverBudget(
   input: Omit<TurnInput, "turnId">,
+  /** The owner's standing, read ahead (Budgets.standing). */
+  standing: Promise<BudgetStatus | null>,
   deps: { budgets: Budgets; network: Network; history: TurnHistory; prices: Readonly<Record<string, Price>>; timeZone: string },
 ): Promise<void> {
   const network = withModel(deps.network, input.model);
@@ -30,7 +33,7 @@ export async function refuseOverBudget(
   // The first call's input as far as it is known here: the first agent's instructions and tools, the message, the client's copy of the thread.
   const first = network.agents[0];
   const known = inputTokensOf(first.system, [{ role: "user", content: input.message.content }], modelTools(first)) + tokensOfText(JSON.stringify(input.clientHistory ?? []));
-  const refused = await deps.budgets.turnRefusal(input.owner, model, known, priceOf(deps.prices, model), least);
+  const refused = deps.budgets.turnRefusal(await standing, known, priceOf(deps.prices, model), least);
   if (refused === null) return;
   const message = refusalText(refused.reason, refused.status, model, deps.timeZone);
   await storeRefusedTurn(input, { reason: refused.reason, message, resetsAt: refused.status.resetsAt }, { history: deps.history, network });

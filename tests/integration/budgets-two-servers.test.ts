@@ -58,4 +58,25 @@ describe.skipIf(inject("embeddedDatabase"))("a budget on two app servers", () =>
     expect(budget).toMatchObject({ amount: BUDGET, unit: "tokens", spent: spentAtModel });
     expect(budget.spent).toBeLessThanOrEqual(BUDGET);
   });
+
+  it("a call cut off by its server's death (SIGKILL) stays on the bill at its reservation", { timeout: 120_000 }, async () => {
+    const [a, b] = servers().apps;
+    const cookie = await visit(b.base);
+    const running = await send(a.port, "POST", "/api/chat", { cookie, json: { message: { id: randomUUID(), content: "[[slow]] a reply its server dies in" } } });
+    expect(running.status).toBe(200);
+    const threadId = String(running.headers["x-thread-id"]);
+    await running.stream.words(3);
+    process.kill(-a.child.pid!, "SIGKILL");
+    await a.exited;
+    const { rows } = await db.query<{ state: string; reserved: string; counted: string }>(
+      "SELECT state, reserved_input + reserved_output AS reserved, input_tokens + output_tokens AS counted FROM model_calls WHERE thread_id = $1 ORDER BY created_at LIMIT 1",
+      [threadId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].state).toBe("reserved");
+    expect(Number(rows[0].counted)).toBe(Number(rows[0].reserved));
+    // The other server counts it in what the person spent.
+    const budget = JSON.parse(await (await send(b.port, "GET", "/api/me/budget", { cookie })).text()).budget;
+    expect(budget.spent).toBeGreaterThanOrEqual(Number(rows[0].reserved));
+  });
 });
