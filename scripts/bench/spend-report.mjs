@@ -57,8 +57,8 @@ async function fill(db, { people, calls }) {
   await db.query(`CREATE TEMP TABLE bench_models (model, lo, hi, price_in, price_out) AS VALUES ${models.join(", ")}`);
   // Heavy users first: the square of a uniform draw puts most calls on the first few people.
   await db.query(
-    `INSERT INTO model_calls (id, owner, purpose, agent, model, day, state, input_tokens, output_tokens, cost, created_at, settled_at)
-     SELECT gen_random_uuid(), o.owner, 'answer', 'Triage', m.model, r.day, 'settled', r.input, r.output,
+    `INSERT INTO model_calls (id, owner, purpose, agent, model, day, state, reserved_input, reserved_output, input_tokens, output_tokens, cost, created_at, settled_at)
+     SELECT gen_random_uuid(), o.owner, 'answer', 'Triage', m.model, r.day, 'settled', r.input, 4096, r.input, r.output,
             round((r.input * m.price_in + r.output * m.price_out) / 1000000, 9),
             r.day + r.second * interval '1 second', r.day + r.second * interval '1 second'
        FROM (SELECT floor(power(random(), 2) * $1::int)::int AS who, random() AS pick,
