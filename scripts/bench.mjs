@@ -21,7 +21,10 @@
 // its resident memory read every so many turns (--soak-only runs just
 // that and adds it to the results already written; --soak-turns=N sets its
 // length; --port=N moves its servers, default 3199 and up). --js-only measures
-// just the JavaScript of a thread's page, printed and not written.
+// just the JavaScript of a thread's page, printed and not written. Then the
+// admin's spend report over a year of a million model calls, on a database of
+// its own (scripts/bench/spend-report.mjs; --spend-only runs just that, no
+// build needed, and adds it to the results already written).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -34,7 +37,8 @@ import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
 import { chatPageJs } from "./bench/page-js.mjs";
 import { oneTokenTurns, profiledOneTokenTurns } from "./bench/one-token-turn.mjs";
-import { printPageJs, writeReport, writeSoakReport } from "./bench/report.mjs";
+import { printPageJs, writeReport, writeSoakReport, writeSpendReport } from "./bench/report.mjs";
+import { spendReportBench } from "./bench/spend-report.mjs";
 import { tokenCpu } from "./bench/token-cpu.mjs";
 import { benchServers } from "./bench/servers.mjs";
 import { SOAK_KINDS, soak } from "./bench/soak.mjs";
@@ -47,6 +51,7 @@ import { budgetCheck } from "./bench/budget-check.mjs";
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
 const jsOnly = process.argv.includes("--js-only");
+const spendOnly = process.argv.includes("--spend-only");
 const soakTurnsFlag = process.argv.find((arg) => arg.startsWith("--soak-turns="));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
@@ -66,6 +71,10 @@ const round = (n, digits = 0) => (Number.isFinite(n) ? Number(n.toFixed(digits))
 
 async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
+  if (spendOnly) {
+    writeSpendReport({ when: new Date().toISOString(), spend: await spendReport() }, { root: ROOT, outDir: OUT_DIR });
+    return;
+  }
   if (!existsSync(path.join(ROOT, ".next", "standalone", "server.js"))) {
     log("no production build: running npm run build");
     const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
@@ -127,6 +136,7 @@ async function main() {
     await counter.close();
     await database.drop();
   }
+  if (!soakOnly) results.spend = await spendReport();
   if (soakOnly) writeSoakReport(results, { root: ROOT, outDir: OUT_DIR });
   else writeReport(results, { quick, root: ROOT, outDir: OUT_DIR });
 }
@@ -175,6 +185,11 @@ async function profiledOneTokenTurn(options) {
   const byPackage = [...all.slice(0, 12), ...(all.length > 12 ? [{ group: `${all.length - 12} others`, msPerTurn: round(rest.msPerTurn, 2), percent: round(rest.percent, 1) }] : [])];
   log(`one-token turn CPU by package: ${byPackage.slice(0, 4).map((r) => `${r.group} ${r.percent}%`).join(", ")}`);
   return { turns, profile: profiled.profile, byPackage, byFunction: profiled.where.followUp.byFunction };
+}
+
+/** The admin's spend report over a year of a busy install's bill, on a database of its own. */
+function spendReport() {
+  return spendReportBench({ root: ROOT, quick, log, throwawayDatabase });
 }
 
 /** Each kind of soak on a server of its own (straight to the database: the round-trip counter's proxy is not under test). */

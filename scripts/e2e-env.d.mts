@@ -24,3 +24,4 @@ export const PAGING_APP_URL: string;
 export const ACCOUNTS_APP_PORTS: { inline: number; inngest: number };
 export const ACCOUNTS_STANDIN_PORT: number;
 export const ACCOUNTS_OIDC_PORTS: { inline: number; inngest: number };
+export const SPEND_APP_PORT: number;

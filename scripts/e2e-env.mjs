@@ -37,6 +37,8 @@ export const ACCOUNTS_APP_PORTS = { inline: 3106, inngest: 3107 };
 export const ACCOUNTS_STANDIN_PORT = 8301;
 /** The OpenID Connect provider each of them signs people in through (tests/support/oidc-provider.ts). */
 export const ACCOUNTS_OIDC_PORTS = { inline: 8302, inngest: 8303 };
+/** The Spend spec's own server (AUTH_MODE=accounts, a database of its own), run once. */
+export const SPEND_APP_PORT = 14500;
 
 /**
  * The database of the apps under test: the server in E2E_DATABASE_URL, or,
@@ -51,6 +53,7 @@ export const E2E_EMBEDDED_DIRS = [
   ".test-output/pglite-paging",
   ".test-output/pglite-accounts-inline",
   ".test-output/pglite-accounts-inngest",
+  ".test-output/pglite-spend",
 ];
 const database = (embeddedDir) => (E2E_DATABASE_URL ? { DATABASE_URL: E2E_DATABASE_URL } : { EMBEDDED_DB_DIR: embeddedDir });
 

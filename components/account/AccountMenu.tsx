@@ -8,7 +8,7 @@ import type { Me } from "@/lib/protocol/accounts";
 
 /**
  * "Account": who is signed in, and what they can do from here: the admin's
- * People page, signing out. A guest is offered signing in and up instead;
+ * People and Spend pages, signing out. A guest is offered signing in and up instead;
  * behind a sign-in proxy, the proxy signs people out.
  */
 export function AccountMenu({ me }: { me: Me }) {
@@ -83,11 +83,18 @@ export function AccountMenu({ me }: { me: Me }) {
         </p>
         <ul aria-label="Account" className="pt-1">
           {user?.role === "admin" && (
-            <li>
-              <a ref={setFirst} href="/admin/people" className={item}>
-                People
-              </a>
-            </li>
+            <>
+              <li>
+                <a ref={setFirst} href="/admin/people" className={item}>
+                  People
+                </a>
+              </li>
+              <li>
+                <a href="/admin/spend" className={item}>
+                  Spend
+                </a>
+              </li>
+            </>
           )}
           {me.guest && (
             <>

@@ -10,6 +10,7 @@ import type { TurnHistory } from "@threadline/history/contract";
 import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { BudgetStatus } from "@/lib/protocol/budgets";
 import type { BudgetsSettings } from "./settings";
+import { SpendReport, type PeopleNames } from "./spend-report";
 
 // Budgets: what each person, group and guest may spend on model calls in a
 // period, and the bill every call is counted on, reserved before the call
@@ -19,11 +20,12 @@ import type { BudgetsSettings } from "./settings";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-/** What the budgets take from the app: the models' prices, and what a turn runs with. */
+/** What the budgets take from the app: the models' prices, what a turn runs with, and the accounts' names for the admin's report. */
 interface BudgetsApp {
   modelPrices(): Readonly<Record<string, Price>>;
   network(): Network;
   history(): TurnHistory;
+  accounts(): { people(): PeopleNames };
 }
 
 function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
@@ -36,6 +38,8 @@ function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
       refuseOverBudget(input, standing, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),
     /** Where every model call is reserved and settled (the network's `spend`). */
     spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
+    /** Who spent what, for the admins: the bill summed by person, group, model or day. */
+    spendReport: once(() => new SpendReport({ pool, people: () => app.accounts().people(), timeZone: config.BUDGET_TIME_ZONE })),
   };
 }
 

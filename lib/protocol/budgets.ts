@@ -78,4 +78,58 @@ export interface UsageLine {
 /** GET /api/admin/usage?from=&to=&groupBy=: the lines, largest cost first (by day: in order). */
 export interface UsageReport {
   rows: UsageLine[];
+  /** True when there were more lines than MAX_USAGE_ROWS: the rows are the largest of them. */
+  truncated: boolean;
+}
+
+/** The most lines GET /api/admin/usage answers (people, groups or models; a range's days are fewer). */
+export const MAX_USAGE_ROWS = 5_000;
+
+/** The longest range GET /api/admin/usage reads: a year, a leap day included. */
+export const MAX_USAGE_DAYS = 366;
+/** The days GET /api/admin/usage reads when the query names none: the last 30, today among them. */
+export const DEFAULT_USAGE_DAYS = 30;
+
+const ISO_DAY = z.iso.date({ error: "must be a day that exists, as YYYY-MM-DD" });
+
+/** The days from `from` to `to`, both counted (negative when `to` comes first). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** The day `days` after `day` (before, when negative). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * GET /api/admin/usage's query, against the operator's `today`: `to`
+ * defaults to today, `from` to the 30 days that end on `to`; the range is
+ * in order and at most a year long.
+ */
+export function usageQuerySchema(today: string) {
+  return z
+    .object({
+      from: ISO_DAY.optional(),
+      to: ISO_DAY.optional(),
+      groupBy: z.enum(USAGE_GROUPINGS, { error: 'must be "person", "group", "model" or "day"' }),
+      format: z.enum(["json", "csv"], { error: 'must be "json" or "csv"' }).default("json"),
+    })
+    .transform(({ from, to = today, ...rest }) => ({ ...rest, to, from: from ?? addDays(to, 1 - DEFAULT_USAGE_DAYS) }))
+    .refine(({ from, to }) => from <= to, { error: "from must not come after to", path: ["from"] })
+    .refine(({ from, to }) => daysBetween(from, to) <= MAX_USAGE_DAYS, { error: `the range must be at most ${MAX_USAGE_DAYS} days`, path: ["to"] });
+}
+export type UsageQuery = z.infer<ReturnType<typeof usageQuerySchema>>;
+
+/** What the admin's Spend page shows of a range: every day of it, its totals, who spent most and whose turns a budget refused. */
+export interface SpendOverview {
+  from: string;
+  to: string;
+  /** Every day of the range, in order, a day with no spend among them. */
+  days: UsageLine[];
+  totals: Omit<UsageLine, "key" | "label">;
+  /** The ten people who spent most (by cost, then tokens). */
+  topSpenders: UsageLine[];
+  /** The people whose turns a budget refused, most refused first (at most ten). */
+  refused: UsageLine[];
 }

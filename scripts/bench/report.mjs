@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH_FIRST_TOKEN_MS, BENCH_TOKEN_GAP_MS, BENCH_TOKENS } from "../mock-model-server.mjs";
+import { SPEND_HEADING, spendSection } from "./spend-report.mjs";
 
 const log = (line) => console.log(`[bench] ${line}`);
 const round = (n, digits = 0) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
@@ -302,6 +303,7 @@ export function writeReport(results, { quick, root, outDir }) {
         ]
       : []),
     ...soakSection(results.soak),
+    ...spendSection(results.spend),
   ];
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -379,19 +381,28 @@ function soakChecksLine({ label, turns, checks }) {
  * both files stays as the last full run wrote it.
  */
 export function writeSoakReport(results, { root, outDir }) {
+  writePart({ key: "soak", value: { when: results.when, ...results.soak }, heading: SOAK_HEADING, section: soakSection(results.soak) }, { root, outDir });
+}
+
+/** The spend report alone (--spend-only), written as a soak alone is. */
+export function writeSpendReport(results, { root, outDir }) {
+  writePart({ key: "spend", value: { when: results.when, ...results.spend }, heading: SPEND_HEADING, section: spendSection(results.spend) }, { root, outDir });
+}
+
+/** One part of the results (its section under `heading`, its figures under `key`) in place of the one written before, the rest kept. */
+function writePart({ key, value, heading, section }, { root, outDir }) {
   mkdirSync(outDir, { recursive: true });
   const jsonFile = path.join(outDir, "results.json");
   const mdFile = path.join(outDir, "results.md");
   const json = existsSync(jsonFile) ? JSON.parse(readFileSync(jsonFile, "utf8")) : {};
-  json.soak = { when: results.when, ...results.soak };
+  json[key] = value;
   writeFileSync(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
   const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "# Benchmark results\n\n";
-  const start = md.indexOf(`${SOAK_HEADING}\n`);
-  const next = start < 0 ? -1 : md.indexOf("\n## ", start + SOAK_HEADING.length);
+  const start = md.indexOf(`${heading}\n`);
+  const next = start < 0 ? -1 : md.indexOf("\n## ", start + heading.length);
   const before = start < 0 ? `${md.trimEnd()}\n\n` : md.slice(0, start);
   const after = next < 0 ? "" : md.slice(next + 1);
-  const section = soakSection(results.soak);
   writeFileSync(mdFile, `${before}${section.join("\n")}${after ? `\n${after}` : ""}`);
   console.log(`\n${section.join("\n")}`);
-  log(`soak written to ${path.relative(root, outDir)}/results.md and results.json`);
+  log(`${key} written to ${path.relative(root, outDir)}/results.md and results.json`);
 }

@@ -12,11 +12,12 @@ import { ensureDatabase, migrate } from "@threadline/history/migrate";
 
 /** `root`: the checkout (its .next/standalone is run); `outDir`: where the servers' logs go; `basePort`: the app's port. */
 export function benchServers({ root, outDir, basePort }) {
-  async function throwawayDatabase() {
+  /** A database of the run's own, migrated; `suffix` tells apart a second one of the same run. */
+  async function throwawayDatabase(suffix = "") {
     const server = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
     if (server) {
       const url = new URL(server);
-      url.pathname = `/threadline_bench_${process.pid}`;
+      url.pathname = `/threadline_bench_${process.pid}${suffix}`;
       await ensureDatabase(url.toString());
       await migrate(url.toString());
       return {

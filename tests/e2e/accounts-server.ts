@@ -25,15 +25,26 @@ const stopped = (child: ChildProcess, signal: NodeJS.Signals) =>
     child.kill(signal);
   });
 
-/** An empty database for `runtime`'s server, migrated and held open: a database of its own on the e2e server, or an embedded one in a folder of its own. */
-async function emptyDatabase(runtime: "inline" | "inngest") {
-  const dir = E2E_EMBEDDED_DIRS[runtime === "inline" ? 5 : 6];
+/** Where a server of its own lives: its port, its database's name after the e2e one's, its embedded database's folder. */
+export interface ServerPlace {
+  port: number;
+  name: string;
+  embeddedDir: string;
+}
+
+const ACCOUNTS_PLACES: Record<"inline" | "inngest", ServerPlace> = {
+  inline: { port: ACCOUNTS_APP_PORTS.inline, name: "accounts_inline", embeddedDir: E2E_EMBEDDED_DIRS[5] },
+  inngest: { port: ACCOUNTS_APP_PORTS.inngest, name: "accounts_inngest", embeddedDir: E2E_EMBEDDED_DIRS[6] },
+};
+
+/** An empty database for the server, migrated and held open: a database of its own on the e2e server, or an embedded one in a folder of its own. */
+async function emptyDatabase({ name: suffix, embeddedDir: dir }: ServerPlace) {
   if (!E2E_DATABASE_URL) {
     await rm(dir, { recursive: true, force: true });
     return holdDatabase(dir, undefined);
   }
   const url = new URL(E2E_DATABASE_URL);
-  const name = `${url.pathname.slice(1)}_accounts_${runtime}`;
+  const name = `${url.pathname.slice(1)}_${suffix}`;
   const admin = new pg.Client({ connectionString: Object.assign(new URL(E2E_DATABASE_URL), { pathname: "/postgres" }).toString() });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -42,11 +53,12 @@ async function emptyDatabase(runtime: "inline" | "inngest") {
   return holdDatabase(dir, url.toString());
 }
 
-export async function startAccountsServer(runtime: "inline" | "inngest", settings: Record<string, string> = {}): Promise<AccountsServer> {
-  const port = ACCOUNTS_APP_PORTS[runtime];
+/** `place`: the sign-in specs' own for the runtime unless another spec names its own. */
+export async function startAccountsServer(runtime: "inline" | "inngest", settings: Record<string, string> = {}, place = ACCOUNTS_PLACES[runtime]): Promise<AccountsServer> {
+  const { port } = place;
   // localhost, not 127.0.0.1: a passkey belongs to a domain (the app's rpID without APP_URL), never to an IP address.
   const base = `http://localhost:${port}`;
-  const database = await emptyDatabase(runtime);
+  const database = await emptyDatabase(place);
   const children: ChildProcess[] = [database.process];
   let inngest: Record<string, string> = {};
   if (runtime === "inngest") {
