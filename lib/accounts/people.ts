@@ -62,6 +62,13 @@ export class People {
     return rows[0] ? person(rows[0]) : null;
   }
 
+  /** The name and email of each of `ids` that has an account (another wing's rows name people by id only). */
+  async named(ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ id: string; name: string; email: string }>("SELECT id, name, email FROM auth_users WHERE id = ANY($1::text[])", [ids]);
+    return new Map(rows.map((row) => [row.id, { name: row.name, email: row.email }]));
+  }
+
   /** The account with `email` (any case), or null. */
   async byEmail(email: string): Promise<{ email: string; status: PersonStatus } | null> {
     const { rows } = await this.pool.query<{ email: string; status: PersonStatus }>("SELECT email, status FROM auth_users WHERE email = $1", [email.trim().toLowerCase()]);

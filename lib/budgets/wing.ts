@@ -2,6 +2,7 @@ import "server-only";
 import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { Budgets } from "./budgets";
+import { Groups, type GroupPeople } from "./groups";
 import type { BudgetsSettings } from "./settings";
 
 // Budgets: what each person, group and guest may spend on model calls in a
@@ -12,12 +13,19 @@ import type { BudgetsSettings } from "./settings";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-const services = ({ config, pool }: WingParts<BudgetsConfig>) => ({
+/** What the budgets take from the app: who a person is, from the accounts wing. */
+interface BudgetsApp {
+  accounts(): { people(): GroupPeople };
+}
+
+const services = ({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) => ({
   /** The budgets that bind people, and what they spent of them. */
   budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
+  /** The groups an admin sets budgets for, and who is in them. */
+  budgetGroups: once(() => new Groups({ pool, people: () => app.accounts().people() })),
 });
 
-export const budgetsWing: Wing<unknown, ReturnType<typeof services>, BudgetsConfig> = {
+export const budgetsWing: Wing<BudgetsApp, ReturnType<typeof services>, BudgetsConfig> = {
   name: "budgets",
   tables: ["budgets", "budget_groups", "budget_group_members", "model_calls", "spend_days"],
   services,

@@ -52,6 +52,14 @@ export interface BudgetList {
 
 export const groupNameSchema = z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
+/** POST /api/admin/groups and PATCH /api/admin/groups/:id take a group's name. */
+export const groupNameChangeSchema = z.strictObject({ name: groupNameSchema });
+
+/** GET /api/admin/groups: every group, by name. */
+export interface GroupList {
+  groups: BudgetGroup[];
+}
+
 /** A group of people an admin sets one budget for. */
 export interface BudgetGroup {
   id: string;
