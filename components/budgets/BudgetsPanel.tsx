@@ -99,7 +99,7 @@ export function BudgetsPanel({ initial, people }: { initial: Data; people: Perso
         <h2 id="groups" className="text-base font-semibold">
           Groups
         </h2>
-        <NewGroup busy={busy} onCreate={(name) => run(() => createGroup(name))} />
+        <NewGroup key={`new-${version}`} busy={busy} onCreate={(name) => run(() => createGroup(name))} />
         {data.groups.length === 0 && <p className="text-sm text-neutral-600 dark:text-neutral-300">No groups yet.</p>}
         {data.groups.map((group) => (
           <GroupCard
@@ -203,7 +203,7 @@ function GroupCard({ group, people, busy, onRename, onDelete, onAdd, onRemove, o
             </button>
           </div>
         ) : (
-          <button type="button" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Delete the group ${group.name}`} className={actionClass}>
+          <button type="button" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Delete group ${group.name}`} className={actionClass}>
             Delete group
           </button>
         )}
