@@ -136,7 +136,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
       const models = parts.model ? { model: parts.model } : answeringModels(config);
       const { toolsets, listed } = wingTools(app);
       const search: SearchThreads = async (owner, query, options) => (await threads.search(owner, query, options)).results;
-      return { ...defaultNetwork(config, models, search, toolsets, listed), fileInput: app.fileInput };
+      // Every model call is reserved on its owner's bill first (lib/budgets/).
+      return { ...defaultNetwork(config, models, search, toolsets, listed), fileInput: app.fileInput, spend: app.spendGate() };
     }),
     /** On Inngest a run sleeps until a reminder is due; inline, every server's DueWork looks for it. */
     reminderScheduled: () => (app.inngestConfigured() ? (reminder: Reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined),

@@ -13,6 +13,10 @@ import type { CompactionSettings } from "./compaction-settings";
 import { utilityModelIdOf, utilityModelOf, type Network } from "./network/network";
 import { tokensFromResult, type ModelUsage } from "@threadline/history/usage";
 import type { StepRunner } from "./turn/steps";
+import { inputTokensOf, reservedCall, type CallToReserve } from "./model/spend";
+
+/** The most a summary's model call may write. */
+const SUMMARY_OUTPUT_TOKENS = 1_500;
 
 // Compaction keeps a long thread inside the model's window. When the history a
 // model would read (the latest summary, if any, and the messages after it)
@@ -196,19 +200,41 @@ export async function summarizeThread(
   if (!plan) return null;
 
   const written = await step("compaction:summarize", async () => {
-    const { text, usage } = await generateText({
-      model: utilityModelOf(network),
-      system: SUMMARY_INSTRUCTIONS,
-      prompt: plan.request,
-      headers: requestKindHeaders(SUMMARY_REQUEST),
-      maxOutputTokens: 1_500,
-      maxRetries: network.maxRetries,
-    });
+    // Made inside the step: a durable runtime's replay returns the same call id, reserved and stored once.
+    const call: CallToReserve = {
+      id: randomUUID(),
+      ...scope,
+      purpose: "summary",
+      model: utilityModelIdOf(network),
+      inputTokens: inputTokensOf(SUMMARY_INSTRUCTIONS, [{ role: "user", content: plan.request }]),
+      outputCap: SUMMARY_OUTPUT_TOKENS,
+      outputMin: SUMMARY_OUTPUT_TOKENS,
+    };
+    const ran = await reservedCall(
+      network.spend,
+      call,
+      () =>
+        generateText({
+          model: utilityModelOf(network),
+          system: SUMMARY_INSTRUCTIONS,
+          prompt: plan.request,
+          headers: requestKindHeaders(SUMMARY_REQUEST),
+          maxOutputTokens: SUMMARY_OUTPUT_TOKENS,
+          maxRetries: network.maxRetries,
+        }),
+      (result) => ({ tokens: tokensFromResult(result.usage), exact: true }),
+    );
+    if ("refusal" in ran) return { refused: ran.refusal.message };
+    const { text, usage } = ran.result;
     if (!text.trim()) throw new Error("The model wrote an empty summary.");
-    // Made inside the step: a durable runtime's replay returns the same call id, stored once.
-    const spent: ModelUsage = { id: randomUUID(), purpose: "summary", model: utilityModelIdOf(network), ...tokensFromResult(usage) };
+    const spent: ModelUsage = { id: call.id, purpose: "summary", model: call.model, ...tokensFromResult(usage) };
     return { text: text.trim(), usage: spent };
   });
+  if (typeof written !== "string" && "refused" in written) {
+    // The person's budget has no room for a summary: the thread stays as it is, and the turn's own call says why.
+    console.info(`[thread ${scope.threadId}] not compacted: ${written.refused}`);
+    return null;
+  }
   // A run memoized before summaries carried their usage returns the text alone.
   const { text, usage } = typeof written === "string" ? { text: written, usage: undefined } : written;
 

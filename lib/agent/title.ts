@@ -8,6 +8,10 @@ import { randomUUID } from "node:crypto";
 import { tokensFromResult, type ModelUsage } from "@threadline/history/usage";
 import { utilityModelIdOf, utilityModelOf, withModel, type Network } from "./network/network";
 import type { StepRunner } from "./turn/steps";
+import { inputTokensOf, reservedCall, type CallToReserve } from "./model/spend";
+
+/** A title is a few words: the model may write no more. */
+const TITLE_OUTPUT_TOKENS = 40;
 
 // A thread is named by the model after its first reply. Until then, and
 // whenever the model gives no title, it keeps the first words of its first
@@ -68,19 +72,41 @@ export async function nameThread(target: ThreadToName, { history, network, step 
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
       const thread = withModel(network, target.reply.model);
-      const { text, usage: spent } = await generateText({
-        model: utilityModelOf(thread),
-        system: TITLE_INSTRUCTIONS,
-        prompt: titleRequestText(target.message, textOf(target.reply)),
-        headers: requestKindHeaders(TITLE_REQUEST),
-        maxOutputTokens: 40,
-        // A retry would only stretch the wait the cap bounds.
-        maxRetries: 0,
-        abortSignal: timeout,
-      });
+      const prompt = titleRequestText(target.message, textOf(target.reply));
+      // Inside the step: a durable runtime's replay of it reserves and stores nothing again.
+      const call: CallToReserve = {
+        id: randomUUID(),
+        owner,
+        threadId,
+        purpose: "title",
+        model: utilityModelIdOf(thread),
+        inputTokens: inputTokensOf(TITLE_INSTRUCTIONS, [{ role: "user", content: prompt }]),
+        outputCap: TITLE_OUTPUT_TOKENS,
+        outputMin: TITLE_OUTPUT_TOKENS,
+      };
+      const ran = await reservedCall(
+        network.spend,
+        call,
+        () =>
+          generateText({
+            model: utilityModelOf(thread),
+            system: TITLE_INSTRUCTIONS,
+            prompt,
+            headers: requestKindHeaders(TITLE_REQUEST),
+            maxOutputTokens: TITLE_OUTPUT_TOKENS,
+            // A retry would only stretch the wait the cap bounds.
+            maxRetries: 0,
+            abortSignal: timeout,
+          }),
+        (result) => ({ tokens: tokensFromResult(result.usage), exact: true }),
+      );
+      if ("refusal" in ran) {
+        console.info(`[thread ${threadId}] no title from the model: ${ran.refusal.message}`);
+        return null;
+      }
+      const { text, usage: spent } = ran.result;
       const title = modelTitle(text);
-      // Inside the step: a durable runtime's replay of it stores nothing again.
-      const usage: ModelUsage = { id: randomUUID(), purpose: "title", model: utilityModelIdOf(thread), ...tokensFromResult(spent) };
+      const usage: ModelUsage = { id: call.id, purpose: "title", model: call.model, ...tokensFromResult(spent) };
       if (title === null) {
         await titles.storeModelTitle({ owner, threadId, title: null, usage });
         console.warn(`[thread ${threadId}] the model gave no title; the first words stay`);

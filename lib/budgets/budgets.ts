@@ -3,6 +3,7 @@ import type pg from "pg";
 import { AppError } from "@threadline/history/errors";
 import type { Budget, BudgetList, BudgetScope, BudgetStatus } from "@/lib/protocol/budgets";
 import type { BudgetsSettings } from "./settings";
+import { costOf, type Price } from "@/lib/model/model-prices";
 
 // What each person may spend on model calls, and what they spent
 // (threadline_budget_status and the budget tables, packages/history/db/).
@@ -50,6 +51,30 @@ export class Budgets {
   async status(owner: string): Promise<BudgetStatus | null> {
     const { rows } = await this.options.pool().query<StatusRow>("SELECT * FROM threadline_budget_status($1, $2, $3, $4, $5, $6)", [owner, ...this.statusArgs()]);
     return rows.length === 0 ? null : statusOf(rows[0]);
+  }
+
+  /**
+   * Why a turn may not start, or null: the budget that binds `owner` has no
+   * room left for the least answer `model` could give to a message of
+   * `inputTokens` (the history comes on top, and each call of the turn is
+   * reserved for itself), or it is in dollars and the model has no price.
+   */
+  async turnRefusal(owner: string, model: string, inputTokens: number, price: Price | undefined, leastOutput: number): Promise<{ reason: "exceeded" | "unpriced"; status: BudgetStatus } | null> {
+    const status = await this.status(owner);
+    if (status === null) return null;
+    if (status.unit === "usd" && price === undefined) return { reason: "unpriced", status };
+    const need =
+      status.unit === "tokens" ? inputTokens + leastOutput : costOf({ inputTokens, outputTokens: leastOutput, cachedTokens: 0, reasoningTokens: 0 }, price!);
+    return status.remaining < need ? { reason: "exceeded", status } : null;
+  }
+
+  /** Counts a turn a budget kept from starting, for the admin's Spend page. */
+  async countRefusal(owner: string, model: string): Promise<void> {
+    await this.options.pool().query(
+      `INSERT INTO spend_days AS s (owner, day, model, refused) VALUES ($1, ($3::timestamptz AT TIME ZONE $4)::date, $2, 1)
+       ON CONFLICT (owner, day, model) DO UPDATE SET refused = s.refused + 1`,
+      [owner, model, this.now(), this.options.settings.BUDGET_TIME_ZONE],
+    );
   }
 
   /** Every budget an admin set, and the variables'. */

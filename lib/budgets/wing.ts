@@ -1,8 +1,14 @@
 import "server-only";
 import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
+import type { Price } from "@/lib/model/model-prices";
 import { Budgets } from "./budgets";
 import { Groups, type GroupPeople } from "./groups";
+import { BudgetSpendGate } from "./spend-gate";
+import { refuseOverBudget } from "./turn-gate";
+import type { Network } from "@/lib/agent/network/network";
+import type { TurnHistory } from "@threadline/history/contract";
+import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { BudgetsSettings } from "./settings";
 
 // Budgets: what each person, group and guest may spend on model calls in a
@@ -13,17 +19,28 @@ import type { BudgetsSettings } from "./settings";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-/** What the budgets take from the app: who a person is, from the accounts wing. */
+/** What the budgets take from the app: the models' prices, what a turn runs with, and who a person is (the accounts wing). */
 interface BudgetsApp {
+  modelPrices(): Readonly<Record<string, Price>>;
+  network(): Network;
+  history(): TurnHistory;
   accounts(): { people(): GroupPeople };
 }
 
-const services = ({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) => ({
-  /** The budgets that bind people, and what they spent of them. */
-  budgets: once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" })),
-  /** The groups an admin sets budgets for, and who is in them. */
-  budgetGroups: once(() => new Groups({ pool, people: () => app.accounts().people() })),
-});
+function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
+  const budgets = once(() => new Budgets({ pool, settings: config, unknownIsGuest: config.AUTH_MODE === "accounts" }));
+  return {
+    /** The budgets that bind people, and what they spent of them. */
+    budgets,
+    /** The groups an admin sets budgets for, and who is in them. */
+    budgetGroups: once(() => new Groups({ pool, people: () => app.accounts().people() })),
+    /** Refuses a turn the person's budget has no room for, storing it with the notice (429 budget:exceeded). */
+    refuseOverBudget: (input: Omit<TurnInput, "turnId">) =>
+      refuseOverBudget(input, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),
+    /** Where every model call is reserved and settled (the network's `spend`). */
+    spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
+  };
+}
 
 export const budgetsWing: Wing<BudgetsApp, ReturnType<typeof services>, BudgetsConfig> = {
   name: "budgets",

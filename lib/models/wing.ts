@@ -26,6 +26,8 @@ function services({ config, pool }: WingParts<ModelsSettings>, app: ModelsApp) {
   });
   const models = once((): ModelOption[] => modelOptions(config));
   return {
+    /** The prices in force: MODEL_PRICES over the built-in table. */
+    modelPrices: prices,
     /** The models on offer, the default first (MODELS, else what the credentials allow). */
     models,
     /** Refuses (400 invalid:model) a model that is not on offer. */

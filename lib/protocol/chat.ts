@@ -138,6 +138,8 @@ export const dataPartSchemas = {
   retry: z.object({ step: z.string(), attempt: z.number().int().min(1) }),
   /** Kept in the message: the agent that writes the parts after it. */
   agent: z.object({ name: z.string() }),
+  /** Kept in the message: the person's budget ended the reply, or kept it from starting (lib/budgets/); `resetsAt` is when it renews. */
+  budget: z.object({ text: z.string().max(1000), resetsAt: z.string().max(40).optional() }),
   /** Kept in the message: the speaking agent handed the conversation over. */
   handoff: z.object({ to: z.string(), reason: z.string().optional() }),
   /**
@@ -231,7 +233,7 @@ export interface ChatMetadata {
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
 
 /** Data parts that stay in the message; every other one is transient (it reaches onData only). */
-const KEPT_DATA_PARTS = new Set<keyof ChatDataParts>(["agent", "handoff"]);
+const KEPT_DATA_PARTS = new Set<keyof ChatDataParts>(["agent", "handoff", "budget"]);
 
 /** A data chunk of the stream. A kept part with an `id` replaces the earlier one of that id (a retried step's). */
 export function dataChunk<K extends keyof ChatDataParts>(name: K, data: ChatDataParts[K], id?: string): UIMessageChunk {

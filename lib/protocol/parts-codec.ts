@@ -259,6 +259,9 @@ export function toUIParts(parts: Part[], decided?: DecidedSoFar): UIPart[] {
         out.push({ type: "data-summary", data: { text, throughSeq, summarizedMessages, ...(imported ? { imported } : {}) } });
         break;
       }
+      case "notice":
+        out.push({ type: "data-budget", data: { text: part.text, ...(part.resetsAt ? { resetsAt: part.resetsAt } : {}) } });
+        break;
       case "file":
         out.push({
           type: "file",
@@ -344,6 +347,9 @@ export function fromUIParts(parts: UIPart[]): Part[] {
         break;
       case "data-summary":
         out.push({ type: "system-event", event: "compaction", ...part.data });
+        break;
+      case "data-budget":
+        out.push({ type: "notice", notice: "budget", text: part.data.text, ...(part.data.resetsAt ? { resetsAt: part.data.resetsAt } : {}) });
         break;
     }
   }

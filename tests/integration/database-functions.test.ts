@@ -21,6 +21,7 @@ const ADDED = [
   "threadline_answered",
   "threadline_append_reply",
   "threadline_append_user_message",
+  "threadline_budget_status",
   "threadline_claim_continuation",
   "threadline_decide_approval",
   "threadline_delete_thread",
@@ -32,7 +33,9 @@ const ADDED = [
   "threadline_post_reminder",
   "threadline_renew_turn",
   "threadline_reply_to",
+  "threadline_reserve_call",
   "threadline_schedule_reminder",
+  "threadline_settle_call",
   "threadline_settle_waiting",
   "threadline_store_file",
   "threadline_sweep_files",
@@ -57,6 +60,11 @@ const TABLES_ADDED = [
   "auth_passkeys",
   "auth_invites",
   "auth_first_admin",
+  "budgets",
+  "budget_groups",
+  "budget_group_members",
+  "model_calls",
+  "spend_days",
 ];
 /** Indexes made since on tables that were there. */
 const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];

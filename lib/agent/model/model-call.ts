@@ -51,6 +51,10 @@ export async function callModel(args: {
   idleTimeoutMs?: number;
   /** The ids of the tool calls the reply already holds: a call the provider names alike gets another (model-stream-reducer.ts). */
   takenCallIds?: ReadonlySet<string>;
+  /** The most the model may write (the call's reservation); unset: the provider's own limit. */
+  maxOutputTokens?: number;
+  /** The tools, as built for the agent; unset: built here. */
+  tools?: ToolSet;
 }): Promise<ModelCallResult> {
   const { agent, writer } = args;
   const context: StreamContext = { agent, newId: args.newId, now: args.now ?? Date.now, takenCallIds: args.takenCallIds };
@@ -62,9 +66,10 @@ export async function callModel(args: {
       model: agent.model ?? args.model,
       system: agent.system,
       messages: args.messages,
-      tools: modelTools(agent),
+      tools: args.tools ?? modelTools(agent),
       abortSignal: watchdog.signal,
       maxRetries: args.maxRetries,
+      maxOutputTokens: args.maxOutputTokens,
     };
     stream = await readStream(call, writer, context, watchdog.heard, (usage) => (tokens = tokensOf(usage)));
   } finally {

@@ -21,6 +21,8 @@ export interface ProviderCall {
   abortSignal: AbortSignal;
   /** The SDK's retries of a request that fails before it streams (the SDK's default when undefined). */
   maxRetries?: number;
+  /** The most the model may write (its reservation's); unset: as much as the provider allows. */
+  maxOutputTokens?: number;
 }
 
 /** The provider's stream of the call's answer; a request that fails (after its retries) throws. */
@@ -36,7 +38,7 @@ export async function openProviderStream(call: ProviderCall): Promise<ReadableSt
   const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: call.tools, toolChoice: undefined, activeTools: undefined });
   const { stream } = await retry(() =>
     model.doStream({
-      ...prepareCallSettings({}),
+      ...prepareCallSettings({ maxOutputTokens: call.maxOutputTokens }),
       tools,
       toolChoice,
       responseFormat: { type: "text" },

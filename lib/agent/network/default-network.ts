@@ -65,6 +65,7 @@ export function defaultNetwork(
   return createNetwork({
     ...models,
     maxInputChars: settings.MAX_MODEL_INPUT_CHARS,
+    maxOutputTokens: settings.MAX_OUTPUT_TOKENS,
     modelIdleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_SECONDS * 1000,
     turnTimeoutMs: settings.TURN_TIMEOUT_SECONDS * 1000,
     maxToolRounds: settings.MAX_TOOL_ROUNDS,

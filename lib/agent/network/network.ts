@@ -5,6 +5,7 @@ import type { FilePart, HandoffPart, Part } from "@threadline/history/parts";
 import type { CompactionSettings } from "@/lib/agent/compaction-settings";
 import type { AgentTool, ToolApprovalMode } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
+import type { SpendGate } from "../model/spend";
 
 export interface Agent {
   /** Shown on the messages it writes; letters, digits, spaces, '-' and '_'. */
@@ -68,6 +69,10 @@ export interface Network {
   fileInput?: (owner: string, files: FilePart[], modelId: string | undefined) => Promise<FileInput>;
   /** The AI SDK's own retries of a failed model call; a durable runtime retries the whole step instead. */
   maxRetries?: number;
+  /** The most one answer's model call may write (MAX_OUTPUT_TOKENS); a budget may allow less. Unset: the provider's limit. */
+  maxOutputTokens?: number;
+  /** Where each model call is reserved before it is made and settled after (the budgets wing); unset: calls are neither counted nor limited. */
+  spend?: SpendGate;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
   historyPolicy?: Partial<HistoryPolicy>;
   /** When a long thread's earlier messages are summarized; undefined: never. */

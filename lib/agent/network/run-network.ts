@@ -15,6 +15,9 @@ import { runTool } from "./tools/run-tool";
 import { asksApproval, type ToolContext } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
 import type { ModelUsage } from "@threadline/history/usage";
+import type { NoticePart } from "@threadline/history/parts";
+import { modelTools } from "../model/model-tools";
+import { DEFAULT_OUTPUT_CAP, estimatedSpend, inputTokensOf, reservedCall, type CallToReserve } from "../model/spend";
 
 export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */
@@ -123,6 +126,7 @@ async function runAgent(
   for (let call = 0; call < (agent.maxSteps ?? 1); call++) {
     const out = await modelStep(args, { agent, iteration, call, replySoFar: parts, takenCallIds: callIdsOf(parts), announce: call === 0 && !resumed });
     add(...out.parts);
+    if (out.refused) return { parts, stopped: false };
     if (out.stopped) return { parts, stopped: true };
     if (out.failure !== undefined) return { parts, stopped: false, failure: out.failure };
     let waiting = false;
@@ -182,7 +186,7 @@ function modelStep(
     /** A sub-agent's call: it reads its task instead of the thread, and what it wrote so far; its parts are tagged with the call. */
     within?: { inside: InsideCall; task: string; stepId: string };
   },
-): Promise<ModelCallResult & { usageId?: string }> {
+): Promise<ModelStepResult> {
   const { network, context } = args;
   const stepId = within?.stepId ?? `model:${iteration}:${agent.name}:${call}`;
   const writer = new ChunkWriter(args.publish, stepId, within?.inside);
@@ -191,32 +195,51 @@ function modelStep(
   const sofar = within ? replySoFar.map((p) => (isInside(p, within.inside.parentCallId) ? plain(p) : p)) : replySoFar;
   return args.step(
     stepId,
-    async (): Promise<ModelCallResult & { usageId?: string }> => {
+    async (): Promise<ModelStepResult> => {
       await writer.startStep();
       if (announce) await writer.agent(agent.name, within ? `agent:${within.stepId}` : `agent:${iteration}`);
       // Inside the step: a durable runtime's replays of the turn do not log it again.
       if (announce && args.historyTrim && network.logHistory) {
         console.info(historyTrimLine({ agent: agent.name, ...args.historyTrim(agent) }));
       }
-      const called = await callModel({
-        agent,
-        model: network.model,
-        messages: [...earlier, ...toModelMessages([{ id: "reply", role: "assistant", parts: sofar }], summaryForModel)],
-        writer,
-        newId: args.newId,
-        now: args.now,
-        signal: context.signal,
-        maxRetries: network.maxRetries,
-        idleTimeoutMs: network.modelIdleTimeoutMs,
-        takenCallIds,
-      });
+      const messages = [...earlier, ...toModelMessages([{ id: "reply", role: "assistant", parts: sofar }], summaryForModel)];
+      const tools = modelTools(agent);
+      // The call's id is made inside the step: a durable runtime's replay of it returns the same one, and its usage is stored once;
+      // a retry of the step is another call, reserved anew. A row's id, not the stream's: it stays out of the turn's id sequence.
+      const reserved = answerCall(args, agent, within ? "sub-agent" : "answer", inputTokensOf(agent.system, messages, tools));
+      const ran = await reservedCall(
+        network.spend,
+        reserved,
+        (maxOutputTokens) =>
+          callModel({
+            agent,
+            model: network.model,
+            messages,
+            tools,
+            writer,
+            newId: args.newId,
+            now: args.now,
+            signal: context.signal,
+            maxRetries: network.maxRetries,
+            idleTimeoutMs: network.modelIdleTimeoutMs,
+            takenCallIds,
+            maxOutputTokens,
+          }),
+        (called) => (called.tokens ? { tokens: called.tokens, exact: true } : { tokens: estimatedSpend(reserved.inputTokens, writtenText(called.parts)), exact: false }),
+      );
+      if ("refusal" in ran) {
+        // The person's budget ends the reply here: they are told why, and no model is called again in this turn.
+        const notice: NoticePart = { type: "notice", notice: "budget", text: ran.refusal.message, ...(ran.refusal.resetsAt ? { resetsAt: ran.refusal.resetsAt } : {}) };
+        await writer.budget(notice, `budget:${stepId}`);
+        await writer.finishStep();
+        return { parts: [notice], toolCalls: [], stopped: false, refused: true };
+      }
+      const called = ran.result;
       if (called.failure !== undefined && (args.retriesSteps || called.parts.length === 0)) {
         throw new ModelCallError(called.failure);
       }
       await writer.finishStep();
-      // The call's id is made inside the step: a durable runtime's replay of it returns the same one, and its usage is stored once.
-      // A row's id, not the stream's: it stays out of the turn's id sequence.
-      const result = called.tokens ? { ...called, usageId: randomUUID() } : called;
+      const result = called.tokens ? { ...called, usageId: reserved.id } : called;
       return within ? insideResult(result, within.inside) : result;
     },
     { stoppable: true },
@@ -227,6 +250,32 @@ function modelStep(
     return result;
   });
 }
+
+/** A model call as a step returns it: with its usage's id, or refused by the person's budget (its one part says why). */
+type ModelStepResult = ModelCallResult & { usageId?: string; refused?: boolean };
+
+/** The least an answer is worth calling the model for: with fewer output tokens left in the budget, the call is refused. */
+const LEAST_ANSWER_TOKENS = 256;
+
+/** An agent's model call as its owner's bill reserves it. */
+function answerCall(args: RunNetworkArgs, agent: Agent, purpose: "answer" | "sub-agent", inputTokens: number): CallToReserve {
+  const { network, context } = args;
+  const outputCap = network.maxOutputTokens ?? DEFAULT_OUTPUT_CAP;
+  return {
+    id: randomUUID(),
+    owner: context.owner,
+    threadId: context.threadId,
+    purpose,
+    agent: agent.name,
+    model: network.modelId ?? "unknown",
+    inputTokens,
+    outputCap,
+    outputMin: Math.min(LEAST_ANSWER_TOKENS, outputCap),
+  };
+}
+
+/** The text a call wrote, as far as it came: what a call cut off before the provider counted it is estimated from. */
+const writtenText = (parts: Part[]) => parts.map((p) => (p.type === "text" || p.type === "reasoning" ? p.text : p.type === "tool-call" ? JSON.stringify(p.input) : "")).join("");
 
 /** A model call's result as it ran inside a sub-agent's call: every part and call tagged with it. */
 function insideResult<R extends ModelCallResult>(result: R, inside: InsideCall): R {
@@ -303,6 +352,7 @@ async function subAgentStep(
       within: { inside, task, stepId: `${stepId}:model` },
     });
     add(...out.parts);
+    if (out.refused) return { parts: made, ended: { stopped: false } };
     if (out.stopped) return { parts: made, ended: { stopped: true } };
     if (out.failure !== undefined) return { parts: made, ended: { stopped: false, failure: out.failure } };
     let waiting = false;

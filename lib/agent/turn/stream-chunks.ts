@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import { dataChunk, type HistorySource } from "@/lib/protocol/chat";
-import type { JsonValue, Part, ToolResultPart } from "@threadline/history/parts";
+import type { JsonValue, NoticePart, Part, ToolResultPart } from "@threadline/history/parts";
 import { canonicalParts } from "@threadline/history/codec";
 import { UI_METADATA_KEY } from "@/lib/protocol/parts-codec";
 
@@ -42,6 +42,8 @@ export class ChunkWriter {
   agent = (name: string, id: string) => this.send(dataChunk("agent", { name }, id));
   handoff = (to: string, reason: string | undefined, id: string) =>
     this.send(dataChunk("handoff", { to, ...(reason ? { reason } : {}) }, id));
+  /** The person's budget ended the reply here: what they are told, kept in the message. */
+  budget = (notice: NoticePart, id: string) => this.send(dataChunk("budget", { text: notice.text, ...(notice.resetsAt ? { resetsAt: notice.resetsAt } : {}) }, id));
 
   textStart = (id: string) => this.send({ type: "text-start", id, ...this.meta });
   textDelta = (id: string, delta: string) => this.send({ type: "text-delta", id, delta });
@@ -122,6 +124,9 @@ async function replayParts(writer: ChunkWriter, parts: Part[], newId: () => stri
         break;
       case "handoff":
         await writer.handoff(part.to, part.reason, newId());
+        break;
+      case "notice":
+        await writer.budget(part, newId());
         break;
       case "system-event":
         break;

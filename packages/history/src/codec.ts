@@ -2,11 +2,11 @@
 // columns a part is stored in and read back from, and the canonical order
 // signatures are taken over. Pure and isomorphic; the other shapes a part
 // takes (the model's messages, the UI's parts) are the app's.
-import type { FileMediaType, FilePart, Part, Role, ToolCallPart, ToolResultPart } from "./parts";
+import type { FileMediaType, FilePart, NoticeKind, Part, Role, ToolCallPart, ToolResultPart } from "./parts";
 
 // Stored form: one row per part, ordered by seq, grouped by message_id.
 
-export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event" | "file";
+export type PartKind = "user" | "assistant" | "reasoning" | "tool_call" | "tool_result" | "handoff" | "system_event" | "file" | "notice";
 
 /** A part as the messages table holds it. */
 export interface PartColumns {
@@ -106,6 +106,8 @@ export function toColumns(role: Role, part: Part): PartColumns {
     case "file":
       // The name is the content (a file's name holds no NUL); the rest is what the bytes were found to be.
       return { kind: "file", agentName: null, content: part.name, escaped: false, data: { fileId: part.fileId, mediaType: part.mediaType, size: part.size } };
+    case "notice":
+      return { kind: "notice", agentName: null, ...escapeNul(part.text), data: { notice: part.notice, ...(part.resetsAt ? { resetsAt: part.resetsAt } : {}) } };
   }
 }
 
@@ -151,6 +153,8 @@ export function fromColumns(row: StoredPart): Part {
         mediaType: String(row.data?.mediaType) as FileMediaType,
         size: Number(row.data?.size),
       };
+    case "notice":
+      return { type: "notice", notice: String(row.data?.notice) as NoticeKind, text, ...(typeof row.data?.resetsAt === "string" ? { resetsAt: row.data.resetsAt } : {}) };
   }
 }
 

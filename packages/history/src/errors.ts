@@ -12,6 +12,8 @@ export type ErrorKind =
   | "conflict"
   | "payload_too_large"
   | "rate_limited"
+  /** The person's budget has no room for what was asked (lib/budgets/): 429, with Retry-After to the period's end. */
+  | "budget"
   | "unsupported_media_type"
   | "unavailable"
   | "internal";
@@ -27,6 +29,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  budget: 429,
   unsupported_media_type: 415,
   unavailable: 503,
   internal: 500,

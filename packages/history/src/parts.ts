@@ -130,6 +130,23 @@ const systemEventPart = z.object({
   imported: z.literal(true).optional(),
 });
 
+/** Why the server spoke in a reply instead of the model: its budget ran out (lib/budgets/). */
+export const NOTICE_KINDS = ["budget"] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/**
+ * What the server says in a reply where the model did not write: the reply
+ * ended, or never started, because the person's budget was used up. Shown to
+ * the user; never given to a model, which did not write it.
+ */
+const noticePart = z.object({
+  type: z.literal("notice"),
+  notice: z.enum(NOTICE_KINDS),
+  text: z.string().min(1).max(1000),
+  /** When what ran out comes back (ISO), for the page to say in the reader's own time. */
+  resetsAt: z.string().max(40).optional(),
+});
+
 /** The types a file may have, as its bytes say (lib/files/file-type.ts decides): images, text of four kinds, PDF. */
 export const FILE_MEDIA_TYPES = [
   "image/png",
@@ -164,7 +181,7 @@ const filePart = z.object({
   size: z.number().int().min(0),
 });
 
-export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart, filePart]);
+export const partSchema = z.discriminatedUnion("type", [textPart, reasoningPart, toolCallPart, toolResultPart, handoffPart, systemEventPart, filePart, noticePart]);
 
 export type Part = z.infer<typeof partSchema>;
 export type TextPart = Extract<Part, { type: "text" }>;
@@ -174,6 +191,7 @@ export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 export type HandoffPart = Extract<Part, { type: "handoff" }>;
 export type SystemEventPart = Extract<Part, { type: "system-event" }>;
 export type FilePart = Extract<Part, { type: "file" }>;
+export type NoticePart = Extract<Part, { type: "notice" }>;
 export type JsonValue = z.infer<ReturnType<typeof z.json>>;
 
 /** A message of a thread, as the model and the signatures see it. */

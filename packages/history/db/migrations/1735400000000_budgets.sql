@@ -48,6 +48,10 @@ CREATE TABLE model_calls (
   -- reserved: not settled yet; settled: as the provider reported; estimated:
   -- cut off before the provider said, counted from the request and what came back.
   state            text NOT NULL CHECK (state IN ('reserved', 'settled', 'estimated')),
+  -- What was reserved: the input as counted here, and the output the call was allowed.
+  reserved_input   bigint NOT NULL CHECK (reserved_input >= 0),
+  reserved_output  bigint NOT NULL CHECK (reserved_output >= 0),
+  -- What it spent: its reservation until it is settled.
   input_tokens     bigint NOT NULL CHECK (input_tokens >= 0),
   output_tokens    bigint NOT NULL CHECK (output_tokens >= 0),
   cached_tokens    bigint NOT NULL DEFAULT 0 CHECK (cached_tokens >= 0),
@@ -77,7 +81,16 @@ CREATE TABLE spend_days (
 );
 CREATE INDEX spend_days_day_idx ON spend_days (day) INCLUDE (owner, model, calls, input_tokens, output_tokens, cost, refused);
 
+-- A reply may hold the server's notice where the model did not write (its budget ran out).
+ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+ALTER TABLE messages ADD CONSTRAINT messages_kind_check
+  CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file', 'notice'));
+
 -- Down Migration
+DELETE FROM messages WHERE kind = 'notice';
+ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+ALTER TABLE messages ADD CONSTRAINT messages_kind_check
+  CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file'));
 DROP TABLE spend_days;
 DROP TABLE model_calls;
 DROP TABLE budget_group_members;

@@ -23,7 +23,7 @@ CREATE TABLE messages (
   thread_id         uuid NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
   seq               bigint NOT NULL,
   message_id        text NOT NULL,
-  kind              text NOT NULL CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file')),
+  kind              text NOT NULL CHECK (kind IN ('user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'handoff', 'system_event', 'file', 'notice')),
   agent_name        text,
   content           text NOT NULL,
   -- true when content holds NUL characters escaped (Postgres text cannot store U+0000)

@@ -14,6 +14,10 @@ CREATE TABLE model_calls (
   -- reserved: not settled yet; settled: as the provider reported; estimated:
   -- cut off before the provider said, counted from the request and what came back.
   state            text NOT NULL CHECK (state IN ('reserved', 'settled', 'estimated')),
+  -- What was reserved: the input as counted here, and the output the call was allowed.
+  reserved_input   bigint NOT NULL CHECK (reserved_input >= 0),
+  reserved_output  bigint NOT NULL CHECK (reserved_output >= 0),
+  -- What it spent: its reservation until it is settled.
   input_tokens     bigint NOT NULL CHECK (input_tokens >= 0),
   output_tokens    bigint NOT NULL CHECK (output_tokens >= 0),
   cached_tokens    bigint NOT NULL DEFAULT 0 CHECK (cached_tokens >= 0),
