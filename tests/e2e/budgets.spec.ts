@@ -110,7 +110,7 @@ test("past 80% of the budget, a warning by the composer says so when the next re
   await db.connect();
   try {
     await db.query(
-      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 1.7)
+      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 0, 1.7, 0)
          FROM auth_users u WHERE u.email = $1`,
       [BO.email],
     );

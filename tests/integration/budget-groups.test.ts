@@ -77,7 +77,7 @@ const errorOf = async (response: Response) => ({ status: response.status, code: 
 /** Spends `cost` dollars and `tokens` tokens on `owner`'s bill, as a model call's reservation does. */
 async function spend(owner: string, cost: number, tokens = 100) {
   const { rows } = await t.pool.query(
-    `SELECT refused FROM threadline_reserve_call($1, $2, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'mock:model', $3, 0, $4)`,
+    `SELECT refused FROM threadline_reserve_call($1, $2, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'mock:model', $3, 0, 0, $4, 0)`,
     [randomUUID(), owner, tokens, cost],
   );
   expect(rows[0].refused).toBeNull();
