@@ -2,7 +2,8 @@
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { budgetText } from "@/lib/budgets/budget-text";
-import { BUDGET_PERIODS, BUDGET_UNITS, type Budget, type BudgetPeriod, type BudgetUnit } from "@/lib/protocol/budgets";
+import { BUDGET_PERIODS, BUDGET_UNITS, type BudgetPeriod, type BudgetUnit } from "@/lib/protocol/budget-units";
+import type { Budget } from "@/lib/protocol/budgets";
 
 export const fieldClass =
   "rounded-md border border-neutral-300 bg-transparent px-2 py-1 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-500 dark:border-neutral-600 dark:bg-neutral-900";

@@ -3,7 +3,8 @@
 // 85% of your $2.00 for today; it renews at midnight." The renewal is said in
 // the reader's own time zone. Pure.
 import { amountText } from "@/lib/budgets/budget-text";
-import { BUDGET_WARNING_SHARE, type BudgetPeriod, type BudgetStatus } from "@/lib/protocol/budgets";
+import { BUDGET_WARNING_SHARE, type BudgetPeriod } from "@/lib/protocol/budget-units";
+import type { BudgetStatus } from "@/lib/protocol/budgets";
 
 const PERIOD: Record<BudgetPeriod, string> = { day: "today", week: "this week", month: "this month" };
 
