@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@threadline/history/errors";
 import { historyLengthSchema, historyPolicyNameSchema } from "@/lib/protocol/chat";
 import { DEFAULT_POOL_SIZE, MAX_WORKERS } from "@/lib/server-workers.mjs";
-import { DEFAULT_OUTPUT_CAP } from "@/lib/agent/model/spend";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/limits";
 
 // How the app's configuration is read: every variable docs/configuration.md
 // lists is declared in a slice, the core's here and each wing's in its own
@@ -173,7 +173,7 @@ export const coreSettings = slice({
     /** How long the model may take to title a thread after its first reply; 0: threads keep their first words. */
     TITLE_TIMEOUT_SECONDS: wholeNumber(0, 600).default(5).describe("title timeout, seconds"),
     /** The most tokens one answer's model call may write; a budget may allow less (lib/budgets/). */
-    MAX_OUTPUT_TOKENS: wholeNumber(16, 1_000_000).default(DEFAULT_OUTPUT_CAP).describe("model output cap, tokens"),
+    MAX_OUTPUT_TOKENS: wholeNumber(16, 1_000_000).default(DEFAULT_MAX_OUTPUT_TOKENS).describe("model output cap, tokens"),
     /** The most characters of conversation one turn may send to the model (about 100,000 tokens). */
     MAX_MODEL_INPUT_CHARS: wholeNumber(1, 999_999_999).default(400_000).describe("model input cap, characters"),
 

@@ -27,3 +27,6 @@ export const limits = {
   /** Files one message carries; each is at most ATTACHMENT_MAX_MB (lib/files/settings.ts). */
   maxFilesPerMessage: 5,
 } as const;
+
+/** The most tokens an answer's model call asks for when the operator sets nothing (MAX_OUTPUT_TOKENS's default); a budget may allow less. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;

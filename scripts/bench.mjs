@@ -42,6 +42,7 @@ import { busyPercent, copyOf, machineCpu, median, percentile, pool, timedTurn, v
 import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
 import { resumeLatency } from "./bench/resume-latency.mjs";
 import { serverCpu } from "./bench/server-cpu.mjs";
+import { budgetCheck } from "./bench/budget-check.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -98,6 +99,8 @@ async function main() {
         log(`a reload resumes a reply nobody else watched: first event p50 ${results.resume.firstEventMs.p50} ms, caught up p50 ${results.resume.caughtUpMs.p50} ms (max ${results.resume.caughtUpMs.max} ms)`);
         results.threads = await threadCost(server, direct);
         results.threadList = await threadListCost(server, direct);
+        results.budgetCheck = await budgetCheck(direct, { iterations: quick ? 50 : 1_000, callsBehind: quick ? 1_000 : 10_000 });
+        log(`budgets: the check before a turn ${results.budgetCheck.status.p50} ms, a call's reservation ${results.budgetCheck.reserve.p50} ms and settlement ${results.budgetCheck.settle.p50} ms (p50)`);
         results.chatPageJs = await chatPageJs(server.url);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);

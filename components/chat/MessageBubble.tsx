@@ -2,6 +2,7 @@
 
 import { memo, useEffect, useRef, useState, type ComponentProps } from "react";
 import { AgentLabel, HandoffNote } from "@/components/chat/AgentLabel";
+import { BudgetNotice } from "@/components/chat/BudgetNotice";
 import { MessageFiles } from "@/components/chat/MessageFiles";
 import { DocumentEvent } from "@/components/chat/DocumentEvent";
 import { documentEvent } from "@/lib/client/documents";
@@ -208,5 +209,7 @@ function TimelineEntry({ item, tools, agent }: { item: TimelineItem; tools: Tool
       );
     case "handoff":
       return <HandoffNote from={item.from} to={item.to} reason={item.reason} />;
+    case "budget":
+      return <BudgetNotice text={item.text} resetsAt={item.resetsAt} />;
   }
 }

@@ -14,7 +14,8 @@ export type TimelineItem =
   | { kind: "reasoning"; key: string; part: ReasoningUIPart }
   | { kind: "tool"; key: string; part: DynamicToolUIPart }
   | { kind: "sub-agent"; key: string; part: DynamicToolUIPart; call: SubAgentCall }
-  | { kind: "handoff"; key: string; from?: string; to: string; reason?: string };
+  | { kind: "handoff"; key: string; from?: string; to: string; reason?: string }
+  | { kind: "budget"; key: string; text: string; resetsAt?: string };
 
 /** A call of another agent as a sub-agent: who, on what task, and what it did inside the call, in order. */
 export interface SubAgentCall {
@@ -49,6 +50,9 @@ export function buildTimeline(parts: ChatMessage["parts"]): TimelineSection[] {
         break;
       case "data-handoff":
         section.items.push({ kind: "handoff", key, from: section.agent, to: part.data.to, reason: part.data.reason });
+        break;
+      case "data-budget":
+        section.items.push({ kind: "budget", key, text: part.data.text, resetsAt: part.data.resetsAt });
         break;
       case "text":
         if (part.text.length > 0) into.push({ kind: "text", key, text: part.text });

@@ -225,6 +225,7 @@ export async function summarizeThread(
       (result) => ({ tokens: tokensFromResult(result.usage), exact: true }),
     );
     if ("refusal" in ran) return { refused: ran.refusal.message };
+    await network.spend?.settled?.(scope.owner);
     const { text, usage } = ran.result;
     if (!text.trim()) throw new Error("The model wrote an empty summary.");
     const spent: ModelUsage = { id: call.id, purpose: "summary", model: call.model, ...tokensFromResult(usage) };

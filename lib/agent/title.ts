@@ -104,6 +104,8 @@ export async function nameThread(target: ThreadToName, { history, network, step 
         console.info(`[thread ${threadId}] no title from the model: ${ran.refusal.message}`);
         return null;
       }
+      // Off everyone's path: the call's settlement lands before the step ends.
+      await network.spend?.settled?.(owner);
       const { text, usage: spent } = ran.result;
       const title = modelTitle(text);
       const usage: ModelUsage = { id: call.id, purpose: "title", model: call.model, ...tokensFromResult(spent) };

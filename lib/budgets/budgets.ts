@@ -47,6 +47,16 @@ export class Budgets {
     return [this.options.unknownIsGuest, this.now(), settings.BUDGET_TIME_ZONE, json(settings.BUDGET_DEFAULT), json(settings.BUDGET_GUESTS)];
   }
 
+  /**
+   * The budget's standing read ahead, while the caller does other work: a
+   * failure surfaces where it is awaited, and nowhere if it never is.
+   */
+  standing(owner: string): Promise<BudgetStatus | null> {
+    const read = this.status(owner);
+    read.catch(() => {});
+    return read;
+  }
+
   /** The budget that binds `owner` now, with what they spent of it; null when none does. */
   async status(owner: string): Promise<BudgetStatus | null> {
     const { rows } = await this.options.pool().query<StatusRow>("SELECT * FROM threadline_budget_status($1, $2, $3, $4, $5, $6)", [owner, ...this.statusArgs()]);
@@ -54,13 +64,12 @@ export class Budgets {
   }
 
   /**
-   * Why a turn may not start, or null: the budget that binds `owner` has no
-   * room left for the least answer `model` could give to a message of
+   * Why a turn may not start, or null: the budget `status` stands at has no
+   * room left for the least answer the model could give to a message of
    * `inputTokens` (the history comes on top, and each call of the turn is
    * reserved for itself), or it is in dollars and the model has no price.
    */
-  async turnRefusal(owner: string, model: string, inputTokens: number, price: Price | undefined, leastOutput: number): Promise<{ reason: "exceeded" | "unpriced"; status: BudgetStatus } | null> {
-    const status = await this.status(owner);
+  turnRefusal(status: BudgetStatus | null, inputTokens: number, price: Price | undefined, leastOutput: number): { reason: "exceeded" | "unpriced"; status: BudgetStatus } | null {
     if (status === null) return null;
     if (status.unit === "usd" && price === undefined) return { reason: "unpriced", status };
     const need =

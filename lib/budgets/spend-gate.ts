@@ -12,6 +12,9 @@ import { refusalText } from "./refusal-text";
 // to what the call spent (threadline_settle_call).
 
 export class BudgetSpendGate implements SpendGate {
+  /** Each owner's settlements on their way, chained in the order they were made. */
+  private readonly settling = new Map<string, Promise<void>>();
+
   constructor(
     private readonly pool: () => pg.Pool,
     private readonly budgets: Budgets,
@@ -20,6 +23,8 @@ export class BudgetSpendGate implements SpendGate {
   ) {}
 
   async reserve(call: CallToReserve): Promise<Reservation> {
+    // The owner's settlements made here land first: the budget is read as they leave it.
+    await this.settling.get(call.owner);
     const price = priceOf(this.prices(), call.model);
     const inputCost = price ? costOf({ inputTokens: call.inputTokens, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0 }, price) : null;
     const outputPrice = price ? price.output / 1_000_000 : null;
@@ -52,17 +57,30 @@ export class BudgetSpendGate implements SpendGate {
     };
   }
 
-  async settle(call: CallToReserve, spent: Tokens, exact: boolean): Promise<void> {
+  /**
+   * Settles in the background, after the owner's earlier settlements here:
+   * the turn goes on (its next step, storing its reply) while it lands. A
+   * settlement that fails leaves the reservation standing, which is never
+   * less than was spent, and is logged.
+   */
+  settle(call: CallToReserve, spent: Tokens, exact: boolean): Promise<void> {
     const price = priceOf(this.prices(), call.model);
-    await this.pool().query("SELECT threadline_settle_call($1, $2, $3, $4, $5, $6, $7, $8)", [
-      call.id,
-      spent.inputTokens,
-      spent.outputTokens,
-      spent.cachedTokens,
-      spent.reasoningTokens,
-      price ? costOf(spent, price) : null,
-      exact,
-      this.budgets.now(),
-    ]);
+    const args = [call.id, spent.inputTokens, spent.outputTokens, spent.cachedTokens, spent.reasoningTokens, price ? costOf(spent, price) : null, exact, this.budgets.now()];
+    const before = this.settling.get(call.owner) ?? Promise.resolve();
+    const landed = before
+      .then(() => this.pool().query("SELECT threadline_settle_call($1, $2, $3, $4, $5, $6, $7, $8)", args))
+      .then(
+        () => {},
+        (error: unknown) => console.error(`[spend] call ${call.id} stays counted at its reservation: its settlement failed:`, error instanceof Error ? error.message : error),
+      );
+    this.settling.set(call.owner, landed);
+    void landed.then(() => {
+      if (this.settling.get(call.owner) === landed) this.settling.delete(call.owner);
+    });
+    return Promise.resolve();
+  }
+
+  async settled(owner: string): Promise<void> {
+    await this.settling.get(owner);
   }
 }

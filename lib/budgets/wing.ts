@@ -9,6 +9,7 @@ import { refuseOverBudget } from "./turn-gate";
 import type { Network } from "@/lib/agent/network/network";
 import type { TurnHistory } from "@threadline/history/contract";
 import type { TurnInput } from "@/lib/protocol/turn-events";
+import type { BudgetStatus } from "@/lib/protocol/budgets";
 import type { BudgetsSettings } from "./settings";
 
 // Budgets: what each person, group and guest may spend on model calls in a
@@ -35,8 +36,8 @@ function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
     /** The groups an admin sets budgets for, and who is in them. */
     budgetGroups: once(() => new Groups({ pool, people: () => app.accounts().people() })),
     /** Refuses a turn the person's budget has no room for, storing it with the notice (429 budget:exceeded). */
-    refuseOverBudget: (input: Omit<TurnInput, "turnId">) =>
-      refuseOverBudget(input, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),
+    refuseOverBudget: (input: Omit<TurnInput, "turnId">, standing: Promise<BudgetStatus | null>) =>
+      refuseOverBudget(input, standing, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),
     /** Where every model call is reserved and settled (the network's `spend`). */
     spendGate: once(() => new BudgetSpendGate(pool, budgets(), () => app.modelPrices(), config.BUDGET_TIME_ZONE)),
   };

@@ -22,3 +22,9 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** The server refused the turn for the person's budget (429 budget:*): sending it again before the budget renews would be refused again. */
+export function isBudgetRefusal(error: Error): boolean {
+  const body = parseJson(error.message);
+  return isErrorBody(body) && body.error.code.startsWith("budget:");
+}

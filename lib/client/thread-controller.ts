@@ -10,7 +10,7 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import { AppError } from "@threadline/history/errors";
 import * as api from "@/lib/client/api";
 import { afterDecision } from "@/lib/client/after-decision";
-import { describeChatError } from "@/lib/client/chat-error";
+import { describeChatError, isBudgetRefusal } from "@/lib/client/chat-error";
 import { catchUpWith } from "@/lib/client/live/catch-up";
 import { initialFollowState, transition, type FollowEffect, type FollowEvent } from "@/lib/client/live/follow-machine";
 import { followSharedResume } from "@/lib/client/live/shared-resume";
@@ -528,7 +528,8 @@ export class ThreadController {
     const state = this.state;
     const messages = withoutRetriedReply(chatMessages, state.retried);
     const phase = turnPhase(status);
-    const retry = retryOf(messages);
+    // A turn the budget refused offers no Retry: it would be refused again until the budget renews.
+    const retry = error && isBudgetRefusal(error) ? null : retryOf(messages);
     return {
       messages,
       phase,

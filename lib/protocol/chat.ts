@@ -66,6 +66,9 @@ const historyItem = z.object({
 ).refine((item) => item.role === "user" || item.parts.every((part) => part.type !== "file"), {
   message: "only a user's message may hold files",
   path: ["parts"],
+}).refine((item) => item.role === "assistant" || item.parts.every((part) => part.type !== "notice"), {
+  message: "only a reply may hold a notice",
+  path: ["parts"],
 });
 
 /** An earlier message the client sends back. Clients of the text-only shape ({ content }) still validate: as one text part. */

@@ -158,6 +158,7 @@ export function writeReport(results, { quick, root, outDir }) {
       ? [[`the model's window (last 10 user turns), ${results.threads.big} vs 100 messages ≤ 1.5×`, results.threads.windowRatio <= 1.5, `${results.threads.windowRatio}×`]]
       : []),
     ["client-authoritative turn ≤ 3 round trips", results.roundTrips.clientPath <= 3, `${results.roundTrips.clientPath}`],
+    ...(results.budgetCheck ? [["the budgets' check, reservation and settlement of a one-call turn < 1 ms", results.budgetCheck.perTurnMs < 1, `${results.budgetCheck.perTurnMs} ms`]] : []),
     [
       "thread page with messages ≤ 250 KB gzipped JS fetched by the browser",
       results.chatPageJs.thread.gzippedKB <= 250,
@@ -260,6 +261,13 @@ export function writeReport(results, { quick, root, outDir }) {
       : []),
     `Thread list of ${results.threadList.threads} threads: first page ${results.threadList.firstPage.ms} ms, a deep page ${results.threadList.deepPage.ms} ms.`,
     "",
+    ...(results.budgetCheck
+      ? [
+          `Budgets, for a person with ${results.budgetCheck.callsBehind} calls this month (p50 / p95 of ${results.budgetCheck.iterations}, one round trip each): the check before a turn ${results.budgetCheck.status.p50} / ${results.budgetCheck.status.p95} ms, ` +
+            `a call's reservation ${results.budgetCheck.reserve.p50} / ${results.budgetCheck.reserve.p95} ms, its settlement ${results.budgetCheck.settle.p50} / ${results.budgetCheck.settle.p95} ms: ${results.budgetCheck.perTurnMs} ms for a turn of one call.`,
+          "",
+        ]
+      : []),
     pageJsLine(results.chatPageJs),
     "",
     "| target | met | measured |",

@@ -56,6 +56,10 @@ describe.each(["inline", "inngest"] as const)("approval rounds (%s runtime)", (r
     const refused = (await reply(threadId)).parts.filter((p) => p.type === "tool-result" && "error" in p && p.error?.startsWith("Not run: this reply has asked"));
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]).toMatchObject({ error: expect.stringContaining("2 times, the most one message may") });
+    // Every model call of every round, the ones after each decision too, is on the owner's bill, settled.
+    const bill = await t.pool.query<{ state: string }>("SELECT state FROM model_calls WHERE thread_id = $1", [threadId]);
+    expect(bill.rows).toHaveLength(t.mock.requests.length);
+    expect(bill.rows.every((row) => row.state === "settled")).toBe(true);
 
     // The message and its two decisions used the three turns a minute allows.
     const next = await send("and now?", threadId);

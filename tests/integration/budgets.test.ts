@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { UIMessageChunk } from "ai";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, inject, it } from "vitest";
 import * as chat from "@/app/api/chat/route";
 import * as meBudget from "@/app/api/me/budget/route";
 import { Budgets } from "@/lib/budgets/budgets";
 import { parseEnv } from "@/lib/settings";
 import { chatTurn, request, visitor } from "../support/api";
 import { integrationApp } from "../support/integration";
+import { TEST_DATABASE_URL } from "../support/db";
+import { signUp } from "../support/accounts";
 
 // Budgets against the real provider code and the mock model server: each
 // model call reserved on its owner's bill before it is made and settled to
@@ -23,9 +26,9 @@ async function budgetOf(cookie: string) {
 /** What the mock model server says each answer spent, in tokens (its own count, not the app's). */
 const mockTokens = (usages: { inputTokens: number; outputTokens: number }[]) => usages.reduce((sum, u) => sum + u.inputTokens + u.outputTokens, 0);
 
-describe("budgets", () => {
+describe.each(["inline", "inngest"] as const)("budgets (%s runtime)", (runtime) => {
   const limits = { RATE_LIMIT_CHAT_PER_MINUTE: "0", RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0" };
-  const t = integrationApp({ titles: true, settings: { ...limits, BUDGET_DEFAULT: "2000 tokens/day", MAX_OUTPUT_TOKENS: "600" } });
+  const t = integrationApp({ runtime, titles: true, settings: { ...limits, BUDGET_DEFAULT: "2000 tokens/day", MAX_OUTPUT_TOKENS: "600" } });
 
   it("counts each call at what the provider reported, and refuses the turn that would pass the budget: 429, Retry-After, the message and the notice kept", async () => {
     const before = await budgetOf(t.me.cookie);
@@ -83,6 +86,25 @@ describe("budgets", () => {
     const days = await t.pool.query("SELECT sum(calls)::int AS calls, sum(input_tokens + output_tokens)::int AS tokens FROM spend_days WHERE owner = $1", [t.me.id]);
     expect(days.rows[0]).toEqual({ calls: rows.length, tokens: billed });
     expect((await budgetOf(t.me.cookie)).spent).toBe(billed);
+  });
+
+  it("counts a title cut off by its timeout at its reservation, for want of the provider's count", async () => {
+    await t.configure({ ...limits, BUDGET_DEFAULT: "100000 tokens/day", TITLE_TIMEOUT_SECONDS: "1" });
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "name me slowly [[title-slow]]" } }, t.me.cookie);
+    expect(turn.response.status).toBe(200);
+    // The title's request reached the model server, and its second of waiting is over.
+    await expect.poll(() => t.mock.requests.filter((body) => JSON.stringify(body).includes("name me slowly")).length, { timeout: 15_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { rows: states } = await t.pool.query("SELECT state FROM model_calls WHERE owner = $1 AND purpose = 'title'", [t.me.id]);
+    expect(states).toEqual([{ state: "reserved" }]);
+    const { rows } = await t.pool.query<{ reserved: string; counted: string }>(
+      "SELECT reserved_input + reserved_output AS reserved, input_tokens + output_tokens AS counted FROM model_calls WHERE owner = $1 AND purpose = 'title'",
+      [t.me.id],
+    );
+    expect(Number(rows[0].counted)).toBe(Number(rows[0].reserved));
+    // It counts in what the person spent.
+    const answers = await t.pool.query("SELECT sum(input_tokens + output_tokens)::int AS n FROM model_calls WHERE owner = $1", [t.me.id]);
+    expect((await budgetOf(t.me.cookie)).spent).toBe(answers.rows[0].n);
   });
 
   it("ends a tool loop mid-reply when the budget has no room for the next call, and says why in the reply", async () => {
@@ -166,5 +188,70 @@ describe("a budget's period", () => {
     const monthly = parseEnv({ DATABASE_URL: "postgres://unused", BUDGET_DEFAULT: "$5/month", BUDGET_TIME_ZONE: "America/New_York" });
     const byMonth = new Budgets({ pool: () => t.pool as never, settings: monthly, unknownIsGuest: false, now: () => now });
     expect(await byMonth.status(owner)).toMatchObject({ unit: "usd", resetsAt: "2026-04-01T04:00:00.000Z" });
+  });
+});
+
+// The embedded database is one connection: nothing reserves at once there.
+describe.skipIf(inject("embeddedDatabase"))("reservations at once", () => {
+  const t = integrationApp({ model: "offline" });
+
+  it("from twenty connections at once, each held open a while, never reserve past the budget together", async () => {
+    const owner = `at-once-${randomUUID()}`;
+    const budget = JSON.stringify({ amount: 1000, unit: "tokens", period: "day" });
+    const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 20 });
+    const clients = await Promise.all(Array.from({ length: 20 }, () => pool.connect()));
+    try {
+      // Each in a transaction that stays open after its reservation, as a slow server's would: the next must wait for it, or it would not see it.
+      const outcomes = await Promise.all(
+        clients.map(async (client) => {
+          await client.query("BEGIN");
+          const { rows } = await client.query<{ refused: string | null; output_tokens: string }>(
+            "SELECT refused, output_tokens FROM threadline_reserve_call($1, $2, false, now(), 'UTC', $3, NULL, NULL, 'answer', NULL, 'test:model', 100, 200, 200, NULL, NULL)",
+            [randomUUID(), owner, budget],
+          );
+          await client.query("SELECT pg_sleep(0.1)");
+          await client.query("COMMIT");
+          return rows[0];
+        }),
+      );
+      // 300 tokens each: three fit in 1000, and the fourth would pass it.
+      expect(outcomes.filter((o) => o.refused === null)).toHaveLength(3);
+      expect(outcomes.filter((o) => o.refused === "exceeded")).toHaveLength(17);
+      const { rows } = await t.pool.query("SELECT sum(input_tokens + output_tokens)::int AS reserved FROM spend_days WHERE owner = $1", [owner]);
+      expect(rows[0].reserved).toBe(900);
+    } finally {
+      for (const client of clients) client.release();
+      await pool.end();
+    }
+  });
+});
+
+describe("guests' budgets", () => {
+  const t = integrationApp({
+    settings: { AUTH_MODE: "accounts", AUTH_GUESTS: "1", AUTH_SIGNUP: "open", BUDGET_GUESTS: "5000 tokens/day", BUDGET_DEFAULT: "$1/day", RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS: "0", MODEL_PRICES: JSON.stringify({ [MOCK]: { input: 1, output: 2 } }) },
+  });
+  const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.org`;
+
+  it("binds a guest by the guests' budget, an admin by none, and moves a guest's spend to the account they make", async () => {
+    await t.pool.query("TRUNCATE auth_users, auth_first_admin CASCADE");
+    const admin = await signUp(email("admin"));
+    expect(await budgetOf(admin.cookie)).toBeNull();
+
+    const guest = await visitor();
+    expect(await budgetOf(guest.cookie)).toMatchObject({ amount: 5000, unit: "tokens", spent: 0 });
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "a guest asks" } }, guest.cookie);
+    expect(turn.response.status).toBe(200);
+    const spentAsGuest = (await budgetOf(guest.cookie)).spent;
+    expect(spentAsGuest).toBeGreaterThan(0);
+
+    // Signed up, the guest is a person bound by the default budget, in dollars: what they spent as a guest counts there.
+    const account = await signUp(email("guest"), { cookie: guest.cookie });
+    expect(account.status).toBe(200);
+    const asPerson = await budgetOf(account.cookie);
+    expect(asPerson).toMatchObject({ amount: 1, unit: "usd" });
+    const usage = t.mock.usages.filter((u) => u.kind === "answer");
+    expect(asPerson.spent).toBeCloseTo(usage.reduce((sum, u) => sum + (u.inputTokens * 1 + u.outputTokens * 2) / 1_000_000, 0), 9);
+    const moved = await t.pool.query("SELECT count(*)::int AS n FROM model_calls WHERE owner = $1", [guest.id]);
+    expect(moved.rows[0].n).toBe(0);
   });
 });

@@ -77,6 +77,9 @@ describe("compaction on the inline runtime", () => {
     expect(summary.content).toBe("Summary: said m1; said m2; said m3");
     expect(summary.data).toMatchObject({ event: "compaction", summarizedMessages: 6, throughSeq: 6 });
     expect(summaryRequests()).toHaveLength(1);
+    // The summary's call is on its owner's bill with the answers', settled to what the model server said it spent.
+    const bill = await t.pool.query("SELECT purpose, state FROM model_calls WHERE thread_id = $1 AND purpose = 'summary'", [threadId]);
+    expect(bill.rows).toEqual([{ purpose: "summary", state: "settled" }]);
     // Nothing was deleted or changed: the summary came after everything there was.
     const after = await rowsOf(threadId);
     expect(after.slice(0, before.length)).toEqual(before);

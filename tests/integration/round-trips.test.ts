@@ -53,7 +53,8 @@ describe("database round trips per turn", () => {
     expect(database.result.response.headers.get("x-history-source")).toBe("database");
     expect(database.trips).toBeLessThanOrEqual(7);
     // As measured today: one to open the turn, one to store the reply, one more to read the history; and
-    // the budgets' three (lib/budgets/): the check before the turn, the call's reservation and its settlement.
+    // the budgets' three (lib/budgets/): the check before the turn (read beside the rate limits and the body), the
+    // call's reservation (the one the turn waits for) and its settlement (landing while the reply is stored).
     expect([opened.trips, client.trips, database.trips]).toEqual([5, 5, 6]);
     // Nobody followed these replies from elsewhere: none wrote its stream, during its turn or after.
     await new Promise((resolve) => setTimeout(resolve, 1_000));

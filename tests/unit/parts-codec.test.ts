@@ -120,8 +120,12 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
       skeletons: fc.array(skeletonArb(options.emptyText ?? false), { minLength: options.minLength ?? 1, maxLength: 10 }),
       withAgents: fc.boolean(),
       idPrefix: idPrefixArb,
+      // Now and then a reply the person's budget ended: the server's notice comes last.
+      notice: fc.option(fc.record({ text: fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }), resetsAt: fc.option(fc.constant("2026-11-30T00:00:00.000Z"), { nil: undefined }) }), {
+        nil: null,
+      }),
     })
-    .map(({ skeletons, withAgents, idPrefix }) => {
+    .map(({ skeletons, withAgents, idPrefix, notice }) => {
       const tag = (agent: string, inside: Inside = null) => ({ ...(withAgents ? { agentName: agent } : {}), ...(inside ?? {}) });
       const later: { at: number; key: number; part: ToolResultPart }[] = [];
       const parts: Part[] = [];
@@ -154,6 +158,7 @@ function assistantPartsArb(options: { emptyText?: boolean; minLength?: number } 
         }
         for (const { part } of later.filter((r) => r.at === i).sort((a, b) => a.key - b.key)) parts.push(part);
       });
+      if (notice) parts.push({ type: "notice", notice: "budget", text: notice.text, ...(notice.resetsAt ? { resetsAt: notice.resetsAt } : {}) });
       return parts.map((part) => partSchema.parse(part) as Part);
     });
 }

@@ -17,6 +17,16 @@ describe("the turn protocol's parts", () => {
     expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate", output: { result: "2" } })).toBe(true);
     expect(valid({ type: "tool-result", toolCallId: "c1", toolName: "calculate", error: "bad input" })).toBe(true);
     expect(valid({ type: "handoff", to: "Researcher", reason: "needs tools", agentName: "Triage" })).toBe(true);
+    expect(valid({ type: "notice", notice: "budget", text: "You have used your $2.00 for today.", resetsAt: "2026-11-30T00:00:00.000Z" })).toBe(true);
+  });
+
+  it("takes a budget's notice only in a reply, and only with words", () => {
+    expect(valid({ type: "notice", notice: "budget", text: "" })).toBe(false);
+    expect(valid({ type: "notice", notice: "weather", text: "sunny" })).toBe(false);
+    const notice = { type: "notice", notice: "budget", text: "You have used your $2.00 for today." };
+    const item = (role: string, parts: unknown[]) => ({ message: { id: "m3", content: "hi" }, history: [{ id: "m1", role, parts }] });
+    expect(problems(item("assistant", [{ type: "text", text: "partly" }, notice]))).toEqual([]);
+    expect(problems(item("user", [{ type: "text", text: "hi" }, notice]))).toEqual(["history.0.parts: only a reply may hold a notice"]);
   });
 
   it("refuses a part it does not know, a result with both or neither outcome, and malformed names", () => {

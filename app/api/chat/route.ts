@@ -16,6 +16,8 @@ export const POST = route(async (request) => {
   if (refusal) throw refusal;
   // Who asks, and whether they may, before up to 4 MB of body is read and parsed.
   const owner = await app().requireOwner(request);
+  // Read while the limits are counted and the body is read: the turn waits for no round trip of the budget's own.
+  const standing = app().budgets().standing(owner);
   await app().rateLimits().limitChatTurn(owner, requestAddress(request));
   const body = await readJson(request, chatRequestSchema);
   if (body.model !== undefined) app().requireOfferedModel(body.model);
@@ -33,7 +35,7 @@ export const POST = route(async (request) => {
     model: body.model,
   };
   // A turn the person's budget has no room for is stored with the notice, and answered 429.
-  await app().refuseOverBudget(input);
+  await app().refuseOverBudget(input, standing);
   // A resend waiting for its running turn stops waiting when this request's client hangs up.
   const turn = await app().runtime().start(input, { signal: request.signal });
   return uiMessageStreamResponse(turn.stream, {

@@ -1,14 +1,18 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { Tokens, UsagePurpose } from "@threadline/history/usage";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/limits";
+
+/** The most an answer's model call asks for when its network says nothing. */
+export const DEFAULT_OUTPUT_CAP = DEFAULT_MAX_OUTPUT_TOKENS;
+
+/** The least an answer is worth calling the model for: with room for fewer output tokens, the call is refused. */
+export const LEAST_ANSWER_TOKENS = 256;
 
 // Every model call is reserved on its owner's bill before it is made and
 // settled after (the budgets wing answers, lib/budgets/spend-gate.ts): the
 // reservation may refuse the call, or allow it fewer output tokens than it
 // would ask for, so a budget holds whatever runs at once. The turn, titles
 // and summaries call through this contract and know nothing of budgets.
-
-/** The most an answer's model call asks for when the operator sets nothing (MAX_OUTPUT_TOKENS's default). */
-export const DEFAULT_OUTPUT_CAP = 16_384;
 
 /** Why a model was called: as usage records it, and a memory's. */
 export type CallPurpose = UsagePurpose | "memory";
@@ -43,8 +47,14 @@ export type Reservation = { outputTokens: number } | { refusal: SpendRefusal };
 
 export interface SpendGate {
   reserve(call: CallToReserve): Promise<Reservation>;
-  /** What the call spent: the provider's count (exact), or an estimate of a call cut off before the provider said. */
+  /**
+   * What the call spent: the provider's count (exact), or an estimate of a
+   * call cut off before the provider said. May land after it returns: the
+   * owner's next reservation here waits for it, and `settled` does.
+   */
   settle(call: CallToReserve, spent: Tokens, exact: boolean): Promise<void>;
+  /** Once every settlement made here for `owner` has landed (the turn's end waits for it, while its reply is stored). */
+  settled?(owner: string): Promise<void>;
 }
 
 /** One token for every three bytes of UTF-8: above the providers' counts for English (about four) and near them for scripts of three-byte characters. */

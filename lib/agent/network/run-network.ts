@@ -17,7 +17,7 @@ import type { StepRunner } from "../turn/steps";
 import type { ModelUsage } from "@threadline/history/usage";
 import type { NoticePart } from "@threadline/history/parts";
 import { modelTools } from "../model/model-tools";
-import { DEFAULT_OUTPUT_CAP, estimatedSpend, inputTokensOf, reservedCall, type CallToReserve } from "../model/spend";
+import { DEFAULT_OUTPUT_CAP, estimatedSpend, inputTokensOf, LEAST_ANSWER_TOKENS, reservedCall, type CallToReserve } from "../model/spend";
 
 export interface NetworkOutcome {
   /** Every part the agents produced, in order: the reply. */
@@ -253,9 +253,6 @@ function modelStep(
 
 /** A model call as a step returns it: with its usage's id, or refused by the person's budget (its one part says why). */
 type ModelStepResult = ModelCallResult & { usageId?: string; refused?: boolean };
-
-/** The least an answer is worth calling the model for: with fewer output tokens left in the budget, the call is refused. */
-const LEAST_ANSWER_TOKENS = 256;
 
 /** An agent's model call as its owner's bill reserves it. */
 function answerCall(args: RunNetworkArgs, agent: Agent, purpose: "answer" | "sub-agent", inputTokens: number): CallToReserve {

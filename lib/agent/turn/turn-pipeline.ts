@@ -145,6 +145,8 @@ async function endTurn(start: ReplyStart, ran: Ending, deps: PipelineDeps): Prom
   const ending = await storeEnding(ran, { owner, threadId, turn, replaces: start.replaces, sendAgain: !start.goesOn }, deps);
   const ahead = (await start.afterStore?.()) ?? [];
   await deps.step("announce-end", async () => {
+    // The calls' settlements, made in the background while the reply was stored, have landed before the turn says it is done.
+    await start.network.spend?.settled?.(owner);
     for (const chunk of endChunks(ending, threadId, deps.signer, ahead)) await deps.publish(chunk);
   });
   return {

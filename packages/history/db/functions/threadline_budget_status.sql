@@ -5,44 +5,51 @@
 -- variable (p_default); a guest (an owner with no account, when
 -- p_unknown_is_guest) has the guests' budget alone. Periods begin at
 -- midnight, on Monday, on the 1st, in p_tz; spend_days holds each day's sums.
+-- PL/pgSQL: each statement's plan is kept for the session, and every turn
+-- and model call asks.
 CREATE OR REPLACE FUNCTION threadline_budget_status(
   p_owner text, p_unknown_is_guest boolean, p_now timestamptz, p_tz text, p_default jsonb, p_guests jsonb
 )
 RETURNS TABLE (scope text, amount numeric, unit text, period text, spent_usd numeric, spent_tokens bigint, resets_at timestamptz)
-LANGUAGE sql STABLE AS $$
-  WITH who AS (
-    SELECT u.role = 'admin' AS admin, u.id IS NULL AND p_unknown_is_guest AS guest
-      FROM (SELECT 1) one LEFT JOIN auth_users u ON u.id = p_owner
-  ),
-  candidates AS (
-    SELECT b.scope, b.amount, b.unit, b.period, 1 AS rank
-      FROM budgets b, who WHERE NOT who.guest AND b.scope = 'person:' || p_owner
-    UNION ALL
-    (SELECT b.scope, b.amount, b.unit, b.period, 2
-       FROM budget_group_members m JOIN budgets b ON b.scope = 'group:' || m.group_id, who
-      WHERE NOT who.guest AND m.person = p_owner
-      ORDER BY (b.unit = 'usd') DESC, b.amount / CASE b.period WHEN 'day' THEN 1 WHEN 'week' THEN 7 ELSE 30 END, b.scope
-      LIMIT 1)
-    UNION ALL
-    SELECT b.scope, b.amount, b.unit, b.period, 3
-      FROM budgets b, who WHERE NOT who.guest AND NOT coalesce(who.admin, false) AND b.scope = 'default'
-    UNION ALL
-    SELECT 'default', (p_default->>'amount')::numeric, p_default->>'unit', p_default->>'period', 4
-      FROM who WHERE NOT who.guest AND NOT coalesce(who.admin, false) AND p_default IS NOT NULL
-    UNION ALL
-    SELECT b.scope, b.amount, b.unit, b.period, 3
-      FROM budgets b, who WHERE who.guest AND b.scope = 'guests'
-    UNION ALL
-    SELECT 'guests', (p_guests->>'amount')::numeric, p_guests->>'unit', p_guests->>'period', 4
-      FROM who WHERE who.guest AND p_guests IS NOT NULL
-  ),
-  binding AS (
-    SELECT c.*, date_trunc(c.period, p_now AT TIME ZONE p_tz) AS starts
-      FROM candidates c ORDER BY c.rank LIMIT 1
-  )
-  SELECT b.scope, b.amount, b.unit, b.period,
-         coalesce((SELECT sum(s.cost) FROM spend_days s WHERE s.owner = p_owner AND s.day >= b.starts::date), 0),
-         coalesce((SELECT sum(s.input_tokens + s.output_tokens) FROM spend_days s WHERE s.owner = p_owner AND s.day >= b.starts::date), 0)::bigint,
-         (b.starts + ('1 ' || b.period)::interval) AT TIME ZONE p_tz
-    FROM binding b
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  v_role text;
+  v_guest boolean;
+  v_scope text;
+  v_amount numeric;
+  v_unit text;
+  v_period text;
+  v_starts timestamp;
+  v_usd numeric;
+  v_tokens bigint;
+BEGIN
+  SELECT u.role INTO v_role FROM auth_users u WHERE u.id = p_owner;
+  v_guest := NOT FOUND AND p_unknown_is_guest;
+  IF v_guest THEN
+    SELECT b.scope, b.amount, b.unit, b.period INTO v_scope, v_amount, v_unit, v_period FROM budgets b WHERE b.scope = 'guests';
+    IF v_scope IS NULL AND p_guests IS NOT NULL THEN
+      SELECT 'guests', (p_guests->>'amount')::numeric, p_guests->>'unit', p_guests->>'period' INTO v_scope, v_amount, v_unit, v_period;
+    END IF;
+  ELSE
+    SELECT b.scope, b.amount, b.unit, b.period INTO v_scope, v_amount, v_unit, v_period FROM budgets b WHERE b.scope = 'person:' || p_owner;
+    IF v_scope IS NULL THEN
+      SELECT b.scope, b.amount, b.unit, b.period INTO v_scope, v_amount, v_unit, v_period
+        FROM budget_group_members m JOIN budgets b ON b.scope = 'group:' || m.group_id
+       WHERE m.person = p_owner
+       ORDER BY (b.unit = 'usd') DESC, b.amount / CASE b.period WHEN 'day' THEN 1 WHEN 'week' THEN 7 ELSE 30 END, b.scope
+       LIMIT 1;
+    END IF;
+    IF v_scope IS NULL AND v_role IS DISTINCT FROM 'admin' THEN
+      SELECT b.scope, b.amount, b.unit, b.period INTO v_scope, v_amount, v_unit, v_period FROM budgets b WHERE b.scope = 'default';
+      IF v_scope IS NULL AND p_default IS NOT NULL THEN
+        SELECT 'default', (p_default->>'amount')::numeric, p_default->>'unit', p_default->>'period' INTO v_scope, v_amount, v_unit, v_period;
+      END IF;
+    END IF;
+  END IF;
+  IF v_scope IS NULL THEN RETURN; END IF;
+  v_starts := date_trunc(v_period, p_now AT TIME ZONE p_tz);
+  SELECT coalesce(sum(s.cost), 0), coalesce(sum(s.input_tokens + s.output_tokens), 0)::bigint INTO v_usd, v_tokens
+    FROM spend_days s WHERE s.owner = p_owner AND s.day >= v_starts::date;
+  RETURN QUERY SELECT v_scope, v_amount, v_unit, v_period, v_usd, v_tokens, (v_starts + ('1 ' || v_period)::interval) AT TIME ZONE p_tz;
+END
 $$;

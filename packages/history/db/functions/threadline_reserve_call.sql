@@ -20,6 +20,8 @@ DECLARE
   v_output bigint := p_output_cap;
   v_cost numeric;
 BEGIN
+  -- A bill's row waits for no disk flush (the database's own crash may lose the last few; the app's never does).
+  PERFORM set_config('synchronous_commit', 'off', true);
   PERFORM pg_advisory_xact_lock(hashtextextended('threadline:spend:' || p_owner, 0));
   SELECT * INTO b FROM threadline_budget_status(p_owner, p_unknown_is_guest, p_now, p_tz, p_default, p_guests);
   SELECT c.reserved_output INTO v_output FROM model_calls c WHERE c.id = p_id;
