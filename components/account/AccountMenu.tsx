@@ -4,11 +4,13 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useDismiss } from "@/components/ui/useDismiss";
 import { ChevronDownIcon, UserIcon } from "@/components/ui/icons";
 import { signOut } from "@/lib/client/accounts";
+import { usedText } from "@/lib/client/budget-words";
+import { useMyBudget } from "@/components/budgets/useMyBudget";
 import type { Me } from "@/lib/protocol/accounts";
 
 /**
- * "Account": who is signed in, and what they can do from here: the admin's
- * People and Spend pages, signing out. A guest is offered signing in and up instead;
+ * "Account": who is signed in, what they used of their budget, and what they
+ * can do from here: the admin's People, Budgets and Spend pages, signing out. A guest is offered signing in and up instead;
  * behind a sign-in proxy, the proxy signs people out.
  */
 export function AccountMenu({ me }: { me: Me }) {
@@ -19,6 +21,7 @@ export function AccountMenu({ me }: { me: Me }) {
   const button = useRef<HTMLButtonElement>(null);
   const first = useRef<HTMLElement | null>(null);
   const closeOnEscape = useDismiss(open, root, setOpen, button);
+  const budget = useMyBudget();
 
   useEffect(() => {
     if (open) first.current?.focus();
@@ -80,6 +83,11 @@ export function AccountMenu({ me }: { me: Me }) {
           ) : (
             "You are chatting as a guest. Sign up to keep your chats on any device."
           )}
+          {budget && (
+            <span data-my-budget className="mt-1 block">
+              {usedText(budget)}
+            </span>
+          )}
         </p>
         <ul aria-label="Account" className="pt-1">
           {user?.role === "admin" && (
@@ -87,6 +95,11 @@ export function AccountMenu({ me }: { me: Me }) {
               <li>
                 <a ref={setFirst} href="/admin/people" className={item}>
                   People
+                </a>
+              </li>
+              <li>
+                <a href="/admin/budgets" className={item}>
+                  Budgets
                 </a>
               </li>
               <li>

@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useMemo, useRef } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef } from "react";
 import type { HistoryMessage, MessageVersions } from "@/lib/protocol/threads";
 import type { NextTurnHistory, PendingTurn } from "@/lib/protocol/chat";
 import type { McpServerStatus } from "@/lib/protocol/mcp";
@@ -16,6 +16,8 @@ import { ThreadWingsProvider } from "@/components/chat/ThreadWingsContext";
 import { DocumentPanel } from "@/components/chat/DocumentPanel";
 import { usePageSettings } from "@/components/chat/PageSettingsContext";
 import type { ModelOption } from "@/lib/protocol/models";
+import { BudgetWarning } from "@/components/budgets/BudgetWarning";
+import { myBudget } from "@/lib/client/budgets";
 
 // Shown only with ?debug=true: loaded then.
 const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
@@ -47,6 +49,12 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
   const lastReply = snapshot.messages.findLast((m) => m.role === "assistant");
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const choose = controller.chooseModel;
+  // A turn that ended (answered, stopped or refused) spent from the person's budget: it is read again.
+  const wasBusy = useRef(snapshot.busy);
+  useEffect(() => {
+    if (wasBusy.current && !snapshot.busy) void myBudget.refresh();
+    wasBusy.current = snapshot.busy;
+  }, [snapshot.busy]);
   const actions = useMemo<MessageActions>(
     () => ({
       threadId: snapshot.threadId,
@@ -96,6 +104,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
         </HeaderActions>
       )}
       {isEmpty ? <EmptyState /> : <MessageList thread={snapshot} focusId={focusId} controls={controller} actions={actions} />}
+      <BudgetWarning />
       <Composer
         busy={snapshot.busy}
         stopping={snapshot.stopping}

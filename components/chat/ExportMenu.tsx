@@ -5,12 +5,16 @@ import { exportUrl } from "@/lib/client/api";
 import { useDismiss } from "@/components/ui/useDismiss";
 import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import { usageText } from "@/lib/client/usage-text";
+import { leftText } from "@/lib/client/budget-words";
+import { myBudget } from "@/lib/client/budgets";
+import { useMyBudget } from "@/components/budgets/useMyBudget";
 import { ChevronDownIcon, DownloadIcon } from "@/components/ui/icons";
 
 /**
- * "Export": a small disclosure with what the thread has spent so far and
- * its download links, JSON (which Import reads back) and Markdown. Escape or
- * a click elsewhere closes it; the focus goes back to the button.
+ * "Export": a small disclosure with what the thread has spent so far (and
+ * what is left of the person's budget, when one binds them) and its
+ * download links, JSON (which Import reads back) and Markdown. Escape or a
+ * click elsewhere closes it; the focus goes back to the button.
  */
 export function ExportMenu({ threadId }: { threadId: string }) {
   const [open, setOpen] = useState(false);
@@ -21,9 +25,13 @@ export function ExportMenu({ threadId }: { threadId: string }) {
   // What the thread has spent, every version of every reply, read each time the menu opens.
   const usage = useThreadUsage(open, threadId);
   const closeOnEscape = useDismiss(open, root, setOpen, button);
+  // What is left of the person's budget, beside what the thread spent of it.
+  const budget = useMyBudget();
 
   useEffect(() => {
-    if (open) firstLink.current?.focus();
+    if (!open) return;
+    firstLink.current?.focus();
+    void myBudget.refresh();
   }, [open]);
 
   const link =
@@ -62,6 +70,11 @@ export function ExportMenu({ threadId }: { threadId: string }) {
             : usage.state === "error"
               ? "This thread's usage could not be read."
               : "Counting this thread's usage…"}
+          {budget && (
+            <span data-budget-left className="mt-1 block">
+              Your budget: {leftText(budget)}
+            </span>
+          )}
         </p>
         <ul aria-label="Export formats">
           <li>

@@ -46,6 +46,8 @@ export interface AccountsDeps {
   adopt(from: string, to: string): Promise<void>;
   /** Stops every turn of the owner's that is running, on whichever server. */
   stopTurnsOf(owner: string): Promise<void>;
+  /** Makes the person's memberships from the groups claim those of the groups it names (the budgets wing's). */
+  setClaimedGroups(person: string, names: readonly string[]): Promise<void>;
   /** The limits counted in Postgres: mails per email, and the failed sign-ins a reset forgives. */
   limits(): Pick<RateLimits, "mayMail" | "signInSucceeded">;
 }
@@ -71,6 +73,7 @@ export class Accounts {
         https,
         hooks: this.hooks,
         oidc,
+        groupsClaim: deps.settings.AUTH_OIDC_GROUPS_CLAIM,
         mail: this.mail,
         linkSeconds: { reset: RESET_LINK_SECONDS, signIn: SIGN_IN_LINK_SECONDS },
       }),
@@ -308,6 +311,7 @@ export class Accounts {
     afterSession: async (userId, headers) => {
       if (this.deps.settings.AUTH_GUESTS && headers) await this.claimBrowserData(headers, userId);
     },
+    afterGroupsClaim: (userId, groups) => this.deps.setClaimedGroups(userId, groups),
     // A lockout says "or reset the password": a reset ends it.
     afterPasswordReset: (user) => this.deps.limits().signInSucceeded(user.email),
   };

@@ -7,7 +7,7 @@ import { APIError } from "better-auth/api";
 import { passkey } from "@better-auth/passkey";
 import { magicLink } from "better-auth/plugins/magic-link";
 import { ownHost } from "@/lib/http/request-origin";
-import { oidcPlugin } from "./oidc";
+import { claimedGroups, oidcPlugin } from "./oidc";
 
 // Sign-in is Better Auth's: password hashing (scrypt), sessions, the OIDC and
 // passkey flows, tokens in one-time links. It keeps its rows in the auth_*
@@ -33,6 +33,8 @@ export interface AccountHooks {
   beforeSession(userId: string, status: string | undefined, signingUp: boolean): Promise<void>;
   /** After a session is made (a guest's browser data claimed). */
   afterSession(userId: string, request: Headers | undefined): Promise<void>;
+  /** After a session is made by an OIDC sign-in whose groups claim was read: the group names it gave. */
+  afterGroupsClaim(userId: string, groups: readonly string[]): Promise<void>;
   /** After a password is reset (Better Auth has ended the person's sessions): the email's failed sign-ins are forgiven. */
   afterPasswordReset(user: { email: string }): Promise<void>;
 }
@@ -54,6 +56,8 @@ export interface AuthSettings {
   hooks: AccountHooks;
   /** The OIDC providers to offer, each with the discovery document it answered (lib/accounts/oidc.ts). */
   oidc: Parameters<typeof oidcPlugin>[0];
+  /** The claim whose group names are read at each OIDC sign-in (AUTH_OIDC_GROUPS_CLAIM). */
+  groupsClaim: string | undefined;
   /** With SMTP_URL: password resets by mail, and sign-in links. */
   mail: SignInMail | undefined;
   /** How long a reset link works, and a sign-in link, in seconds. */
@@ -66,7 +70,7 @@ const derivedSecret = (secret: string) => createHmac("sha256", secret).update("t
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, linkSeconds }: AuthSettings) {
+export function authOptions({ pool, secret, appUrl, https, hooks, oidc, groupsClaim, mail, linkSeconds }: AuthSettings) {
   return {
     appName: "Threadline",
     basePath: "/api/auth",
@@ -103,7 +107,7 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, li
           },
         },
       }),
-      ...(oidc.length > 0 ? [oidcPlugin(oidc, (message) => console.error(`[auth] OIDC sign-in refused: ${message}`))] : []),
+      ...(oidc.length > 0 ? [oidcPlugin(oidc, groupsClaim, (message) => console.error(`[auth] OIDC sign-in refused: ${message}`))] : []),
       // Sign-in links only for accounts that exist: a new account comes through the sign-up page,
       // with its name and under its policy, and nobody can make the server mail an address that has none.
       ...(mail
@@ -169,7 +173,12 @@ export function authOptions({ pool, secret, appUrl, https, hooks, oidc, mail, li
             const user = await context?.context.internalAdapter.findUserById(session.userId);
             await hooks.beforeSession(session.userId, (user as { status?: string } | null | undefined)?.status, context?.path === "/sign-up/email");
           },
-          after: async (session, context) => hooks.afterSession(session.userId, context?.headers),
+          after: async (session, context) => {
+            await hooks.afterSession(session.userId, context?.headers);
+            // Only the OIDC callback reads a groups claim; any other sign-in leaves the memberships it made.
+            const groups = context?.path?.startsWith("/callback/") ? await claimedGroups.get() : null;
+            if (groups) await hooks.afterGroupsClaim(session.userId, groups);
+          },
         },
       },
     },

@@ -1,6 +1,8 @@
 import "server-only";
 import { decodeJwt } from "jose";
+import { defineRequestState } from "@better-auth/core/context";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins/generic-oauth";
+import { groupsOfClaim } from "./groups-claim";
 import type { OidcProvider } from "./oidc-settings";
 
 // Sign-in through OpenID Connect providers: Better Auth's generic OAuth plugin
@@ -54,6 +56,13 @@ export async function discover(provider: OidcProvider): Promise<Discovery> {
   return document as Discovery;
 }
 
+/**
+ * The group names the provider's groups claim gave in this sign-in (null:
+ * no claim is read), kept for the session's hook (better-auth.ts): Better
+ * Auth's state of the one request, read by the same callback that set it.
+ */
+export const claimedGroups = defineRequestState<string[] | null>(() => null);
+
 type Tokens = Parameters<NonNullable<GenericOAuthConfig["getUserInfo"]>>[0];
 type Claims = Record<string, unknown>;
 
@@ -64,7 +73,7 @@ type Claims = Record<string, unknown>;
  * (OAuth without OpenID) is no sign-in. Claims the token leaves out come
  * from the userinfo endpoint, for the same subject only (OIDC Core §5.3.2).
  */
-async function userInfo(provider: OidcProvider, discovery: Discovery, tokens: Tokens, log: (message: string) => void) {
+async function userInfo(provider: OidcProvider, discovery: Discovery, tokens: Tokens, groupsClaim: string | undefined, log: (message: string) => void) {
   if (!tokens.idToken) {
     log(`the provider "${provider.id}" answered without an ID token`);
     return null;
@@ -74,7 +83,8 @@ async function userInfo(provider: OidcProvider, discovery: Discovery, tokens: To
     log(`the provider "${provider.id}"'s ID token names the issuer "${String(claims.iss)}", not "${provider.issuer}"`);
     return null;
   }
-  if (typeof claims.email !== "string" && discovery.userinfo_endpoint && tokens.accessToken) {
+  const lacking = typeof claims.email !== "string" || (groupsClaim !== undefined && !(groupsClaim in claims));
+  if (lacking && discovery.userinfo_endpoint && tokens.accessToken) {
     const more = (await getJson(discovery.userinfo_endpoint, { authorization: `Bearer ${tokens.accessToken}` })) as Claims;
     if (more.sub !== claims.sub) {
       log(`the provider "${provider.id}"'s userinfo names another subject than its ID token`);
@@ -82,6 +92,8 @@ async function userInfo(provider: OidcProvider, discovery: Discovery, tokens: To
     }
     claims = { ...more, ...claims };
   }
+  // No claim at all is no groups: the memberships it made before go.
+  if (groupsClaim !== undefined) await claimedGroups.set(groupsOfClaim(claims[groupsClaim]));
   const email = typeof claims.email === "string" && claims.email.length <= 320 ? claims.email : undefined;
   const named = [claims.name, claims.preferred_username, email?.split("@")[0]].find((value) => typeof value === "string" && value.trim());
   return {
@@ -103,7 +115,8 @@ export interface DiscoveredProvider {
   discovery: Discovery;
 }
 
-export function oidcPlugin(providers: DiscoveredProvider[], log: (message: string) => void) {
+/** `groupsClaim`: the claim whose group names are read at each sign-in (AUTH_OIDC_GROUPS_CLAIM), if any. */
+export function oidcPlugin(providers: DiscoveredProvider[], groupsClaim: string | undefined, log: (message: string) => void) {
   return genericOAuth({
     config: providers.map(({ provider, discovery }) => ({
       providerId: provider.id,
@@ -117,7 +130,7 @@ export function oidcPlugin(providers: DiscoveredProvider[], log: (message: strin
       pkce: true,
       // Without the provider's issuer and keys Better Auth would skip the ID token's check: such a provider is left out.
       requireIdTokenVerification: true,
-      getUserInfo: (tokens: Tokens) => userInfo(provider, discovery, tokens, log),
+      getUserInfo: (tokens: Tokens) => userInfo(provider, discovery, tokens, groupsClaim, log),
     })),
   });
 }

@@ -62,7 +62,7 @@ export class People {
     return rows[0] ? person(rows[0]) : null;
   }
 
-  /** The name and email of each of `ids` that has an account (an id with none, a guest's, is left out). */
+  /** The name and email of each of `ids` that has an account (another wing's rows name people by id only; a guest's id is left out). */
   async named(ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
     if (ids.length === 0) return new Map();
     const { rows } = await this.pool.query<{ id: string; name: string; email: string }>("SELECT id, name, email FROM auth_users WHERE id = ANY($1::text[])", [ids]);

@@ -60,6 +60,12 @@ export const accountsSettings = slice({
     AUTH_OIDC_LABEL: text.max(60, "must be at most 60 characters").optional().describe("OIDC button label"),
     /** Several OIDC providers, as JSON: [{"id","label","issuer","clientId","clientSecret"}]. */
     AUTH_OIDC_PROVIDERS: text.optional().describe("OIDC providers (JSON)"),
+    /** The claim (an array of names, or one string of them) whose values put a person in the budget groups of those names at each OIDC sign-in. */
+    AUTH_OIDC_GROUPS_CLAIM: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,100}$/, "must be a claim name (1 to 100 characters, no spaces)")
+      .optional()
+      .describe("OIDC groups claim"),
     /** Failed sign-ins of one account before it is locked for a quarter of an hour. */
     AUTH_LOCKOUT_FAILURES: wholeNumber(1, 1000).default(10).describe("failed sign-ins before a lockout"),
     /** Sign-in, sign-up and reset requests per address per minute. */
@@ -97,7 +103,11 @@ export const accountsSettings = slice({
     if (settings.AUTH_GUESTS && settings.AUTH_MODE !== "accounts") {
       fail(`AUTH_GUESTS=true needs AUTH_MODE=accounts: in ${settings.AUTH_MODE} mode nobody signs in, so nobody is a guest.`);
     }
-    return { allowedEmails: allowed, proxyTrusted: trusted, oidcProviders: oidcProviders(settings), mail: mailSettings(settings) };
+    const providers = oidcProviders(settings);
+    if (settings.AUTH_OIDC_GROUPS_CLAIM && providers.length === 0) {
+      fail("AUTH_OIDC_GROUPS_CLAIM needs an OIDC provider (AUTH_OIDC_ISSUER or AUTH_OIDC_PROVIDERS): the claim is read at each sign-in through one.");
+    }
+    return { allowedEmails: allowed, proxyTrusted: trusted, oidcProviders: providers, mail: mailSettings(settings) };
   },
 });
 

@@ -17,6 +17,7 @@ interface AccountsApp {
   liveStore(): { runningThreadsOf(owner: string): Promise<string[]> };
   runtime(): { stop(owner: string, threadId: string): Promise<boolean> };
   rateLimits(): Pick<RateLimits, "mayMail" | "signInSucceeded">;
+  budgetGroups(): { setClaimed(person: string, names: readonly string[]): Promise<void> };
 }
 
 const services = ({ config, pool }: WingParts<AccountsSettings>, app: AccountsApp) => ({
@@ -33,6 +34,7 @@ const services = ({ config, pool }: WingParts<AccountsSettings>, app: AccountsAp
           await Promise.all(threads.map((threadId) => app.runtime().stop(owner, threadId)));
         },
         limits: () => app.rateLimits(),
+        setClaimedGroups: (person, names) => app.budgetGroups().setClaimed(person, names),
       }),
   ),
 });

@@ -1,7 +1,8 @@
 // A budget as an operator writes it in a variable: "$2/day", "2 usd/day",
 // "20000 tokens/month", "50 usd per week". Isomorphic and pure: the settings
 // read it, and the admin's page writes the same words.
-import { MAX_BUDGET_AMOUNT, type Budget } from "@/lib/protocol/budgets";
+import { MAX_BUDGET_AMOUNT } from "@/lib/protocol/budget-units";
+import type { Budget } from "@/lib/protocol/budgets";
 
 const BUDGET_TEXT = /^\s*(\$)?\s*(\d+(?:\.\d{1,6})?)\s*(usd|dollars?|tokens?)?\s*(?:\/|per|a)\s*(day|week|month)\s*$/i;
 

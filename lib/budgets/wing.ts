@@ -3,6 +3,7 @@ import type { AccountsSettings } from "@/lib/accounts/settings";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import type { Price } from "@/lib/model/model-prices";
 import { Budgets } from "./budgets";
+import { Groups, type GroupPeople } from "./groups";
 import { BudgetSpendGate } from "./spend-gate";
 import { refuseOverBudget } from "./turn-gate";
 import type { Network } from "@/lib/agent/network/network";
@@ -10,7 +11,7 @@ import type { TurnHistory } from "@threadline/history/contract";
 import type { TurnInput } from "@/lib/protocol/turn-events";
 import type { BudgetStatus } from "@/lib/protocol/budgets";
 import type { BudgetsSettings } from "./settings";
-import { SpendReport, type PeopleNames } from "./spend-report";
+import { SpendReport } from "./spend-report";
 
 // Budgets: what each person, group and guest may spend on model calls in a
 // period, and the bill every call is counted on, reserved before the call
@@ -20,12 +21,12 @@ import { SpendReport, type PeopleNames } from "./spend-report";
 
 type BudgetsConfig = BudgetsSettings & Pick<AccountsSettings, "AUTH_MODE">;
 
-/** What the budgets take from the app: the models' prices, what a turn runs with, and the accounts' names for the admin's report. */
+/** What the budgets take from the app: the models' prices, what a turn runs with, and who a person is (the accounts wing). */
 interface BudgetsApp {
   modelPrices(): Readonly<Record<string, Price>>;
   network(): Network;
   history(): TurnHistory;
-  accounts(): { people(): PeopleNames };
+  accounts(): { people(): GroupPeople };
 }
 
 function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
@@ -33,6 +34,8 @@ function services({ config, pool }: WingParts<BudgetsConfig>, app: BudgetsApp) {
   return {
     /** The budgets that bind people, and what they spent of them. */
     budgets,
+    /** The groups an admin sets budgets for, and who is in them. */
+    budgetGroups: once(() => new Groups({ pool, people: () => app.accounts().people() })),
     /** Refuses a turn the person's budget has no room for, storing it with the notice (429 budget:exceeded). */
     refuseOverBudget: (input: Omit<TurnInput, "turnId">, standing: Promise<BudgetStatus | null>) =>
       refuseOverBudget(input, standing, { budgets: budgets(), network: app.network(), history: app.history(), prices: app.modelPrices(), timeZone: config.BUDGET_TIME_ZONE }),

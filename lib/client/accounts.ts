@@ -4,7 +4,7 @@
 // be shown as is.
 import type { Invite, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
 
-async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

@@ -19,3 +19,9 @@ export function personIdParam(value: string): string {
   if (!isUuid(value)) throw new AppError("bad_request:person_id", "The person id must be a UUID.");
   return value.toLowerCase();
 }
+
+/** A budget group's id from the URL (a UUID): anything else is a 400. */
+export function groupIdParam(value: string): string {
+  if (!isUuid(value)) throw new AppError("bad_request:group_id", "The group id must be a UUID.");
+  return value.toLowerCase();
+}

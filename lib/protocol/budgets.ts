@@ -2,14 +2,10 @@
 // usage routes take and answer, for the pages that show them. Isomorphic:
 // zod and types only.
 import { z } from "zod";
+import { BUDGET_PERIODS, BUDGET_UNITS, MAX_BUDGET_AMOUNT } from "./budget-units";
 
-export const BUDGET_UNITS = ["usd", "tokens"] as const;
-export type BudgetUnit = (typeof BUDGET_UNITS)[number];
-export const BUDGET_PERIODS = ["day", "week", "month"] as const;
-export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
-
-/** The most a budget may be: a billion dollars or tokens a period (more is no limit at all). */
-export const MAX_BUDGET_AMOUNT = 1_000_000_000;
+// What the page needs without zod is in ./budget-units.
+export { BUDGET_PERIODS, BUDGET_UNITS, BUDGET_WARNING_SHARE, MAX_BUDGET_AMOUNT, type BudgetPeriod, type BudgetUnit } from "./budget-units";
 
 /** A budget: an amount of US dollars or tokens a day, a week (from Monday) or a month, in the operator's time zone. */
 export const budgetSchema = z.strictObject({
@@ -41,8 +37,6 @@ export interface MeBudget {
   budget: BudgetStatus | null;
 }
 
-/** The share of a budget past which people are warned that it runs low. */
-export const BUDGET_WARNING_SHARE = 0.8;
 
 /** GET /api/admin/budgets: every budget set by an admin, and the operator's variables' (not changeable here). */
 export interface BudgetList {
@@ -51,6 +45,14 @@ export interface BudgetList {
 }
 
 export const groupNameSchema = z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+/** POST /api/admin/groups and PATCH /api/admin/groups/:id take a group's name. */
+export const groupNameChangeSchema = z.strictObject({ name: groupNameSchema });
+
+/** GET /api/admin/groups: every group, by name. */
+export interface GroupList {
+  groups: BudgetGroup[];
+}
 
 /** A group of people an admin sets one budget for. */
 export interface BudgetGroup {

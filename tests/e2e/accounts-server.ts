@@ -10,6 +10,8 @@ import { holdDatabase, startServer } from "./own-server";
 
 export interface AccountsServer {
   base: string;
+  /** Its database, for a spec that writes to it directly. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startAccountsServer(runtime: "inline" | "inngest", setting
   children.push(server);
   return {
     base,
+    databaseUrl: database.url,
     stop: async () => {
       // The server first (nothing of it is worth waiting for), the database it held last.
       const [held, ...rest] = children;

@@ -15,12 +15,14 @@ export interface TestPerson {
   /** What the provider says of the email (email_verified); true unless said otherwise. */
   emailVerified?: boolean;
   name?: string;
+  /** A groups claim (released with the profile scope), as a provider sends one: an array of names or one string of them. */
+  groups?: string[] | string;
 }
 
 export interface TestOidcOptions {
   /** The callback addresses the client may be sent back to (APP_URL/api/auth/callback/<id>). */
   redirectUris: string[];
-  /** Login name → person; a login not listed signs in as the email it is. */
+  /** Login name → person (read at each sign-in: a test may change a person between two); a login not listed signs in as the email it is. */
   people?: Record<string, TestPerson>;
   /** A path after the address the provider signs its tokens as issuer ("/other": an issuer other than the address it is reached at). */
   issuerPath?: string;
@@ -75,7 +77,7 @@ export async function startTestOidc(options: TestOidcOptions): Promise<TestOidc>
     ],
     jwks: { keys: [{ ...key, kid: "test", alg: "RS256", use: "sig" } as never] },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
     conformIdTokenClaims: !(options.claimsInIdToken ?? false),
     // Every authorization request must carry a PKCE challenge: a client that sent none is refused.
     pkce: { required: () => true },
@@ -84,7 +86,13 @@ export async function startTestOidc(options: TestOidcOptions): Promise<TestOidc>
       const person = people[login] ?? { email: login };
       return {
         accountId: login,
-        claims: async () => ({ sub: login, email: person.email, email_verified: person.emailVerified ?? true, name: person.name ?? login }),
+        claims: async () => ({
+          sub: login,
+          email: person.email,
+          email_verified: person.emailVerified ?? true,
+          name: person.name ?? login,
+          ...(person.groups === undefined ? {} : { groups: person.groups }),
+        }),
       };
     },
   };

@@ -132,6 +132,7 @@ const good: [string, string, unknown][] = [
   ["AUTH_OIDC_LABEL", "", undefined],
   ["AUTH_OIDC_PROVIDERS", "", undefined],
   ["AUTH_OIDC_PROVIDERS", "[]", "[]"],
+  ["AUTH_OIDC_GROUPS_CLAIM", "", undefined],
   ["AUTH_LOCKOUT_FAILURES", "", 10],
   ["AUTH_LOCKOUT_FAILURES", "3", 3],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "", 30],
@@ -238,6 +239,8 @@ const bad: [string, string, string][] = [
     '[{"id":"team","issuer":"https://id.example.org","clientId":"a"}]',
     'AUTH_OIDC_PROVIDERS must be a list of {"id","label","issuer","clientId","clientSecret"} (at 0.clientSecret): Invalid input: expected string, received undefined.',
   ],
+  ["AUTH_OIDC_GROUPS_CLAIM", "my groups", 'AUTH_OIDC_GROUPS_CLAIM must be a claim name (1 to 100 characters, no spaces), not "my groups".'],
+  ["AUTH_OIDC_GROUPS_CLAIM", "groups", "AUTH_OIDC_GROUPS_CLAIM needs an OIDC provider (AUTH_OIDC_ISSUER or AUTH_OIDC_PROVIDERS): the claim is read at each sign-in through one."],
   ["AUTH_LOCKOUT_FAILURES", "0", 'AUTH_LOCKOUT_FAILURES must be a whole number from 1 to 1000, not "0".'],
   ["RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", "many", 'RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS must be a whole number from 0 to 999999999, not "many".'],
   ["SMTP_URL", "mail.example.org", "SMTP_URL must be a mail server's URL, smtp://user:password@mail.example.org:587 or smtps://user:password@mail.example.org:465 (its value is not shown: it may hold a password)."],
@@ -290,6 +293,7 @@ describe("the configuration", () => {
     const oidc = { AUTH_OIDC_ISSUER: "https://id.example.org/realms/team", AUTH_OIDC_CLIENT_ID: "threadline", AUTH_OIDC_CLIENT_SECRET: "s3cret", APP_URL: "https://chat.example.org" };
     const entry = (id: string) => ({ id, issuer: `https://${id}.example.org`, clientId: "c", clientSecret: "s" });
     expect(parseEnv({}).oidcProviders).toEqual([]);
+    expect(parseEnv({ ...oidc, AUTH_OIDC_GROUPS_CLAIM: "https://example.org/claims/groups" }).AUTH_OIDC_GROUPS_CLAIM).toBe("https://example.org/claims/groups");
     expect(parseEnv(oidc).oidcProviders).toEqual([{ id: "oidc", label: "id.example.org", issuer: "https://id.example.org/realms/team", clientId: "threadline", clientSecret: "s3cret" }]);
     expect(parseEnv({ ...oidc, AUTH_OIDC_LABEL: "Team", AUTH_OIDC_PROVIDERS: JSON.stringify([{ ...entry("google"), label: "Google" }, entry("entra")]) }).oidcProviders).toEqual([
       { id: "oidc", label: "Team", issuer: "https://id.example.org/realms/team", clientId: "threadline", clientSecret: "s3cret" },
