@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { addDays, type SpendOverview, type UsageGrouping, type UsageLine, type UsageReport } from "@/lib/protocol/budgets";
+import { addDays, type UsageGrouping } from "@/lib/protocol/budget-units";
+import type { SpendOverview, UsageLine, UsageReport } from "@/lib/protocol/budgets";
 import { SpendChart } from "./SpendChart";
 import { SpendTable } from "./SpendTable";
 import { count, money, spendHref } from "./spend-format";

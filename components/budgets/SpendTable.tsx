@@ -1,4 +1,5 @@
-import { USAGE_GROUPINGS, type UsageGrouping, type UsageReport } from "@/lib/protocol/budgets";
+import { USAGE_GROUPINGS, type UsageGrouping } from "@/lib/protocol/budget-units";
+import type { UsageReport } from "@/lib/protocol/budgets";
 import { GROUPING_NAMES, count, money, spendHref } from "./spend-format";
 
 const cell = "py-1.5 pr-2 text-right tabular-nums";

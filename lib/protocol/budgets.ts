@@ -2,10 +2,21 @@
 // usage routes take and answer, for the pages that show them. Isomorphic:
 // zod and types only.
 import { z } from "zod";
-import { BUDGET_PERIODS, BUDGET_UNITS, MAX_BUDGET_AMOUNT } from "./budget-units";
+import { addDays, BUDGET_PERIODS, BUDGET_UNITS, daysBetween, MAX_BUDGET_AMOUNT, USAGE_GROUPINGS, type UsageGrouping } from "./budget-units";
 
 // What the page needs without zod is in ./budget-units.
-export { BUDGET_PERIODS, BUDGET_UNITS, BUDGET_WARNING_SHARE, MAX_BUDGET_AMOUNT, type BudgetPeriod, type BudgetUnit } from "./budget-units";
+export {
+  addDays,
+  BUDGET_PERIODS,
+  BUDGET_UNITS,
+  BUDGET_WARNING_SHARE,
+  daysBetween,
+  MAX_BUDGET_AMOUNT,
+  USAGE_GROUPINGS,
+  type BudgetPeriod,
+  type BudgetUnit,
+  type UsageGrouping,
+} from "./budget-units";
 
 /** A budget: an amount of US dollars or tokens a day, a week (from Monday) or a month, in the operator's time zone. */
 export const budgetSchema = z.strictObject({
@@ -62,8 +73,6 @@ export interface BudgetGroup {
   budget: Budget | null;
 }
 
-export const USAGE_GROUPINGS = ["person", "group", "model", "day"] as const;
-export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
 /** A line of GET /api/admin/usage: what the calls of one person, group, model or day spent. `cost` null: a model among them has no price. */
 export interface UsageLine {
@@ -94,15 +103,6 @@ export const DEFAULT_USAGE_DAYS = 30;
 
 const ISO_DAY = z.iso.date({ error: "must be a day that exists, as YYYY-MM-DD" });
 
-/** The days from `from` to `to`, both counted (negative when `to` comes first). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-}
-
-/** The day `days` after `day` (before, when negative). */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * GET /api/admin/usage's query, against the operator's `today`: `to`

@@ -71,9 +71,10 @@ describe.each(["inline", "inngest"] as const)("budgets (%s runtime)", (runtime) 
     const task = JSON.stringify({ agent: "Researcher", task: "find the time" });
     const turn = await chatTurn(chat, { message: { id: randomUUID(), content: `[[call:call_agent:${task}]] ask Researcher` } }, t.me.cookie);
     expect(turn.response.status).toBe(200);
-    // The title is asked once the turn is over.
-    for (let i = 0; i < 50 && t.mock.calls.title === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The title is asked once the turn is over, and settled before its title is stored.
+    await expect
+      .poll(async () => (await t.pool.query("SELECT 1 FROM model_calls WHERE owner = $1 AND purpose = 'title' AND state = 'settled'", [t.me.id])).rowCount, { timeout: 10_000 })
+      .toBe(1);
     const { rows } = await t.pool.query<{ purpose: string; state: string; input_tokens: string; output_tokens: string }>(
       "SELECT purpose, state, input_tokens, output_tokens FROM model_calls WHERE owner = $1 ORDER BY created_at",
       [t.me.id],
@@ -149,13 +150,11 @@ describe.each(["inline", "inngest"] as const)("budgets (%s runtime)", (runtime) 
     const priced = await chatTurn(chat, { message: { id: randomUUID(), content: "hello again" } }, t.me.cookie);
     expect(priced.response.status).toBe(200);
     // Its title is asked once the turn is over, and is spent too.
-    for (let i = 0; i < 50 && !t.mock.usages.some((u) => u.kind === "title"); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const budget = await budgetOf(t.me.cookie);
-    expect(budget).toMatchObject({ amount: 2, unit: "usd" });
-    // At $1000 and $2000 a million tokens.
+    await expect.poll(() => t.mock.usages.some((u) => u.kind === "title"), { timeout: 10_000 }).toBe(true);
+    expect(await budgetOf(t.me.cookie)).toMatchObject({ amount: 2, unit: "usd" });
+    // At $1000 and $2000 a million tokens, once the title's settlement has landed.
     const cost = t.mock.usages.reduce((sum, u) => sum + (u.inputTokens * 1000 + u.outputTokens * 2000) / 1_000_000, 0);
-    expect(budget.spent).toBeCloseTo(cost, 9);
+    await expect.poll(async () => Math.round((await budgetOf(t.me.cookie)).spent * 1e9), { timeout: 10_000 }).toBe(Math.round(cost * 1e9));
   });
 });
 
