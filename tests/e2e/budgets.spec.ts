@@ -127,3 +127,45 @@ test("past 80% of the budget, a warning by the composer says so when the next re
   await expect(await accountMenu(page)).toHaveText("Used $1.70 of $2.00 today");
   await context.close();
 });
+
+test("at the end of the budget, a message is refused: the thread says why, keeps the message, and says it again after a reload", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.base}/sign-in`);
+  await page.getByLabel("Email").fill(BO.email);
+  await page.getByLabel("Password").fill(BO.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`${server.base}/`);
+
+  // The rest of the $2.00 spent elsewhere.
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 0, 2 - (SELECT spent_usd FROM threadline_budget_status(u.id, true, now(), 'UTC', NULL, NULL)), 0)
+         FROM auth_users u WHERE u.email = $1`,
+      [BO.email],
+    );
+  } finally {
+    await db.end();
+  }
+
+  const text = `one more question ${uniqueToken()}`;
+  await composer(page).fill(text);
+  await composer(page).press("Enter");
+  const said = "You have used your $2.00 for today; it renews at midnight (UTC).";
+  await expect(page.getByRole("alert").filter({ hasText: said })).toBeVisible({ timeout: 30_000 });
+  // Sending it again would be refused again: no Retry.
+  await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
+  // The message stays in view, and its thread, named after it, is in the sidebar.
+  await expect(page.getByText(text)).toHaveCount(2);
+  await expect(page.getByRole("link", { name: text })).toBeVisible();
+  await expect(await accountMenu(page)).toHaveText("Used $2.00 of $2.00 today");
+
+  // The thread keeps the message and the notice that answered it.
+  await page.getByRole("link", { name: text }).first().click();
+  await expect(page.getByRole("note", { name: "Budget" })).toContainText(said);
+  await expect(page.getByText(text).first()).toBeVisible();
+  await expectNoSeriousViolations(page, "a thread a budget refused");
+  await context.close();
+});
