@@ -265,4 +265,24 @@ describe("a person's budget", () => {
     expect((await t.pool.query("SELECT count(*)::int AS n FROM budgets")).rows[0].n).toBe(0);
     expect((await setBudget(admin.cookie, `person:${bo.id}`, usd(1))).status).toBe(200);
   });
+
+  it("takes only a budget or null for a scope there is: a clear 400 for anything else, 413 past 1 KB, the admins' alone", async () => {
+    const { admin, bo } = await install();
+    expect(await errorOf(await setBudget(admin.cookie, "everyone", usd(1)))).toEqual({ status: 400, code: "bad_request:scope" });
+    expect(await errorOf(await setBudget(admin.cookie, `group:${randomUUID()}`, usd(1)))).toEqual({ status: 404, code: "not_found:group" });
+    for (const bad of [{ amount: -1, unit: "usd", period: "day" }, { amount: 1, unit: "euro", period: "day" }, { amount: 1, unit: "usd", period: "year" }, { amount: 0.0000001, unit: "usd", period: "day" }, { amount: 1e10, unit: "tokens", period: "day" }, { amount: 1, unit: "usd", period: "day", extra: 1 }, "two dollars"]) {
+      const refused = await setBudget(admin.cookie, "default", bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect(await errorOf(await setBudget(admin.cookie, "default", { ...usd(1), padding: "x".repeat(2000) }))).toEqual({ status: 413, code: "payload_too_large:body" });
+    expect(await errorOf(await setBudget(bo.cookie, "default", usd(1)))).toEqual({ status: 403, code: "forbidden:admin" });
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM budgets")).rows[0].n).toBe(0);
+    // Set, then cleared with null: the default is the operator's again (none here).
+    expect((await setBudget(admin.cookie, "guests", { amount: 20000, unit: "tokens", period: "month" })).status).toBe(200);
+    expect((await (await budgetsRoute.GET(request("/api/admin/budgets", { cookie: admin.cookie }), undefined)).json()).budgets).toEqual([
+      { scope: "guests", amount: 20000, unit: "tokens", period: "month" },
+    ]);
+    expect((await setBudget(admin.cookie, "guests", null)).status).toBe(200);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM budgets")).rows[0].n).toBe(0);
+  });
 });
