@@ -40,6 +40,30 @@ async function signUp(page: Page, person: { name: string; email: string; passwor
   await page.waitForURL(`${server.base}/`);
 }
 
+async function signedIn(page: Page, person: { email: string; password: string }): Promise<Page> {
+  await page.goto(`${server.base}/sign-in`);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`${server.base}/`);
+  return page;
+}
+
+/** Dollars spent on `email`'s bill by a model call reserved elsewhere: `dollars`, an SQL expression over their user row `u`. */
+async function spendElsewhere(email: string, dollars: string): Promise<void> {
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 0, ${dollars}, 0)
+         FROM auth_users u WHERE u.email = $1`,
+      [email],
+    );
+  } finally {
+    await db.end();
+  }
+}
+
 async function accountMenu(page: Page) {
   const button = page.getByRole("button", { name: "Account" });
   if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
@@ -97,26 +121,11 @@ test("an admin gives a group a budget on the Budgets page, and its member sees i
 
 test("past 80% of the budget, a warning by the composer says so when the next reply ends", async ({ browser }) => {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${server.base}/sign-in`);
-  await page.getByLabel("Email").fill(BO.email);
-  await page.getByLabel("Password").fill(BO.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(`${server.base}/`);
+  const page = await signedIn(await context.newPage(), BO);
   await expect(await accountMenu(page)).toHaveText("Used $0.00 of $2.00 today");
 
   // $1.70 spent on their bill, as model calls' reservations count it.
-  const db = new pg.Client({ connectionString: server.databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 0, 1.7, 0)
-         FROM auth_users u WHERE u.email = $1`,
-      [BO.email],
-    );
-  } finally {
-    await db.end();
-  }
+  await spendElsewhere(BO.email, "1.7");
 
   const text = `spend words ${uniqueToken()}`;
   await composer(page).fill(text);
@@ -130,25 +139,10 @@ test("past 80% of the budget, a warning by the composer says so when the next re
 
 test("at the end of the budget, a message is refused: the thread says why, keeps the message, and says it again after a reload", async ({ browser }) => {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${server.base}/sign-in`);
-  await page.getByLabel("Email").fill(BO.email);
-  await page.getByLabel("Password").fill(BO.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(`${server.base}/`);
+  const page = await signedIn(await context.newPage(), BO);
 
   // The rest of the $2.00 spent elsewhere.
-  const db = new pg.Client({ connectionString: server.databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `SELECT threadline_reserve_call(gen_random_uuid(), u.id, true, now(), 'UTC', NULL, NULL, NULL, 'answer', 'triage', 'spent elsewhere', 1000, 0, 0, 2 - (SELECT spent_usd FROM threadline_budget_status(u.id, true, now(), 'UTC', NULL, NULL)), 0)
-         FROM auth_users u WHERE u.email = $1`,
-      [BO.email],
-    );
-  } finally {
-    await db.end();
-  }
+  await spendElsewhere(BO.email, "2 - (SELECT spent_usd FROM threadline_budget_status(u.id, true, now(), 'UTC', NULL, NULL))");
 
   const text = `one more question ${uniqueToken()}`;
   await composer(page).fill(text);
