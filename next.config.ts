@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SHARED_HEADERS } from "./lib/shares/shared-headers";
 import { API_CONTENT_SECURITY_POLICY, FILE_CONTENT_SECURITY_POLICY, HSTS, SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
@@ -25,6 +26,10 @@ const nextConfig: NextConfig = {
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
       // An attached file is sandboxed too; the rule after wins (Next's own order), and a route's own header would not.
       { source: "/api/files/:id", headers: [{ key: "Content-Security-Policy", value: FILE_CONTENT_SECURITY_POLICY }] },
+      // A share link's pages: never indexed, never named in a Referer; its Markdown and files run nothing.
+      { source: "/s/:path*", headers: Object.entries(SHARED_HEADERS).map(([key, value]) => ({ key, value })) },
+      { source: "/s/:id/markdown", headers: [{ key: "Content-Security-Policy", value: FILE_CONTENT_SECURITY_POLICY }] },
+      { source: "/s/:id/files/:fileId", headers: [{ key: "Content-Security-Policy", value: FILE_CONTENT_SECURITY_POLICY }] },
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],

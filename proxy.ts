@@ -7,6 +7,8 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
 import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
+import { SHARED_CACHE_CONTROL } from "@/lib/shares/shared-headers";
+import { SHARE_STATE_HEADER } from "@/lib/shares/share-state";
 
 // Runs before every page and API route (not static assets, the icons and the
 // web app manifest, the health check, /api/inngest, POST /api/chat or the import: see
@@ -20,15 +22,20 @@ export async function proxy(request: NextRequest) {
   if (refusal) return errorResponse(refusal);
 
   const https = isHttps(request);
-  // API responses get their own fixed policy from next.config.ts.
-  const csp = url.pathname.startsWith("/api/")
-    ? undefined
-    : pageContentSecurityPolicy(newNonce(), { dev: app().config.NODE_ENV === "development", https });
+  const shared = SHARED.exec(url.pathname);
+  // API responses, and a shared link's Markdown and files, get their own fixed policy from next.config.ts.
+  const csp =
+    url.pathname.startsWith("/api/") || (shared && shared[2])
+      ? undefined
+      : pageContentSecurityPolicy(newNonce(), { dev: app().config.NODE_ENV === "development", https });
   // Copied only to be changed: a request passed on with headers of the proxy's
   // own has every header serialized and applied again by Next, on each API call.
   let requestHeaders: Headers | undefined;
   const changedHeaders = () => (requestHeaders ??= new Headers(headers));
   if (csp) changedHeaders().set("content-security-policy", csp); // Next.js reads the nonce from here
+
+  // A shared link is anyone's to read, as it is: no sign-in first, no identity minted, no cookie set.
+  if (shared) return sharedLink(request, shared, changedHeaders, csp);
 
   const mode = app().config.AUTH_MODE;
   if (mode === "accounts" && signInFirst(request, app().config.AUTH_GUESTS)) {
@@ -54,6 +61,35 @@ export async function proxy(request: NextRequest) {
   const response = requestHeaders ? NextResponse.next({ request: { headers: requestHeaders } }) : NextResponse.next();
   if (csp) response.headers.set("content-security-policy", csp);
   if (minted) response.cookies.set(identityCookie(minted, https));
+  return response;
+}
+
+/** A share link's page (/s/:shareId), or its Markdown or one of its files (group 2). */
+const SHARED = /^\/s\/([^/]+)(\/.+)?$/;
+
+/**
+ * A shared page: counted against the address's limit, its link looked up
+ * (a view counted) and what was found told to the page; one that does not
+ * open answers 410 (revoked, expired) or 404 (unknown, forged) with the same
+ * page and the same work. The Markdown and files routes look their link up themselves.
+ */
+async function sharedLink(request: NextRequest, [, shareId, rest]: RegExpExecArray, changedHeaders: () => Headers, csp: string | undefined) {
+  const requestHeaders = changedHeaders();
+  requestHeaders.delete(SHARE_STATE_HEADER); // only the proxy says what it found
+  if (rest || (request.method !== "GET" && request.method !== "HEAD")) {
+    return NextResponse.next({ request: { headers: requestHeaders } });
+  }
+  try {
+    await app().rateLimits().limitShareView(request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined);
+  } catch (error) {
+    return errorResponse(error); // a 429 with Retry-After
+  }
+  const state = await app().shares().open(shareId, request.method === "GET");
+  requestHeaders.set(SHARE_STATE_HEADER, state);
+  const init = { request: { headers: requestHeaders } };
+  const response = state === "live" ? NextResponse.next(init) : NextResponse.rewrite(request.nextUrl, { ...init, status: state === "gone" ? 410 : 404 });
+  if (csp) response.headers.set("content-security-policy", csp);
+  response.headers.set("cache-control", SHARED_CACHE_CONTROL);
   return response;
 }
 

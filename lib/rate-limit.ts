@@ -5,7 +5,7 @@ import { AppError } from "@threadline/history/errors";
 
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
 // of a thread's path), imports (up to 8 MB parsed and written) and uploads
-// (a file stored) and reminders (each one posted later) per
+// (a file stored), reminders (each one posted later) and share links per
 // identity and per address, and new identities per address (dropping the
 // cookie must not reset an identity's count forever). Counted in Postgres with
 // rate-limiter-flexible, so several app servers share one count; the defaults
@@ -30,6 +30,8 @@ const LIMITS = {
   uploadPerAddress: { variable: "RATE_LIMIT_UPLOADS_PER_HOUR_PER_ADDRESS", windowSeconds: 3600 },
   documentEditPerIdentity: { variable: "RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", windowSeconds: 60 },
   reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
+  sharePerIdentity: { variable: "RATE_LIMIT_SHARES_PER_HOUR", windowSeconds: 3600 },
+  shareViewsPerAddress: { variable: "RATE_LIMIT_SHARE_VIEWS_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   authPerAddress: { variable: "RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   /** Mails (reset and sign-in links) sent to one email, whoever asks: nobody can make the server mail-bomb a person. */
   mailsPerEmail: { variable: "RATE_LIMIT_MAILS_PER_HOUR_PER_EMAIL", windowSeconds: 3600 },
@@ -117,6 +119,16 @@ export class RateLimits {
       ["uploadPerIdentity", owner, "You are uploading files faster than this server allows."],
       ["uploadPerAddress", address, "Too many uploads are coming from your network."],
     );
+  }
+
+  /** Counts one share link made; throws a 429 AppError once the identity is over its limit (a link names one of the owner's threads, so only they make one). */
+  limitShare(owner: string): Promise<void> {
+    return this.consume("sharePerIdentity", owner, "You are making share links faster than this server allows.");
+  }
+
+  /** Counts one shared page, Markdown or file opened from an address; throws a 429 AppError over the limit (nobody is signed in to count by). */
+  async limitShareView(address: string | undefined): Promise<void> {
+    if (address) await this.consume("shareViewsPerAddress", address, "Too many shared pages are being opened from your network.");
   }
 
   /** Counts one reminder scheduled; throws a 429 AppError once the identity is over its limit (approved calls come from no request, so no address). */

@@ -9,6 +9,7 @@ import { filesSettings } from "@/lib/files/settings";
 import { mcpSettings } from "@/lib/mcp/settings";
 import { modelsSettings } from "@/lib/model/settings";
 import { remindersSettings } from "@/lib/reminders/settings";
+import { sharesSettings } from "@/lib/shares/settings";
 
 // The app's whole configuration: the core's slice and each wing's (a wing
 // with variables of its own adds its slice here), checked in this order.
@@ -21,6 +22,7 @@ const settings = settingsParser([
   filesSettings,
   remindersSettings,
   documentsSettings,
+  sharesSettings,
   mcpSettings,
   approvalsSettings,
   compactionSettings,

@@ -8,6 +8,7 @@ import { filesWing } from "@/lib/files/wing";
 import { mcpWing } from "@/lib/mcp/wing";
 import { modelsWing } from "@/lib/models/wing";
 import { remindersWing } from "@/lib/reminders/wing";
+import { sharesWing } from "@/lib/shares/wing";
 import type { Toolset } from "@/lib/agent/network/tools/types";
 import type { DynamicTools } from "@/lib/agent/network/network";
 import type { Wing, WingParts } from "@/lib/wing";
@@ -17,7 +18,7 @@ import type { Wing, WingParts } from "@/lib/wing";
  * tools are offered: a new feature is a folder and a line here (and one in
  * lib/settings.ts when it has variables of its own).
  */
-export const WINGS = [accountsWing, budgetsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, mcpWing, approvalsWing] as const;
+export const WINGS = [accountsWing, budgetsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, sharesWing, mcpWing, approvalsWing] as const;
 
 // Folded over the list, wing by wing (a union of them would collapse to unknown).
 type AppOf<W> = W extends Wing<infer App, object, never> ? App : unknown;

@@ -6,7 +6,7 @@ import { IDENTITY_COOKIE, readCookie, verifyIdentity } from "@/lib/auth/identity
 import { isHttps } from "@/lib/auth/identity-cookie";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { peerAddress } from "@/lib/http/client-address.mjs";
-import { ownHost } from "@/lib/http/request-origin";
+import { publicOrigin } from "@/lib/http/request-origin";
 import { once } from "@/lib/wing";
 import type { Invite, Me, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
 import type { RateLimits } from "@/lib/rate-limit";
@@ -241,9 +241,9 @@ export class Accounts {
     return row !== null && row !== undefined && row.expiresAt > new Date();
   }
 
-  /** The address links name: APP_URL, else the one the browser used (Next's own request.url may name another host, behind a proxy or in the standalone server). */
+  /** The address links name (lib/http/request-origin.ts). */
   private base(request: Request): string {
-    return this.deps.settings.APP_URL ?? `${this.https(request) ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
+    return publicOrigin(request, this.deps.settings.APP_URL);
   }
 
   /** Refuses a passkey past the person's MAX_PASSKEYS (nobody needs more; each is a row and a choice at sign-in). */

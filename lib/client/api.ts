@@ -4,6 +4,7 @@ import { AppError, fromErrorBody } from "@threadline/history/errors";
 import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
 import { pageTimeZone } from "@/lib/client/time-zone";
 import type { ThreadUsage } from "@/lib/protocol/usage";
+import type { SharedLink, ShareRequest, ShareResponse, SharesResponse } from "@/lib/protocol/shares";
 import type { Feedback, FeedbackRequest, FeedbackResponse, ThreadFeedback } from "@/lib/protocol/feedback";
 import type {
   MessagesPage,
@@ -172,4 +173,23 @@ export function decideApproval(threadId: string, approvalId: string, { approved,
 /** Where the thread's export downloads from (an attachment). */
 export function exportUrl(threadId: string, format: "json" | "markdown"): string {
   return `${threadPath(threadId)}/export?format=${format}`;
+}
+
+/** A share link to the thread's active branch as it is now. */
+export async function createShare(threadId: string, body: ShareRequest): Promise<SharedLink> {
+  return (await request<ShareResponse>(`${threadPath(threadId)}/shares`, { method: "POST", body: JSON.stringify(body) })).share;
+}
+
+/** The caller's share links that are not revoked, newest first. */
+export async function listShares(): Promise<SharedLink[]> {
+  return (await request<SharesResponse>("/api/shares")).shares;
+}
+
+export function revokeShare(shareId: string): Promise<void> {
+  return request<void>(`/api/shares/${encodeURIComponent(shareId)}`, { method: "DELETE" });
+}
+
+/** "Continue this conversation": the link's snapshot as a new thread of the caller's; its id. */
+export async function continueShare(shareId: string): Promise<string> {
+  return (await request<{ thread: { id: string } }>(`/api/shares/${encodeURIComponent(shareId)}/continue`, { method: "POST" })).thread.id;
 }

@@ -115,6 +115,20 @@ export class FileStore {
   }
 
   /**
+   * The owner's files of these contents (SHA-256, hex) with their bytes, by
+   * content: how a share link reads the files it shows, whose ids may change
+   * when a guest's files join an account's while their bytes do not.
+   */
+  async byContent(owner: string, sha256: string[]): Promise<Map<string, StoredFile>> {
+    if (sha256.length === 0) return new Map();
+    const { rows } = await this.pool.query<FileRow & { content: Buffer; sha256: Buffer }>(
+      "SELECT id, name, media_type, size, text_state, content, sha256 FROM files WHERE owner = $1 AND sha256 = ANY($2::bytea[])",
+      [owner, [...new Set(sha256)].map((hex) => Buffer.from(hex, "hex"))],
+    );
+    return new Map(rows.map((row) => [row.sha256.toString("hex"), { ...uploaded(row), content: row.content }]));
+  }
+
+  /**
    * What a model reads of the owner's files, by id: each one's type and, for
    * a PDF, its text; the bytes only of `withBytes` (the database does not
    * read the others'). A file gone since is missing from the map.

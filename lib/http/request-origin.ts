@@ -95,3 +95,14 @@ export function uploadRefusal(headers: Headers, url: URL | string, nameHeader: s
   if (!headers.has(nameHeader)) return new AppError("bad_request:file_name", `Name the file in the ${nameHeader} header (URI-encoded).`);
   return undefined;
 }
+
+/**
+ * The origin links to this app name: APP_URL when the operator set it, else
+ * the one the browser used (Next's own request.url may name another host,
+ * behind a proxy or in the standalone server).
+ */
+export function publicOrigin(request: Request, appUrl: string | undefined): string {
+  if (appUrl) return new URL(appUrl).origin;
+  const https = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  return `${https ? "https" : "http"}://${ownHost(request.headers, request.url)}`;
+}

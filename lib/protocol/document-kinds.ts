@@ -9,3 +9,6 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export const MAX_DOCUMENT_CHARS = 200_000;
 /** The author of a version the owner wrote. */
 export const OWNER_AUTHOR = "you";
+
+/** The agents' tools that write or read a thread's documents: their inputs and outputs hold a document's text. */
+export const DOCUMENT_TOOL_NAMES: ReadonlySet<string> = new Set(["create_document", "update_document", "read_document"]);

@@ -81,8 +81,9 @@ function shorten(text: string): string {
 
 const preview = (value: unknown) => shorten(JSON.stringify(value) ?? "null");
 
-function toolLine(call: ToolCallPart | undefined, result: ToolResultPart | undefined): string {
+function toolLine(call: ToolCallPart | undefined, result: ToolResultPart | undefined, details: boolean): string {
   const name = call?.toolName ?? result?.toolName ?? "tool";
+  if (!details) return `- Used ${code(name)}`;
   const input = call ? ` ${code(preview(call.input))}` : "";
   const outcome = !result ? "" : result.error !== undefined ? ` → error: ${code(shorten(result.error))}` : ` → ${code(preview(result.output))}`;
   return `- Tool ${code(name)}${input}${outcome}`;
@@ -98,7 +99,7 @@ function speaker(message: ExportedMessage): string {
 }
 
 /** A message's parts as blocks of markdown: text as written, tools and hand-overs one line each, reasoning left out. */
-function blocks(parts: Part[]): string[] {
+function blocks(parts: Part[], details: boolean): string[] {
   const results = new Map(parts.flatMap((part) => (part.type === "tool-result" ? [[part.toolCallId, part] as const] : [])));
   const called = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : [])));
   const out: string[] = [];
@@ -114,10 +115,10 @@ function blocks(parts: Part[]): string[] {
         if (part.text.trim()) out.push(escapeMessageText(part.text.trim()));
         break;
       case "tool-call":
-        tools.push(toolLine(part, results.get(part.toolCallId)));
+        tools.push(toolLine(part, results.get(part.toolCallId), details));
         break;
       case "tool-result":
-        if (!called.has(part.toolCallId)) tools.push(toolLine(undefined, part));
+        if (!called.has(part.toolCallId)) tools.push(toolLine(undefined, part, details));
         break;
       case "handoff":
         // The reason stays on the hand-over's own line, whatever it holds.
@@ -157,16 +158,29 @@ const STATUS_NOTE: Record<ExportedMessage["status"], string | null> = {
   waiting: "_(waiting for the user's approval)_",
 };
 
+/** How a transcript is written for someone other than its owner (a share link's Markdown). */
+export interface TranscriptView {
+  /** The line under the title. */
+  byline?: string;
+  /** false: a tool call is its name only. */
+  toolDetails?: boolean;
+  /** How many files a message held that are not shown. */
+  withheldFiles?(message: ExportedMessage): number;
+}
+
 /**
  * The thread as a person reads it: its title, then each message of the path
  * the thread shows (not the versions beside it), who spoke and what they said,
  * tool calls one line each with their result.
  */
-export function threadMarkdown(file: ThreadExport): string {
-  const lines = [`# ${escapeInline(file.thread.title ?? UNTITLED_THREAD)}`, "", `_Exported from Threadline on ${file.exportedAt}_`];
+export function threadMarkdown(file: ThreadExport, view: TranscriptView = {}): string {
+  const { byline = `_Exported from Threadline on ${file.exportedAt}_`, toolDetails = true, withheldFiles } = view;
+  const lines = [`# ${escapeInline(file.thread.title ?? UNTITLED_THREAD)}`, "", byline];
   for (const message of chosenPath(file.messages)) {
     const note = STATUS_NOTE[message.status];
-    lines.push("", `## ${speaker(message)}`, "", ...blocks(message.parts).flatMap((block, i) => (i === 0 ? [block] : ["", block])));
+    const withheld = withheldFiles?.(message) ?? 0;
+    const shown = [...blocks(message.parts, toolDetails), ...(withheld > 0 ? [`- ${withheld} attached file${withheld === 1 ? "" : "s"} not shared`] : [])];
+    lines.push("", `## ${speaker(message)}`, "", ...shown.flatMap((block, i) => (i === 0 ? [block] : ["", block])));
     if (note) lines.push("", note);
     if (message.feedback) lines.push("", feedbackLine(message.feedback));
   }

@@ -65,6 +65,7 @@ const TABLES_ADDED = [
   "budget_group_members",
   "model_calls",
   "spend_days",
+  "shares",
 ];
 /** Indexes made since on tables that were there. */
 const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];

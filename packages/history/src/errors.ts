@@ -10,6 +10,8 @@ export type ErrorKind =
   | "forbidden"
   | "not_found"
   | "conflict"
+  /** What was there is no more, for good (a share link revoked or expired): 410. */
+  | "gone"
   | "payload_too_large"
   | "rate_limited"
   /** The person's budget has no room for what was asked (lib/budgets/): 429, with Retry-After to the period's end. */
@@ -27,6 +29,7 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   rate_limited: 429,
   budget: 429,

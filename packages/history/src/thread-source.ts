@@ -7,12 +7,14 @@
 //   import    a file with no source of its own (POST /api/threads/import)
 //   fork      another thread (POST /api/threads/:id/fork): sourceId is that
 //             thread, sourceMetadata.messageId the message it was forked at
+//   share     a share link's snapshot ("Continue this conversation"):
+//             sourceId is the link's id
 // An export keeps all three, and an import of it keeps them as they were.
 // Isomorphic: zod and types only.
 import { z } from "zod";
 import { jsonDepth } from "./json-depth";
 
-export const THREAD_SOURCES = ["web", "api", "agentkit", "import", "fork"] as const;
+export const THREAD_SOURCES = ["web", "api", "agentkit", "import", "fork", "share"] as const;
 export type ThreadSource = (typeof THREAD_SOURCES)[number];
 
 /** The most a source's metadata may hold, as JSON text, and how deeply it may nest: a label, not a store. */

@@ -20,7 +20,7 @@ CREATE TABLE threads (
   last_read_at    timestamptz DEFAULT now(),
   -- Where the conversation came from, set when it is made and never changed,
   -- with the entry point's own id for it and what it says about it.
-  source          text NOT NULL DEFAULT 'web' CHECK (source IN ('web', 'api', 'agentkit', 'import', 'fork')),
+  source          text NOT NULL DEFAULT 'web' CHECK (source IN ('web', 'api', 'agentkit', 'import', 'fork', 'share')),
   source_id       text CHECK (char_length(source_id) BETWEEN 1 AND 200),
   source_metadata jsonb CHECK (jsonb_typeof(source_metadata) = 'object'),
   -- The model its latest reply was written with (`provider:model`): where the page's picker starts.
