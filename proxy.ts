@@ -6,8 +6,9 @@ import { SESSION_COOKIE } from "@/lib/accounts/cookie-names";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address.mjs";
 import { errorResponse } from "@/lib/http/handler";
 import { mayMintIdentity, stateChangeRefusal } from "@/lib/http/request-origin";
-import { newNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
-import { SHARED_CACHE_CONTROL } from "@/lib/shares/shared-headers";
+import { newNonce, pageContentSecurityPolicy, staticPagePolicy } from "@/lib/http/security-headers";
+import { SHARED_CACHE_CONTROL, SHARED_HEADERS } from "@/lib/shares/shared-headers";
+import { unavailablePage } from "@/lib/shares/unavailable-page";
 import { SHARE_STATE_HEADER } from "@/lib/shares/share-state";
 
 // Runs before every page and API route (not static assets, the icons and the
@@ -70,8 +71,9 @@ const SHARED = /^\/s\/([^/]+)(\/.+)?$/;
 /**
  * A shared page: counted against the address's limit, its link looked up
  * (a view counted) and what was found told to the page; one that does not
- * open answers 410 (revoked, expired) or 404 (unknown, forged) with the same
- * page and the same work. The Markdown and files routes look their link up themselves.
+ * open is answered here, 410 (revoked, expired) or 404 (unknown, forged),
+ * with the same page and the same work (lib/shares/unavailable-page.ts). The
+ * Markdown and files routes look their link up themselves.
  */
 async function sharedLink(request: NextRequest, [, shareId, rest]: RegExpExecArray, changedHeaders: () => Headers, csp: string | undefined) {
   const requestHeaders = changedHeaders();
@@ -85,12 +87,23 @@ async function sharedLink(request: NextRequest, [, shareId, rest]: RegExpExecArr
     return errorResponse(error); // a 429 with Retry-After
   }
   const state = await app().shares().open(shareId, request.method === "GET");
-  requestHeaders.set(SHARE_STATE_HEADER, state);
-  const init = { request: { headers: requestHeaders } };
-  const response = state === "live" ? NextResponse.next(init) : NextResponse.rewrite(request.nextUrl, { ...init, status: state === "gone" ? 410 : 404 });
-  if (csp) response.headers.set("content-security-policy", csp);
-  response.headers.set("cache-control", SHARED_CACHE_CONTROL);
-  return response;
+  if (state === "live") {
+    requestHeaders.set(SHARE_STATE_HEADER, state);
+    const response = NextResponse.next({ request: { headers: requestHeaders } });
+    if (csp) response.headers.set("content-security-policy", csp);
+    response.headers.set("cache-control", SHARED_CACHE_CONTROL);
+    return response;
+  }
+  const nonce = newNonce();
+  return new NextResponse(request.method === "HEAD" ? null : unavailablePage(state, nonce), {
+    status: state === "gone" ? 410 : 404,
+    headers: {
+      ...SHARED_HEADERS,
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": staticPagePolicy(nonce),
+      "cache-control": SHARED_CACHE_CONTROL,
+    },
+  });
 }
 
 /** The pages anyone may open: signing in, signing up, resetting a password, an invite's landing. */

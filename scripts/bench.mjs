@@ -24,7 +24,8 @@
 // just the JavaScript of a thread's page, printed and not written. Then the
 // admin's spend report over a year of a million model calls, on a database of
 // its own (scripts/bench/spend-report.mjs; --spend-only runs just that, no
-// build needed, and adds it to the results already written).
+// build needed, and adds it to the results already written). And what a
+// share link's public page costs: live, revoked and unknown (scripts/bench/share-open.mjs).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -47,6 +48,7 @@ import { finishAfterLastToken } from "./bench/finish-after-last-token.mjs";
 import { resumeLatency } from "./bench/resume-latency.mjs";
 import { serverCpu } from "./bench/server-cpu.mjs";
 import { budgetCheck } from "./bench/budget-check.mjs";
+import { shareOpen } from "./bench/share-open.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -110,6 +112,9 @@ async function main() {
         results.threadList = await threadListCost(server, direct);
         results.budgetCheck = await budgetCheck(direct, { iterations: quick ? 50 : 1_000, callsBehind: quick ? 1_000 : 10_000 });
         log(`budgets: the check before a turn ${results.budgetCheck.status.p50} ms, a call's reservation ${results.budgetCheck.reserve.p50} ms and settlement ${results.budgetCheck.settle.p50} ms (p50)`);
+        results.shareOpen = await shareOpen(server.url, await visitor(server.url), { rounds: quick ? 20 : 300 });
+        const { live, gone, unknown } = results.shareOpen;
+        log(`a shared page: live ${live.p50} ms, revoked (410) ${gone.p50} ms, unknown (404) ${unknown.p50} ms (p50)`);
         results.chatPageJs = await chatPageJs(server.url);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);

@@ -20,6 +20,10 @@ export function pageContentSecurityPolicy(nonce: string, options: { dev: boolean
   return directives.join("; ");
 }
 
+/** A page of plain HTML that runs nothing, its one style block under `nonce` (a share link's 404 and 410, written by the proxy). */
+export const staticPagePolicy = (nonce: string) =>
+  `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
 /** JSON and other non-page responses: nothing may load or frame them. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 

@@ -269,6 +269,14 @@ export function writeReport(results, { quick, root, outDir }) {
           "",
         ]
       : []),
+    ...(results.shareOpen
+      ? [
+          `A share link's public page over HTTP with no cookie (p50 / p95 of ${results.shareOpen.rounds} each, in turn): live ${results.shareOpen.live.p50} / ${results.shareOpen.live.p95} ms, ` +
+            `revoked (410) ${results.shareOpen.gone.p50} / ${results.shareOpen.gone.p95} ms, unknown (404) ${results.shareOpen.unknown.p50} / ${results.shareOpen.unknown.p95} ms: ` +
+            `the 410 and the 404 ${Math.abs(results.shareOpen.goneMinusUnknownP50)} ms apart at the median.`,
+          "",
+        ]
+      : []),
     pageJsLine(results.chatPageJs),
     "",
     "| target | met | measured |",

@@ -89,6 +89,9 @@ export function benchServers({ root, outDir, basePort }) {
         RATE_LIMIT_CHAT_PER_MINUTE: "0",
         RATE_LIMIT_CHAT_PER_MINUTE_PER_ADDRESS: "0",
         RATE_LIMIT_NEW_IDENTITIES_PER_HOUR: "0",
+        RATE_LIMIT_IMPORTS_PER_HOUR: "0",
+        RATE_LIMIT_IMPORTS_PER_HOUR_PER_ADDRESS: "0",
+        RATE_LIMIT_SHARE_VIEWS_PER_MINUTE_PER_ADDRESS: "0",
         // Signed in, as the default mode runs: every request reads its session from the database.
         AUTH_MODE: "accounts",
         AUTH_SIGNUP: "open",
