@@ -47,7 +47,8 @@ export function SignInForm({
 
   const withPasskey = () => thenGo(async () => (await import("@/lib/client/passkeys")).signInWithPasskey(), next);
 
-  const asGuest = () => thenGo(continueAsGuest, "/");
+  // A guest goes where the sign-in was asked for too ("Continue this conversation" of a shared link, say).
+  const asGuest = () => thenGo(continueAsGuest, next);
 
   /** The email field's address gets a link; the password field is not needed for it. */
   function emailLink() {
