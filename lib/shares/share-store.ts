@@ -46,6 +46,15 @@ const toShare = (row: Row): ShareRow => ({
   expired: row.expired,
 });
 
+/** A live link as its page, Markdown, files and forks read it. */
+export interface LiveShare {
+  owner: string;
+  options: ShareOptions;
+  snapshot: SharedSnapshot;
+  /** Each shown file's SHA-256 (hex), by the id the snapshot names it by. */
+  files: Record<string, string>;
+}
+
 /** What GET /s/:shareId finds: a live link, one that was (revoked or expired), or none. */
 export type ShareState = "live" | "gone" | "unknown";
 
@@ -124,25 +133,15 @@ export class ShareStore {
     return rows.length === 0 ? "unknown" : rows[0].live ? "live" : "gone";
   }
 
-  /** A live link's snapshot and options, with its owner; its state when it is not live. */
-  async snapshot(key: string): Promise<{ owner: string; options: ShareOptions; snapshot: SharedSnapshot } | Exclude<ShareState, "live">> {
-    const { rows } = await this.pool().query<{ owner: string; options: ShareOptions; snapshot: SharedSnapshot | null; live: boolean }>(
-      `SELECT s.owner, s.options, CASE WHEN ${LIVE} THEN s.snapshot END AS snapshot, ${LIVE} AS live FROM shares s WHERE s.id = $1`,
+  /** A live link's snapshot and options, with its owner and its files' contents (SHA-256, hex) by the snapshot's ids; its state when it is not live. */
+  async snapshot(key: string): Promise<LiveShare | Exclude<ShareState, "live">> {
+    const { rows } = await this.pool().query<{ owner: string; options: ShareOptions; snapshot: SharedSnapshot | null; files: Record<string, string>; live: boolean }>(
+      `SELECT s.owner, s.options, CASE WHEN ${LIVE} THEN s.snapshot END AS snapshot, s.files, ${LIVE} AS live FROM shares s WHERE s.id = $1`,
       [key],
     );
     if (rows.length === 0) return "unknown";
     const [row] = rows;
-    return row.live && row.snapshot ? { owner: row.owner, options: row.options, snapshot: row.snapshot } : "gone";
-  }
-
-  /** A live link's owner and its files' contents (SHA-256, hex) by the ids the snapshot names them by; the link's state when it is not live. */
-  async files(key: string): Promise<{ owner: string; files: Record<string, string> } | Exclude<ShareState, "live">> {
-    const { rows } = await this.pool().query<{ owner: string; files: Record<string, string>; live: boolean }>(
-      `SELECT s.owner, s.files, ${LIVE} AS live FROM shares s WHERE s.id = $1`,
-      [key],
-    );
-    if (rows.length === 0) return "unknown";
-    return rows[0].live ? { owner: rows[0].owner, files: rows[0].files } : "gone";
+    return row.live && row.snapshot ? { owner: row.owner, options: row.options, snapshot: row.snapshot, files: row.files } : "gone";
   }
 }
 

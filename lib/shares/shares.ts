@@ -10,7 +10,7 @@ import { sharePath, type SharedLink, type SharedSnapshot, type ShareOptions } fr
 import type { ThreadSummary } from "@/lib/protocol/threads";
 import { forkOfSnapshot } from "./fork";
 import { newShareId, readShareId, shareIdOf } from "./share-id";
-import type { ShareRow, ShareState, ShareStore } from "./share-store";
+import type { LiveShare, ShareRow, ShareState, ShareStore } from "./share-store";
 import { sharedMarkdown } from "./shared-markdown";
 import { snapshotOf } from "./snapshot";
 import type { SharesSettings } from "./settings";
@@ -100,18 +100,15 @@ export class Shares {
 
   /** A live link's snapshot; 404 or 410 otherwise. */
   async opened(shareId: string): Promise<OpenedShare> {
-    const found = await this.deps.store.snapshot((await this.key(shareId)) ?? "-");
-    if (found === "unknown") throw unknown();
-    if (found === "gone") throw gone();
-    return { options: found.options, snapshot: found.snapshot };
+    const { options, snapshot } = await this.live(shareId);
+    return { options, snapshot };
   }
 
   /** One of a live link's files, as its owner holds it; 404 for a file it does not show, 410 once it is gone. */
   async file(shareId: string, fileId: string): Promise<StoredFile> {
-    const found = await this.deps.store.files((await this.key(shareId)) ?? "-");
-    if (found === "gone") throw gone();
-    const sha256 = found === "unknown" ? undefined : Object.hasOwn(found.files, fileId) ? found.files[fileId] : undefined;
-    const file = found !== "unknown" && sha256 ? (await this.deps.files().byContent(found.owner, [sha256])).get(sha256) : undefined;
+    const { owner, files } = await this.live(shareId);
+    const sha256 = Object.hasOwn(files, fileId) ? files[fileId] : undefined;
+    const file = sha256 ? (await this.deps.files().byContent(owner, [sha256])).get(sha256) : undefined;
     if (!file) throw unknown();
     return { ...file, id: fileId };
   }
@@ -122,16 +119,12 @@ export class Shares {
    * copied as the viewer's, and nothing it hides was ever in it.
    */
   async continueAs(viewer: string, shareId: string): Promise<ThreadSummary> {
-    const { snapshot } = await this.opened(shareId);
-    const found = snapshot.files.length > 0 ? await this.deps.store.files((await this.key(shareId))!) : "unknown";
-    const bytes = new Map<string, Buffer>();
-    if (typeof found !== "string") {
-      const held = await this.deps.files().byContent(found.owner, Object.values(found.files));
-      for (const [fileId, sha256] of Object.entries(found.files)) {
-        const file = held.get(sha256);
-        if (file) bytes.set(fileId, file.content);
-      }
-    }
+    const { owner, snapshot, files } = await this.live(shareId);
+    const held = await this.deps.files().byContent(owner, Object.values(files));
+    const bytes = new Map(Object.entries(files).flatMap(([fileId, sha256]) => {
+      const file = held.get(sha256);
+      return file ? [[fileId, file.content] as const] : [];
+    }));
     return this.deps.threads().import(viewer, forkOfSnapshot(snapshot, shareId, bytes));
   }
 
@@ -139,6 +132,14 @@ export class Shares {
   async markdown(shareId: string): Promise<{ title: string | null; text: string }> {
     const { snapshot, options } = await this.opened(shareId);
     return { title: snapshot.title, text: sharedMarkdown(snapshot, options) };
+  }
+
+  /** A live link; 404 for an unknown or forged one, 410 for one revoked or expired. */
+  private async live(shareId: string): Promise<LiveShare> {
+    const found = await this.deps.store.snapshot((await this.key(shareId)) ?? "-");
+    if (found === "unknown") throw unknown();
+    if (found === "gone") throw gone();
+    return found;
   }
 
   /** The database key of a well-formed id whose signature holds. */
