@@ -20,7 +20,7 @@ import { processNews, type ProcessNewsState } from "@/lib/runtime/process-news";
 import type { TurnRuntime } from "@/lib/runtime/types";
 import { ThreadRepository } from "@/lib/threads/repository";
 import type { Reminder } from "@/lib/reminders/reminder-store";
-import { wingServices, wingTools, type WingServices } from "@/lib/wings";
+import { WINGS, wingServices, wingTools, type WingServices } from "@/lib/wings";
 import { once, type WingParts } from "@/lib/wing";
 import type { SearchThreads } from "@/lib/agent/network/tools/search-threads";
 import { scheduleOnInngest } from "@/lib/inngest/reminder-events";
@@ -117,7 +117,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
     /** Loaded on the first read; a configured SESSION_SECRET never asks for the pool. */
     sessionSecret: sessionSecret(pool, config.SESSION_SECRET),
     rateLimits: (): RateLimits => new RateLimits(pool, config, limiters()),
-    threads: once((): ThreadRepository => new ThreadRepository(pool(), news.threadsChanged, app.history())),
+    threads: once((): ThreadRepository => new ThreadRepository(pool(), WINGS, news.threadsChanged, app.history())),
     history: once(() => new PostgresHistoryAdapter(pool(), news.threadsChanged, news.runnerKey)),
     deviceLinks: once(() => new DeviceLinks(pool())),
     /** Where tool calls wait for the user's approval. */

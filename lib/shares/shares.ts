@@ -2,9 +2,9 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { AppError } from "@threadline/history/errors";
 import type { SessionSecret } from "@/lib/auth/secret";
-import { refuseOversized } from "@/lib/threads/export";
+import { refuseOversized, type ThreadSize, type VersionTree } from "@/lib/threads/export";
+import type { ThreadExport } from "@/lib/protocol/thread-export";
 import type { FileStore, StoredFile } from "@/lib/files/file-store";
-import type { ThreadRepository } from "@/lib/threads/repository";
 import type { CreateShare } from "@/lib/protocol/share-request";
 import { sharePath, type SharedLink, type SharedSnapshot, type ShareOptions } from "@/lib/protocol/shares";
 import type { ThreadSummary } from "@/lib/protocol/threads";
@@ -15,9 +15,16 @@ import { sharedMarkdown } from "./shared-markdown";
 import { snapshotOf } from "./snapshot";
 import type { SharesSettings } from "./settings";
 
+/** What the links read and write of threads: the thread repository's part they use. */
+export interface SharedThreads {
+  size(owner: string, id: string): Promise<ThreadSize>;
+  versionTree(owner: string, id: string): Promise<VersionTree>;
+  import(owner: string, file: Pick<ThreadExport, "thread" | "messages" | "files" | "documents">): Promise<ThreadSummary>;
+}
+
 export interface SharesDeps {
   store: ShareStore;
-  threads(): ThreadRepository;
+  threads(): SharedThreads;
   /** The owners' files, which a link shows and a fork copies. */
   files(): FileStore;
   secret: SessionSecret;

@@ -1,10 +1,9 @@
 import "server-only";
 import type { SessionSecret } from "@/lib/auth/secret";
 import type { FileStore } from "@/lib/files/file-store";
-import type { ThreadRepository } from "@/lib/threads/repository";
 import { once, type Wing, type WingParts } from "@/lib/wing";
 import { adoptShares, revokeThreadShares, ShareStore } from "./share-store";
-import { Shares } from "./shares";
+import { Shares, type SharedThreads } from "./shares";
 import type { SharesSettings } from "./settings";
 
 // Share links: a read-only snapshot of one branch of a thread, opened by
@@ -14,7 +13,7 @@ import type { SharesSettings } from "./settings";
 
 /** What the links take from the app: the threads they snapshot and fork into, and the secret that signs their ids. */
 interface SharesApp {
-  threads(): ThreadRepository;
+  threads(): SharedThreads;
   files(): FileStore;
   sessionSecret: SessionSecret;
 }

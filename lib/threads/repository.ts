@@ -13,7 +13,6 @@ import type { PendingTurn } from "@/lib/protocol/chat";
 import type { ExportedDocument, ExportedFile, ExportedMessage, ThreadExport } from "@/lib/protocol/thread-export";
 import { decodeImportedFile, type DecodedFile } from "@/lib/files/imported-file";
 import type { Db, ExportSection, ImportContext, ThreadRef, TimelineSection, Wing } from "@/lib/wing";
-import { WINGS } from "@/lib/wings";
 import type { ThreadSource } from "@threadline/history/thread-source";
 import { PART_COLUMNS, rowsToMessages, type PartRow } from "@threadline/history/rows";
 import { databaseRefusal } from "@/lib/db/refusal";
@@ -98,15 +97,16 @@ export class ThreadRepository {
   private readonly listed: { column: string; item: (row: ListedRow) => Partial<ThreadListItem> }[];
 
   /**
+   * `wings`: whose hooks take part in the thread's life (lib/wing.ts; the
+   * app's are lib/wings.ts's, handed in so that a wing may read threads);
    * `history`: the app's one adapter, which the thread's reads go through (one
-   * of its own when none is given); `wings`: whose hooks take part in the
-   * thread's life (lib/wing.ts).
+   * of its own when none is given).
    */
   constructor(
     private readonly pool: pg.Pool,
+    wings: readonly Wing[],
     private readonly changed: ThreadsChanged = () => {},
     private readonly history: PostgresHistoryAdapter = new PostgresHistoryAdapter(pool, changed),
-    wings: readonly Wing[] = WINGS,
   ) {
     this.lives = wings.flatMap((wing) => (wing.thread ? [wing.thread] : []));
     this.listed = this.lives.flatMap((life) => (life.listed ? [life.listed] : [])).map((listed, index) => ({

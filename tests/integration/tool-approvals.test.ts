@@ -5,6 +5,7 @@ import type { Part } from "@threadline/history/parts";
 import { threadExportSchema } from "@/lib/protocol/thread-export";
 import { threadExport } from "@/lib/threads/export";
 import { ThreadRepository } from "@/lib/threads/repository";
+import { WINGS } from "@/lib/wings";
 import { denialText } from "@threadline/history/approvals";
 import { databaseTargets, onDatabase } from "../support/db-targets";
 
@@ -110,7 +111,7 @@ describe.each(databaseTargets())("tool approvals on the $name", (target) => {
 
   it("is exported waiting, and imported as stopped with its call no longer waiting: the approval was the exporting server's", async () => {
     const { threadId, approvalId } = await waitingThread();
-    const repo = new ThreadRepository(db.pool);
+    const repo = new ThreadRepository(db.pool, WINGS);
     const file = threadExportSchema.parse(JSON.parse(JSON.stringify(threadExport(await db.repo.versionTree(owner, threadId), new Date()))));
     expect(file.messages[1]).toMatchObject({ status: "waiting", parts: [expect.anything(), call(approvalId)] });
     const importer = `owner-${randomUUID()}`;

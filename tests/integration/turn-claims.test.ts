@@ -5,6 +5,7 @@ import { NotificationListener } from "@/lib/live/listener";
 import { RunnerLock } from "@/lib/db/runner-lock";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { ThreadRepository } from "@/lib/threads/repository";
+import { WINGS } from "@/lib/wings";
 import { TEST_DATABASE_URL } from "../support/db";
 import { databaseTargets, onDatabase } from "../support/db-targets";
 
@@ -209,7 +210,7 @@ describe.skipIf(inject("embeddedDatabase"))("a turn's runner, on the Postgres se
     await open(runner.adapter, threadId, "m1", "turn-1");
     await runner.end();
     await eventually(async () => (await running(threadId)).length === 0);
-    expect(await new ThreadRepository(pool).pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
+    expect(await new ThreadRepository(pool, WINGS).pendingTurn(owner, threadId)).toEqual({ messageId: "m1", state: "interrupted" });
 
     const elsewhere = new PostgresHistoryAdapter(pool);
     expect((await open(elsewhere, threadId, "m1", "turn-2")).claim).toEqual({ claimed: true });

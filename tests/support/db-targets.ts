@@ -2,6 +2,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { PostgresHistoryAdapter } from "@threadline/history/postgres";
 import { ThreadRepository } from "@/lib/threads/repository";
+import { WINGS } from "@/lib/wings";
 import { startEmbeddedPostgres } from "@/lib/db/embedded.mjs";
 import { migrate } from "@threadline/history/migrate";
 import { testPool } from "./db";
@@ -57,7 +58,7 @@ export function onDatabase(target: DatabaseTarget): { readonly pool: pg.Pool; re
   let opened: { pool: pg.Pool; close: () => Promise<void>; adapter: PostgresHistoryAdapter; repo: ThreadRepository } | undefined;
   beforeAll(async () => {
     const { pool, close } = await target.open();
-    opened = { pool, close, adapter: new PostgresHistoryAdapter(pool), repo: new ThreadRepository(pool) };
+    opened = { pool, close, adapter: new PostgresHistoryAdapter(pool), repo: new ThreadRepository(pool, WINGS) };
   });
   afterAll(() => opened?.close());
   const open = () => {
