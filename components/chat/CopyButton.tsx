@@ -44,6 +44,12 @@ function copyWithTextarea(text: string): boolean {
   return copied;
 }
 
+const ICON_CLASS =
+  "inline-flex h-7 items-center gap-1 rounded-lg px-1.5 text-neutral-500 outline-none hover:bg-neutral-100 hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100";
+/** With its name shown: a bordered button, as the page's other actions. */
+const LABELLED_CLASS =
+  "inline-flex items-center gap-1.5 rounded-lg border border-neutral-300 px-2.5 py-1.5 text-neutral-700 outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:border-neutral-600 dark:text-neutral-200 dark:hover:bg-neutral-800";
+
 interface CopyButtonProps {
   /** What the button copies. */
   text: string;
@@ -72,19 +78,13 @@ export function CopyButton({ text, className = "", label }: CopyButtonProps) {
       aria-label={label ?? "Copy"}
       title={copied ? "Copied" : (label ?? "Copy")}
       onClick={() => void copy()}
-      className={`inline-flex h-7 items-center gap-1 rounded-lg px-1.5 text-neutral-500 outline-none hover:bg-neutral-100 hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100 ${className}`}
+      className={`${label ? LABELLED_CLASS : ICON_CLASS} ${className}`}
     >
       {copied ? <CheckIcon /> : <CopyIcon />}
-      {copied ? (
+      {(copied || label) && (
         <span aria-hidden="true" className="text-xs">
-          Copied
+          {copied ? "Copied" : label}
         </span>
-      ) : (
-        label && (
-          <span aria-hidden="true" className="text-xs">
-            {label}
-          </span>
-        )
       )}
     </button>
   );

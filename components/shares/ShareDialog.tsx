@@ -113,7 +113,7 @@ export function ShareDialog({ threadId, open, onClose }: ShareDialogProps) {
                 onFocus={(event) => event.currentTarget.select()}
                 className="min-w-0 flex-1 rounded-lg border border-neutral-300 bg-neutral-50 px-3 py-2 font-mono text-xs dark:border-neutral-600 dark:bg-neutral-800"
               />
-              <CopyButton text={link.url} label="Copy link" className="h-auto shrink-0 border border-neutral-300 px-3 text-neutral-700 dark:border-neutral-600 dark:text-neutral-200" />
+              <CopyButton text={link.url} label="Copy link" className="shrink-0" />
             </div>
           </div>
           <p className="text-xs text-neutral-600 dark:text-neutral-300">

@@ -25,11 +25,11 @@ interface SharedMessageProps {
   shareId: string;
   message: SharedMessageData;
   options: ShareOptions;
-  /** The documents the link shows, by id: a reply's "wrote" line leads to the one in the panel. */
-  documentIds: ReadonlySet<string>;
+  /** The documents the link shows: a reply's "wrote" line leads to its own in the panel. */
+  documents: readonly { id: string; title: string }[];
 }
 
-export function SharedMessage({ shareId, message, options, documentIds }: SharedMessageProps) {
+export function SharedMessage({ shareId, message, options, documents }: SharedMessageProps) {
   // A file is read through the link, never through the owner's own address.
   const parts = toUIParts(message.parts).map((part) => (part.type === "file" ? { ...part, url: sharedFilePath(shareId, fileIdOf(part)) } : part));
   const withheld = message.withheldFiles ? <WithheldFiles count={message.withheldFiles} /> : null;
@@ -52,7 +52,7 @@ export function SharedMessage({ shareId, message, options, documentIds }: Shared
   }
 
   const sections = buildTimeline(parts);
-  const shown = { shareId, options, documentIds };
+  const shown = { shareId, options, documents };
   return (
     <div data-role="assistant" className="flex w-full min-w-0 flex-col gap-3 break-words">
       <h2 className="sr-only print:not-sr-only print:text-xs print:font-semibold">Assistant</h2>
@@ -75,7 +75,7 @@ export function SharedMessage({ shareId, message, options, documentIds }: Shared
   );
 }
 
-type Shown = Pick<SharedMessageProps, "shareId" | "options" | "documentIds">;
+type Shown = Pick<SharedMessageProps, "shareId" | "options" | "documents">;
 
 function SharedEntry({ item, agent, shown }: { item: TimelineItem; agent?: string; shown: Shown }) {
   switch (item.kind) {
@@ -87,7 +87,7 @@ function SharedEntry({ item, agent, shown }: { item: TimelineItem; agent?: strin
     case "sub-agent": {
       if (!detailsShown(item.part, shown.options)) return <UsedTool toolName={item.part.toolName} />;
       const event = documentEvent(item.part);
-      if (event) return <SharedDocumentEvent {...event} agent={agent} linked={shown.documentIds.has(event.documentId)} />;
+      if (event) return <SharedDocumentEvent {...event} agent={agent} anchor={documentAnchorOf(event, shown.documents)} />;
       if (item.kind === "tool") return <ToolCard part={item.part} streaming={false} followed />;
       return (
         <SubAgentCard part={item.part} call={item.call} streaming={false} followed>
@@ -120,7 +120,7 @@ function detailsShown(part: DynamicToolUIPart, options: ShareOptions): boolean {
 function UsedTool({ toolName }: { toolName: string }) {
   const { name, server } = toolDisplayName(toolName);
   return (
-    <p className="flex items-center gap-2 rounded-xl border border-neutral-200 px-3 py-2 text-sm text-neutral-700 dark:border-neutral-700 dark:text-neutral-200">
+    <p className="flex items-center gap-2 rounded-xl border border-neutral-200 px-3 py-1.5 text-sm text-neutral-700 dark:border-neutral-700 dark:text-neutral-200">
       <span aria-hidden="true" className="size-2 shrink-0 rounded-full bg-neutral-400 dark:bg-neutral-500" />
       <span className="min-w-0 wrap-anywhere">
         Used <span className="font-mono text-xs font-semibold">{name}</span>
@@ -131,15 +131,15 @@ function UsedTool({ toolName }: { toolName: string }) {
 }
 
 /** A document written or revised in the reply, leading to the panel's copy of it when the link shows it. */
-function SharedDocumentEvent({ documentId, title, version, created, agent, linked }: NonNullable<ReturnType<typeof documentEvent>> & { agent?: string; linked: boolean }) {
+function SharedDocumentEvent({ title, version, created, agent, anchor }: NonNullable<ReturnType<typeof documentEvent>> & { agent?: string; anchor?: string }) {
   return (
     <p className="flex items-center gap-2 rounded-xl border border-neutral-200 px-3 py-2 text-sm dark:border-neutral-700">
       <FileIcon />
       <span className="min-w-0 flex-1 wrap-anywhere">
         {agent ?? "The assistant"} {created ? "wrote" : "revised"} <em>{title}</em> (v{version})
       </span>
-      {linked && (
-        <a href={`#${documentAnchor(documentId)}`} className="shrink-0 rounded-lg border border-neutral-300 px-2 py-1 text-xs font-medium hover:bg-neutral-100 print:hidden dark:border-neutral-600 dark:hover:bg-neutral-800">
+      {anchor && (
+        <a href={`#${anchor}`} className="shrink-0 rounded-lg border border-neutral-300 px-2 py-1 text-xs font-medium hover:bg-neutral-100 print:hidden dark:border-neutral-600 dark:hover:bg-neutral-800">
           Show <span className="sr-only">{title}</span>
         </a>
       )}
@@ -157,6 +157,18 @@ function WithheldFiles({ count }: { count: number }) {
 
 /** The id a document's section in the panel has, for a reply's line to lead to. */
 export const documentAnchor = (documentId: string) => `document-${documentId}`;
+
+/**
+ * Where the panel shows the document a call wrote: by its id, or, in a
+ * thread imported from a file (its documents given new ids, the calls' results
+ * kept as they were), by its title when no other document has it.
+ */
+function documentAnchorOf(event: { documentId: string; title: string }, documents: SharedMessageProps["documents"]): string | undefined {
+  const byId = documents.find((document) => document.id === event.documentId);
+  const byTitle = documents.filter((document) => document.title === event.title);
+  const found = byId ?? (byTitle.length === 1 ? byTitle[0] : undefined);
+  return found && documentAnchor(found.id);
+}
 
 function fileIdOf(part: Extract<UIPart, { type: "file" }>): string {
   return String((part.providerMetadata?.[UI_METADATA_KEY] as { fileId?: unknown } | undefined)?.fileId ?? "");

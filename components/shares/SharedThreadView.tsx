@@ -21,7 +21,7 @@ const startedText = (at: string) => new Intl.DateTimeFormat("en-US", { dateStyle
  */
 export function SharedThreadView({ shareId, snapshot, options }: SharedThreadViewProps) {
   const title = snapshot.title ?? UNTITLED_THREAD;
-  const documentIds = new Set(snapshot.documents.map((document) => document.id));
+  const documents = snapshot.documents.map(({ id, title }) => ({ id, title }));
   const withDocuments = snapshot.documents.length > 0;
   return (
     <div className="print-plain min-h-dvh">
@@ -58,7 +58,7 @@ export function SharedThreadView({ shareId, snapshot, options }: SharedThreadVie
           <ol aria-label="Messages" className="flex flex-col gap-8">
             {snapshot.messages.map((message) => (
               <li key={message.id} className="min-w-0 print:break-inside-avoid-page">
-                <SharedMessage shareId={shareId} message={message} options={options} documentIds={documentIds} />
+                <SharedMessage shareId={shareId} message={message} options={options} documents={documents} />
               </li>
             ))}
           </ol>

@@ -10,7 +10,7 @@ import { UNTITLED_THREAD } from "@threadline/history/title";
 import { dateText, expiryText, includedText, viewsText } from "./share-words";
 
 const ACTION =
-  "rounded-md border border-neutral-300 px-2.5 py-1 text-sm font-medium outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 disabled:opacity-60 dark:border-neutral-600 dark:hover:bg-neutral-800";
+  "rounded-lg border border-neutral-300 px-2.5 py-1.5 text-xs font-medium outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 disabled:opacity-60 dark:border-neutral-600 dark:hover:bg-neutral-800";
 
 /** "Shared links": every link of the visitor's not revoked, newest first, each to copy or revoke. */
 export function SharesPanel() {
@@ -86,7 +86,7 @@ function SharedLinkRow({ link, revoking, onRevoke }: { link: SharedLink; revokin
         <p className="text-xs text-neutral-600 dark:text-neutral-300">Includes {includedText(link.options)}</p>
       </div>
       <div className="flex shrink-0 items-center gap-2">
-        <CopyButton text={link.url} label="Copy link" className="border border-neutral-300 text-neutral-700 dark:border-neutral-600 dark:text-neutral-200" />
+        <CopyButton text={link.url} label="Copy link" />
         <button type="button" onClick={onRevoke} disabled={revoking} aria-describedby={titleId} className={ACTION}>
           Revoke
         </button>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { ImportThread } from "@/components/sidebar/ImportThread";
 import { ThreadList } from "@/components/sidebar/ThreadList";
@@ -20,6 +21,7 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
   const { startNewChat } = useNewChat();
   const [query, setQuery] = useState("");
   const searching = query.trim().length > 0;
+  const pathname = usePathname();
 
   return (
     <>
@@ -67,7 +69,8 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
             <Link
               href="/shares"
               onClick={onClose}
-              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:text-neutral-200 dark:hover:bg-neutral-800"
+              aria-current={pathname === "/shares" ? "page" : undefined}
+              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
             >
               Shared links
             </Link>
