@@ -10,7 +10,7 @@ import type { Me } from "@/lib/protocol/accounts";
 
 /**
  * "Account": who is signed in, what they used of their budget, and what they
- * can do from here: the admin's People, Budgets and Spend pages, signing out. A guest is offered signing in and up instead;
+ * can do from here: the admin's People, Budgets and Spend pages, their shared links, signing out. A guest is offered signing in and up instead;
  * behind a sign-in proxy, the proxy signs people out.
  */
 export function AccountMenu({ me }: { me: Me }) {
@@ -109,6 +109,12 @@ export function AccountMenu({ me }: { me: Me }) {
               </li>
             </>
           )}
+          {/* Everyone here may share a thread (a guest too): their links are theirs to revoke. */}
+          <li>
+            <a ref={setFirst} href="/shares" className={item}>
+              Shared links
+            </a>
+          </li>
           {me.guest && (
             <>
               <li>

@@ -7,6 +7,7 @@ import type { McpServerStatus } from "@/lib/protocol/mcp";
 import { Composer } from "@/components/chat/Composer";
 import { EmptyState } from "@/components/chat/EmptyState";
 import { ExportMenu } from "@/components/chat/ExportMenu";
+import { ShareButton } from "@/components/shares/ShareButton";
 import type { MessageActions } from "@/components/chat/MessageActions";
 import { MessageList } from "@/components/chat/MessageList";
 import { useThreadChat } from "@/components/chat/useThreadChat";
@@ -100,6 +101,7 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
       )}
       {!isEmpty && snapshot.threadId && (
         <HeaderActions>
+          <ShareButton threadId={snapshot.threadId} />
           <ExportMenu threadId={snapshot.threadId} />
         </HeaderActions>
       )}

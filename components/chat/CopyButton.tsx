@@ -44,15 +44,23 @@ function copyWithTextarea(text: string): boolean {
   return copied;
 }
 
+const ICON_CLASS =
+  "inline-flex h-7 items-center gap-1 rounded-lg px-1.5 text-neutral-500 outline-none hover:bg-neutral-100 hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100";
+/** With its name shown: a bordered button, as the page's other actions. */
+const LABELLED_CLASS =
+  "inline-flex items-center gap-1.5 rounded-lg border border-neutral-300 px-2.5 py-1.5 text-neutral-700 outline-none hover:bg-neutral-100 focus-visible:ring-2 focus-visible:ring-neutral-500 dark:border-neutral-600 dark:text-neutral-200 dark:hover:bg-neutral-800";
+
 interface CopyButtonProps {
   /** What the button copies. */
   text: string;
   /** Extra classes, e.g. to show it only on hover. */
   className?: string;
+  /** Its name, shown beside the icon (e.g. "Copy link"); without one, the icon alone stands for "Copy". */
+  label?: string;
 }
 
-/** An icon button named "Copy"; for a moment after a click it shows "Copied" (its name stays "Copy"). */
-export function CopyButton({ text, className = "" }: CopyButtonProps) {
+/** An icon button named "Copy" (or its label); for a moment after a click it shows "Copied" (its name stays the same). */
+export function CopyButton({ text, className = "", label }: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -67,15 +75,15 @@ export function CopyButton({ text, className = "" }: CopyButtonProps) {
   return (
     <button
       type="button"
-      aria-label="Copy"
-      title={copied ? "Copied" : "Copy"}
+      aria-label={label ?? "Copy"}
+      title={copied ? "Copied" : (label ?? "Copy")}
       onClick={() => void copy()}
-      className={`inline-flex h-7 items-center gap-1 rounded-lg px-1.5 text-neutral-500 outline-none hover:bg-neutral-100 hover:text-neutral-800 focus-visible:ring-2 focus-visible:ring-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100 ${className}`}
+      className={`${label ? LABELLED_CLASS : ICON_CLASS} ${className}`}
     >
       {copied ? <CheckIcon /> : <CopyIcon />}
-      {copied && (
+      {(copied || label) && (
         <span aria-hidden="true" className="text-xs">
-          Copied
+          {copied ? "Copied" : label}
         </span>
       )}
     </button>

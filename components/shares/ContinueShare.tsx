@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { continueShare } from "@/lib/client/api";
 import { errorMessage } from "@/lib/client/error-message";
+import { sharePath } from "@/lib/protocol/shares";
 
 /** Makes the viewer's own thread from a shared link, once, and opens it; says why when it cannot. */
 export function ContinueShare({ shareId }: { shareId: string }) {
@@ -26,6 +27,9 @@ export function ContinueShare({ shareId }: { shareId: string }) {
         <>
           <h1 className="text-xl font-semibold">The conversation could not be continued</h1>
           <p role="alert" className="max-w-md text-sm text-neutral-600 dark:text-neutral-300">{error}</p>
+          <a href={sharePath(shareId)} className="text-sm font-medium underline underline-offset-2">
+            Back to the shared conversation
+          </a>
         </>
       )}
     </main>

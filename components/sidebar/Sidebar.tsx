@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useNewChat } from "@/components/chat/NewChatContext";
 import { ImportThread } from "@/components/sidebar/ImportThread";
 import { ThreadList } from "@/components/sidebar/ThreadList";
@@ -11,12 +13,15 @@ interface SidebarProps {
   /** Only matters on narrow screens, where the sidebar is a drawer. */
   open: boolean;
   onClose: () => void;
+  /** Where the owner's share links are listed: here when no account menu offers it (AUTH_MODE=open). */
+  sharedLinks?: boolean;
 }
 
-export function Sidebar({ open, onClose }: SidebarProps) {
+export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
   const { startNewChat } = useNewChat();
   const [query, setQuery] = useState("");
   const searching = query.trim().length > 0;
+  const pathname = usePathname();
 
   return (
     <>
@@ -59,6 +64,18 @@ export function Sidebar({ open, onClose }: SidebarProps) {
         <nav aria-label="Threads" hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
           <ThreadList onNavigate={onClose} />
         </nav>
+        {sharedLinks && (
+          <div className="border-t border-neutral-200 p-2 dark:border-neutral-800">
+            <Link
+              href="/shares"
+              onClick={onClose}
+              aria-current={pathname === "/shares" ? "page" : undefined}
+              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
+            >
+              Shared links
+            </Link>
+          </div>
+        )}
       </aside>
     </>
   );

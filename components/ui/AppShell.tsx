@@ -43,7 +43,7 @@ export function AppShell({
       <ThreadsProvider>
         <HeaderActionsProvider>
           <div className="flex h-dvh overflow-hidden">
-            <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+            <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} sharedLinks={me?.mode === "open"} />
             <div className="flex min-w-0 flex-1 flex-col">
               <Header model={model} several={models.length > 1} me={me} onOpenSidebar={() => setSidebarOpen(true)} />
               <main className="min-h-0 flex-1">{children}</main>

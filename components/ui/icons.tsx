@@ -118,6 +118,12 @@ export const ForkIcon = () => (
   </Icon>
 );
 
+export const ShareIcon = () => (
+  <Icon width="16" height="16">
+    <path d="M12 15V3M7 8l5-5 5 5M5 12v7a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-7" />
+  </Icon>
+);
+
 export const DownloadIcon = () => (
   <Icon width="16" height="16">
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
