@@ -1,18 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { UIMessageChunk } from "ai";
 import type { Inngest } from "inngest";
 import { dataChunk, dataPartSchemas, WAITING_NOTICE } from "@/lib/protocol/chat";
-import { CHAT_TURN_EVENT, REPLY_DECIDED_EVENT, type ReplyDecidedEventData, type ChatTurnEventData, type TurnChunkBatch, type TurnInput, type TurnRefusal } from "@/lib/protocol/turn-events";
+import { CHAT_TURN_EVENT, REPLY_DECIDED_EVENT, type ReplyDecidedEventData, type ChatTurnEventData, type TurnInput } from "@/lib/protocol/turn-events";
 import { threadIdForFirstMessage } from "@/lib/agent/turn/lifecycle";
 import type { SessionSecret } from "@/lib/auth/secret";
 import { authorizeTurn } from "@/lib/auth/turn-authorization";
-import { AppError, type ErrorCode } from "@threadline/history/errors";
+import { AppError } from "@threadline/history/errors";
 import { TurnChannel } from "@/lib/runtime/turn-channel";
 import type { TurnStops } from "@/lib/runtime/turn-stops";
 import type { StartedTurn, TurnRuntime } from "@/lib/runtime/types";
-import { AttemptFilter, isTerminal } from "@/lib/live/attempt-filter";
 import { turnChannel } from "./channels";
+import { RunFeed, type Message } from "./run-feed";
 import { ensureWebSocket } from "./websocket";
 
 export interface InngestRuntimeOptions {
@@ -46,8 +45,6 @@ const MAX_EVENT_HISTORY_BYTES = 200 * 1024;
 function fitsInEvent(history: unknown[] | undefined): boolean {
   return history === undefined || Buffer.byteLength(JSON.stringify(history)) <= MAX_EVENT_HISTORY_BYTES;
 }
-
-type Message = { topic: "chunks"; data: TurnChunkBatch } | { topic: "refused"; data: TurnRefusal };
 
 /**
  * Sends each turn to Inngest as an event and streams the run's realtime
@@ -103,7 +100,7 @@ export class InngestRuntime implements TurnRuntime {
         const notice = dataChunk("notice", { text: WAITING_NOTICE });
         return { threadId: request.threadId, stream: feed.stream(notice, idleTimeoutMs, { notice, waitsBehind, everyMs: WAITING_NOTICE_MS }) };
       }
-      const first = early ?? (await feed.first(startTimeoutMs));
+      const first = await feed.announcement(early ?? (await feed.first(startTimeoutMs)), startTimeoutMs);
       if (first.type !== "data-thread") {
         // Logged with what came instead: a rare race (seen once, under load, with one message sent to two servers) left no trace.
         console.error(`[turn ${turnId}] the run's first chunk was ${JSON.stringify(first).slice(0, 300)}, not the thread's announcement`);
@@ -152,124 +149,5 @@ export class InngestRuntime implements TurnRuntime {
       const running = await runningTurnOf(owner, threadId).catch(() => null);
       return running !== null && running !== turnId;
     };
-  }
-}
-
-/** While the run has not started: the notice sent again every `everyMs`, as long as another turn of the thread runs. */
-interface Waiting {
-  notice: UIMessageChunk;
-  waitsBehind: () => Promise<boolean>;
-  everyMs: number;
-}
-
-/** One run's realtime messages, read in order, with timeouts and the attempt filter. */
-class RunFeed {
-  private readonly filter = new AttemptFilter();
-  private closed = false;
-  /** What came with the first chunk, in the same message: the stream begins with it. */
-  private rest: UIMessageChunk[] = [];
-
-  constructor(
-    private readonly reader: ReadableStreamDefaultReader<Message>,
-    private readonly unsubscribe: () => void,
-  ) {}
-
-  /** The read in flight: one that outlasted a wait is taken up by the next. */
-  private reading?: Promise<ReadableStreamReadResult<Message>>;
-
-  private read(): Promise<ReadableStreamReadResult<Message>> {
-    return (this.reading ??= this.reader.read().finally(() => (this.reading = undefined)));
-  }
-
-  /** The next UI chunks (possibly none), null at the end, "silent" when `quiet` and nothing came in time; a refusal, or silence unless `quiet`, throws. */
-  private async next(timeoutMs: number, { quiet = false } = {}): Promise<UIMessageChunk[] | null | "silent"> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
-    try {
-      const next = await Promise.race([this.read(), timeout]);
-      if (next === "timeout" && quiet) return "silent";
-      if (next === "timeout") throw new AppError("unavailable:turn_timeout", "The reply stopped arriving. Please try again.");
-      if (next.done) return null;
-      if (next.value.topic === "refused") throw new AppError(next.value.data.code as ErrorCode, next.value.data.message);
-      return next.value.data.messages.flatMap((message) => this.filter.accept(message));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** The run's first chunk; with `quiet`, undefined when none came within `timeoutMs`. */
-  async first(timeoutMs: number, options?: { quiet?: false }): Promise<UIMessageChunk>;
-  async first(timeoutMs: number, options: { quiet: true }): Promise<UIMessageChunk | undefined>;
-  async first(timeoutMs: number, { quiet = false } = {}): Promise<UIMessageChunk | undefined> {
-    for (;;) {
-      const chunks = await this.next(timeoutMs, { quiet });
-      if (chunks === "silent") return undefined;
-      if (chunks === null) throw new AppError("internal:inngest", "The realtime stream ended before the turn started.");
-      if (chunks.length > 0) {
-        this.rest = chunks.slice(1);
-        return chunks[0];
-      }
-    }
-  }
-
-  /**
-   * The run's chunks from `first` on. While `waiting` (the run waits for
-   * another turn of its thread), silence is no failure: its notice goes out
-   * again every so often as long as that turn runs.
-   */
-  stream(first: UIMessageChunk, idleTimeoutMs: number, waiting?: Waiting): ReadableStream<UIMessageChunk> {
-    let queued = waiting;
-    return new ReadableStream<UIMessageChunk>({
-      start: (controller) => {
-        const opening = [first, ...this.rest.splice(0)];
-        for (const chunk of opening) controller.enqueue(chunk);
-        // A turn may come whole in its first message (a replay of a stored reply).
-        if (opening.some(isTerminal)) {
-          this.close();
-          controller.close();
-        }
-      },
-      pull: async (controller) => {
-        try {
-          // A pull that enqueues nothing is not called again: read until there is something to pass on.
-          let chunks: UIMessageChunk[] | null;
-          for (;;) {
-            const got = await this.next(queued ? Math.min(queued.everyMs, idleTimeoutMs) : idleTimeoutMs, { quiet: queued !== undefined });
-            if (got === "silent") {
-              if (await queued!.waitsBehind()) {
-                chunks = [queued!.notice];
-                break;
-              }
-              // The turn ahead has ended: from now on this run has the usual time to start.
-              queued = undefined;
-              continue;
-            }
-            chunks = got;
-            if (chunks === null || chunks.length > 0) break;
-          }
-          if (chunks !== null && chunks[0] !== queued?.notice) queued = undefined;
-          for (const chunk of chunks ?? []) controller.enqueue(chunk);
-          if (chunks === null || chunks.some(isTerminal)) {
-            this.close();
-            controller.close();
-          }
-        } catch (error) {
-          const message = error instanceof AppError ? error.message : "The reply could not be received.";
-          controller.enqueue({ type: "error", errorText: message });
-          this.close();
-          controller.close();
-        }
-      },
-      // The tab closed: the run goes on in Inngest, but this server stops listening.
-      cancel: () => this.close(),
-    });
-  }
-
-  /** Closes the upstream websocket too: cancelling the stream alone leaves it open. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.unsubscribe();
-    void this.reader.cancel().catch(() => {});
   }
 }
