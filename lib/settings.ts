@@ -7,6 +7,7 @@ import { documentsSettings } from "@/lib/documents/settings";
 import { coreSettings, readEnvironment, settingsParser, type RawEnv } from "@/lib/env";
 import { filesSettings } from "@/lib/files/settings";
 import { mcpSettings } from "@/lib/mcp/settings";
+import { memorySettings } from "@/lib/memory/settings";
 import { modelsSettings } from "@/lib/model/settings";
 import { remindersSettings } from "@/lib/reminders/settings";
 import { sharesSettings } from "@/lib/shares/settings";
@@ -23,6 +24,7 @@ const settings = settingsParser([
   remindersSettings,
   documentsSettings,
   sharesSettings,
+  memorySettings,
   mcpSettings,
   approvalsSettings,
   compactionSettings,

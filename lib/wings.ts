@@ -6,6 +6,7 @@ import { documentsWing } from "@/lib/documents/wing";
 import { feedbackWing } from "@/lib/feedback/wing";
 import { filesWing } from "@/lib/files/wing";
 import { mcpWing } from "@/lib/mcp/wing";
+import { memoryWing } from "@/lib/memory/wing";
 import { modelsWing } from "@/lib/models/wing";
 import { remindersWing } from "@/lib/reminders/wing";
 import { sharesWing } from "@/lib/shares/wing";
@@ -18,7 +19,7 @@ import type { Wing, WingParts } from "@/lib/wing";
  * tools are offered: a new feature is a folder and a line here (and one in
  * lib/settings.ts when it has variables of its own).
  */
-export const WINGS = [accountsWing, budgetsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, sharesWing, mcpWing, approvalsWing] as const;
+export const WINGS = [accountsWing, budgetsWing, modelsWing, filesWing, remindersWing, documentsWing, feedbackWing, sharesWing, memoryWing, mcpWing, approvalsWing] as const;
 
 // Folded over the list, wing by wing (a union of them would collapse to unknown).
 type AppOf<W> = W extends Wing<infer App, object, never> ? App : unknown;

@@ -25,3 +25,9 @@ export function groupIdParam(value: string): string {
   if (!isUuid(value)) throw new AppError("bad_request:group_id", "The group id must be a UUID.");
   return value.toLowerCase();
 }
+
+/** A memory's id from the URL (a UUID): anything else is a 400. */
+export function memoryIdParam(value: string): string {
+  if (!isUuid(value)) throw new AppError("bad_request:memory_id", "The memory id must be a UUID.");
+  return value.toLowerCase();
+}

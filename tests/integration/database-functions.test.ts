@@ -66,6 +66,8 @@ const TABLES_ADDED = [
   "model_calls",
   "spend_days",
   "shares",
+  "memories",
+  "memory_settings",
 ];
 /** Indexes made since on tables that were there. */
 const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];

@@ -1,0 +1,128 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { inTransaction } from "@/lib/db/transaction";
+import type { Memory, MemorySource } from "@/lib/protocol/memory";
+import type { Db } from "@/lib/wing";
+
+// The memories' rows (the memories and memory_settings tables are this
+// wing's). A deleted memory stays as a tombstone, its text gone: the message
+// it was learned from does not teach it again. One the count bound pushes
+// out goes for good: said again, it may be learned again.
+
+interface Row {
+  id: string;
+  text: string;
+  source_thread_id: string | null;
+  source_message_id: string | null;
+  source_thread_deleted: boolean;
+  created_at: Date;
+  updated_at: Date;
+  last_used_at: Date | null;
+}
+
+const COLUMNS = "id, text, source_thread_id, source_message_id, source_thread_deleted, created_at, updated_at, last_used_at";
+
+const toMemory = (row: Row): Memory => ({
+  id: row.id,
+  text: row.text,
+  source:
+    row.source_thread_id && row.source_message_id
+      ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
+      : null,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+});
+
+export class MemoryStore {
+  constructor(private readonly pool: () => pg.Pool) {}
+
+  /** The owner's memories, newest first; with `query`, those that share a word with it, best match first. At most `limit`. */
+  async list(owner: string, { query, limit }: { query?: string; limit: number }): Promise<Memory[]> {
+    const { rows } = query
+      ? await this.pool().query<Row>(
+          `SELECT ${COLUMNS} FROM memories
+            WHERE owner = $1 AND state = 'active' AND words @@ websearch_to_tsquery('simple', $2)
+            ORDER BY ts_rank(words, websearch_to_tsquery('simple', $2)) DESC, created_at DESC, id LIMIT $3`,
+          [owner, query, limit],
+        )
+      : await this.pool().query<Row>(`SELECT ${COLUMNS} FROM memories WHERE owner = $1 AND state = 'active' ORDER BY created_at DESC, id LIMIT $2`, [
+          owner,
+          limit,
+        ]);
+    return rows.map(toMemory);
+  }
+
+  /**
+   * A new memory of the owner's. With `max` already kept, the oldest unused
+   * (last used, else made, longest ago) go first to make room, returned so
+   * the caller can say so. The count and the insert hold the owner's lock.
+   */
+  async add(owner: string, text: string, source: MemorySource | null, max: number): Promise<{ memory: Memory; evicted: Memory[] }> {
+    return inTransaction(this.pool(), async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('memories'), hashtext($1))", [owner]);
+      const { rows: evicted } = await tx.query<Row>(
+        `DELETE FROM memories WHERE id IN (
+           SELECT id FROM memories WHERE owner = $1 AND state = 'active'
+            ORDER BY coalesce(last_used_at, created_at), created_at, id
+            LIMIT greatest(0, (SELECT count(*) FROM memories WHERE owner = $1 AND state = 'active') - $2 + 1))
+         RETURNING ${COLUMNS}`,
+        [owner, max],
+      );
+      const { rows } = await tx.query<Row>(
+        `INSERT INTO memories (id, owner, text, source_thread_id, source_message_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+        [randomUUID(), owner, text, source?.threadId ?? null, source?.messageId ?? null],
+      );
+      return { memory: toMemory(rows[0]), evicted: evicted.map(toMemory) };
+    });
+  }
+
+  /** The owner's memory with new words; undefined when they have no such memory (or deleted it). */
+  async edit(owner: string, id: string, text: string): Promise<Memory | undefined> {
+    const { rows } = await this.pool().query<Row>(
+      `UPDATE memories SET text = $3, updated_at = now() WHERE id = $1 AND owner = $2 AND state = 'active' RETURNING ${COLUMNS}`,
+      [id, owner, text],
+    );
+    return rows[0] && toMemory(rows[0]);
+  }
+
+  /** Deletes the owner's memory for good (its text goes; a tombstone stays); false when they have no such memory. */
+  async remove(owner: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.pool().query(
+      "UPDATE memories SET state = 'deleted', text = '', updated_at = now() WHERE id = $1 AND owner = $2 AND state = 'active'",
+      [id, owner],
+    );
+    return rowCount === 1;
+  }
+
+  /** Whether the owner's memory is on (it is unless they turned it off). */
+  async enabled(owner: string): Promise<boolean> {
+    const { rows } = await this.pool().query<{ enabled: boolean }>("SELECT enabled FROM memory_settings WHERE owner = $1", [owner]);
+    return rows[0]?.enabled ?? true;
+  }
+
+  async setEnabled(owner: string, enabled: boolean): Promise<void> {
+    await this.pool().query(
+      `INSERT INTO memory_settings (owner, enabled) VALUES ($1, $2)
+       ON CONFLICT (owner) DO UPDATE SET enabled = excluded.enabled, updated_at = now()`,
+      [owner, enabled],
+    );
+  }
+}
+
+/** A deleted thread's memories stay; their source says the thread is gone. */
+export async function markSourceDeleted(tx: Db, threadId: string): Promise<void> {
+  await tx.query("UPDATE memories SET source_thread_deleted = true WHERE source_thread_id = $1", [threadId]);
+}
+
+/** Moves an owner's memories (and their setting, unless the new owner has one) to another. */
+export async function adoptMemories(tx: Db, from: string, to: string): Promise<void> {
+  await tx.query("UPDATE memories SET owner = $2 WHERE owner = $1", [from, to]);
+  await tx.query(
+    `INSERT INTO memory_settings (owner, enabled) SELECT $2, enabled FROM memory_settings WHERE owner = $1
+     ON CONFLICT (owner) DO NOTHING`,
+    [from, to],
+  );
+  await tx.query("DELETE FROM memory_settings WHERE owner = $1", [from]);
+}
