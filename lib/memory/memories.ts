@@ -35,7 +35,9 @@ export class Memories {
 
   async edit(owner: string, id: string, text: string): Promise<Memory> {
     this.refuseOff();
-    return (await this.store.edit(owner, id, text)) ?? Promise.reject(notFound());
+    const memory = await this.store.edit(owner, id, text);
+    if (!memory) throw notFound();
+    return memory;
   }
 
   async remove(owner: string, id: string): Promise<void> {
