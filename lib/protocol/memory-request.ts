@@ -2,6 +2,7 @@
 // (lib/protocol/memory.ts has the rest). Isomorphic: zod and types only.
 import { z } from "zod";
 import { MAX_MEMORY_CHARS } from "./memory";
+import { unknownFieldsOr } from "./unknown-fields";
 
 const memoryText = z
   .string({ error: "must be a string" })
@@ -14,12 +15,9 @@ const memoryText = z
       .refine((text) => text.isWellFormed() && !text.includes("\u0000"), "must be valid Unicode text without NUL"),
   );
 
-const unknownFields = (what: string) => (issue: { code?: string; keys?: string[] }) =>
-  issue.code === "unrecognized_keys" && issue.keys ? `has no field ${issue.keys.map((key) => `"${key}"`).join(", ")}` : what;
-
-export const memoryTextSchema = z.strictObject({ text: memoryText }, { error: unknownFields("must be an object with text") });
+export const memoryTextSchema = z.strictObject({ text: memoryText }, { error: unknownFieldsOr("must be an object with text") });
 
 export const memorySettingsSchema = z.strictObject(
   { enabled: z.boolean({ error: "must be true or false" }) },
-  { error: unknownFields("must be an object with enabled") },
+  { error: unknownFieldsOr("must be an object with enabled") },
 );

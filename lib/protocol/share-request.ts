@@ -2,12 +2,9 @@
 // rest of the contract). Isomorphic: zod and types only.
 import { z } from "zod";
 import { DEFAULT_SHARE_OPTIONS, SHARE_EXPIRY_DAYS } from "./shares";
+import { unknownFieldsOr } from "./unknown-fields";
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false` });
-
-/** An object's error: which fields it does not take, or what it must be. */
-const objectError = (what: string) => (issue: { code?: string; keys?: string[] }) =>
-  issue.code === "unrecognized_keys" && issue.keys ? `has no field ${issue.keys.map((key) => `"${key}"`).join(", ")}` : what;
 
 export const createShareSchema = z.strictObject(
   {
@@ -23,11 +20,11 @@ export const createShareSchema = z.strictObject(
           toolDetails: flag("toolDetails").default(DEFAULT_SHARE_OPTIONS.toolDetails),
           reasoning: flag("reasoning").default(DEFAULT_SHARE_OPTIONS.reasoning),
         },
-        { error: objectError("must be an object of documents, attachments, toolDetails and reasoning") },
+        { error: unknownFieldsOr("must be an object of documents, attachments, toolDetails and reasoning") },
       )
       .default(DEFAULT_SHARE_OPTIONS),
   },
-  { error: objectError("must be an object of expiresInDays and include") },
+  { error: unknownFieldsOr("must be an object of expiresInDays and include") },
 );
 
 export type CreateShare = z.infer<typeof createShareSchema>;
