@@ -47,6 +47,8 @@ export interface ThreadListItem extends ThreadSummary {
   /** The thread's reminders still to come, soonest first: the first few (LISTED_REMINDERS) of reminderCount. */
   reminders: ListedReminder[];
   reminderCount: number;
+  /** A temporary chat: its turns neither read nor write memory (unset: an ordinary thread). */
+  temporary?: true;
 }
 
 /** A reminder as the sidebar lists it under its thread. */
@@ -87,6 +89,8 @@ export interface HistoryMessage extends StoredMessage {
   signature?: string;
   /** A reply that waits for several decisions: those made so far, by approval id (the rest still wait). Not signed: no part of the message. */
   decided?: DecidedSoFar;
+  /** A reply that was given memories: their ids, in the order the model read them. Not signed: no part of the message. */
+  memoriesUsed?: string[];
 }
 
 /** The decisions made so far on a waiting reply's calls, by approval id. */
@@ -147,6 +151,8 @@ export type TimelineEntry = (Part | DocumentTimelineEvent) & {
   callId?: string;
   model?: string;
   feedback?: Feedback;
+  /** The memories the reply this part belongs to was given, by id. */
+  memoriesUsed?: string[];
 };
 
 /** A thread that matches a search, with where it matched. */
