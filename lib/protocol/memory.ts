@@ -40,3 +40,25 @@ export interface MemoryResponse {
 export interface MemorySettingsResponse {
   enabled: boolean;
 }
+
+/** GET /api/memory/export, and the body POST /api/memory/import takes: a person's memories, to keep or to bring to another install. */
+export interface MemoryFile {
+  version: 1;
+  exportedAt?: string;
+  memories: ExportedMemory[];
+}
+
+export interface ExportedMemory {
+  text: string;
+  /** Kept on import only where it names a message of the importer's own threads. */
+  source?: MemorySource | null;
+  createdAt?: string;
+  lastUsedAt?: string | null;
+}
+
+/** POST /api/memory/import: how many memories were added (one already kept, in the same words, is not added again). */
+export interface MemoryImportResponse {
+  imported: number;
+  /** Those the file held that were kept already. */
+  skipped: number;
+}
