@@ -122,7 +122,8 @@ export interface Wing<App = unknown, Services extends object = object, Config = 
   name: string;
   tables: readonly string[];
   services?(parts: WingParts<Config>, app: App): Services;
-  toolset?(app: App): Toolset;
+  /** The wing's agent tools; undefined where the configuration turns them off. */
+  toolset?(app: App): Toolset | undefined;
   /** Tools listed anew before each turn (the operator's MCP servers'), if the wing has any configured. */
   listedTools?(app: App): Omit<DynamicTools, "agent"> | undefined;
   thread?: ThreadLife;

@@ -46,7 +46,7 @@ export function wingServices(parts: WingParts<WingsConfig>, app: () => WingsApp)
 
 /** The wings' toolsets, and the tools one lists before each turn, for the agents. */
 export function wingTools(app: WingsApp): { toolsets: Toolset[]; listed?: Omit<DynamicTools, "agent"> } {
-  const toolsets = WINGS.flatMap((wing) => (wing.toolset ? [wing.toolset(app)] : []));
+  const toolsets = WINGS.flatMap((wing) => wing.toolset?.(app) ?? []);
   const listed = WINGS.map((wing) => wing.listedTools?.(app)).find((tools) => tools !== undefined);
   return { toolsets, listed };
 }

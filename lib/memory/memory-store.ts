@@ -66,9 +66,14 @@ export class MemoryStore {
    * (last used, else made, longest ago) go first to make room, returned so
    * the caller can say so. The count and the insert hold the owner's lock.
    */
-  async add(owner: string, text: string, source: MemorySource | null, max: number): Promise<{ memory: Memory; evicted: Memory[] }> {
+  async add(owner: string, text: string, source: MemorySource | null, max: number, id?: string): Promise<{ memory: Memory; evicted: Memory[] }> {
     return inTransaction(this.pool(), async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('memories'), hashtext($1))", [owner]);
+      // A memory made under this id already (a tool call run again) is the answer, and nothing else changes.
+      if (id) {
+        const { rows: made } = await tx.query<Row>(`SELECT ${COLUMNS} FROM memories WHERE id = $1 AND owner = $2`, [id, owner]);
+        if (made[0]) return { memory: toMemory(made[0]), evicted: [] };
+      }
       const { rows: evicted } = await tx.query<Row>(
         `DELETE FROM memories WHERE id IN (
            SELECT id FROM memories WHERE owner = $1 AND state = 'active'
@@ -79,7 +84,7 @@ export class MemoryStore {
       );
       const { rows } = await tx.query<Row>(
         `INSERT INTO memories (id, owner, text, source_thread_id, source_message_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [randomUUID(), owner, text, source?.threadId ?? null, source?.messageId ?? null],
+        [id ?? randomUUID(), owner, text, source?.threadId ?? null, source?.messageId ?? null],
       );
       return { memory: toMemory(rows[0]), evicted: evicted.map(toMemory) };
     });
@@ -142,6 +147,17 @@ export class MemoryStore {
       );
       return { imported: adding.length, skipped: items.length - adding.length };
     });
+  }
+
+  /** Whether the owner's memory may change from this thread: true, or why not. */
+  async writable(owner: string, threadId: string): Promise<true | "off" | "temporary"> {
+    const { rows } = await this.pool().query<{ enabled: boolean; temporary: boolean }>(
+      `SELECT coalesce((SELECT enabled FROM memory_settings WHERE owner = $1), true) AS enabled,
+              EXISTS (SELECT 1 FROM temporary_threads WHERE thread_id = $2) AS temporary`,
+      [owner, threadId],
+    );
+    if (!rows[0].enabled) return "off";
+    return rows[0].temporary ? "temporary" : true;
   }
 
   /** Whether the owner's memory is on (it is unless they turned it off). */

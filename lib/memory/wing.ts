@@ -8,6 +8,7 @@ import { LessonStore } from "./lesson-store";
 import { Memories } from "./memories";
 import { adoptMemories, markSourceDeleted, MemoryStore } from "./memory-store";
 import { memoriesUsedIn, MemoryRecall } from "./recall";
+import { memoryToolset } from "./memory-tools";
 import type { MemorySettings } from "./settings";
 
 // Memory across conversations: short facts about a person, each with the
@@ -19,6 +20,8 @@ import type { MemorySettings } from "./settings";
 
 /** What the memory takes from the app. */
 interface MemoryApp {
+  config: MemorySettings;
+  memoryStore(): MemoryStore;
   network(): Network;
   rateLimits(): Pick<RateLimits, "limitMemoryLesson">;
   /** This process's runner lock key (lib/db/runner-lock.ts): a lesson it takes dies with it. */
@@ -26,6 +29,7 @@ interface MemoryApp {
 }
 
 function services({ config, pool }: WingParts<MemorySettings>, app: MemoryApp) {
+  const store = once(() => new MemoryStore(pool));
   const lessons = once(() => new LessonStore(pool, () => app.runnerKey()));
   const learning = () => ({
     network: { ...app.network(), maxRetries: 0 },
@@ -35,7 +39,8 @@ function services({ config, pool }: WingParts<MemorySettings>, app: MemoryApp) {
   });
   return {
     /** The people's memories, as they see and change them. */
-    memories: once(() => new Memories(new MemoryStore(pool), config)),
+    memories: once(() => new Memories(store(), config)),
+    memoryStore: store,
     /** What a turn gives the model of them; none with MEMORY=off. */
     turnMemory: once((): TurnMemory | undefined => (config.MEMORY === "off" ? undefined : new MemoryRecall(pool, config))),
     /** The lessons' rows: what each reply taught, learned once. */
@@ -55,6 +60,8 @@ export const memoryWing: Wing<MemoryApp, ReturnType<typeof services>, MemorySett
   name: "memory",
   tables: ["memories", "memory_settings", "memory_lessons", "memory_uses", "temporary_threads"],
   services,
+  // The agents' remember and forget, unless the install keeps no memories.
+  toolset: (app) => (app.config.MEMORY === "on" ? memoryToolset({ store: app.memoryStore(), max: app.config.MEMORY_PER_IDENTITY }) : undefined),
   thread: {
     async delete(tx, { threadId }) {
       await markSourceDeleted(tx, threadId);
