@@ -45,6 +45,8 @@ interface OneDurableServerOptions {
   retryDelayMs: number;
   /** The end of the function id whose requests wait while the server is down. */
   heldUntilBack: string;
+  /** More of the server's settings. */
+  env?: Record<string, string>;
 }
 
 /** The server for a describe block: started in its beforeAll, closed in its afterAll; what is answered reads it in its tests. */
@@ -60,7 +62,7 @@ export function oneDurableServer(options: OneDurableServerOptions): () => OneDur
   };
 }
 
-async function startOneDurableServer({ name, retryDelayMs, heldUntilBack }: OneDurableServerOptions): Promise<OneDurableServer> {
+async function startOneDurableServer({ name, retryDelayMs, heldUntilBack, env: more = {} }: OneDurableServerOptions): Promise<OneDurableServer> {
   await ensureProductionBuild();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `${url.pathname}_${name}`;
@@ -87,6 +89,7 @@ async function startOneDurableServer({ name, retryDelayMs, heldUntilBack }: OneD
     MEMORY_LEARNING: "off",
     INNGEST_DEV: standin.url,
     INNGEST_DEV_IS_LOCAL: "1",
+    ...more,
   };
   let app: StartedApp = startApp(env);
   await app.ready();
