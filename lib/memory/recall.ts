@@ -25,6 +25,15 @@ interface Row {
   source_thread_deleted: boolean;
 }
 
+const recalled = (row: Row): RecalledMemory => ({
+  id: row.id,
+  text: row.text,
+  source:
+    row.source_thread_id && row.source_message_id
+      ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
+      : null,
+});
+
 /** The message's distinct words as a tsquery that matches any of them ('tea' | 'lisbon'); null for none. */
 export function anyWordQuery(text: string): string | null {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, QUERY_WORDS);
@@ -54,14 +63,7 @@ export class MemoryRecall implements TurnMemory {
     for (const row of rows) {
       chars += row.text.length + ENTRY_CHARS;
       if (chars > maxChars) break;
-      given.push({
-        id: row.id,
-        text: row.text,
-        source:
-          row.source_thread_id && row.source_message_id
-            ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
-            : null,
-      });
+      given.push(recalled(row));
     }
     return given;
   }
@@ -74,6 +76,18 @@ export class MemoryRecall implements TurnMemory {
        UPDATE memories SET last_used_at = now() WHERE owner = $4 AND id = ANY($3::uuid[])`,
       [threadId, replyId, ids, owner],
     );
+  }
+
+  async given({ owner, threadId, replyId }: { owner: string; threadId: string; replyId: string }): Promise<RecalledMemory[]> {
+    const { rows } = await this.pool().query<Row>(
+      `SELECT m.id, m.text, m.source_thread_id, m.source_message_id, m.source_thread_deleted
+         FROM memory_uses u CROSS JOIN LATERAL unnest(u.memory_ids) WITH ORDINALITY AS g(id, n)
+         JOIN memories m ON m.id = g.id AND m.owner = $1 AND m.state = 'active'
+        WHERE u.thread_id = $2 AND u.message_id = $3
+        ORDER BY g.n`,
+      [owner, threadId, replyId],
+    );
+    return rows.map(recalled);
   }
 
   async markTemporary({ threadId }: { owner: string; threadId: string }): Promise<void> {

@@ -6,7 +6,7 @@ import * as decisionRoute from "@/app/api/threads/[id]/approvals/[approvalId]/ro
 import { memoryTools } from "@/lib/memory/memory-tools";
 import { chatTurn, request } from "../support/api";
 import { integrationApp } from "../support/integration";
-import { storedMemories } from "../support/memory";
+import { answerRequests, storedMemories, systemTexts } from "../support/memory";
 
 // The agents' remember and forget: each waits for the person's approval under
 // the default approval mode, keeps or deletes one memory once however often
@@ -41,7 +41,13 @@ describe("the memory tools", () => {
   }
 
   it("remember keeps a fact once approved, linked to the reply that kept it; forget deletes it for good", async () => {
+    await t.app.memories().add(t.me.id, "Likes tea");
     const kept = await approved('[[call:remember:{"text":"Prefers metric units"}]]');
+    // The reply goes on after the decision knowing what it was given at its start.
+    const goneOn = answerRequests(t.mock).at(-1)!;
+    expect(goneOn.messages.some((m) => m.role === "tool"), "the request after the decision, with the call's result").toBe(true);
+    expect(systemTexts(goneOn).join("\n")).toContain('"text":"Likes tea"');
+    await t.pool.query("DELETE FROM memories WHERE owner = $1 AND text = 'Likes tea'", [t.me.id]);
     const [memory] = await storedMemories(t.pool, t.me.id);
     expect(memory).toMatchObject({ text: "Prefers metric units", source_thread_id: kept.threadId, source_message_id: kept.replyId });
     expect(kept.result.output).toEqual({ id: memory.id, text: "Prefers metric units" });

@@ -22,6 +22,8 @@ export interface TurnMemory {
   recall(scope: { owner: string; threadId: string; text: string; maxChars: number }): Promise<RecalledMemory[]>;
   /** Records that the reply was given these memories (by id) and marks them used now. */
   used(scope: { owner: string; threadId: string; replyId: string }, ids: string[]): Promise<void>;
+  /** What the reply was given at its turn's start, as the memories are now (one deleted since is left out): a reply going on after decisions is given them again. */
+  given(scope: { owner: string; threadId: string; replyId: string }): Promise<RecalledMemory[]>;
   /** Makes the thread a temporary chat: its turns neither read nor write memory. */
   markTemporary(scope: { owner: string; threadId: string }): Promise<void>;
 }

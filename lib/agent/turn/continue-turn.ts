@@ -8,6 +8,7 @@ import { agentHistoryPolicy, withDynamicTools, withModel, type Agent, type Netwo
 import { runTool } from "../network/tools/run-tool";
 import type { ToolContext } from "../network/tools/types";
 import { buildModelMessages, conversationWith, widestWindow } from "./lifecycle";
+import { withMemories } from "../model/turn-memory";
 import { fileInputFor } from "./files-in-window";
 import { runNow, type StepRunner } from "./steps";
 import { ChunkWriter, replayReply, threadChunk } from "./stream-chunks";
@@ -96,6 +97,17 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
   const asked = { id: message.id, role: "user" as const, content: userText(message), files: filesOf(message) };
   const fileInput = await fileInputFor(network, owner, conversationWith(earlier, asked, summary), network.agents.map(policyFor));
 
+  // The memories the reply was given when it started: it goes on knowing what it knew.
+  const memory = network.memory;
+  const memories = memory
+    ? await step("memory:given", () =>
+        memory.given({ owner, threadId, replyId }).catch((error: unknown) => {
+          console.error(`[thread ${threadId}] the memories the reply was given could not be read; it goes on without them:`, error);
+          return [];
+        }),
+      )
+    : [];
+
   await step("announce-replay", async () => {
     await deps.publish(threadChunk(threadId, "database"));
     await deps.publish(startChunk(replyId, network));
@@ -145,7 +157,7 @@ async function goOn(input: ContinuationInput, deps: ContinuationDeps, { messageI
       parts,
       network,
       timeZone: input.timeZone,
-      messagesFor: (a) => buildModelMessages(earlier, asked, policyFor(a), summary, fileInput),
+      messagesFor: (a) => withMemories(buildModelMessages(earlier, asked, policyFor(a), summary, fileInput), memories),
       goesOn: { agent, subAgentCall, round, stopped: stopAsked || deps.signal?.aborted === true },
       // A thread whose first reply waited for decisions is named once that reply is complete, as a first turn's would be.
       naming: "first",
