@@ -34,6 +34,8 @@ describe("the memory tools", () => {
           [turn.threadId, replyId],
         );
         if (!rows[0]) throw new Error("the call has not run yet");
+        const { rows: reply } = await t.pool.query("SELECT status FROM messages WHERE thread_id = $1 AND message_id = $2 AND part_index = 0", [turn.threadId, replyId]);
+        if (reply[0]?.status !== "complete") throw new Error("the reply has not ended yet");
         return { result: JSON.parse(rows[0].content) as { output?: unknown; error?: string }, threadId: turn.threadId!, replyId };
       },
       { timeout: 15_000, interval: 50 },
