@@ -40,3 +40,35 @@ export interface MemoryResponse {
 export interface MemorySettingsResponse {
   enabled: boolean;
 }
+
+/** One memory in an export: what it says and where it came from, without its id (an import makes new ones). */
+export interface ExportedMemory {
+  text: string;
+  source: MemorySource | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** GET /api/memory/export (an attachment), and the body POST /api/memory/import takes. */
+export interface MemoryExport {
+  version: 1;
+  memories: ExportedMemory[];
+}
+
+/** POST /api/memory/import: how many were added, and what made room for them. */
+export interface MemoryImportResponse {
+  imported: number;
+  evicted?: Memory[];
+}
+
+/** A memory a reply was given, as the transient `data-memory` chunk names it right after the reply's start. */
+export interface MemoryGiven {
+  id: string;
+  text: string;
+  source: MemorySource | null;
+}
+
+/** The `data-memory` chunk's data. */
+export interface MemoryUsedData {
+  memories: MemoryGiven[];
+}
