@@ -26,6 +26,8 @@ export class ChatSession {
   private nextReplaces: string | null = null;
   /** The model the picker holds: each request names it (unset: the server's default answers). */
   model: string | undefined;
+  /** A new chat started as a temporary one: it neither reads nor writes memory (only its first request says so). */
+  temporary = false;
 
   /** `threadId` null for a brand-new chat; `history` the messages the page was rendered with. */
   constructor(threadId: string | null, history: HistoryMessage[]) {
@@ -62,10 +64,11 @@ export class ChatSession {
   }
 
   /** The POST /api/chat body for the last of `messages`; `search` is the page URL's query (a history setting). */
-  requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest {
-    const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
+  requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest & { temporary?: true } {
+    const body: ChatRequest & { temporary?: true } = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
     // A thread this message starts says it came from the chat page (another client of the API is "api").
     if (body.threadId === undefined) body.source = "web";
+    if (body.threadId === undefined && this.temporary) body.temporary = true;
     if (this.model !== undefined) body.model = this.model;
     if (this.nextReplaces !== null) {
       body.replaces = this.nextReplaces;

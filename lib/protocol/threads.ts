@@ -19,6 +19,8 @@ export interface ThreadSummary extends ThreadOrigin {
   messageCount: number;
   /** The model its latest reply was written with (`provider:model`); null before its first. The page's picker starts from it. */
   model: string | null;
+  /** A temporary chat: it neither reads nor writes memory. */
+  temporary?: boolean;
 }
 
 /**
@@ -87,6 +89,8 @@ export interface HistoryMessage extends StoredMessage {
   signature?: string;
   /** A reply that waits for several decisions: those made so far, by approval id (the rest still wait). Not signed: no part of the message. */
   decided?: DecidedSoFar;
+  /** A reply that was given memories: their ids (GET /api/memory has their words; one since deleted is not there). */
+  memoriesUsed?: string[];
 }
 
 /** The decisions made so far on a waiting reply's calls, by approval id. */
