@@ -136,8 +136,8 @@ export function createApp(config: Env, parts: AppParts = {}) {
       const models = parts.model ? { model: parts.model } : answeringModels(config);
       const { toolsets, listed } = wingTools(app);
       const search: SearchThreads = async (owner, query, options) => (await threads.search(owner, query, options)).results;
-      // Every model call is reserved on its owner's bill first (lib/budgets/).
-      return { ...defaultNetwork(config, models, search, toolsets, listed), fileInput: app.fileInput, spend: app.spendGate() };
+      // Every model call is reserved on its owner's bill first (lib/budgets/); the person's memories are given first (lib/memory/).
+      return { ...defaultNetwork(config, models, search, toolsets, listed), fileInput: app.fileInput, spend: app.spendGate(), memory: app.turnMemory() };
     }),
     /** On Inngest a run sleeps until a reminder is due; inline, every server's DueWork looks for it. */
     reminderScheduled: () => (app.inngestConfigured() ? (reminder: Reminder) => scheduleOnInngest(app.inngest(), reminder) : undefined),
@@ -153,10 +153,13 @@ export function createApp(config: Env, parts: AppParts = {}) {
         approvals: app.approvals,
         runtime: () => app.runtime(),
         approvalTimeoutMs: app.approvalTimeoutMs,
+        lessons: app.lessonRunner,
       }));
     },
 
     ...news.services,
+    /** This process's runner lock key (lib/db/runner-lock.ts), while it holds one. */
+    runnerKey: news.runnerKey,
 
     /** Whether Inngest runs this app's turns (lib/inngest/settings.ts). */
     inngestConfigured: (): boolean => inngestConfigured(config),
@@ -183,6 +186,7 @@ export function createApp(config: Env, parts: AppParts = {}) {
               approvalTimeoutMs: app.approvalTimeoutMs,
               saveRetryMs: config.SAVE_RETRY_SECONDS * 1000,
               turnProgress: app.turnProgress,
+              learn: (lesson) => app.lessonRunner()?.learnLater(lesson),
             },
             app.activeTurns(),
             app.turnStops(),

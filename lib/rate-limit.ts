@@ -6,7 +6,7 @@ import { AppError } from "@threadline/history/errors";
 // Limits on what costs the operator: chat turns (model calls), forks (a copy
 // of a thread's path), imports (up to 8 MB parsed and written) and uploads
 // (a file stored), reminders (each one posted later) and share links per
-// identity and per address, and new identities per address (dropping the
+// identity and per address, memory lessons per identity, and new identities per address (dropping the
 // cookie must not reset an identity's count forever). Counted in Postgres with
 // rate-limiter-flexible, so several app servers share one count; the defaults
 // are far above what a person types and far below what a script sends.
@@ -31,6 +31,7 @@ const LIMITS = {
   documentEditPerIdentity: { variable: "RATE_LIMIT_DOCUMENT_EDITS_PER_MINUTE", windowSeconds: 60 },
   reminderPerIdentity: { variable: "RATE_LIMIT_REMINDERS_PER_HOUR", windowSeconds: 3600 },
   sharePerIdentity: { variable: "RATE_LIMIT_SHARES_PER_HOUR", windowSeconds: 3600 },
+  memoryLessonPerIdentity: { variable: "RATE_LIMIT_MEMORY_LESSONS_PER_HOUR", windowSeconds: 3600 },
   shareViewsPerAddress: { variable: "RATE_LIMIT_SHARE_VIEWS_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   authPerAddress: { variable: "RATE_LIMIT_AUTH_PER_MINUTE_PER_ADDRESS", windowSeconds: 60 },
   /** Mails (reset and sign-in links) sent to one email, whoever asks: nobody can make the server mail-bomb a person. */
@@ -129,6 +130,11 @@ export class RateLimits {
   /** Counts one shared page, Markdown or file opened from an address; throws a 429 AppError over the limit (nobody is signed in to count by). */
   async limitShareView(address: string | undefined): Promise<void> {
     if (address) await this.consume("shareViewsPerAddress", address, "Too many shared pages are being opened from your network.");
+  }
+
+  /** Counts one memory lesson (a model call after a reply); throws a 429 AppError once the identity is over its limit. */
+  limitMemoryLesson(owner: string): Promise<void> {
+    return this.consume("memoryLessonPerIdentity", owner, "Memories are being learned faster than this server allows.");
   }
 
   /** Counts one reminder scheduled; throws a 429 AppError once the identity is over its limit (approved calls come from no request, so no address). */

@@ -49,6 +49,8 @@ export interface ImportContext {
 export interface TimelineSection {
   feedback?: Readonly<Record<string, Feedback>>;
   documents?: readonly DocumentHistory[];
+  /** The memories each reply was given, by its id. */
+  memoriesUsed?: Readonly<Record<string, string[]>>;
 }
 
 /** A column of the thread list's one query: an SQL expression over the listed thread `t`, and what the list item gets from it. */

@@ -60,13 +60,21 @@
 //                   /__titles/release (a test can act while the title is on its way;
 //                   releaseTitles(token) or ?token= releases only those asked with token)
 //   [[bench]]       the message's first four words, BENCH_FIRST_TOKEN_MS after the request
-// `calls` counts the requests by kind (answer, title, summary).
+// A memory request (lib/memory/learning.ts, marked the same way) gets the
+// offline demo's answer (lib/model/memory-request.mjs: "I live in Lisbon"
+// teaches "Lives in Lisbon"), unless the user's message of the exchange says:
+//   [[memory:TEXT]]  TEXT is the one fact learned
+//   [[memory-error]] HTTP 500
+//   [[memory-held]]  the answer, once the test releases it as it releases a
+//                    held title (releaseTitles, /__titles/release)
+// `calls` counts the requests by kind (answer, title, summary, memory).
 // The error markers win over the others; [[slow]] also paces tool calls (their
 // arguments one character at a time).
 import http from "node:http";
 import { serveWhenRun } from "./standalone-server.mjs";
 import { readBody } from "./read-body.mjs";
-import { isSummaryRequest, isTitleRequest } from "../lib/model/request-kind.mjs";
+import { isMemoryRequest, isSummaryRequest, isTitleRequest } from "../lib/model/request-kind.mjs";
+import { offlineMemoryAnswer, readMemoryRequest } from "../lib/model/memory-request.mjs";
 
 const SLOW_CHUNK_DELAY_MS = 150;
 
@@ -257,6 +265,15 @@ function planTitle(text) {
   return { kind: "reply", reply: titleReply(text), ...(message.includes("[[title-held]]") ? { held: true } : {}) };
 }
 
+/** What a memory request gets: its markers, read in the user's message of the exchange it holds. */
+function planMemory(text) {
+  const user = String(readMemoryRequest(text)?.exchange?.user ?? "");
+  if (user.includes("[[memory-error]]")) return { kind: "error" };
+  const marked = /\[\[memory:([^\]]*)\]\]/.exec(user)?.[1];
+  const reply = marked === undefined ? offlineMemoryAnswer(text) : JSON.stringify({ add: [marked], update: [], delete: [] });
+  return { kind: "reply", reply, ...(user.includes("[[memory-held]]") ? { held: true } : {}) };
+}
+
 /** Decides what the model does for one request: its body, and its headers (which mark a summary request). */
 export function planReply(body, { brokenBefore = () => true, answerNumber = () => 1, headers = {} } = {}) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
@@ -264,6 +281,7 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
   const text = messageText(lastUser?.content);
   if (isSummaryRequest(headers)) return { kind: "reply", reply: summaryReply(text) };
   if (isTitleRequest(headers)) return planTitle(text);
+  if (isMemoryRequest(headers)) return planMemory(text);
   if (text.includes("[[error]]")) return { kind: "error" };
   if (text.includes("[[auth-error]]")) return { kind: "auth-error" };
   if (text.includes("[[fail-mid]]")) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
@@ -480,7 +498,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
   const chunkDelayMs = Number(process.env.MOCK_CHUNK_DELAY_MS ?? 20);
   let completions = 0;
   // Requests by kind (a title, a summary, or an answer in a turn), for the benchmark.
-  const calls = { answer: 0, title: 0, summary: 0 };
+  const calls = { answer: 0, title: 0, summary: 0, memory: 0 };
   // [[title-held]] requests waiting for releaseTitles(), each with its request's text.
   const held = new Map();
   // Those whose request holds `token`, or every one: a test releases its own, not a test's running beside it.
@@ -527,7 +545,7 @@ export function startMockModelServer({ port = 0, host = "127.0.0.1" } = {}) {
           return sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         }
         requests.push(body);
-        const kind = isTitleRequest(req.headers) ? "title" : isSummaryRequest(req.headers) ? "summary" : "answer";
+        const kind = isTitleRequest(req.headers) ? "title" : isSummaryRequest(req.headers) ? "summary" : isMemoryRequest(req.headers) ? "memory" : "answer";
         calls[kind] += 1;
         const plan = planReply(body, { brokenBefore, answerNumber, headers: req.headers });
         if (plan.kind === "error") return sendModelError(res);

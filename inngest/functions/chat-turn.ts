@@ -1,13 +1,15 @@
 import "server-only";
 import { NonRetriableError } from "inngest";
 import type { InngestClient } from "@/lib/inngest/client";
-import { authorizeCompaction } from "@/lib/auth/turn-authorization";
+import { authorizeCompaction, authorizeLesson } from "@/lib/auth/turn-authorization";
 import { CHAT_TURN_RETRIES, DurableTurn, refusalOf, type DurableTurnDeps } from "@/lib/inngest/durable-turn";
 import {
   CHAT_TURN_EVENT,
+  MEMORY_LESSON_EVENT,
   REPLY_DECIDED_EVENT,
   THREAD_COMPACT_EVENT,
   type ChatTurnEventData,
+  type MemoryLessonEventData,
   type ReplyDecidedEventData,
   type ThreadCompactEventData,
 } from "@/lib/protocol/turn-events";
@@ -58,6 +60,12 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
           const thread = { owner: turn.owner, threadId: outcome.threadId };
           const compaction: ThreadCompactEventData = { ...thread, authorization: authorizeCompaction(thread, await deps.sessionSecret()) };
           await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
+        }
+        // A reply stored complete teaches the person's memory, in a run of its own: nothing here waits for it.
+        if (outcome.status === "complete" && outcome.reply && deps.turnMemory?.()) {
+          const lesson = { owner: turn.owner, threadId: outcome.threadId, replyId: outcome.reply.id };
+          const data: MemoryLessonEventData = { ...lesson, authorization: authorizeLesson(lesson, await deps.sessionSecret()) };
+          await step.sendEvent("request-memory-lesson", { name: MEMORY_LESSON_EVENT, data });
         }
         return { threadId: outcome.threadId, historySource: outcome.historySource, status: outcome.status, replyId: outcome.reply?.id ?? null };
       } catch (error) {

@@ -19,6 +19,7 @@ export interface TurnClaims {
   historyPolicy?: { policy?: string; length?: number };
   replaces?: string;
   model?: string;
+  temporary?: boolean;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
@@ -39,6 +40,8 @@ function mac(claims: TurnClaims, secret: string): Buffer {
     ...(claims.model !== undefined ? [claims.model] : []),
     // The files, each found the owner's when the event was sent; only when there are any, likewise.
     ...(claims.message.files?.length ? [claims.message.files.map((file) => file.fileId)] : []),
+    // A temporary chat's, likewise: a run of its event with the flag dropped would learn from it.
+    ...(claims.temporary ? ["temporary"] : []),
   ];
   return createHmac("sha256", secret).update(JSON.stringify(fields)).digest();
 }
@@ -67,6 +70,25 @@ export function authorizeCompaction(claims: CompactionClaims, secret: string): s
 
 export function isAuthorizedCompaction(claims: CompactionClaims, authorization: unknown, secret: string): boolean {
   return matches(authorization, compactionMac(claims, secret));
+}
+
+/** What a memory lesson event names: the reply to learn from, its thread and their owner. */
+export interface LessonClaims {
+  owner: string;
+  threadId: string;
+  replyId: string;
+}
+
+const lessonMac = (claims: LessonClaims, secret: string) =>
+  createHmac("sha256", secret).update(JSON.stringify(["threadline-lesson-v1", claims.owner, claims.threadId, claims.replyId])).digest();
+
+/** A forged lesson event would spend a memory call on any reply it names, and write memories for its owner. */
+export function authorizeLesson(claims: LessonClaims, secret: string): string {
+  return lessonMac(claims, secret).toString("base64url");
+}
+
+export function isAuthorizedLesson(claims: LessonClaims, authorization: unknown, secret: string): boolean {
+  return matches(authorization, lessonMac(claims, secret));
 }
 
 function matches(authorization: unknown, expected: Buffer): boolean {

@@ -21,6 +21,13 @@ interface Row {
   last_used_at: Date | null;
 }
 
+/**
+ * The words of a fact as a tombstone keeps them: folded (lower case, each run
+ * of spaces and punctuation one space) and hashed. "Likes tea." and "likes
+ * tea" fold alike; the words themselves are not kept.
+ */
+export const folded = (expression: string) => `md5(btrim(regexp_replace(lower(${expression}), '[[:space:][:punct:]]+', ' ', 'g')))`;
+
 const COLUMNS = "id, text, source_thread_id, source_message_id, source_thread_deleted, created_at, updated_at, last_used_at";
 
 const toMemory = (row: Row): Memory => ({
@@ -89,10 +96,7 @@ export class MemoryStore {
 
   /** Deletes the owner's memory for good (its text goes; a tombstone stays); false when they have no such memory. */
   async remove(owner: string, id: string): Promise<boolean> {
-    const { rowCount } = await this.pool().query(
-      "UPDATE memories SET state = 'deleted', text = '', updated_at = now() WHERE id = $1 AND owner = $2 AND state = 'active'",
-      [id, owner],
-    );
+    const { rowCount } = await forget(this.pool(), owner, [id]);
     return rowCount === 1;
   }
 
@@ -109,6 +113,15 @@ export class MemoryStore {
       [owner, enabled],
     );
   }
+}
+
+/** Deletes the owner's memories named: each keeps a tombstone with its words folded and hashed (a learned one's source never teaches them again). */
+export function forget(db: Db, owner: string, ids: string[]) {
+  return db.query(
+    `UPDATE memories SET state = 'deleted', forgotten = ${folded("text")}, text = '', updated_at = now()
+      WHERE id = ANY($1::uuid[]) AND owner = $2 AND state = 'active'`,
+    [ids, owner],
+  );
 }
 
 /** A deleted thread's memories stay; their source says the thread is gone. */

@@ -9,6 +9,10 @@ export const memorySettings = slice({
     MEMORY: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on").describe("memory across conversations"),
     /** The most memories one person keeps; past it, the oldest unused goes. */
     MEMORY_PER_IDENTITY: wholeNumber(1, 10_000).default(500).describe("memories per identity"),
+    /** Replies one person's memory learns from per hour (each a model call); past it, a reply teaches nothing. 0: off. */
+    RATE_LIMIT_MEMORY_LESSONS_PER_HOUR: wholeNumber(0, 999_999_999).default(60).describe("memory lessons per identity per hour"),
+    /** How long the model may take to answer a lesson. */
+    MEMORY_LESSON_TIMEOUT_SECONDS: wholeNumber(1, 600).default(60).describe("seconds a memory lesson's model call may take"),
   },
 });
 

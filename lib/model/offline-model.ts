@@ -9,7 +9,8 @@ import type {
 import { setTimeout as sleep } from "node:timers/promises";
 import { CALL_AGENT_TOOL, HANDOFF_TOOL } from "./handoff-tool";
 import { arithmeticExpression, calculationPhrase } from "./offline-arithmetic";
-import { isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
+import { isMemoryRequest, isSummaryRequest, isTitleRequest } from "./request-kind.mjs";
+import { offlineMemoryAnswer } from "./memory-request.mjs";
 import { offlineSummary } from "./summary-request";
 import { offlineTitle } from "./offline-title";
 
@@ -247,6 +248,7 @@ type Plan =
 function plan(options: LanguageModelV3CallOptions): Plan {
   if (isSummaryRequest(options.headers)) return { kind: "text", text: offlineSummary(userText(options.prompt)) };
   if (isTitleRequest(options.headers)) return { kind: "text", text: offlineTitle(userText(options.prompt)) };
+  if (isMemoryRequest(options.headers)) return { kind: "text", text: offlineMemoryAnswer(userText(options.prompt)) };
   const tools = new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
   const results = toolResults(options.prompt);
   const read = results.find((r) => r.toolName === "read_document" && r.error === undefined);

@@ -13,6 +13,9 @@ export const SUMMARY_REQUEST = "summary";
 /** The request for a short title of a thread after its first reply (lib/agent/title.ts). */
 export const TITLE_REQUEST = "title";
 
+/** The request that learns memories from an exchange after its reply (lib/memory/learning.ts). */
+export const MEMORY_REQUEST = "memory";
+
 /** The headers that mark a request as being of `kind`. */
 export function requestKindHeaders(kind) {
   return { [REQUEST_KIND_HEADER]: kind };
@@ -26,4 +29,9 @@ export function isSummaryRequest(headers) {
 /** Whether a request's headers mark it as a title request. */
 export function isTitleRequest(headers) {
   return headers?.[REQUEST_KIND_HEADER] === TITLE_REQUEST;
+}
+
+/** Whether a request's headers mark it as a memory request. */
+export function isMemoryRequest(headers) {
+  return headers?.[REQUEST_KIND_HEADER] === MEMORY_REQUEST;
 }

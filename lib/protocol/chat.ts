@@ -116,6 +116,12 @@ export const chatRequestFields = z.object({
   model: z.string({ message: "must be a model's id, as GET /api/models lists them" }).min(1, "must not be empty").max(300, "must be at most 300 characters").optional(),
   sourceId: sourceIdSchema.optional(),
   sourceMetadata: sourceMetadataSchema.optional(),
+  /**
+   * A temporary chat: the thread this message starts neither reads nor
+   * writes the person's memory, and says so. Kept by the thread it makes;
+   * ignored for a thread that has messages already.
+   */
+  temporary: z.boolean({ message: "must be true or false" }).optional(),
 });
 
 export const chatRequestSchema = chatRequestFields.refine((body) => body.replaces === undefined || body.threadId !== undefined, {
@@ -187,6 +193,16 @@ export const dataPartSchemas = {
     throughSeq: z.number().int().min(1),
     summarizedMessages: z.number().int().min(1),
     imported: z.literal(true).optional(),
+  }),
+  /** The memories the reply was given (lib/memory/), sent right after its start: its "Memory used" line and the debug panel. */
+  memory: z.object({
+    memories: z.array(
+      z.object({
+        id: z.string(),
+        text: z.string(),
+        source: z.object({ threadId: z.string(), messageId: z.string(), threadDeleted: z.boolean().optional() }).nullable(),
+      }),
+    ),
   }),
   /** What the model is given this turn: the history policy in force and the size of its window (the debug panel). */
   history: z.object({

@@ -24,6 +24,7 @@ export function timelineOf(
   messages: StoredMessage[],
   feedback: Readonly<Record<string, Feedback>> = {},
   documents: readonly DocumentHistory[] = [],
+  memoriesUsed: Readonly<Record<string, string[]>> = {},
 ): TimelineEntry[] {
   return messages.flatMap((message) => [
     ...message.parts.map((part, index) => ({
@@ -34,6 +35,7 @@ export function timelineOf(
       // The model that wrote the reply the part belongs to, and what its owner thought of it.
       ...(message.model ? { model: message.model } : {}),
       ...(feedback[message.id] ? { feedback: feedback[message.id] } : {}),
+      ...(memoriesUsed[message.id] ? { memoriesUsed: memoriesUsed[message.id] } : {}),
       // A call's own id, under the name every part of a call tree goes by (a sub-agent's parts name it as their parent).
       ...(part.type === "tool-call" || part.type === "tool-result" ? { callId: part.toolCallId } : {}),
       ...part,

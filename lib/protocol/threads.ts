@@ -19,8 +19,6 @@ export interface ThreadSummary extends ThreadOrigin {
   messageCount: number;
   /** The model its latest reply was written with (`provider:model`); null before its first. The page's picker starts from it. */
   model: string | null;
-  /** A temporary chat: it neither reads nor writes memory. */
-  temporary?: boolean;
 }
 
 /**
@@ -49,6 +47,8 @@ export interface ThreadListItem extends ThreadSummary {
   /** The thread's reminders still to come, soonest first: the first few (LISTED_REMINDERS) of reminderCount. */
   reminders: ListedReminder[];
   reminderCount: number;
+  /** A temporary chat: its turns neither read nor write memory (unset: an ordinary thread). */
+  temporary?: true;
 }
 
 /** A reminder as the sidebar lists it under its thread. */
@@ -89,7 +89,7 @@ export interface HistoryMessage extends StoredMessage {
   signature?: string;
   /** A reply that waits for several decisions: those made so far, by approval id (the rest still wait). Not signed: no part of the message. */
   decided?: DecidedSoFar;
-  /** A reply that was given memories: their ids (GET /api/memory has their words; one since deleted is not there). */
+  /** A reply that was given memories: their ids, in the order the model read them. Not signed: no part of the message. */
   memoriesUsed?: string[];
 }
 
@@ -151,6 +151,8 @@ export type TimelineEntry = (Part | DocumentTimelineEvent) & {
   callId?: string;
   model?: string;
   feedback?: Feedback;
+  /** The memories the reply this part belongs to was given, by id. */
+  memoriesUsed?: string[];
 };
 
 /** A thread that matches a search, with where it matched. */

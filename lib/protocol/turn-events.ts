@@ -30,6 +30,8 @@ export interface TurnInput {
   timeZone?: string;
   /** The model picked to answer (`provider:model`, one on offer); unset: the default. */
   model?: string;
+  /** A temporary chat's first message: the thread it starts neither reads nor writes memory. Ignored for a later message. */
+  temporary?: boolean;
 }
 
 /** The chat-turn event: the turn, and what Inngest and the function need to run it. */
@@ -85,6 +87,17 @@ export interface ReminderScheduledEventData {
 
 /** Sent by a turn whose thread has grown past the compaction threshold. */
 export const THREAD_COMPACT_EVENT = "threadline/thread.compact";
+
+/** Learn memories from a reply, once it is stored (lib/memory/learning.ts). */
+export const MEMORY_LESSON_EVENT = "threadline/memory.lesson";
+
+export interface MemoryLessonEventData {
+  owner: string;
+  threadId: string;
+  replyId: string;
+  /** This app's signature over the three (lib/auth/turn-authorization.ts). */
+  authorization: string;
+}
 
 /**
  * Names the thread only. The function decides from the database whether and

@@ -12,7 +12,8 @@ const BATCH = 20;
  * second, whichever is up, taken by one: reminders (each posted once:
  * threadline_post_due_reminders takes its row with SKIP LOCKED), and
  * replies that could go on after their decisions while nothing goes on with
- * them (a server died mid-way, or its calls expired undecided). The Inngest
+ * them (a server died mid-way, or its calls expired undecided), and memory
+ * lessons a server left (it died mid-way, or the lesson failed once). The Inngest
  * runtime needs none of it: its runs sleep and wait for these themselves.
  */
 export class DueWork {
@@ -24,6 +25,8 @@ export class DueWork {
       reminders: () => Pick<ReminderStore, "postDue">;
       approvals: () => Pick<ApprovalStore, "dueReplies">;
       runtime: () => Pick<TurnRuntime, "goOn">;
+      /** Memory lessons left by a server that died or failed (lib/memory/lesson-runner.ts); unset or undefined: none. */
+      lessons?: () => { runDue(): Promise<void> } | undefined;
       approvalTimeoutMs: number;
       everyMs?: number;
     },
@@ -52,6 +55,7 @@ export class DueWork {
       await this.deps.reminders().postDue(BATCH);
       const due = await this.deps.approvals().dueReplies({ timeoutMs: this.deps.approvalTimeoutMs, limit: BATCH });
       for (const reply of due) await this.deps.runtime().goOn(reply);
+      await this.deps.lessons?.()?.runDue();
     } catch (error) {
       // The database away for a moment: the next look tries again.
       console.error("[due work] look failed:", (error as Error).message);

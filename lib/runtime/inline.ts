@@ -55,6 +55,8 @@ export class InlineRuntime implements TurnRuntime {
       saveRetryMs?: number;
       /** Where the turn's stream is kept while it runs, for a client that joins late; unset: nowhere. */
       turnProgress?: () => TurnProgress;
+      /** Told of each reply stored complete, once the turn is over: its lesson (lib/memory/) learns from it. Unset: none does. */
+      learn?: (lesson: { owner: string; threadId: string; replyId: string }) => void;
       /** Ids, clock and delta window a test fixes, so a turn's bytes are the same every run. */
       turnOptions?: Pick<TurnDeps, "generateId" | "now" | "coalesceWindowMs">;
     },
@@ -124,6 +126,7 @@ export class InlineRuntime implements TurnRuntime {
           // Once the stream has ended and the thread is free: neither waits on these model calls.
           if (outcome?.title) this.nameLater(outcome.title);
           if (outcome?.compact) this.compactLater(input.owner, outcome.threadId);
+          if (outcome) this.learnFrom(input.owner, outcome);
         });
     });
   }
@@ -175,6 +178,7 @@ export class InlineRuntime implements TurnRuntime {
         .then((outcome) => {
           // Once the thread is free, as after a first turn: a first reply that waited is named now.
           if (outcome && "title" in outcome && outcome.title) this.nameLater(outcome.title);
+          if (outcome && !("refused" in outcome)) this.learnFrom(owner, outcome);
         });
     });
   }
@@ -191,6 +195,11 @@ export class InlineRuntime implements TurnRuntime {
       saveRetryMs: this.deps.saveRetryMs,
       ...this.deps.turnOptions,
     };
+  }
+
+  /** A reply stored complete teaches the person's memory, off this turn's path. */
+  private learnFrom(owner: string, outcome: { threadId: string; status: string; reply?: { id: string } }): void {
+    if (outcome.status === "complete" && outcome.reply) this.deps.learn?.({ owner, threadId: outcome.threadId, replyId: outcome.reply.id });
   }
 
   private nameLater(thread: ThreadToName): void {

@@ -163,13 +163,14 @@ export class ThreadRepository {
     };
   }
 
-  async get(owner: string, id: string): Promise<ThreadSummary> {
-    const { rows } = await this.pool.query<ThreadRow>(
-      `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 AND owner = $2`,
+  /** The thread, with what the wings' list columns say of it (a temporary chat, its reminders). */
+  async get(owner: string, id: string): Promise<ThreadSummary & Partial<ThreadListItem>> {
+    const { rows } = await this.pool.query<ThreadRow & ListedRow>(
+      `SELECT ${[THREAD_COLUMNS, ...this.listed.map((listed) => listed.column)].join(", ")} FROM threads t WHERE t.id = $1 AND t.owner = $2`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    return toSummary(rows[0]);
+    return Object.assign(toSummary(rows[0]), ...this.listed.map((listed) => listed.item(rows[0])));
   }
 
   /** The user's title: the model's never replaces it (packages/history/src/postgres-titles.ts). */
@@ -426,7 +427,7 @@ export class ThreadRepository {
       ...this.lives.flatMap((life) => (life.timeline ? [life.timeline(this.pool, thread)] : [])),
     ]);
     const shown: TimelineSection = Object.assign({}, ...sections);
-    return timelineOf(messages as StoredMessage[], shown.feedback, shown.documents);
+    return timelineOf(messages as StoredMessage[], shown.feedback, shown.documents, shown.memoriesUsed);
   }
 
   /**

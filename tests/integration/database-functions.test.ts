@@ -68,6 +68,9 @@ const TABLES_ADDED = [
   "shares",
   "memories",
   "memory_settings",
+  "memory_lessons",
+  "memory_uses",
+  "temporary_threads",
 ];
 /** Indexes made since on tables that were there. */
 const INDEXES_ADDED = ["messages_waiting_idx", "messages_file_refs_idx"];

@@ -67,7 +67,7 @@ describe("the Inngest serve route", () => {
     const config = await response.json();
     expect(config.app_id).toBe("threadline");
     expect(config.inspection.mode).toBe("dev");
-    expect(config.functions).toHaveLength(5);
+    expect(config.functions).toHaveLength(6);
     expect(config.functions[0]).toMatchObject({
       id: "threadline-chat-turn",
       triggers: [{ event: "threadline/chat.turn" }],
@@ -97,6 +97,12 @@ describe("the Inngest serve route", () => {
     });
     // A run per reminder, sleeping until it is due.
     expect(config.functions[4]).toMatchObject({ id: "threadline-post-reminder", triggers: [{ event: "threadline/reminder.scheduled" }] });
+    // A run per reply its owner's memory learns from, one at a time per owner: their memories change in order.
+    expect(config.functions[5]).toMatchObject({
+      id: "threadline-learn-memory",
+      triggers: [{ event: "threadline/memory.lesson" }],
+      concurrency: [{ key: "event.data.owner", limit: 1 }],
+    });
   });
 
   it("runs a whole turn over the execution protocol in one request: each step checkpointed, rows written once, the result in RunComplete", async () => {

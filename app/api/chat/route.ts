@@ -33,6 +33,7 @@ export const POST = route(async (request) => {
     origin: { source: body.source ?? "api", sourceId: body.sourceId ?? null, sourceMetadata: body.sourceMetadata ?? null },
     timeZone: body.timeZone,
     model: body.model,
+    ...(body.temporary ? { temporary: true } : {}),
   };
   // A turn the person's budget has no room for is stored with the notice, and answered 429.
   await app().refuseOverBudget(input, standing);

@@ -6,6 +6,7 @@ import type { CompactionSettings } from "@/lib/agent/compaction-settings";
 import type { AgentTool, ToolApprovalMode } from "./tools/types";
 import type { StepRunner } from "../turn/steps";
 import type { SpendGate } from "../model/spend";
+import type { TurnMemory } from "../model/turn-memory";
 
 export interface Agent {
   /** Shown on the messages it writes; letters, digits, spaces, '-' and '_'. */
@@ -73,6 +74,8 @@ export interface Network {
   maxOutputTokens?: number;
   /** Where each model call is reserved before it is made and settled after (the budgets wing); unset: calls are neither counted nor limited. */
   spend?: SpendGate;
+  /** The person's memories the turn gives the model, and the record of which each reply was given (the memory wing); unset: none. */
+  memory?: TurnMemory;
   /** The operator's history setting (environment): it overrides the URL's and the agents' defaults. */
   historyPolicy?: Partial<HistoryPolicy>;
   /** When a long thread's earlier messages are summarized; undefined: never. */

@@ -38,6 +38,7 @@ import { runNow, type StepRunner } from "./steps";
 import type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
 import { seqAfter } from "@/lib/auth/history-signature";
 import { signaturesChunk, threadChunk } from "./stream-chunks";
+import { recallChars, withMemories, type RecalledMemory } from "../model/turn-memory";
 
 export type { StepOptions, StepRunner } from "./steps";
 export type { TurnDeps, TurnInput, TurnOutcome } from "./turn-types";
@@ -140,6 +141,8 @@ interface Reading {
   messages: ModelMessage[];
   /** What the files attached to the thread's messages become for the model; unset: none are. */
   fileInput?: FileInput;
+  /** The person's memories the models are given first, as data. */
+  memories: RecalledMemory[];
 }
 
 /** The turn from the user's message on: store it, read the history, run the network, store the reply. */
@@ -160,11 +163,12 @@ async function answerTurn(input: TurnInput, deps: TurnDeps, thread: ThreadState)
     window: widestWindow(deps.network.agents.map(policyFor)),
   };
   const userSeq = await storeUserMessage(turn);
-  const reading = await readHistory(turn, userSeq);
+  const reading = await readHistory(turn, userSeq, await recallMemories(turn));
   const compactionFailure = await compactIfTooBig(turn, reading, userSeq);
   const inputSize = await announceInput(turn, reading, userSeq);
   const replyId = await step("assistant-message-id", async () => turn.newId());
   await turn.announce("announce-start", startChunk(replyId, deps.network));
+  await recordMemoriesUsed(turn, reading, replyId);
   // From here on the turn is the pipeline every turn ends in.
   return answerFrom(
     {
@@ -206,7 +210,7 @@ async function storeUserMessage({ input, deps, thread, step }: Turn): Promise<nu
 }
 
 /** 3. The history: the client's copy when it holds the whole window, otherwise the window of it the database holds. */
-async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Reading> {
+async function readHistory(turn: Turn, userSeq: number | undefined, memories: RecalledMemory[]): Promise<Reading> {
   const { input, deps, thread, window } = turn;
   const { threadId, createdThisTurn, clientThreadId, summary } = thread;
   // A compacted thread is read from after what its latest summary stands for.
@@ -225,7 +229,7 @@ async function readHistory(turn: Turn, userSeq: number | undefined): Promise<Rea
     const untilSeq = userSeq;
     earlier = await turn.step("load-history", () => deps.history.get({ owner: input.owner, threadId, lastUserMessages: window, fromSeq, untilSeq }));
   }
-  const reading: Reading = { source, summary, earlier, messages: [], fileInput: await fileInputOf(turn, earlier, summary) };
+  const reading: Reading = { source, summary, earlier, messages: [], fileInput: await fileInputOf(turn, earlier, summary), memories };
   reading.messages = messagesFor(turn, reading)(entryAgent(turn));
   return reading;
 }
@@ -349,9 +353,43 @@ function compactAfter({ deps, thread }: Turn, reading: Reading, size: InputSize,
   return needsCompaction(historyCount(threadMessages, reading.summary?.parts[0]), network.compaction, { chars, limits: sizeLimits(network.maxInputChars) });
 }
 
-/** Each agent's view of the thread, read from `reading` when called (compaction may replace it). */
+/** Each agent's view of the thread, read from `reading` when called (compaction may replace it), the person's memories first. */
 const messagesFor = ({ input, policyFor }: Turn, reading: Reading) => (agent: Agent) =>
-  buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary, reading.fileInput);
+  withMemories(buildModelMessages(reading.earlier, input.message, policyFor(agent), reading.summary, reading.fileInput), reading.memories);
+
+/**
+ * 2b. The person's memories most relevant to the message, read once (a
+ * durable run keeps them): none for a temporary chat, which its first
+ * message makes one before anything is read. Memory that cannot be read
+ * leaves the model without it, never the turn without an answer.
+ */
+async function recallMemories({ input, deps, thread, step }: Turn): Promise<RecalledMemory[]> {
+  const memory = deps.network.memory;
+  if (!memory) return [];
+  const scope = { owner: input.owner, threadId: thread.threadId };
+  if (input.temporary && thread.messagesBefore === 0) await step("memory:temporary", () => memory.markTemporary(scope));
+  return step("memory:recall", async () => {
+    try {
+      return await memory.recall({ ...scope, text: input.message.content, maxChars: recallChars(deps.network.maxInputChars) });
+    } catch (error) {
+      console.error(`[thread ${thread.threadId}] memories could not be read; the reply goes without them:`, errorText(error));
+      return [];
+    }
+  });
+}
+
+/** 4b. Which memories the reply was given: recorded with it, and told to the client for its "Memory used" line. */
+async function recordMemoriesUsed({ input, deps, thread, step, announce }: Turn, reading: Reading, replyId: string): Promise<void> {
+  const memory = deps.network.memory;
+  if (!memory || reading.memories.length === 0) return;
+  const ids = reading.memories.map((m) => m.id);
+  await step("memory:used", () =>
+    memory.used({ owner: input.owner, threadId: thread.threadId, replyId }, ids).catch((error) => {
+      console.error(`[thread ${thread.threadId}] which memories the reply was given could not be stored:`, errorText(error));
+    }),
+  );
+  await announce("announce-memory", dataChunk("memory", { memories: reading.memories }));
+}
 
 /** What the files of the messages the models read (the new one's too) become for them. */
 const fileInputOf = ({ input, deps, policyFor }: Turn, earlier: ThreadMessage[], summary: SummaryMessage | undefined) =>

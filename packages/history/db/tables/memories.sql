@@ -17,8 +17,11 @@ CREATE TABLE memories (
   last_used_at          timestamptz,
   -- What the ranking reads: the words of the text, in no one language.
   words                 tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED,
+  -- A tombstone's words, folded and hashed: its source message never teaches them again.
+  forgotten             text,
   CHECK ((source_thread_id IS NULL) = (source_message_id IS NULL)),
-  CHECK (state = 'active' OR text = '')
+  CHECK (state = 'active' OR text = ''),
+  CHECK (forgotten IS NULL OR state = 'deleted')
 );
 -- A person's memories, the newest first.
 CREATE INDEX memories_owner_idx ON memories (owner, created_at DESC) WHERE state = 'active';
@@ -26,3 +29,5 @@ CREATE INDEX memories_owner_idx ON memories (owner, created_at DESC) WHERE state
 CREATE INDEX memories_words_idx ON memories USING gin (words) WHERE state = 'active';
 -- A thread's, marked when it goes; and a message's, never learned twice.
 CREATE INDEX memories_source_idx ON memories (source_thread_id, source_message_id) WHERE source_thread_id IS NOT NULL;
+-- Whether a message taught words since deleted.
+CREATE INDEX memories_forgotten_idx ON memories (owner, source_message_id, forgotten) WHERE state = 'deleted';
