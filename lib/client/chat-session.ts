@@ -64,8 +64,8 @@ export class ChatSession {
   }
 
   /** The POST /api/chat body for the last of `messages`; `search` is the page URL's query (a history setting). */
-  requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest & { temporary?: true } {
-    const body: ChatRequest & { temporary?: true } = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
+  requestBody(messages: ChatMessage[], search: string, now: Date = new Date()): ChatRequest {
+    const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
     // A thread this message starts says it came from the chat page (another client of the API is "api").
     if (body.threadId === undefined) body.source = "web";
     if (body.threadId === undefined && this.temporary) body.temporary = true;

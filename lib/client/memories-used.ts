@@ -6,6 +6,7 @@
 // in its snapshot.
 import type { MemoriesResponse, MemoryGiven } from "@/lib/protocol/memory";
 import type { HistoryMessage } from "@/lib/protocol/threads";
+import type { DataPart } from "@/lib/client/messages";
 
 /** One memory a reply was given, as the page knows it. */
 export type UsedMemory =
@@ -16,10 +17,8 @@ export type UsedMemory =
   | { id: string; state: "unread" };
 
 /** The memories a stream's data part gave the reply, when it is data-memory; null for any other part. */
-export function memoriesGivenIn(part: { type: string; data?: unknown }): MemoryGiven[] | null {
-  if (part.type !== "data-memory") return null;
-  const memories = (part.data as { memories?: unknown } | undefined)?.memories;
-  return Array.isArray(memories) ? (memories as MemoryGiven[]) : null;
+export function memoriesGivenIn(part: DataPart): MemoryGiven[] | null {
+  return part.type === "data-memory" ? part.data.memories : null;
 }
 
 export class MemoriesUsed {

@@ -67,8 +67,3 @@ export interface MemoryGiven {
   text: string;
   source: MemorySource | null;
 }
-
-/** The `data-memory` chunk's data. */
-export interface MemoryUsedData {
-  memories: MemoryGiven[];
-}
