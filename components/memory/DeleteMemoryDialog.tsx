@@ -16,6 +16,7 @@ interface DeleteMemoryDialogProps {
 // makes the page behind it inert and handles Escape.
 export function DeleteMemoryDialog({ memory, onCancel, onConfirm }: DeleteMemoryDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const descriptionId = useId();
   const [pending, setPending] = useState(false);
@@ -27,6 +28,8 @@ export function DeleteMemoryDialog({ memory, onCancel, onConfirm }: DeleteMemory
     if (memory && !dialog.open) {
       setError(null);
       dialog.showModal();
+      // The safe choice first: Enter or Space right away keeps the memory.
+      cancelRef.current?.focus();
     }
     if (!memory && dialog.open) dialog.close();
   }, [memory]);
@@ -76,10 +79,10 @@ export function DeleteMemoryDialog({ memory, onCancel, onConfirm }: DeleteMemory
           )}
           <div className="mt-6 flex justify-end gap-2">
             <button
+              ref={cancelRef}
               type="button"
               onClick={onCancel}
               disabled={pending}
-              autoFocus
               className="rounded-lg border border-neutral-300 px-4 py-2 text-sm font-medium hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-600 dark:hover:bg-neutral-800"
             >
               Cancel

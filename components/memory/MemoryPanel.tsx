@@ -120,7 +120,7 @@ export function MemoryPanel() {
             />
           )}
           <div className="flex flex-wrap items-center gap-2">
-            <button ref={addButton} type="button" onClick={() => setAdding(true)} disabled={adding} aria-expanded={adding} className={ACTION}>
+            <button ref={addButton} type="button" onClick={() => setAdding(true)} aria-expanded={adding} className={ACTION}>
               Add memory
             </button>
             <a href={MEMORY_EXPORT_URL} download className={ACTION}>
