@@ -5,9 +5,9 @@ export interface MockModelServer {
   /** Every chat-completion request body received, oldest first. */
   requests: unknown[];
   /** The usage each answer reported, oldest first, with the model asked and the kind of request. */
-  usages: { model: string; kind: "answer" | "title" | "summary"; inputTokens: number; outputTokens: number; reasoningTokens: number }[];
+  usages: { model: string; kind: "answer" | "title" | "summary" | "memory"; inputTokens: number; outputTokens: number; reasoningTokens: number }[];
   /** Requests so far by kind: an answer in a turn, a thread's title, a compaction's summary. */
-  calls: { answer: number; title: number; summary: number };
+  calls: { answer: number; title: number; summary: number; memory: number };
   /** Answers the [[title-held]] title requests waiting so far: those whose request holds `token`, or every one. */
   releaseTitles(token?: string): void;
   close(): Promise<void>;

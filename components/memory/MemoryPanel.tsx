@@ -88,8 +88,7 @@ export function MemoryPanel() {
     setError(null);
     setNotice(null);
     try {
-      const { imported, evicted } = await importMemories(file);
-      setNotice([importedText(imported), evictedText(evicted)].filter(Boolean).join(" "));
+      setNotice(importedText(await importMemories(file)));
       setReloads((n) => n + 1);
     } catch (cause) {
       setError(errorMessage(cause, "The file could not be imported."));

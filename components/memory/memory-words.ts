@@ -20,5 +20,10 @@ export function evictedText(evicted: Pick<Memory, "text">[] | undefined): string
     : `Your memory was full, so the ${evicted.length} oldest unused memories were removed to make room: ${quoted}.`;
 }
 
-/** "Imported 3 memories." */
-export const importedText = (imported: number) => `Imported ${imported} ${imported === 1 ? "memory" : "memories"}.`;
+const memories = (n: number) => `${n} ${n === 1 ? "memory" : "memories"}`;
+
+/** "Imported 3 memories." and, when the file held some already kept, "2 memories were kept already." */
+export function importedText({ imported, skipped }: { imported: number; skipped: number }): string {
+  const kept = skipped === 0 ? "" : ` ${memories(skipped)} ${skipped === 1 ? "was" : "were"} kept already.`;
+  return `Imported ${memories(imported)}.${kept}`;
+}

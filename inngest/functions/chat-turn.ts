@@ -62,10 +62,11 @@ export function createChatTurnFunction(inngest: InngestClient, deps: DurableTurn
           await step.sendEvent("request-compaction", { name: THREAD_COMPACT_EVENT, data: compaction });
         }
         // A reply stored complete teaches the person's memory, in a run of its own: nothing here waits for it.
-        if (outcome.status === "complete" && outcome.reply && deps.turnMemory?.()) {
+        if (outcome.status === "complete" && outcome.reply && deps.learnsMemory?.()) {
           const lesson = { owner: turn.owner, threadId: outcome.threadId, replyId: outcome.reply.id };
           const data: MemoryLessonEventData = { ...lesson, authorization: authorizeLesson(lesson, await deps.sessionSecret()) };
-          await step.sendEvent("request-memory-lesson", { name: MEMORY_LESSON_EVENT, data });
+          // Its id lets Inngest drop a second sending of it; the lesson's claim drops one it delivers twice.
+          await step.sendEvent("request-memory-lesson", { id: `memory-lesson-${lesson.replyId}`, name: MEMORY_LESSON_EVENT, data });
         }
         return { threadId: outcome.threadId, historySource: outcome.historySource, status: outcome.status, replyId: outcome.reply?.id ?? null };
       } catch (error) {

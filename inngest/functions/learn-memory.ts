@@ -32,7 +32,9 @@ export function createLearnMemoryFunction(
         throw new NonRetriableError("Refused a memory lesson event that this app did not sign.");
       }
       const runStep: StepRunner = (id, work) => step.run(id, work) as ReturnType<typeof work>;
-      const outcome = await learnFromReply({ owner, threadId, replyId }, { ...deps.memoryLearning(), lessons: deps.memoryLessons(), step: runStep });
+      // Inngest delivers an event at least once: the lesson is this event's, or another's that came first.
+      const claimant = event.id ?? `${threadId}/${replyId}`;
+      const outcome = await learnFromReply({ owner, threadId, replyId }, { ...deps.memoryLearning(), lessons: deps.memoryLessons(), step: runStep, claimant });
       return { outcome };
     },
   );

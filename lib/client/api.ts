@@ -5,7 +5,7 @@ import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
 import { pageTimeZone } from "@/lib/client/time-zone";
 import type { ThreadUsage } from "@/lib/protocol/usage";
 import type { SharedLink, ShareRequest, ShareResponse, SharesResponse } from "@/lib/protocol/shares";
-import type { MemoriesResponse, MemoryExport, MemoryImportResponse, MemoryResponse, MemorySettingsResponse } from "@/lib/protocol/memory";
+import type { MemoriesResponse, MemoryFile, MemoryImportResponse, MemoryResponse, MemorySettingsResponse } from "@/lib/protocol/memory";
 import type { Feedback, FeedbackRequest, FeedbackResponse, ThreadFeedback } from "@/lib/protocol/feedback";
 import type {
   MessagesPage,
@@ -225,8 +225,8 @@ export async function setMemoryEnabled(enabled: boolean): Promise<boolean> {
 /** Where the caller's memories download from (an attachment). */
 export const MEMORY_EXPORT_URL = "/api/memory/export";
 
-/** Memories from an export file, sent as it is (the server checks it). */
-export function importMemories(file: Blob | string | MemoryExport): Promise<MemoryImportResponse> {
+/** Memories from an export file, sent as it is (the server checks it): all of them or, past the count bound, none. */
+export function importMemories(file: Blob | string | MemoryFile): Promise<MemoryImportResponse> {
   const body = typeof file === "string" || file instanceof Blob ? file : JSON.stringify(file);
   return request<MemoryImportResponse>("/api/memory/import", { method: "POST", body });
 }

@@ -51,8 +51,8 @@ export interface DurableTurnDeps {
   approvals: () => ApprovalStore;
   /** How long a call waits for the user's decision (TOOL_APPROVAL_TIMEOUT_HOURS). */
   approvalTimeoutMs: number;
-  /** The person's memory as turns use it; unset or undefined (MEMORY=off): replies teach nothing. */
-  turnMemory?: () => unknown;
+  /** Whether replies teach memories (lib/memory/); unset: they do not. */
+  learnsMemory?: () => boolean;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface LearningDeps {
   limit: (owner: string) => Promise<void>;
   /** How long the model may take to answer. */
   timeoutMs: number;
+  /** Who runs it, where a lesson may be asked for twice (an Inngest event's id): only the first to claim it learns. */
+  claimant?: string;
 }
 
 type Asked = { changes: MemoryChanges } | { skip: string };
@@ -48,6 +50,7 @@ type Asked = { changes: MemoryChanges } | { skip: string };
 export async function learnFromReply(lesson: Lesson, deps: LearningDeps): Promise<string> {
   const { step, lessons } = deps;
   const read = await step("memory:read", async () => {
+    if (deps.claimant !== undefined && !(await lessons.claim(lesson, deps.claimant))) return { twice: true as const };
     const context = await lessons.context(lesson);
     if ("skip" in context) return context;
     try {
@@ -58,6 +61,8 @@ export async function learnFromReply(lesson: Lesson, deps: LearningDeps): Promis
     }
     return { request: memoryRequestText(context.memories, context.exchange), userMessageId: context.userMessageId, shown: context.memories.map((m) => m.id) };
   });
+  // Another run has it: it is neither learned nor ended here.
+  if ("twice" in read) return "asked for twice: the first run learns";
   if ("skip" in read) return step("memory:store", () => lessons.finish(lesson, read, deps.maxMemories));
   const asked: Asked = await step("memory:ask", () => ask(lesson, read.request, deps));
   const learned = "skip" in asked ? asked : { changes: asked.changes, userMessageId: read.userMessageId, shown: read.shown };

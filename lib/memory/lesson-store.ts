@@ -44,7 +44,7 @@ export class LessonStore {
   async enqueue({ owner, threadId, replyId }: Lesson, leaseMs: number): Promise<boolean> {
     const { rowCount } = await this.pool().query(
       `INSERT INTO memory_lessons (thread_id, reply_id, owner, attempts, taken_until, runner)
-       SELECT $1, $2, $3, 1, now() + make_interval(secs => $4 / 1000.0), $5
+       SELECT $1, $2, $3, 1, now() + make_interval(secs => $4::float8 / 1000), $5
         WHERE coalesce((SELECT enabled FROM memory_settings WHERE owner = $3), true)
           AND NOT EXISTS (SELECT 1 FROM temporary_threads WHERE thread_id = $1)
        ON CONFLICT (thread_id, reply_id) DO NOTHING`,
@@ -66,7 +66,7 @@ export class LessonStore {
           WHERE state = 'due' AND (taken_until < now() OR (runner IS NOT NULL AND NOT threadline_runner_alive(runner)))
           ORDER BY taken_until LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE memory_lessons l
-          SET attempts = l.attempts + 1, taken_until = now() + make_interval(secs => $2 / 1000.0), runner = $3,
+          SET attempts = l.attempts + 1, taken_until = now() + make_interval(secs => $2::float8 / 1000), runner = $3,
               state = CASE WHEN l.attempts >= $4 THEN 'failed' ELSE 'due' END,
               outcome = CASE WHEN l.attempts >= $4 THEN 'failed: tried ' || l.attempts || ' times' ELSE l.outcome END
          FROM due WHERE l.thread_id = due.thread_id AND l.reply_id = due.reply_id
@@ -74,6 +74,20 @@ export class LessonStore {
       [limit, leaseMs, await this.runnerKey(), maxAttempts],
     );
     return rows.filter((row) => row.attempts <= maxAttempts).map((row) => ({ owner: row.owner, threadId: row.thread_id, replyId: row.reply_id }));
+  }
+
+  /**
+   * Whether the lesson is `claimant`'s to run (an Inngest event's id): the
+   * first to claim it keeps it, so an event delivered twice asks the model once.
+   */
+  async claim({ owner, threadId, replyId }: Lesson, claimant: string): Promise<boolean> {
+    const { rows } = await this.pool().query<{ claimant: string | null }>(
+      `INSERT INTO memory_lessons (thread_id, reply_id, owner, claimant) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM threads WHERE id = $1)
+       ON CONFLICT (thread_id, reply_id) DO UPDATE SET claimant = coalesce(memory_lessons.claimant, excluded.claimant)
+       RETURNING claimant`,
+      [threadId, replyId, owner, claimant],
+    );
+    return rows.length === 0 || rows[0].claimant === claimant;
   }
 
   /** Runs each step of the lesson once: a finished step's result is kept in its row, and a lesson taken over replays it. */
@@ -99,7 +113,7 @@ export class LessonStore {
   /** A lesson that failed this time: taken again by any server's due work after `retryMs`. */
   async release({ threadId, replyId }: Lesson, error: string, retryMs: number): Promise<void> {
     await this.pool().query(
-      `UPDATE memory_lessons SET outcome = left($3, 500), runner = NULL, taken_until = now() + make_interval(secs => $4 / 1000.0)
+      `UPDATE memory_lessons SET outcome = left($3, 500), runner = NULL, taken_until = now() + make_interval(secs => $4::float8 / 1000)
         WHERE thread_id = $1 AND reply_id = $2 AND state = 'due'`,
       [threadId, replyId, `failed once: ${error}`, retryMs],
     );
@@ -121,7 +135,7 @@ export class LessonStore {
     if (!thread.user_message_id) return { skip: "the reply answers no message" };
     const [texts, kept] = await Promise.all([
       this.pool().query<{ kind: string; text: string }>(
-        `SELECT kind, left(string_agg(left(content, $5), '' ORDER BY part_index), $5) AS text FROM messages
+        `SELECT kind, left(string_agg(left(content, $5::int), '' ORDER BY part_index), CASE kind WHEN 'user' THEN $5::int ELSE $4::int END) AS text FROM messages
           WHERE thread_id = $1 AND ((message_id = $2 AND kind = 'user') OR (message_id = $3 AND kind = 'assistant'))
           GROUP BY kind`,
         [threadId, thread.user_message_id, replyId, LESSON_BOUNDS.assistantChars, LESSON_BOUNDS.userChars],

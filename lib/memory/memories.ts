@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@threadline/history/errors";
-import type { Memory, MemoryResponse } from "@/lib/protocol/memory";
+import type { ExportedMemory, Memory, MemoryFile, MemoryImportResponse, MemoryResponse } from "@/lib/protocol/memory";
 import type { MemoryStore } from "./memory-store";
 import type { MemorySettings } from "./settings";
 
@@ -43,6 +43,28 @@ export class Memories {
   async remove(owner: string, id: string): Promise<void> {
     this.refuseOff();
     if (!(await this.store.remove(owner, id))) throw notFound();
+  }
+
+  /** Every memory of theirs, as a file to keep or to import elsewhere. */
+  async exportAll(owner: string): Promise<MemoryFile> {
+    this.refuseOff();
+    const memories = await this.store.all(owner);
+    return {
+      version: 1,
+      exportedAt: new Date().toISOString(),
+      memories: memories.map(({ text, source, createdAt, lastUsedAt }) => ({ text, source, createdAt, lastUsedAt })),
+    };
+  }
+
+  /** A file's memories added to theirs, all or none: 409 when they would pass MEMORY_PER_IDENTITY. */
+  async importAll(owner: string, memories: readonly ExportedMemory[]): Promise<MemoryImportResponse> {
+    this.refuseOff();
+    const max = this.settings.MEMORY_PER_IDENTITY;
+    const done = await this.store.importMany(owner, memories, max);
+    if (!done) {
+      throw new AppError("conflict:memory_full", `Importing these would pass the ${max} memories one person may keep. Delete some first, or import fewer.`);
+    }
+    return done;
   }
 
   async setEnabled(owner: string, enabled: boolean): Promise<boolean> {

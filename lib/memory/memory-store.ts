@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { inTransaction } from "@/lib/db/transaction";
-import type { Memory, MemorySource } from "@/lib/protocol/memory";
+import type { ExportedMemory, Memory, MemorySource } from "@/lib/protocol/memory";
 import type { Db } from "@/lib/wing";
 
 // The memories' rows (the memories and memory_settings tables are this
@@ -98,6 +98,50 @@ export class MemoryStore {
   async remove(owner: string, id: string): Promise<boolean> {
     const { rowCount } = await forget(this.pool(), owner, [id]);
     return rowCount === 1;
+  }
+
+  /** Every memory of the owner's, oldest first: their export. */
+  async all(owner: string): Promise<Memory[]> {
+    const { rows } = await this.pool().query<Row>(`SELECT ${COLUMNS} FROM memories WHERE owner = $1 AND state = 'active' ORDER BY created_at, id`, [owner]);
+    return rows.map(toMemory);
+  }
+
+  /**
+   * Adds a file's memories, in one transaction under the owner's lock: none
+   * kept already in the same words (or twice in the file), a source kept only
+   * where it names a thread of the owner's. Undefined, adding nothing, when
+   * they would pass `max`.
+   */
+  async importMany(owner: string, items: readonly ExportedMemory[], max: number): Promise<{ imported: number; skipped: number } | undefined> {
+    return inTransaction(this.pool(), async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('memories'), hashtext($1))", [owner]);
+      const { rows: fresh } = await tx.query<{ i: string }>(
+        `SELECT min(u.i) AS i FROM unnest($2::text[]) WITH ORDINALITY AS u(text, i)
+          WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.owner = $1 AND m.state = 'active' AND ${folded("m.text")} = ${folded("u.text")})
+          GROUP BY ${folded("u.text")}`,
+        [owner, items.map((item) => item.text)],
+      );
+      const { rows: kept } = await tx.query<{ count: string }>("SELECT count(*) FROM memories WHERE owner = $1 AND state = 'active'", [owner]);
+      if (Number(kept[0].count) + fresh.length > max) return undefined;
+      const adding = fresh.map((row) => items[Number(row.i) - 1]);
+      await tx.query(
+        `INSERT INTO memories (id, owner, text, source_thread_id, source_message_id, created_at, updated_at, last_used_at)
+         SELECT gen_random_uuid(), $1, u.text,
+                CASE WHEN t.id IS NOT NULL THEN u.thread_id END, CASE WHEN t.id IS NOT NULL THEN u.message_id END,
+                coalesce(u.created_at, now()), now(), u.last_used_at
+           FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[]) AS u(text, thread_id, message_id, created_at, last_used_at)
+           LEFT JOIN threads t ON t.id = u.thread_id AND t.owner = $1`,
+        [
+          owner,
+          adding.map((item) => item.text),
+          adding.map((item) => item.source?.threadId ?? null),
+          adding.map((item) => item.source?.messageId ?? null),
+          adding.map((item) => item.createdAt ?? null),
+          adding.map((item) => item.lastUsedAt ?? null),
+        ],
+      );
+      return { imported: adding.length, skipped: items.length - adding.length };
+    });
   }
 
   /** Whether the owner's memory is on (it is unless they turned it off). */

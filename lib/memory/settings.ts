@@ -7,6 +7,8 @@ export const memorySettings = slice({
   shape: {
     /** "off": nobody's memories are kept, listed or given to a model. */
     MEMORY: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on").describe("memory across conversations"),
+    /** "off": replies teach nothing by themselves; memories are still added by hand (and by the agents' tools) and given to the model. */
+    MEMORY_LEARNING: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on").describe("learning memories after replies"),
     /** The most memories one person keeps; past it, the oldest unused goes. */
     MEMORY_PER_IDENTITY: wholeNumber(1, 10_000).default(500).describe("memories per identity"),
     /** Replies one person's memory learns from per hour (each a model call); past it, a reply teaches nothing. 0: off. */

@@ -42,8 +42,12 @@ function services({ config, pool }: WingParts<MemorySettings>, app: MemoryApp) {
     memoryLessons: lessons,
     /** What a lesson needs besides its rows and steps (an Inngest run's steps are its own). */
     memoryLearning: learning,
-    /** The inline runtime's lessons; none with MEMORY=off. */
-    lessonRunner: once((): LessonRunner | undefined => (config.MEMORY === "off" ? undefined : new LessonRunner(lessons(), learning))),
+    /** Whether replies teach memories (MEMORY and MEMORY_LEARNING on). */
+    learnsMemory: (): boolean => config.MEMORY === "on" && config.MEMORY_LEARNING === "on",
+    /** The inline runtime's lessons; none unless replies teach memories. */
+    lessonRunner: once((): LessonRunner | undefined =>
+      config.MEMORY === "on" && config.MEMORY_LEARNING === "on" ? new LessonRunner(lessons(), learning) : undefined,
+    ),
   };
 }
 

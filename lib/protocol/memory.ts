@@ -41,24 +41,26 @@ export interface MemorySettingsResponse {
   enabled: boolean;
 }
 
-/** One memory in an export: what it says and where it came from, without its id (an import makes new ones). */
-export interface ExportedMemory {
-  text: string;
-  source: MemorySource | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-/** GET /api/memory/export (an attachment), and the body POST /api/memory/import takes. */
-export interface MemoryExport {
+/** GET /api/memory/export, and the body POST /api/memory/import takes: a person's memories, to keep or to bring to another install. */
+export interface MemoryFile {
   version: 1;
+  exportedAt?: string;
   memories: ExportedMemory[];
 }
 
-/** POST /api/memory/import: how many were added, and what made room for them. */
+export interface ExportedMemory {
+  text: string;
+  /** Kept on import only where it names a message of the importer's own threads. */
+  source?: MemorySource | null;
+  createdAt?: string;
+  lastUsedAt?: string | null;
+}
+
+/** POST /api/memory/import: how many memories were added (one already kept, in the same words, is not added again). */
 export interface MemoryImportResponse {
   imported: number;
-  evicted?: Memory[];
+  /** Those the file held that were kept already. */
+  skipped: number;
 }
 
 /** A memory a reply was given, as the transient `data-memory` chunk names it right after the reply's start. */

@@ -5,6 +5,7 @@ import { assistantMessages, expectReplyFinished, lastReply, sendMessage, startTh
 
 interface ChatRequestBody {
   messages: { role: string; content: unknown }[];
+  stream?: boolean;
 }
 
 // The mock answers "I can see U user message(s) and A assistant message(s)",
@@ -40,7 +41,8 @@ test("follow-ups send the page's history; after a reload the server loads it fro
 
   // The new message must reach the model once, after the stored history.
   const recorded = (await (await request.get(`${MOCK_MODEL_URL}/__requests`)).json()) as ChatRequestBody[];
-  const lastTurn = recorded.findLast((body) => body.messages.some((m) => messageText(m.content).includes(third)));
+  // A turn's request streams; the lesson after it (memory learning) quotes the message too, but does not.
+  const lastTurn = recorded.findLast((body) => body.stream === true && body.messages.some((m) => messageText(m.content).includes(third)));
   expect(lastTurn, "a model request carrying the third question").toBeDefined();
   const userTexts = lastTurn!.messages.filter((m) => m.role === "user").map((m) => messageText(m.content));
   expect(userTexts).toEqual([first, second, third]);

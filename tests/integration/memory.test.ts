@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as memoryRoute from "@/app/api/memory/route";
 import * as oneMemory from "@/app/api/memory/[id]/route";
 import * as memorySettings from "@/app/api/memory/settings/route";
+import * as exportRoute from "@/app/api/memory/export/route";
+import * as importRoute from "@/app/api/memory/import/route";
 import * as threadRoute from "@/app/api/threads/[id]/route";
 import type { Memory, MemoriesResponse, MemoryResponse } from "@/lib/protocol/memory";
 import { chatTurn, params, request, visitor } from "../support/api";
@@ -33,6 +35,7 @@ async function added(cookie: string, text: string): Promise<MemoryResponse> {
 
 const patch = (cookie: string, id: string, body: unknown) => oneMemory.PATCH(request(`/api/memory/${id}`, { method: "PATCH", cookie, json: body }), idParams(id));
 const remove = (cookie: string, id: string) => oneMemory.DELETE(request(`/api/memory/${id}`, { method: "DELETE", cookie }), idParams(id));
+const importMemories = (cookie: string, body: unknown) => importRoute.POST(request("/api/memory/import", { method: "POST", cookie, json: body }), undefined);
 const texts = (memories: Memory[]) => memories.map((memory) => memory.text);
 
 describe("a person's memories", () => {
@@ -153,5 +156,48 @@ describe("a person's memories", () => {
     await t.app.threads().adopt(guest.id, account.id);
     expect(await list(account.cookie)).toMatchObject({ memories: [{ text: "Was a guest once" }], enabled: false });
     expect((await list(guest.cookie)).memories).toEqual([]);
+  });
+
+  it("go out as a file and come back from it, all or none, a source kept only where it names the importer's own thread", async () => {
+    const me = await visitor();
+    const turn = await chatTurn(chat, { message: { id: randomUUID(), content: "hello" } }, me.cookie);
+    const { rows } = await t.pool.query<{ message_id: string }>("SELECT message_id FROM messages WHERE thread_id = $1 ORDER BY seq LIMIT 1", [turn.threadId]);
+    await t.pool.query("INSERT INTO memories (id, owner, text, source_thread_id, source_message_id) VALUES ($1, $2, 'Says hello', $3, $4)", [
+      randomUUID(),
+      me.id,
+      turn.threadId,
+      rows[0].message_id,
+    ]);
+    await added(me.cookie, "Prefers tea");
+    const exported = await exportRoute.GET(request("/api/memory/export", { cookie: me.cookie }), undefined);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-disposition")).toContain("attachment");
+    const file = await exported.json();
+    expect(file).toMatchObject({ version: 1, memories: [{ text: "Says hello", source: { threadId: turn.threadId } }, { text: "Prefers tea", source: null }] });
+
+    // Into the same person's memories: what they keep already is not added twice.
+    const again = await importMemories(me.cookie, file);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual({ imported: 0, skipped: 2 });
+
+    // Into another person's: the texts come, the first person's thread does not.
+    const other = await visitor();
+    const into = await importMemories(other.cookie, { ...file, memories: [...file.memories, { text: "prefers   TEA." }] });
+    expect(await into.json()).toEqual({ imported: 2, skipped: 1 });
+    expect((await list(other.cookie)).memories.map((m) => [m.text, m.source])).toEqual([
+      ["Prefers tea", null],
+      ["Says hello", null],
+    ]);
+
+    // Past the count bound nothing is added; a bad file is a 400 that says where.
+    await t.configure({ MEMORY_PER_IDENTITY: "3" });
+    const full = await importMemories(other.cookie, { version: 1, memories: [{ text: "One" }, { text: "Two" }] });
+    expect(full.status).toBe(409);
+    expect((await full.json()).error.code).toBe("conflict:memory_full");
+    expect((await list(other.cookie)).memories).toHaveLength(2);
+    const bad = await importMemories(other.cookie, { version: 1, memories: [{ text: "x".repeat(501) }] });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toContain("memories.0.text");
+    expect((await importMemories(other.cookie, { version: 2, memories: [] })).status).toBe(400);
   });
 });

@@ -73,6 +73,7 @@ async function startAppServers({ count, env = {}, database = TEST_DATABASE_URL, 
     WEB_CONCURRENCY: "1",
     ...modelEnv(mock.url),
     TITLE_TIMEOUT_SECONDS: "0",
+    MEMORY_LEARNING: "off",
     ...(standin ? { INNGEST_DEV: standin.url, INNGEST_DEV_IS_LOCAL: "1" } : {}),
     ...env,
   };

@@ -84,6 +84,7 @@ async function startOneDurableServer({ name, retryDelayMs, heldUntilBack }: OneD
     WEB_CONCURRENCY: "1",
     ...mockModelEnv(mock.url),
     TITLE_TIMEOUT_SECONDS: "0",
+    MEMORY_LEARNING: "off",
     INNGEST_DEV: standin.url,
     INNGEST_DEV_IS_LOCAL: "1",
   };

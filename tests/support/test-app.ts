@@ -28,6 +28,8 @@ export function testApp({ modelUrl, titles = false, settings = {} }: TestAppSett
     SESSION_SECRET,
     ...(modelUrl ? mockModelEnv(modelUrl) : { MODEL_PROVIDER: "offline" }),
     TITLE_TIMEOUT_SECONDS: titles ? "2" : "0",
+    // Learning adds a model call after every reply: a test that counts the model's requests would count it; the memory tests ask for it.
+    MEMORY_LEARNING: "off",
     NODE_ENV: "test",
     // The browser identity the suite's visitors carry (support/api.ts); the accounts tests ask for AUTH_MODE=accounts.
     AUTH_MODE: "open",

@@ -21,6 +21,8 @@ CREATE TABLE memory_lessons (
   attempts    integer NOT NULL DEFAULT 0,
   taken_until timestamptz NOT NULL DEFAULT now(),
   runner      bigint,
+  -- On Inngest, the event whose run learns from the reply: a second event for it (sent twice) learns nothing.
+  claimant    text CHECK (char_length(claimant) <= 200),
   steps       jsonb NOT NULL DEFAULT '{}'::jsonb,
   -- What it came to, in a few words (learned 2, skipped: memory off …), for the log and the tests.
   outcome     text CHECK (char_length(outcome) <= 500),
