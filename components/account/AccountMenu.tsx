@@ -10,7 +10,7 @@ import type { Me } from "@/lib/protocol/accounts";
 
 /**
  * "Account": who is signed in, what they used of their budget, and what they
- * can do from here: the admin's People, Budgets and Spend pages, their shared links, signing out. A guest is offered signing in and up instead;
+ * can do from here: the admin's People, Budgets and Spend pages, their shared links and memory, signing out. A guest is offered signing in and up instead;
  * behind a sign-in proxy, the proxy signs people out.
  */
 export function AccountMenu({ me }: { me: Me }) {
@@ -113,6 +113,12 @@ export function AccountMenu({ me }: { me: Me }) {
           <li>
             <a ref={setFirst} href="/shares" className={item}>
               Shared links
+            </a>
+          </li>
+          {/* What the person's chats remember about them, a guest's too (it follows them to their account). */}
+          <li>
+            <a href="/memory" className={item}>
+              Memory
             </a>
           </li>
           {me.guest && (

@@ -19,6 +19,7 @@ import { usePageSettings } from "@/components/chat/PageSettingsContext";
 import type { ModelOption } from "@/lib/protocol/models";
 import { BudgetWarning } from "@/components/budgets/BudgetWarning";
 import { myBudget } from "@/lib/client/budgets";
+import { TemporaryChatLabel, TemporaryChatSwitch } from "@/components/chat/TemporaryChat";
 
 // Shown only with ?debug=true: loaded then.
 const HistoryDebugPanel = lazy(() => import("@/components/chat/HistoryDebugPanel").then((m) => ({ default: m.HistoryDebugPanel })));
@@ -40,6 +41,8 @@ export interface ChatViewProps {
   threadModel?: string | null;
   /** With ?debug=true: the operator's MCP servers, as the page was rendered. */
   mcpServers?: McpServerStatus[];
+  /** The thread is a temporary chat (it neither reads nor writes memory). */
+  temporary?: boolean;
 }
 
 export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread }: ChatViewProps) {
@@ -96,17 +99,20 @@ export function ChatView({ historyDebug, threadModel, mcpServers = [], ...thread
             models={{ lastReply: lastReply?.metadata?.model, next: model?.id }}
             mcpServers={mcpServers}
             lastReply={snapshot.threadId && lastReply && !snapshot.busy ? { threadId: snapshot.threadId, replyId: lastReply.id } : undefined}
+            memoriesUsed={lastReply ? snapshot.memoriesUsed.get(lastReply.id) : undefined}
           />
         </Suspense>
       )}
       {!isEmpty && snapshot.threadId && (
         <HeaderActions>
+          {snapshot.temporary && <TemporaryChatLabel />}
           <ShareButton threadId={snapshot.threadId} />
           <ExportMenu threadId={snapshot.threadId} />
         </HeaderActions>
       )}
       {isEmpty ? <EmptyState /> : <MessageList thread={snapshot} focusId={focusId} controls={controller} actions={actions} />}
       <BudgetWarning />
+      {isEmpty && snapshot.threadId === null && <TemporaryChatSwitch on={snapshot.temporary} onChange={controller.setTemporary} />}
       <Composer
         busy={snapshot.busy}
         stopping={snapshot.stopping}

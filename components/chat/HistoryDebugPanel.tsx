@@ -6,6 +6,7 @@ import { useThreadUsage } from "@/components/chat/useThreadUsage";
 import { useFeedback } from "@/components/chat/ThreadWingsContext";
 import { FEEDBACK_REASONS } from "@/lib/protocol/feedback-reasons";
 import type { ChatDataParts, HistorySource, NextTurnHistory } from "@/lib/protocol/chat";
+import type { UsedMemory } from "@/lib/client/memories-used";
 
 const SOURCE_LABEL: Record<HistorySource, string> = {
   client: "client (the page's copy)",
@@ -25,6 +26,8 @@ interface HistoryDebugPanelProps {
   mcpServers: McpServerStatus[];
   /** The thread and its last finished reply: the panel shows what that reply's calls spent. */
   lastReply?: { threadId: string; replyId: string };
+  /** The memories the last reply was given, when it was given some. */
+  memoriesUsed?: UsedMemory[];
 }
 
 /**
@@ -32,7 +35,7 @@ interface HistoryDebugPanelProps {
  * operator can check that the environment wins before sending anything), then,
  * after each message, what the model was given.
  */
-export function HistoryDebugPanel({ report, historySource, next, models, mcpServers, lastReply }: HistoryDebugPanelProps) {
+export function HistoryDebugPanel({ report, historySource, next, models, mcpServers, lastReply, memoriesUsed }: HistoryDebugPanelProps) {
   const row = (label: string, value: string | number) => (
     <div className="flex gap-2">
       <dt className="text-neutral-500 dark:text-neutral-400">{label}:</dt>{" "}
@@ -72,6 +75,18 @@ export function HistoryDebugPanel({ report, historySource, next, models, mcpServ
       )}
       {lastReply && <LastReplyCalls {...lastReply} />}
       {lastReply && <LastReplyFeedback replyId={lastReply.replyId} />}
+      {memoriesUsed && memoriesUsed.length > 0 && (
+        <>
+          <p className="mt-2 text-neutral-500 dark:text-neutral-400">Memories given to the last reply</p>
+          <ul aria-label="Memories given to the last reply">
+            {memoriesUsed.map((used) => (
+              <li key={used.id}>
+                {used.id}: {used.state === "known" ? `"${used.memory.text}"` : used.state === "deleted" ? "since deleted" : "words not read"}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {mcpServers.length > 0 && (
         <>
           <p className="mt-2 text-neutral-500 dark:text-neutral-400">MCP servers</p>

@@ -23,6 +23,8 @@ import { RegenerateMenu } from "@/components/chat/RegenerateMenu";
 import { UsageButton } from "@/components/chat/UsageButton";
 import { FeedbackButtons } from "@/components/chat/FeedbackButtons";
 import { modelLabel } from "@/lib/client/model-choice";
+import { MemoryUsed } from "@/components/chat/MemoryUsed";
+import type { UsedMemory } from "@/lib/client/memories-used";
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -39,11 +41,13 @@ interface MessageBubbleProps {
   /** The thread's last message: a tool call in it that waits can be decided on; in an earlier one it was skipped. */
   latest: boolean;
   actions: MessageActions;
+  /** A reply that was given memories: which. */
+  memoriesUsed?: UsedMemory[];
 }
 
 // Memoised: the chat engine keeps earlier message objects as they were, so while a
 // reply streams only its own bubble re-renders.
-export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, latest, actions }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, streaming, stopped, versions, locked, regenerable, latest, actions, memoriesUsed }: MessageBubbleProps) {
   const text = messageText(message);
   const { models } = usePageSettings();
 
@@ -61,6 +65,7 @@ export const MessageBubble = memo(function MessageBubble({ message, streaming, s
       className="flex w-full min-w-0 scroll-mt-6 flex-col gap-3 break-words"
       aria-busy={streaming || undefined}
     >
+      {memoriesUsed && memoriesUsed.length > 0 && <MemoryUsed memories={memoriesUsed} />}
       <Timeline parts={message.parts} tools={{ streaming, followed: !latest, locked, onDecide: latest && !streaming ? actions.decide : undefined }} />
       {!streaming && (
         <div className="-mt-1 -ml-1.5 flex flex-wrap items-center gap-1">

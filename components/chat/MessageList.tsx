@@ -120,6 +120,7 @@ export function MessageList({
                 regenerable={message.id === regenerableReplyId}
                 latest={message === last}
                 actions={actions}
+                memoriesUsed={thread.memoriesUsed.get(message.id)}
               />
             ),
           )}

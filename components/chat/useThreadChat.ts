@@ -7,7 +7,7 @@ import type { ThreadListPort } from "@/lib/client/thread-list-port";
 import { useFocusedMessage } from "@/components/chat/useFocusedMessage";
 import { useThreadListPort } from "@/components/ui/ThreadListPort";
 
-export type ThreadChatOptions = Pick<ThreadControllerOptions, "threadId" | "initialHistory" | "pendingTurn" | "olderCursor" | "versions" | "models" | "threadModel" | "maxUploadBytes">;
+export type ThreadChatOptions = Pick<ThreadControllerOptions, "threadId" | "initialHistory" | "pendingTurn" | "olderCursor" | "versions" | "models" | "threadModel" | "maxUploadBytes" | "temporary">;
 
 /**
  * One chat page's thread: the page's controller (lib/client/thread-controller.ts),

@@ -13,7 +13,7 @@ interface SidebarProps {
   /** Only matters on narrow screens, where the sidebar is a drawer. */
   open: boolean;
   onClose: () => void;
-  /** Where the owner's share links are listed: here when no account menu offers it (AUTH_MODE=open). */
+  /** Where the owner's share links and memory are listed: here when no account menu offers them (AUTH_MODE=open). */
   sharedLinks?: boolean;
 }
 
@@ -73,6 +73,14 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
               className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
             >
               Shared links
+            </Link>
+            <Link
+              href="/memory"
+              onClick={onClose}
+              aria-current={pathname === "/memory" ? "page" : undefined}
+              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
+            >
+              Memory
             </Link>
           </div>
         )}

@@ -59,6 +59,7 @@ export function ThreadRow({ thread, active, onRename, onDelete, onNavigate }: Th
             className="flex min-w-0 flex-1 items-center gap-2 rounded-lg py-2 pr-16 pl-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-neutral-400"
           >
             <span className={`min-w-0 truncate ${unseen ? "font-semibold" : ""}`}>{pendingTitle ?? thread.title}</span>
+            {thread.temporary && <TemporaryMark />}
             {/* Inside the link, so a screen reader hears them with the title ("Trip plans, Generating"). */}
             {thread.hasActiveGeneration ? <GeneratingMark /> : unseen && <UnseenMark />}
           </Link>
@@ -134,4 +135,17 @@ function GeneratingMark() {
 
 function UnseenMark() {
   return <span role="img" aria-label="New reply" title="New reply" className="size-2 shrink-0 rounded-full bg-blue-600 dark:bg-blue-400" />;
+}
+
+/** A temporary chat's mark: it neither reads nor writes memory. Inside the link, heard with the title. */
+function TemporaryMark() {
+  return (
+    <span
+      title="Temporary chat: no memory"
+      className="shrink-0 rounded border border-neutral-300 px-1 text-[0.65rem] leading-4 text-neutral-600 dark:border-neutral-600 dark:text-neutral-300"
+    >
+      <span aria-hidden="true">Temp</span>
+      <span className="sr-only">, temporary chat</span>
+    </span>
+  );
 }

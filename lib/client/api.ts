@@ -5,6 +5,7 @@ import type { ApprovalDecisionResponse } from "@/lib/protocol/approvals";
 import { pageTimeZone } from "@/lib/client/time-zone";
 import type { ThreadUsage } from "@/lib/protocol/usage";
 import type { SharedLink, ShareRequest, ShareResponse, SharesResponse } from "@/lib/protocol/shares";
+import type { MemoriesResponse, MemoryFile, MemoryImportResponse, MemoryResponse, MemorySettingsResponse } from "@/lib/protocol/memory";
 import type { Feedback, FeedbackRequest, FeedbackResponse, ThreadFeedback } from "@/lib/protocol/feedback";
 import type {
   MessagesPage,
@@ -192,4 +193,40 @@ export function revokeShare(shareId: string): Promise<void> {
 /** "Continue this conversation": the link's snapshot as a new thread of the caller's; its id. */
 export async function continueShare(shareId: string): Promise<string> {
   return (await request<{ thread: { id: string } }>(`/api/shares/${encodeURIComponent(shareId)}/continue`, { method: "POST" })).thread.id;
+}
+
+const memoryPath = (id: string) => `/api/memory/${encodeURIComponent(id)}`;
+
+/** The caller's memories, newest first; with `q`, those sharing a word with it, best match first. And whether their memory is on. */
+export function listMemories(q = "", { signal }: { signal?: AbortSignal } = {}): Promise<MemoriesResponse> {
+  const query = q.trim() ? `?${new URLSearchParams({ q: q.trim() })}` : "";
+  return request<MemoriesResponse>(`/api/memory${query}`, { signal });
+}
+
+/** A memory added by hand; `evicted` names what the count bound pushed out to make room. */
+export function addMemory(text: string): Promise<MemoryResponse> {
+  return request<MemoryResponse>("/api/memory", { method: "POST", body: JSON.stringify({ text }) });
+}
+
+export async function editMemory(id: string, text: string): Promise<MemoryResponse["memory"]> {
+  return (await request<MemoryResponse>(memoryPath(id), { method: "PATCH", body: JSON.stringify({ text }) })).memory;
+}
+
+/** For good: the message it came from will not teach it again. */
+export function deleteMemory(id: string): Promise<void> {
+  return request<void>(memoryPath(id), { method: "DELETE" });
+}
+
+/** The caller's memory on or off; answers with what stands. */
+export async function setMemoryEnabled(enabled: boolean): Promise<boolean> {
+  return (await request<MemorySettingsResponse>("/api/memory/settings", { method: "PUT", body: JSON.stringify({ enabled }) })).enabled;
+}
+
+/** Where the caller's memories download from (an attachment). */
+export const MEMORY_EXPORT_URL = "/api/memory/export";
+
+/** Memories from an export file, sent as it is (the server checks it): all of them or, past the count bound, none. */
+export function importMemories(file: Blob | string | MemoryFile): Promise<MemoryImportResponse> {
+  const body = typeof file === "string" || file instanceof Blob ? file : JSON.stringify(file);
+  return request<MemoryImportResponse>("/api/memory/import", { method: "POST", body });
 }

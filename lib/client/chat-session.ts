@@ -26,6 +26,8 @@ export class ChatSession {
   private nextReplaces: string | null = null;
   /** The model the picker holds: each request names it (unset: the server's default answers). */
   model: string | undefined;
+  /** A new chat started as a temporary one: it neither reads nor writes memory (only its first request says so). */
+  temporary = false;
 
   /** `threadId` null for a brand-new chat; `history` the messages the page was rendered with. */
   constructor(threadId: string | null, history: HistoryMessage[]) {
@@ -66,6 +68,7 @@ export class ChatSession {
     const body = buildChatRequestBody(messages, this.conversation, now, historySettingFromUrl(search));
     // A thread this message starts says it came from the chat page (another client of the API is "api").
     if (body.threadId === undefined) body.source = "web";
+    if (body.threadId === undefined && this.temporary) body.temporary = true;
     if (this.model !== undefined) body.model = this.model;
     if (this.nextReplaces !== null) {
       body.replaces = this.nextReplaces;

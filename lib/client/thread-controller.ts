@@ -43,6 +43,7 @@ import type { UploadedFile } from "@/lib/protocol/files";
 import { filesOf } from "@threadline/history/parts-plain";
 import type { FilePart } from "@threadline/history/parts";
 import { fromUIParts } from "@/lib/protocol/parts-codec";
+import { MemoriesUsed, memoriesGivenIn, type UsedMemory } from "@/lib/client/memories-used";
 
 /** An upload as the message's part names it. */
 const asFilePart = ({ id, name, mediaType, size }: UploadedFile): FilePart => ({ type: "file", fileId: id, name, mediaType, size });
@@ -80,6 +81,8 @@ export interface ThreadControllerOptions {
   threadModel?: string | null;
   /** The most one attached file may be (ATTACHMENT_MAX_MB, in bytes). */
   maxUploadBytes?: number;
+  /** The thread is a temporary chat (it neither reads nor writes memory). */
+  temporary?: boolean;
   threadList: ThreadListPort;
   page: ThreadPage;
 }
@@ -116,6 +119,10 @@ export interface ThreadSnapshot extends Pick<ThreadChatState, "notice" | "stoppe
   versionFocus: { messageId: string; control: VersionControl } | null;
   /** The model each message is sent with (the picker's), and why it is not the thread's own, if it is not. */
   model: ModelChoice | undefined;
+  /** A temporary chat: it neither reads nor writes memory. A new chat is one once the person says so, before its first message. */
+  temporary: boolean;
+  /** By reply id: the memories each reply that was given some was given. */
+  memoriesUsed: ReadonlyMap<string, UsedMemory[]>;
 }
 
 export class ThreadController {
@@ -124,6 +131,7 @@ export class ThreadController {
   /** The files the next message carries, uploaded as they are added. */
   readonly attachments: AttachmentTray;
   private readonly session: ChatSession;
+  private readonly memories: MemoriesUsed;
   private readonly stopper: ReplyStop;
   private readonly chat: ChatEngine;
   private readonly listeners = new Set<() => void>();
@@ -158,6 +166,8 @@ export class ThreadController {
     this.attachments = new AttachmentTray({ maxBytes: options.maxUploadBytes ?? DEFAULT_UPLOAD_BYTES });
     this.model = initialModel(options.models ?? [], options.threadModel, null);
     this.session.model = this.model?.id;
+    this.session.temporary = options.temporary === true;
+    this.memories = new MemoriesUsed(() => api.listMemories(), () => this.changed());
     this.stopper = new ReplyStop();
     this.chat = new ChatEngine({
       messages: initialHistory.map(toChatMessage),
@@ -179,6 +189,7 @@ export class ThreadController {
     });
     this.chat.subscribe(() => this.changed());
     this.snapshot = this.build();
+    this.memories.served(initialHistory);
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -198,6 +209,7 @@ export class ThreadController {
     // A thread without a model of its own starts from this browser's last choice, which only the browser can read.
     if (!this.options.threadModel) this.useModel(initialModel(this.options.models ?? [], null, readLastChoice()));
     this.showWings();
+    this.memories.show();
     this.followNews();
     if (this.unanswered === "running" || this.continuing) this.step({ type: "pending-turn" });
     return () => {
@@ -229,6 +241,16 @@ export class ThreadController {
   readonly chooseModel = (id: string): void => {
     this.useModel({ id });
     keepLastChoice(id);
+  };
+
+  /**
+   * A new chat as a temporary one, or not: said by its first message, which
+   * makes the thread. Once the thread is named it is what it is.
+   */
+  readonly setTemporary = (temporary: boolean): void => {
+    if (this.session.threadId !== null || this.chat.messages.length > 0) return;
+    this.session.temporary = temporary;
+    this.changed();
   };
 
   /** The last reply answered anew: the server stores it beside the one it replaces. */
@@ -341,6 +363,7 @@ export class ThreadController {
     try {
       const page = await api.olderMessages(threadId, cursor);
       this.session.remember(page.messages);
+      this.memories.served(page.messages);
       this.chat.messages = withOlderMessages(this.chat.messages, page.messages);
       this.dispatch({ type: "older-loaded", cursor: page.nextCursor });
     } catch (error) {
@@ -433,6 +456,10 @@ export class ThreadController {
   }
 
   private receive(part: DataPart): void {
+    const given = memoriesGivenIn(part);
+    // It comes right after the reply's start, which put the reply at the thread's end.
+    const replyId = given && this.chat.messages.findLast((m) => m.role === "assistant")?.id;
+    if (given && replyId) this.memories.given(replyId, given);
     const named = this.session.receive(part);
     if (named && this.live.page.kind === "shown") {
       this.options.page.showThread(named);
@@ -467,6 +494,7 @@ export class ThreadController {
   /** The thread drawn again as the server holds it: its newest page, signed, and where the earlier messages begin. */
   private redraw(latest: { messages: HistoryMessage[]; nextCursor: string | null }): void {
     this.session.redrawn(latest.messages);
+    this.memories.served(latest.messages);
     this.chat.messages = latest.messages.map(toChatMessage);
     this.dispatch({ type: "redrawn", olderCursor: latest.nextCursor });
   }
@@ -550,6 +578,8 @@ export class ThreadController {
       actionError: this.actionError,
       versionFocus: this.versionFocus,
       model: this.model,
+      temporary: this.session.temporary,
+      memoriesUsed: this.memories.snapshot,
     };
   }
 }

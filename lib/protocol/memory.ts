@@ -62,3 +62,10 @@ export interface MemoryImportResponse {
   /** Those the file held that were kept already. */
   skipped: number;
 }
+
+/** A memory a reply was given, as the transient `data-memory` chunk names it right after the reply's start. */
+export interface MemoryGiven {
+  id: string;
+  text: string;
+  source: MemorySource | null;
+}

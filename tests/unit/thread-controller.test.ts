@@ -416,3 +416,61 @@ describe("a reply that waits for the user's decision on a tool call", () => {
     expect(server.sent("GET /api/threads/t1/stream")).toHaveLength(1);
   });
 });
+
+describe("memory on the thread's page", () => {
+  const tea = { id: "m1", text: "Likes tea", source: { threadId: "t0", messageId: "u0" } };
+
+  it("a reply given memories (data-memory, right after its start) lists them under it as it streams", async () => {
+    const stream = replyStream("t1", "a1", "Tea it is").replace(
+      `data: ${JSON.stringify({ type: "start", messageId: "a1" })}\n\n`,
+      sse({ type: "start", messageId: "a1" }, { type: "data-memory", data: { memories: [tea] }, transient: true }),
+    );
+    fakeServer({ "POST /api/chat": streamed(stream) });
+    const { thread, until } = controller();
+    thread.send("What should I drink?");
+    const done = await until((s) => s.phase === "idle" && s.messages.length === 2);
+    expect(done.memoriesUsed.get("a1")).toEqual([{ id: "m1", state: "known", memory: tea }]);
+    // The part is not the reply's own: it stays out of its parts.
+    expect(done.messages[1].parts.some((p) => p.type === "data-memory")).toBe(false);
+  });
+
+  it("a stored reply's memoriesUsed are read once from GET /api/memory; one no longer there was deleted since", async () => {
+    const server = fakeServer({
+      "GET /api/memory": json({ memories: [{ ...tea, createdAt: "", updatedAt: "", lastUsedAt: null }], enabled: true }),
+    });
+    const history = [stored("u1", "user", 1), { ...stored("a1", "assistant", 2), memoriesUsed: ["m1", "gone"] }, { ...stored("a2", "assistant", 3), memoriesUsed: ["m1"] }];
+    const { until } = controller({ threadId: "t1", initialHistory: history });
+    const read = await until((s) => s.memoriesUsed.get("a1")?.every((m) => m.state !== "unread") === true);
+    expect(read.memoriesUsed.get("a1")).toEqual([
+      { id: "m1", state: "known", memory: tea },
+      { id: "gone", state: "deleted" },
+    ]);
+    expect(read.memoriesUsed.get("a2")).toEqual([{ id: "m1", state: "known", memory: tea }]);
+    expect(read.memoriesUsed.has("u1")).toBe(false);
+    expect(server.sent("GET /api/memory")).toHaveLength(1);
+  });
+
+  it("a new chat made temporary says so with its first message only", async () => {
+    let replies = 0;
+    const server = fakeServer({ "POST /api/chat": () => streamed(replyStream("t1", `a${++replies}`, "Fine"))() });
+    const { thread, until } = controller();
+    expect(thread.getSnapshot().temporary).toBe(false);
+    thread.setTemporary(true);
+    expect(thread.getSnapshot().temporary).toBe(true);
+    thread.send("Hi");
+    await until((s) => s.phase === "idle" && s.messages.length === 2);
+    // Once the thread is named it is what it is.
+    thread.setTemporary(false);
+    expect(thread.getSnapshot().temporary).toBe(true);
+    thread.send("Again");
+    await until((s) => s.phase === "idle" && s.messages.length === 4);
+    const bodies = server.sent("POST /api/chat").map((r) => r.body as { temporary?: boolean });
+    expect(bodies.map((b) => b.temporary)).toEqual([true, undefined]);
+  });
+
+  it("a thread the server says is temporary is shown as one", () => {
+    fakeServer({});
+    const { thread } = controller({ threadId: "t1", initialHistory: [stored("u1", "user", 1), stored("a1", "assistant", 2)], temporary: true });
+    expect(thread.getSnapshot().temporary).toBe(true);
+  });
+});

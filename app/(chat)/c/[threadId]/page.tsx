@@ -69,6 +69,7 @@ export default async function ThreadPage({ params, searchParams }: ThreadPagePro
       historyDebug={historyDebug}
       threadModel={loaded.thread.model}
       mcpServers={mcpServers}
+      temporary={loaded.thread.temporary === true}
     />
   );
 }
