@@ -58,6 +58,8 @@ export interface ListedColumn {
   /** An expression over `t` (the threads row), made only for the rows the page returns. */
   sql: string;
   item(value: unknown): Partial<ThreadListItem>;
+  /** Also on the thread itself (GET /api/threads/:id), not only in the list. */
+  onThread?: boolean;
 }
 
 /** A wing's part of a thread's life: each hook is optional. */

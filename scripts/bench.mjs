@@ -25,7 +25,9 @@
 // admin's spend report over a year of a million model calls, on a database of
 // its own (scripts/bench/spend-report.mjs; --spend-only runs just that, no
 // build needed, and adds it to the results already written). And what a
-// share link's public page costs: live, revoked and unknown (scripts/bench/share-open.mjs).
+// share link's public page costs: live, revoked and unknown (scripts/bench/share-open.mjs). What a
+// person's 500 memories add to a turn's first token, and the largest request a lesson sends
+// (scripts/bench/memory-turn.mjs).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -49,6 +51,7 @@ import { resumeLatency } from "./bench/resume-latency.mjs";
 import { serverCpu } from "./bench/server-cpu.mjs";
 import { budgetCheck } from "./bench/budget-check.mjs";
 import { shareOpen } from "./bench/share-open.mjs";
+import { memoryTurns } from "./bench/memory-turn.mjs";
 
 const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
@@ -115,6 +118,9 @@ async function main() {
         results.shareOpen = await shareOpen(server.url, await visitor(server.url), { rounds: quick ? 20 : 300 });
         const { live, gone, unknown } = results.shareOpen;
         log(`a shared page: live ${live.p50} ms, revoked (410) ${gone.p50} ms, unknown (404) ${unknown.p50} ms (p50)`);
+        results.memoryTurn = await memoryTurns(server.url, visitor, mock, { turns: quick ? 10 : 100, warmUp: quick ? 2 : 10 });
+        const { noMemories, fiveHundredMemories } = results.memoryTurn.firstTokenMs;
+        log(`memory: first token p50 ${noMemories.p50} ms with none, ${fiveHundredMemories.p50} ms with 500; the largest lesson request ${results.memoryTurn.largestLessonChars} characters`);
         results.chatPageJs = await chatPageJs(server.url);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);

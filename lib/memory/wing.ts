@@ -81,6 +81,7 @@ export const memoryWing: Wing<MemoryApp, ReturnType<typeof services>, MemorySett
     listed: {
       sql: "EXISTS (SELECT 1 FROM temporary_threads tt WHERE tt.thread_id = t.id)",
       item: (value) => (value === true ? { temporary: true } : {}),
+      onThread: true,
     },
   },
 };

@@ -94,7 +94,7 @@ function decodeCursor(cursor: string): [string, string] {
 
 export class ThreadRepository {
   private readonly lives: NonNullable<Wing["thread"]>[];
-  private readonly listed: { column: string; item: (row: ListedRow) => Partial<ThreadListItem> }[];
+  private readonly listed: { column: string; item: (row: ListedRow) => Partial<ThreadListItem>; onThread: boolean }[];
 
   /**
    * `wings`: whose hooks take part in the thread's life (lib/wing.ts; the
@@ -112,6 +112,7 @@ export class ThreadRepository {
     this.listed = this.lives.flatMap((life) => (life.listed ? [life.listed] : [])).map((listed, index) => ({
       column: `${listed.sql} AS w${index}`,
       item: (row: ListedRow) => listed.item(row[`w${index}`]),
+      onThread: listed.onThread === true,
     }));
   }
 
@@ -163,14 +164,15 @@ export class ThreadRepository {
     };
   }
 
-  /** The thread, with what the wings' list columns say of it (a temporary chat, its reminders). */
+  /** The thread, with what the wings' list columns that are also the thread's say of it (a temporary chat). */
   async get(owner: string, id: string): Promise<ThreadSummary & Partial<ThreadListItem>> {
+    const listed = this.listed.filter((column) => column.onThread);
     const { rows } = await this.pool.query<ThreadRow & ListedRow>(
-      `SELECT ${[THREAD_COLUMNS, ...this.listed.map((listed) => listed.column)].join(", ")} FROM threads t WHERE t.id = $1 AND t.owner = $2`,
+      `SELECT ${[THREAD_COLUMNS, ...listed.map((column) => column.column)].join(", ")} FROM threads t WHERE t.id = $1 AND t.owner = $2`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    return Object.assign(toSummary(rows[0]), ...this.listed.map((listed) => listed.item(rows[0])));
+    return Object.assign(toSummary(rows[0]), ...listed.map((column) => column.item(rows[0])));
   }
 
   /** The user's title: the model's never replaces it (packages/history/src/postgres-titles.ts). */

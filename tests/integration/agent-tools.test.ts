@@ -37,7 +37,18 @@ describe("an agent that acts", () => {
     expect(a.response.status).toBe(200);
     // Triage (offered only hand_over) → Researcher (offered the tools) → Researcher again with the results.
     expect(requestTools(0).sort()).toEqual(["call_agent", "hand_over"]);
-    expect(requestTools(1).sort()).toEqual(["calculate", "cancel_reminder", "create_document", "current_time", "read_document", "schedule_reminder", "search_threads", "update_document"]);
+    expect(requestTools(1).sort()).toEqual([
+      "calculate",
+      "cancel_reminder",
+      "create_document",
+      "current_time",
+      "forget",
+      "read_document",
+      "remember",
+      "schedule_reminder",
+      "search_threads",
+      "update_document",
+    ]);
     expect(t.mock.requests).toHaveLength(3);
 
     const parts = await timelineOf(a.threadId);
