@@ -30,13 +30,16 @@ export const folded = (expression: string) => `md5(btrim(regexp_replace(lower(${
 
 const COLUMNS = "id, text, source_thread_id, source_message_id, source_thread_deleted, created_at, updated_at, last_used_at";
 
+/** Where a row says its memory was learned; null: added by hand. */
+export const sourceOf = (row: Pick<Row, "source_thread_id" | "source_message_id" | "source_thread_deleted">): MemorySource | null =>
+  row.source_thread_id && row.source_message_id
+    ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
+    : null;
+
 const toMemory = (row: Row): Memory => ({
   id: row.id,
   text: row.text,
-  source:
-    row.source_thread_id && row.source_message_id
-      ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
-      : null,
+  source: sourceOf(row),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
   lastUsedAt: row.last_used_at?.toISOString() ?? null,

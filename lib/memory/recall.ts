@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import type { RecalledMemory, TurnMemory } from "@/lib/agent/model/turn-memory";
+import { sourceOf } from "./memory-store";
 import type { MemorySettings } from "./settings";
 
 // What a turn is given of the person's memories, and the record of what each
@@ -25,14 +26,7 @@ interface Row {
   source_thread_deleted: boolean;
 }
 
-const recalled = (row: Row): RecalledMemory => ({
-  id: row.id,
-  text: row.text,
-  source:
-    row.source_thread_id && row.source_message_id
-      ? { threadId: row.source_thread_id, messageId: row.source_message_id, ...(row.source_thread_deleted ? { threadDeleted: true } : {}) }
-      : null,
-});
+const recalled = (row: Row): RecalledMemory => ({ id: row.id, text: row.text, source: sourceOf(row) });
 
 /** The message's distinct words as a tsquery that matches any of them ('tea' | 'lisbon'); null for none. */
 export function anyWordQuery(text: string): string | null {
