@@ -171,6 +171,20 @@ describe.each(["inline", "inngest"] as const)("memory (%s runtime)", (runtime) =
     void violin;
   });
 
+  it("keeps MEMORY_PER_IDENTITY when it learns: the oldest unused makes room, and the lesson says so", async () => {
+    await t.configure({ ...limits, MEMORY_PER_IDENTITY: "2" });
+    const oldest = await addByHand("Has a cat called Tom");
+    await addByHand("Prefers tea");
+    const { chunks } = await turn({ message: msg("I live in Lisbon") });
+    expect(await settled(replyIdOf(chunks))).toMatchObject({
+      state: "done",
+      outcome: "learned 1, updated 0, deleted 0, evicted 1 (the oldest unused, to stay within 2)",
+    });
+    const kept = await storedMemories(t.pool, t.me.id);
+    expect(kept.map((m) => m.text).sort()).toEqual(["Lives in Lisbon", "Prefers tea"].sort());
+    expect(kept.some((m) => m.id === oldest.id)).toBe(false);
+  });
+
   it("bounds what a lesson reads, however long the message and however many memories", async () => {
     await t.pool.query(
       `INSERT INTO memories (id, owner, text) SELECT gen_random_uuid(), $1, repeat('remembered fact ' || g || ' ', 25) FROM generate_series(1, 400) g`,
