@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useState, useSyncExternalStore, type ReactNode } from "react";
 import { changePerson, makeInvite, makeResetLink } from "@/lib/client/accounts";
 import type { Invite, Person, PersonChange, ResetLink } from "@/lib/protocol/accounts";
 import { CopyButton } from "@/components/chat/CopyButton";
@@ -23,6 +23,8 @@ function ShownLink({ label, url, children }: { label: string; url: string; child
   );
 }
 
+const noChange = () => () => {};
+
 /** People: invite someone, approve a waiting sign-up, disable or enable an account, make or unmake an admin, make a reset link. */
 export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) {
   const [people, setPeople] = useState(initial);
@@ -30,6 +32,8 @@ export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) 
   const [resetLink, setResetLink] = useState<(ResetLink & { email: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Server-rendered, the button does nothing until the page is hydrated: a click before then would be lost.
+  const hydrated = useSyncExternalStore(noChange, () => true, () => false);
 
   async function run<T>(work: () => Promise<T>, done: (value: T) => void) {
     setBusy(true);
@@ -53,7 +57,7 @@ export function PeoplePanel({ me, initial }: { me: string; initial: Person[] }) 
     <div className="mx-auto flex h-full max-w-3xl flex-col gap-4 overflow-y-auto px-4 py-6">
       <div className="flex items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">People</h1>
-        <button type="button" disabled={busy} onClick={() => run(makeInvite, setInvite)} className={action}>
+        <button type="button" disabled={busy || !hydrated} onClick={() => run(makeInvite, setInvite)} className={action}>
           Invite
         </button>
       </div>
