@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { startMockModelServer, type MockModelServer } from "../../scripts/mock-model-server.mjs";
 import { recreateDatabase } from "@threadline/history/migrate";
 import { mockModelEnv } from "./app-env";
@@ -35,6 +35,8 @@ export interface OneDurableServer {
   kill(): Promise<void>;
   /** The server started again; the handler's requests go on. */
   restart(): Promise<void>;
+  /** What the server (the one running now) printed. */
+  output(): string;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,10 @@ export function oneDurableServer(options: OneDurableServerOptions): () => OneDur
     server = await startOneDurableServer(options);
   }, 900_000);
   afterAll(() => server?.close());
+  // A failure is told by the server's log: its end is printed with it.
+  afterEach((context) => {
+    if (context.task.result?.state === "fail" && server) console.error(`--- the durable server's log's end:\n${server.output().slice(-4000)}`);
+  });
   return () => {
     if (!server) throw new Error("oneDurableServer: the server starts in the block's beforeAll");
     return server;
@@ -116,6 +122,7 @@ async function startOneDurableServer({ name, retryDelayMs, heldUntilBack, env: m
       process.kill(-app.child.pid!, "SIGKILL");
       await app.exited;
     },
+    output: () => app.output(),
     async restart() {
       app = startApp(env);
       await app.ready();
