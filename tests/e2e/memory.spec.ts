@@ -130,20 +130,24 @@ test.describe.serial("memory across conversations", () => {
     await expect(use).toBeChecked();
   });
 
-  test("a memory too many makes room: the page says which memory went", async () => {
-    // The bound (MEMORY_PER_IDENTITY, 500) filled by the API; the one added on the page pushes the oldest unused out.
-    const have = (await memories(page)).length;
-    for (let n = have; n < 500; n++) {
-      const added = await page.request.post("/api/memory", { data: { text: `Filler fact number ${n}` } });
-      expect(added.status(), await added.text()).toBe(201);
-    }
-    await page.goto("/memory");
-    await page.getByRole("button", { name: "Add memory" }).click();
-    await page.getByRole("textbox", { name: "New memory" }).fill("Keeps a cat called Miso");
-    await page.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Your memory was full" })).toContainText("“Works on the Threadline project”");
-    await expect(memoryList(page).getByRole("listitem").first()).toContainText("Keeps a cat called Miso");
-    // Back to none: the next tests start from what the chats teach.
+  test("a memory too many makes room: the page says which memory went", async ({ browser }, testInfo) => {
+    // A visitor of its own, whose memory (MEMORY_PER_IDENTITY, 500) one import fills: the oldest of them, unused, goes first.
+    const full = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+    const own = await full.newPage();
+    await own.goto("/");
+    const fillers = Array.from({ length: 499 }, (_, n) => ({ text: `Filler fact number ${n}` }));
+    const imported = await own.request.post("/api/memory/import", {
+      data: { version: 1, memories: [{ text: "Works on the Threadline project", createdAt: "2026-01-01T00:00:00.000Z" }, ...fillers] },
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+    await own.goto("/memory");
+    await own.getByRole("button", { name: "Add memory" }).click();
+    await own.getByRole("textbox", { name: "New memory" }).fill("Keeps a cat called Miso");
+    await own.getByRole("button", { name: "Add", exact: true }).click();
+    await expect(own.getByRole("status").filter({ hasText: "Your memory was full" })).toContainText("“Works on the Threadline project”");
+    await expect(memoryList(own).getByRole("listitem").first()).toContainText("Keeps a cat called Miso");
+    await full.close();
+    // Back to none for the visitor the tests share: the next ones start from what the chats teach.
     for (const memory of await memories(page)) expect((await page.request.delete(`/api/memory/${memory.id}`)).status()).toBe(204);
   });
 
