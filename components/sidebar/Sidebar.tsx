@@ -66,8 +66,10 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
         </nav>
         {sharedLinks && (
           <div className="border-t border-neutral-200 p-2 dark:border-neutral-800">
+            {/* Not prefetched: every open tab would ask for both pages at once, on the six connections a browser keeps to a server. */}
             <Link
               href="/shares"
+              prefetch={false}
               onClick={onClose}
               aria-current={pathname === "/shares" ? "page" : undefined}
               className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
@@ -76,6 +78,7 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
             </Link>
             <Link
               href="/memory"
+              prefetch={false}
               onClick={onClose}
               aria-current={pathname === "/memory" ? "page" : undefined}
               className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
