@@ -9,6 +9,10 @@ import { ThreadList } from "@/components/sidebar/ThreadList";
 import { ThreadSearchBox, ThreadSearchResults } from "@/components/sidebar/ThreadSearch";
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
 
+/** The sidebar's links to the visitor's own pages (Shared links, Memory). */
+const pageLink =
+  "block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800";
+
 interface SidebarProps {
   /** Only matters on narrow screens, where the sidebar is a drawer. */
   open: boolean;
@@ -72,7 +76,7 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
               prefetch={false}
               onClick={onClose}
               aria-current={pathname === "/shares" ? "page" : undefined}
-              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
+              className={pageLink}
             >
               Shared links
             </Link>
@@ -81,7 +85,7 @@ export function Sidebar({ open, onClose, sharedLinks = false }: SidebarProps) {
               prefetch={false}
               onClick={onClose}
               aria-current={pathname === "/memory" ? "page" : undefined}
-              className="block rounded-lg px-3 py-1.5 text-sm text-neutral-700 outline-none hover:bg-neutral-200 focus-visible:ring-2 focus-visible:ring-neutral-500 aria-[current=page]:bg-neutral-200 aria-[current=page]:font-medium dark:text-neutral-200 dark:hover:bg-neutral-800 dark:aria-[current=page]:bg-neutral-800"
+              className={pageLink}
             >
               Memory
             </Link>

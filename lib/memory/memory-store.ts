@@ -10,7 +10,8 @@ import type { Db } from "@/lib/wing";
 // it was learned from does not teach it again. One the count bound pushes
 // out goes for good: said again, it may be learned again.
 
-interface Row {
+/** A memory's row as the store reads it (recall.ts reads the first five columns). */
+export interface Row {
   id: string;
   text: string;
   source_thread_id: string | null;

@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import type { RecalledMemory, TurnMemory } from "@/lib/agent/model/turn-memory";
-import { sourceOf } from "./memory-store";
+import { sourceOf, type Row as StoredRow } from "./memory-store";
 import type { MemorySettings } from "./settings";
 
 // What a turn is given of the person's memories, and the record of what each
@@ -18,13 +18,7 @@ const ENTRY_CHARS = 60;
 /** The message's words the ranking reads: a message is not a search box. */
 const QUERY_WORDS = 64;
 
-interface Row {
-  id: string;
-  text: string;
-  source_thread_id: string | null;
-  source_message_id: string | null;
-  source_thread_deleted: boolean;
-}
+type Row = Pick<StoredRow, "id" | "text" | "source_thread_id" | "source_message_id" | "source_thread_deleted">;
 
 const recalled = (row: Row): RecalledMemory => ({ id: row.id, text: row.text, source: sourceOf(row) });
 
