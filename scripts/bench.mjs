@@ -27,7 +27,7 @@
 // build needed, and adds it to the results already written). And what a
 // share link's public page costs: live, revoked and unknown (scripts/bench/share-open.mjs). What a
 // person's 500 memories add to a turn's first token, and the largest request a lesson sends
-// (scripts/bench/memory-turn.mjs).
+// (scripts/bench/memory-turn.mjs; --memory-only runs just that, printed and not written).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -40,7 +40,7 @@ import { startRoundTripCounter } from "./bench/round-trips.mjs";
 import { cpuByPackage, monotonicMicros } from "./bench/cpu-profile.mjs";
 import { chatPageJs } from "./bench/page-js.mjs";
 import { oneTokenTurns, profiledOneTokenTurns } from "./bench/one-token-turn.mjs";
-import { printPageJs, writeReport, writeSoakReport, writeSpendReport } from "./bench/report.mjs";
+import { memoryLine, printPageJs, writeReport, writeSoakReport, writeSpendReport } from "./bench/report.mjs";
 import { spendReportBench } from "./bench/spend-report.mjs";
 import { tokenCpu } from "./bench/token-cpu.mjs";
 import { benchServers } from "./bench/servers.mjs";
@@ -57,6 +57,7 @@ const quick = process.argv.includes("--quick");
 const soakOnly = process.argv.includes("--soak-only");
 const jsOnly = process.argv.includes("--js-only");
 const spendOnly = process.argv.includes("--spend-only");
+const memoryOnly = process.argv.includes("--memory-only");
 const soakTurnsFlag = process.argv.find((arg) => arg.startsWith("--soak-turns="));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OUT_DIR = quick ? path.join(ROOT, ".test-output", "bench") : path.join(ROOT, "bench");
@@ -69,6 +70,7 @@ const BIG = quick ? 1_000 : 10_000;
 const SOAK_TURNS = soakTurnsFlag ? Number(soakTurnsFlag.split("=")[1]) : quick ? 100 : 2_000;
 const SOAK_EVERY = quick ? 25 : 250;
 const SOAK_CONCURRENCY = 10;
+const MEMORY_TURNS = { turns: quick ? 10 : 100, warmUp: quick ? 2 : 10 };
 const { throwawayDatabase, withApp, startInngestStandin, cpuMs } = benchServers({ root: ROOT, outDir: OUT_DIR, basePort: PORT });
 
 const log = (line) => console.log(`[bench] ${line}`);
@@ -85,7 +87,7 @@ async function main() {
     const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (built.status !== 0) throw new Error("npm run build failed");
   }
-  const tokenPath = soakOnly || jsOnly ? undefined : await tokenCost();
+  const tokenPath = soakOnly || jsOnly || memoryOnly ? undefined : await tokenCost();
   const database = await throwawayDatabase();
   const counter = await startRoundTripCounter(database.url);
   const mock = await startMockModelServer();
@@ -97,6 +99,10 @@ async function main() {
   try {
     if (jsOnly) {
       await withApp(inline, async (server) => printPageJs(await chatPageJs(server.url)));
+      return;
+    }
+    if (memoryOnly) {
+      await withApp(inline, async (server) => log(memoryLine(await memoryTurns(server.url, visitor, mock, MEMORY_TURNS))));
       return;
     }
     if (!soakOnly) {
@@ -118,7 +124,7 @@ async function main() {
         results.shareOpen = await shareOpen(server.url, await visitor(server.url), { rounds: quick ? 20 : 300 });
         const { live, gone, unknown } = results.shareOpen;
         log(`a shared page: live ${live.p50} ms, revoked (410) ${gone.p50} ms, unknown (404) ${unknown.p50} ms (p50)`);
-        results.memoryTurn = await memoryTurns(server.url, visitor, mock, { turns: quick ? 10 : 100, warmUp: quick ? 2 : 10 });
+        results.memoryTurn = await memoryTurns(server.url, visitor, mock, MEMORY_TURNS);
         const { noMemories, fiveHundredMemories } = results.memoryTurn.firstTokenMs;
         log(`memory: first token p50 ${noMemories.p50} ms with none, ${fiveHundredMemories.p50} ms with 500; the largest lesson request ${results.memoryTurn.largestLessonChars} characters`);
         results.chatPageJs = await chatPageJs(server.url);

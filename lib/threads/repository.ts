@@ -191,12 +191,24 @@ export class ThreadRepository {
    * longer unseen. Not its activity: the list keeps its order.
    */
   async markRead(owner: string, id: string): Promise<ThreadRead> {
-    const { rows } = await this.pool.query<{ last_read_at: Date }>(
-      "UPDATE threads SET last_read_at = now() WHERE id = $1 AND owner = $2 RETURNING last_read_at",
+    // Marked only when a reply was unseen: a change is news to every tab of
+    // the owner (the trigger's NOTIFY), and each tab that opens a thread marks
+    // it, so a mark that changes nothing would have all the others refetch.
+    const { rows } = await this.pool.query<{ last_read_at: Date; marked: boolean }>(
+      `WITH before AS (
+         SELECT t.id, t.last_read_at,
+                t.last_read_at IS NULL OR (latest.created_at IS NOT NULL AND latest.created_at > t.last_read_at) AS unseen
+           FROM threads t ${LATEST_REPLY}
+          WHERE t.id = $1 AND t.owner = $2),
+       marked AS (
+         UPDATE threads t SET last_read_at = now() FROM before
+          WHERE t.id = before.id AND before.unseen
+         RETURNING t.last_read_at)
+       SELECT coalesce((SELECT last_read_at FROM marked), before.last_read_at) AS last_read_at, before.unseen AS marked FROM before`,
       [id, owner],
     );
     if (rows.length === 0) throw notFoundThread();
-    this.changed(owner, id);
+    if (rows[0].marked) this.changed(owner, id);
     return { lastReadAt: rows[0].last_read_at.toISOString() };
   }
 

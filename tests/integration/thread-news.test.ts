@@ -134,14 +134,19 @@ describe("the sidebar's news: generating, unseen, read, events", () => {
     }
   });
 
-  it("streams a rename, a read and a delete of the owner's thread", async () => {
+  it("streams a rename, a read and a delete of the owner's thread; reading a thread already seen is no news", async () => {
     const threadId = await answeredThread(t.me.cookie);
+    const other = await answeredThread(t.me.cookie, "the other");
     const news = await follow(t.me.cookie, t.me.id);
     try {
       await t.app.threads().rename(t.me.id, threadId, "Renamed");
       expect(await news.next()).toEqual({ type: "threads", threadId });
       await read(t.me.cookie, threadId);
       expect(await news.next()).toEqual({ type: "threads", threadId });
+      // Seen already: every tab that opens it marks it read, and none of the others need refetch their list.
+      expect((await read(t.me.cookie, threadId)).status).toBe(200);
+      await t.app.threads().rename(t.me.id, other, "Next news");
+      expect(await news.next()).toEqual({ type: "threads", threadId: other });
       await t.app.threads().delete(t.me.id, threadId);
       expect(await news.next()).toEqual({ type: "threads", threadId });
     } finally {
