@@ -20,8 +20,11 @@ export async function startRoundTripCounter(upstreamUrl) {
   let progressWrites = 0;
   let backgroundLooks = 0;
   const sockets = new Set();
-  const server = net.createServer((client) => {
-    const database = net.connect(Number(upstream.port || 5432), upstream.hostname);
+  // Without noDelay on both sides, Nagle holds back the tail of a reply that
+  // spans segments until the peer's delayed ACK (40 ms): a turn reading 25 KB
+  // of memories measured 40 ms slower through the proxy than without it.
+  const server = net.createServer({ noDelay: true }, (client) => {
+    const database = net.connect({ port: Number(upstream.port || 5432), host: upstream.hostname, noDelay: true });
     sockets.add(client).add(database);
     let pending = Buffer.alloc(0);
     let startup = true;
