@@ -47,7 +47,8 @@ describe("the quick start on a fresh clone", () => {
     expect(threads.threads.map((t: { id: string }) => t.id)).toEqual([threadId]);
   }
 
-  it("npm run dev serves the app on the embedded Postgres, streams a reply, and finds the thread again after a restart", { timeout: 420_000 }, async () => {
+  // Two dev servers, each compiling the pages and routes it is asked for: 190 s on an idle machine, past 420 s beside the image's build.
+  it("npm run dev serves the app on the embedded Postgres, streams a reply, and finds the thread again after a restart", { timeout: 600_000 }, async () => {
     copy = await freshCopy("quick-start");
     await expect(access(path.join(copy, ".data"))).rejects.toThrow();
     await expect(access(path.join(copy, ".env"))).rejects.toThrow();
