@@ -17,6 +17,8 @@ const OPENERS = new RegExp(
     [
       String.raw`(?:note|reminder|question|fyi|ps)(?:\s+(?:for|to)\s+(?:later|me|myself))?\s*[:,-]`,
       String.raw`(?:hi|hello|hey)(?:\s+there)?\b[,!]?`,
+      // What the person asks the memory to keep or drop says nothing of the topic: "Remember that I like green tea".
+      String.raw`(?:please\s+)?(?:remember|don'?t\s+forget|forget)(?:\s+that)?\b`,
       String.raw`(?:ok|okay|so|well|please|thanks|thank you)\b,?`,
       String.raw`(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:tell|help|show|explain|give)\s+me(?:\s+(?:about|with|how\s+to))?)?`,
       String.raw`(?:please\s+)?(?:tell|teach|show|explain|give)\s+(?:me\s+)?(?:about|how\s+to|how)?`,

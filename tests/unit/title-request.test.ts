@@ -53,6 +53,9 @@ describe("the offline title", () => {
     ["What did I say about flamingos in my other chats?", "Flamingos in other chats"],
     ["Why is the sky blue", "Sky blue"],
     ["Explain quantum entanglement", "Quantum entanglement"],
+    ["Remember that I like green tea", "Green tea"],
+    ["Please remember my sister is called Ana", "Sister is called Ana"],
+    ["Forget that I live in Lisbon", "I live in Lisbon"],
   ])("of %j is %j", (message, title) => {
     expect(offlineTitle(titleRequestText(message, "…"))).toBe(title);
   });
