@@ -75,12 +75,14 @@ interface ListedRow extends ThreadRow {
 // (turns_thread_idx), the thread's latest message by (thread_id, seq) read
 // backwards; then each wing's column. A summary (system_event) is no message
 // of the conversation.
+/** Whether the thread's latest reply (LATEST_REPLY) came after the owner last read it. */
+const UNSEEN = `latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity')`;
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
   t.source, t.source_id, t.source_metadata, t.model,
   EXISTS (SELECT 1 FROM turns tu
            WHERE tu.thread_id = t.id AND tu.status <> 'done' AND threadline_turn_running(tu)) AS generating,
   latest.created_at AS last_reply_at,
-  latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity') AS unseen`;
+  ${UNSEEN} AS unseen`;
 const LATEST_REPLY = `LEFT JOIN LATERAL (
     SELECT CASE WHEN m.kind <> 'user' THEN m.created_at END AS created_at
       FROM messages m WHERE m.thread_id = t.id AND m.active AND m.kind <> 'system_event'
@@ -196,8 +198,7 @@ export class ThreadRepository {
     // it, so a mark that changes nothing would have all the others refetch.
     const { rows } = await this.pool.query<{ last_read_at: Date; marked: boolean }>(
       `WITH before AS (
-         SELECT t.id, t.last_read_at,
-                t.last_read_at IS NULL OR (latest.created_at IS NOT NULL AND latest.created_at > t.last_read_at) AS unseen
+         SELECT t.id, t.last_read_at, t.last_read_at IS NULL OR (${UNSEEN}) AS unseen
            FROM threads t ${LATEST_REPLY}
           WHERE t.id = $1 AND t.owner = $2),
        marked AS (
