@@ -70,13 +70,14 @@ interface ListedRow extends ThreadRow {
   [wingColumn: `w${number}`]: unknown;
 }
 
+/** Whether the thread's latest reply (LATEST_REPLY) came after the owner last read it. */
+const UNSEEN = `latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity')`;
+
 // Each is one index probe per listed thread, made only for the rows the page
 // returns: a running turn by the partial index of unfinished turns
 // (turns_thread_idx), the thread's latest message by (thread_id, seq) read
 // backwards; then each wing's column. A summary (system_event) is no message
 // of the conversation.
-/** Whether the thread's latest reply (LATEST_REPLY) came after the owner last read it. */
-const UNSEEN = `latest.created_at IS NOT NULL AND latest.created_at > coalesce(t.last_read_at, '-infinity')`;
 const LIST_COLUMNS = `t.id, t.title, t.created_at, t.updated_at, t.updated_at::text AS updated_at_exact, t.message_count, t.last_read_at,
   t.source, t.source_id, t.source_metadata, t.model,
   EXISTS (SELECT 1 FROM turns tu
