@@ -3,7 +3,8 @@
 // real HTTP connection and every reply is predictable.
 //
 // Markers in the last user message choose the behaviour:
-//   [[slow]]      a long reply, 150 ms between chunks (Stop, streaming growth)
+//   [[slow]]      a long reply, 150 ms between chunks (Stop, streaming growth);
+//                 [[slow:MS]] MS apart instead
 //   [[markdown]]  bold, a list, a code block and raw HTML that must not run
 //   [[error]]     HTTP 500 with an OpenAI-style error body
 //   [[auth-error]] HTTP 401 whose message quotes a key hint, as OpenAI's does
@@ -291,10 +292,11 @@ export function planReply(body, { brokenBefore = () => true, answerNumber = () =
   if (text.includes("[[flaky-mid]]") && !brokenBefore(text)) return { kind: "fail-mid", reply: FAIL_MID_REPLY };
   if (text.includes("[[once]]") && answerNumber(text) > 1) return { kind: "error" };
   const reasoning = text.includes("[[reason]]") ? { reasoning: REASONING_TEXT } : {};
-  const slow = text.includes("[[slow]]") ? { delayMs: SLOW_CHUNK_DELAY_MS } : {};
+  const pace = /\[\[slow(?::(\d+))?\]\]/.exec(text);
+  const slow = pace ? { delayMs: pace[1] ? Number(pace[1]) : SLOW_CHUNK_DELAY_MS } : {};
   const tools = planToolCalls(body, messages, text);
   if (tools) return { ...tools, ...slow, ...reasoning };
-  if (text.includes("[[slow]]")) return { kind: "reply", reply: SLOW_REPLY, ...slow, ...reasoning };
+  if (pace) return { kind: "reply", reply: SLOW_REPLY, ...slow, ...reasoning };
   if (text.includes("[[markdown]]")) return { kind: "reply", reply: MARKDOWN_REPLY, ...reasoning };
   if (text.includes("[[bench]]")) {
     return { kind: "reply", reply: BENCH_PIECES.join(""), pieces: BENCH_PIECES, firstDelayMs: BENCH_FIRST_TOKEN_MS, delayMs: BENCH_TOKEN_GAP_MS };

@@ -33,7 +33,9 @@ async function reloadThread(page: Page, threadId: string, resent: string[]) {
 }
 
 test("a reload mid-reply shows the message and the reply so far at once, then the rest, the reply once", async ({ page }) => {
-  const message = `[[slow]] follow me after a reload ${uniqueToken()}`;
+  // 400 ms a word (24 s in all): at [[slow]]'s pace, the reply once ended while the reloaded page was still loading on a busy machine.
+  const message = `[[slow:400]] follow me after a reload ${uniqueToken()}`;
+  test.slow();
   const { threadId, shown } = await slowReplyUnderWay(page, message);
   const resent: string[] = [];
   const resumed = await reloadThread(page, threadId, resent);
@@ -46,7 +48,7 @@ test("a reload mid-reply shows the message and the reply so far at once, then th
   expect(partial.length).toBeLessThan(FULL_SLOW_REPLY.length);
   await expect(stopButton(page)).toBeVisible();
 
-  await expect.poll(() => replyText(page), { timeout: 30_000 }).toBe(FULL_SLOW_REPLY);
+  await expect.poll(() => replyText(page), { timeout: 45_000 }).toBe(FULL_SLOW_REPLY);
   await expectReplyFinished(page);
   await expect(assistantMessages(page)).toHaveCount(1);
   expect(normalize(await lastReply(page).textContent()).split(FULL_SLOW_REPLY)).toHaveLength(2);
@@ -60,7 +62,9 @@ test("a reload mid-reply shows the message and the reply so far at once, then th
 });
 
 test("Stop during a resumed reply ends it on the server, keeping what was written", async ({ page }) => {
-  const { threadId } = await slowReplyUnderWay(page, `[[slow]] resume, then stop ${uniqueToken()}`);
+  // As above: at [[slow]]'s pace the reply had once ended (the resume answered 204) before the reload asked for it.
+  test.slow();
+  const { threadId } = await slowReplyUnderWay(page, `[[slow:400]] resume, then stop ${uniqueToken()}`);
   const resent: string[] = [];
   expect((await reloadThread(page, threadId, resent)).status()).toBe(200);
   await expect(lastReply(page)).toContainText("Streaming slowly");

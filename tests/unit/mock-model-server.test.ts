@@ -7,7 +7,9 @@ import { titleRequestText } from "@/lib/model/title-request";
 import {
   ONE_TOKEN_REPLY,
   REASONING_TEXT,
+  SLOW_REPLY,
   echoReply,
+  planReply,
   startMockModelServer,
   summaryReply,
   titleReply,
@@ -61,6 +63,15 @@ async function run<TOOLS extends ToolSet>(options: { messages: ModelMessage[]; t
 }
 
 const user = (content: string): ModelMessage => ({ role: "user", content });
+
+describe("the mock model server's pace", () => {
+  it("[[slow]] sends SLOW_REPLY 150 ms a chunk, [[slow:MS]] MS apart", () => {
+    const plan = (content: string) => planReply({ messages: [{ role: "user", content }] });
+    expect(plan("[[slow]] go")).toMatchObject({ kind: "reply", reply: SLOW_REPLY, delayMs: 150 });
+    expect(plan("[[slow:400]] go")).toMatchObject({ kind: "reply", reply: SLOW_REPLY, delayMs: 400 });
+    expect(plan("go")).not.toHaveProperty("delayMs");
+  });
+});
 
 describe("the mock model server's reasoning and tool calls", () => {
   it("[[one-token]] answers with ONE_TOKEN_REPLY as a single text delta", async () => {
