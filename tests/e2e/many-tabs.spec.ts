@@ -8,7 +8,7 @@ import { assistantMessages, expectReplyFinished, lastReply, sendMessage, startTh
 test("eight tabs showing one running reply all load and follow it over one resumed stream, and Stop in one ends it in all", async ({ page, context }) => {
   // Eight pages loaded and hydrated one after another, with the other
   // project's eight beside them on two cores: each took 2 to 10 s, and the
-  // whole ran past one minute (at this commit and at ones where it passed).
+  // whole ran past one minute, here and at a commit CI had passed it on.
   test.slow();
   await page.goto("/");
   const threadId = await startThread(page, `many tabs ${uniqueToken()}`);
