@@ -125,8 +125,7 @@ async function main() {
         const { live, gone, unknown } = results.shareOpen;
         log(`a shared page: live ${live.p50} ms, revoked (410) ${gone.p50} ms, unknown (404) ${unknown.p50} ms (p50)`);
         results.memoryTurn = await memoryTurns(server.url, visitor, mock, MEMORY_TURNS);
-        const { noMemories, fiveHundredMemories } = results.memoryTurn.firstTokenMs;
-        log(`memory: first token p50 ${noMemories.p50} ms with none, ${fiveHundredMemories.p50} ms with 500; the largest lesson request ${results.memoryTurn.largestLessonChars} characters`);
+        log(memoryLine(results.memoryTurn));
         results.chatPageJs = await chatPageJs(server.url);
       });
       results.turnsPerCore = await turnsPerCore(inline, database.kind);
